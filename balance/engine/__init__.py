@@ -1,0 +1,1 @@
+"""The engine: seeding, batching, parallel runs, results, scenarios. Game-agnostic."""

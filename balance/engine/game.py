@@ -1,0 +1,271 @@
+"""The small interface every game implements, and the validated setup the engine runs.
+
+A game package (``balance/games/<name>/``) keeps its parts apart, as TAG does:
+``rules.py`` holds the compiled rules kernel (state layout documented at its definition, a pure
+step over a plain state record, a batch entry point), ``policies.py`` the compiled heuristic
+policies, ``options.py`` the modes, options and policy registry, ``positions.py`` the readable
+position API, and ``game.py`` the :class:`Game` subclass that ties them together.
+
+The engine never looks inside a kernel. It asks a game for a block of result rows
+(:meth:`Game.simulate`) and hands it a :class:`Setup` that was validated against the game's own
+:class:`Option`, :class:`Mode` and :class:`Policy` declarations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+MAX_POLICY_PARAMS = 24
+
+
+class SetupError(ValueError):
+    """Bad scenario input. ``key`` names the offending scenario key (dotted path)."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    players: tuple[int, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule reading the rulebook leaves open, or a modelling choice; a scenario key.
+
+    ``assumed`` marks a default that rests on an assumed fact: reports say so in their header.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple | None = None
+    assumed: bool = False
+
+    def coerce(self, value: Any, key: str) -> Any:
+        expected = type(self.default)
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not expected:
+            raise SetupError(key, f"expected {expected.__name__}, got {type(value).__name__} {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise SetupError(key, f"must be one of {', '.join(map(str, self.choices))}; got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Param:
+    """A numeric parameter of a policy, stored as float64 in the kernel's parameter row."""
+
+    name: str
+    default: float
+    doc: str
+    low: float = -np.inf
+    high: float = np.inf
+
+
+@dataclass(frozen=True)
+class Policy:
+    name: str
+    code: int
+    doc: str
+    params: tuple[Param, ...] = ()
+    roles: tuple[str, ...] = ()  # empty: usable by every seat/role
+
+    def param_row(self, given: dict[str, Any], key: str) -> np.ndarray:
+        row = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
+        known = {p.name: p for p in self.params}
+        for name in given:
+            if name not in known:
+                listing = ", ".join(known) or "none"
+                raise SetupError(f"{key}.{name}", f"unknown parameter of policy '{self.name}' (known: {listing})")
+        for i, p in enumerate(self.params):
+            value = given.get(p.name, p.default)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise SetupError(f"{key}.{p.name}", f"expected a number, got {value!r}")
+            if not p.low <= value <= p.high:
+                raise SetupError(f"{key}.{p.name}", f"must lie in [{p.low}, {p.high}]; got {value}")
+            row[i] = float(value)
+        return row
+
+
+@dataclass(frozen=True)
+class SeatPolicy:
+    policy: Policy
+    params: dict[str, float]
+    row: np.ndarray = field(repr=False, compare=False)
+
+    @property
+    def label(self) -> str:
+        changed = {k: v for k, v in self.params.items()}
+        if not changed:
+            return self.policy.name
+        inner = ",".join(f"{k}={v:g}" for k, v in sorted(changed.items()))
+        return f"{self.policy.name}({inner})"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A measurable quantity that claims can name.
+
+    kind: ``rate`` (mean of a 0/1 column), ``mean`` (mean of a numeric column) or ``ratio``
+    (sum of ``column`` over sum of ``denominator``). ``table`` is ``games`` (the game's rows) or
+    ``seats`` (one row per game and seat). ``by`` lists the columns a claim may group by.
+    """
+
+    name: str
+    doc: str
+    kind: str
+    column: str
+    table: str = "games"
+    denominator: str | None = None
+    by: tuple[str, ...] = ()
+
+
+@dataclass
+class Setup:
+    """A validated study configuration: everything a kernel needs, nothing it must re-check."""
+
+    game: "Game"
+    mode: str
+    players: int
+    options: dict[str, Any]
+    seats: list[SeatPolicy]
+    rotate: bool = True
+    max_length: int = 0  # round/turn cap; 0 = the game's default
+    extra: dict[str, Any] = field(default_factory=dict)  # game-specific structured data
+
+    @property
+    def rotations(self) -> int:
+        """How many seat rotations each deal is replayed under (common random numbers)."""
+        return len(self.seats) if self.rotate else 1
+
+    @property
+    def policy_codes(self) -> np.ndarray:
+        return np.array([s.policy.code for s in self.seats], dtype=np.int64)
+
+    @property
+    def policy_params(self) -> np.ndarray:
+        return np.stack([s.row for s in self.seats]).astype(np.float64)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "mode": self.mode,
+            "players": self.players,
+            "options": dict(self.options),
+            "policies": [s.label for s in self.seats],
+            "rotate": self.rotate,
+            "max_length": self.max_length or self.game.default_max_length,
+            "assumed": [o.name for o in self.game.options if o.assumed and self.options.get(o.name) == o.default],
+            **({"extra": self.extra_description()} if self.extra else {}),
+        }
+
+    def extra_description(self) -> dict[str, Any]:
+        return {k: v for k, v in self.extra.items() if isinstance(v, (str, int, float, bool, list, dict))}
+
+
+class Game:
+    """What the engine needs of a game. Subclasses set the class attributes and the methods.
+
+    ``simulate`` is the only hot path: it must call one compiled batch kernel that plays
+    ``count`` games starting at global game index ``start`` (parallel over games with prange),
+    each game drawing only from ``rng.new_stream(seed, deal)`` where
+    ``deal, rotation = divmod(game_index, setup.rotations)``; in rotation r, policy slot p sits at
+    seat (p + r) % players. It returns an int32 array of shape
+    (count * rows_per_game, len(columns)); for games with several rows per game (a match of
+    rounds), unused rows have -1 in the column ``row``.
+    """
+
+    name: str = ""
+    title: str = ""
+    rulebook: str = ""
+    supplement: str = ""
+    unit: str = "game"  # what one result row is: "game" or "round"
+    modes: dict[str, Mode] = {}
+    options: tuple[Option, ...] = ()
+    policies: tuple[Policy, ...] = ()
+    columns: tuple[str, ...] = ()
+    rows_per_game: int = 1
+    default_max_length: int = 0
+    seat_word: str = "seat"  # how the report names a seat: "seat" or "role"
+
+    # ---- declarations -------------------------------------------------------------------
+    def policy(self, name: str, key: str) -> Policy:
+        for p in self.policies:
+            if p.name == name:
+                return p
+        raise SetupError(key, f"unknown policy '{name}' for {self.name} (known: {', '.join(p.name for p in self.policies)})")
+
+    def option(self, name: str) -> Option:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise KeyError(name)
+
+    def parse_options(self, raw: dict[str, Any], key: str) -> dict[str, Any]:
+        known = {o.name: o for o in self.options}
+        out = {o.name: o.default for o in self.options}
+        for name, value in raw.items():
+            if name not in known:
+                raise SetupError(f"{key}.{name}", f"unknown option of {self.name} (known: {', '.join(known)})")
+            out[name] = known[name].coerce(value, f"{key}.{name}")
+        return out
+
+    def parse_extra(self, raw: dict[str, Any], setup: Setup, key: str) -> None:
+        """Game-specific scenario tables (custom roles, deck files...). Default: none allowed."""
+        if raw:
+            name = next(iter(raw))
+            raise SetupError(f"{key}.{name}", f"{self.name} takes no such table")
+
+    def validate(self, setup: Setup) -> None:
+        """Cross-checks that need the whole setup (player count per mode is checked already)."""
+
+    # ---- running ------------------------------------------------------------------------
+    def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
+        """Name the kernel's columns; drop unused rows; add readable columns (policy labels)."""
+        df = pd.DataFrame(table, columns=list(self.columns))
+        if "row" in df.columns:
+            df = df[df["row"] >= 0].reset_index(drop=True)
+        return df
+
+    def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
+        """One row per (game or round, seat): game, deal, rotation, seat, policy, won, ..."""
+        raise NotImplementedError
+
+    quantities: tuple[Quantity, ...] = ()
+
+    def quantity(self, name: str, key: str) -> Quantity:
+        for q in self.quantities:
+            if q.name == name:
+                return q
+        raise SetupError(key, f"unknown quantity '{name}' for {self.name} (known: {', '.join(q.name for q in self.quantities)})")
+
+    def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
+        """Game ``game_index`` replayed through the batch kernel, as readable lines."""
+        raise NotImplementedError
+
+    def bench_setups(self) -> list[tuple[str, Setup]]:
+        """The (label, setup) pairs ``balance bench`` measures."""
+        return []
+
+    # ---- helpers for subclasses ----------------------------------------------------------
+    def make_setup(self, mode: str, players: int, seats: list[tuple[str, dict]], options: dict | None = None,
+                   rotate: bool = True, max_length: int = 0, extra: dict | None = None) -> Setup:
+        """Build a validated setup from Python (tests, benches, notebooks)."""
+        from balance.engine.scenario import build_setup
+
+        return build_setup(self, mode=mode, players=players, seats=seats, options=options or {},
+                           rotate=rotate, max_length=max_length, extra=extra or {}, key="setup")

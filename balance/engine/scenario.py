@@ -1,0 +1,234 @@
+"""TOML scenario files: a whole study described without code, validated before anything runs.
+
+Keys (top level):
+  game, mode, players, title, description, seed, games, rotate, max_length,
+  [precision] half_width / max_games / batch   (sequential stopping instead of a fixed count)
+  [options]   the game's rule readings (see ``balance games``)
+  [[seats]]   policy = "...", [seats.params] ...   (one table per seat, in seat order), or
+  seats = "policy"                                  (every seat plays that policy)
+  [[claims]]  id, text, quantity, by, target, tolerance, compare ("about", "at_most", "at_least")
+  plus any table the game itself declares (``Game.parse_extra``).
+
+Every error names the file and the dotted key, as ``SetupError``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from balance.engine.game import Game, SeatPolicy, Setup, SetupError
+
+COMPARES = ("about", "at_most", "at_least")
+TOP_KEYS = {"game", "mode", "players", "title", "description", "seed", "games", "rotate", "max_length",
+            "precision", "options", "seats", "claims"}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A designer's claim: ``quantity`` (grouped ``by`` a column) is ``compare`` ``target``."""
+
+    id: str
+    text: str
+    quantity: str
+    target: float
+    tolerance: float
+    compare: str = "about"
+    by: str | None = None
+    where: dict[str, Any] = field(default_factory=dict)  # keep only rows with these column values
+
+
+@dataclass(frozen=True)
+class Precision:
+    half_width: float
+    max_games: int
+    batch: int
+
+
+@dataclass
+class Scenario:
+    path: Path | None
+    title: str
+    description: str
+    setup: Setup
+    seed: int
+    games: int
+    claims: list[Claim]
+    precision: Precision | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path.stem if self.path else self.setup.game.name
+
+    def describe(self) -> dict[str, Any]:
+        return {"scenario": str(self.path) if self.path else None, "title": self.title, "seed": self.seed,
+                **self.setup.describe()}
+
+
+class ScenarioError(Exception):
+    """One clear line: file, key, what is wrong."""
+
+    def __init__(self, where: str, key: str, message: str):
+        super().__init__(f"{where}: {key}: {message}")
+
+
+def _expect(value: Any, kind: type | tuple, key: str) -> Any:
+    if isinstance(value, bool) and kind in (int, float, (int, float)):
+        raise SetupError(key, f"expected a number, got {value!r}")
+    if not isinstance(value, kind):
+        name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise SetupError(key, f"expected {name}, got {type(value).__name__} {value!r}")
+    return value
+
+
+def build_setup(game: Game, *, mode: str, players: int, seats: list[tuple[str, dict]] | str,
+                options: dict, rotate: bool, max_length: int, extra: dict, key: str = "") -> Setup:
+    prefix = f"{key}." if key else ""
+    if mode not in game.modes:
+        raise SetupError(f"{prefix}mode", f"unknown mode '{mode}' of {game.name} (known: {', '.join(game.modes)})")
+    allowed = game.modes[mode].players
+    _expect(players, int, f"{prefix}players")
+    if players not in allowed:
+        raise SetupError(f"{prefix}players", f"{game.name} mode '{mode}' is for {', '.join(map(str, allowed))} players; got {players}")
+    if isinstance(seats, str):
+        seats = [(seats, {})] * players
+    if len(seats) != players:
+        raise SetupError(f"{prefix}seats", f"{len(seats)} seat policies given for {players} players")
+    seat_policies = []
+    for i, (name, params) in enumerate(seats):
+        policy = game.policy(name, f"{prefix}seats[{i}].policy")
+        row = policy.param_row(params, f"{prefix}seats[{i}].params")
+        seat_policies.append(SeatPolicy(policy, dict(params), row))
+    _expect(max_length, int, f"{prefix}max_length")
+    if max_length < 0:
+        raise SetupError(f"{prefix}max_length", "must be positive")
+    setup = Setup(game=game, mode=mode, players=players, options=game.parse_options(options, f"{prefix}options"),
+                  seats=seat_policies, rotate=bool(rotate), max_length=max_length)
+    game.parse_extra(extra, setup, key)
+    game.validate(setup)
+    return setup
+
+
+def _parse_seats(raw: Any, players: int) -> list[tuple[str, dict]] | str:
+    if isinstance(raw, str):
+        return raw
+    _expect(raw, list, "seats")
+    seats = []
+    for i, entry in enumerate(raw):
+        if isinstance(entry, str):
+            seats.append((entry, {}))
+            continue
+        _expect(entry, dict, f"seats[{i}]")
+        unknown = set(entry) - {"policy", "params"}
+        if unknown:
+            raise SetupError(f"seats[{i}].{sorted(unknown)[0]}", "unknown key (known: policy, params)")
+        if "policy" not in entry:
+            raise SetupError(f"seats[{i}].policy", "missing")
+        seats.append((_expect(entry["policy"], str, f"seats[{i}].policy"),
+                      _expect(entry.get("params", {}), dict, f"seats[{i}].params")))
+    return seats
+
+
+def _parse_claims(raw: Any, game: Game) -> list[Claim]:
+    claims = []
+    _expect(raw, list, "claims")
+    seen = set()
+    for i, entry in enumerate(raw):
+        key = f"claims[{i}]"
+        _expect(entry, dict, key)
+        allowed = {"id", "text", "quantity", "target", "tolerance", "compare", "by", "where"}
+        unknown = set(entry) - allowed
+        if unknown:
+            raise SetupError(f"{key}.{sorted(unknown)[0]}", f"unknown key (known: {', '.join(sorted(allowed))})")
+        for required in ("quantity", "target"):
+            if required not in entry:
+                raise SetupError(f"{key}.{required}", "missing")
+        quantity = game.quantity(_expect(entry["quantity"], str, f"{key}.quantity"), f"{key}.quantity")
+        compare = _expect(entry.get("compare", "about"), str, f"{key}.compare")
+        if compare not in COMPARES:
+            raise SetupError(f"{key}.compare", f"must be one of {', '.join(COMPARES)}; got {compare!r}")
+        by = entry.get("by")
+        if by is not None and by not in quantity.by:
+            raise SetupError(f"{key}.by", f"'{quantity.name}' can be grouped by {', '.join(quantity.by) or 'nothing'}; got {by!r}")
+        target = float(_expect(entry["target"], (int, float), f"{key}.target"))
+        tolerance = float(_expect(entry.get("tolerance", 0.0), (int, float), f"{key}.tolerance"))
+        if tolerance < 0 or (compare == "about" and tolerance == 0):
+            raise SetupError(f"{key}.tolerance", "an 'about' claim needs a positive tolerance")
+        if quantity.kind == "rate" and not 0 <= target <= 1:
+            raise SetupError(f"{key}.target", f"a rate lies in [0, 1]; got {target}")
+        claim_id = _expect(entry.get("id", f"{quantity.name}{'_by_' + by if by else ''}"), str, f"{key}.id")
+        if claim_id in seen:
+            raise SetupError(f"{key}.id", f"duplicate claim id '{claim_id}'")
+        seen.add(claim_id)
+        where = _expect(entry.get("where", {}), dict, f"{key}.where")
+        text = _expect(entry.get("text", claim_id), str, f"{key}.text")
+        claims.append(Claim(claim_id, text, quantity.name, target, tolerance, compare, by, where))
+    return claims
+
+
+def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
+    from balance.games import get_game
+
+    where = str(path) if path else "<scenario>"
+    try:
+        if "game" not in data:
+            raise SetupError("game", "missing")
+        game = get_game(_expect(data["game"], str, "game"), "game")
+        extra_keys = set(data) - TOP_KEYS
+        extra = {k: data[k] for k in extra_keys}
+        mode = _expect(data.get("mode", next(iter(game.modes))), str, "mode")
+        if "players" not in data:
+            raise SetupError("players", "missing")
+        players = data["players"]
+        seats = _parse_seats(data.get("seats", game.policies[0].name), players if isinstance(players, int) else 0)
+        setup = build_setup(game, mode=mode, players=players, seats=seats,
+                            options=_expect(data.get("options", {}), dict, "options"),
+                            rotate=_expect(data.get("rotate", True), bool, "rotate"),
+                            max_length=data.get("max_length", 0), extra=extra)
+        seed = _expect(data.get("seed", 1), int, "seed")
+        if not 0 <= seed < 2**63:
+            raise SetupError("seed", "must be a non-negative 63-bit integer")
+        games = _expect(data.get("games", 10_000), int, "games")
+        if games <= 0:
+            raise SetupError("games", "must be positive")
+        precision = None
+        if "precision" in data:
+            p = _expect(data["precision"], dict, "precision")
+            unknown = set(p) - {"half_width", "max_games", "batch"}
+            if unknown:
+                raise SetupError(f"precision.{sorted(unknown)[0]}", "unknown key (known: half_width, max_games, batch)")
+            half = float(_expect(p.get("half_width", 0.01), (int, float), "precision.half_width"))
+            if not 0 < half < 1:
+                raise SetupError("precision.half_width", "must lie in (0, 1)")
+            precision = Precision(half, _expect(p.get("max_games", 1_000_000), int, "precision.max_games"),
+                                  _expect(p.get("batch", 20_000), int, "precision.batch"))
+        claims = _parse_claims(data.get("claims", []), game)
+        title = _expect(data.get("title", path.stem if path else game.title), str, "title")
+        description = _expect(data.get("description", ""), str, "description")
+    except SetupError as err:
+        raise ScenarioError(where, err.key, err.message) from None
+    return Scenario(path, title, description, setup, seed, games, claims, precision)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    path = Path(path)
+    if not path.is_file():
+        raise ScenarioError(str(path), "-", "no such scenario file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise ScenarioError(str(path), "-", f"not valid TOML ({err})") from None
+    return parse_scenario(data, path)
+
+
+def scenario_files(paths: list[str | Path]) -> list[Path]:
+    """Expand directories into their *.toml files (sorted), keep files as given."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.toml")))
+        else:
+            out.append(p)
+    return out

@@ -1,0 +1,22 @@
+"""The game registry. Each game is a package here; it is imported only when asked for."""
+
+from __future__ import annotations
+
+import importlib
+
+from balance.engine.game import Game, SetupError
+
+# name -> module that defines GAME (a balance.engine.game.Game instance)
+REGISTRY = {
+    "take_the_throne": "balance.games.take_the_throne.game",
+}
+
+
+def game_names() -> list[str]:
+    return list(REGISTRY)
+
+
+def get_game(name: str, key: str = "game") -> Game:
+    if name not in REGISTRY:
+        raise SetupError(key, f"unknown game '{name}' (known: {', '.join(REGISTRY)})")
+    return importlib.import_module(REGISTRY[name]).GAME
