@@ -1,0 +1,3 @@
+from balance.cli import app
+
+app()
