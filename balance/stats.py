@@ -263,3 +263,40 @@ def evaluate_claims(results, claims, alpha: float = ALPHA, looks: int = 1) -> pd
     verdict, adj_h, adj_f = verdicts(table["p_holds"].to_numpy(), table["p_fails"].to_numpy(), alpha / looks)
     table["p_holds_holm"], table["p_fails_holm"], table["verdict"] = adj_h, adj_f, verdict
     return table[CLAIM_COLUMNS]
+
+
+def estimate_row(est: Estimate) -> dict:
+    return {"estimate": est.estimate, "low": est.low, "high": est.high, "n": est.n, "clusters": est.clusters,
+            "method": est.method}
+
+
+def quantity_table(results) -> pd.DataFrame:
+    """Every quantity the game declares, overall and by each grouping it allows."""
+    game = results.setup.game
+    rows = []
+    for q in game.quantities:
+        frame = results.table(q.table)
+        if q.by:
+            for by in q.by:
+                for group, part in frame.groupby(by, sort=True):
+                    est = estimate(q.kind, part, q.column, q.denominator)
+                    rows.append({"quantity": q.name, "by": by, "group": str(group), **estimate_row(est)})
+        else:
+            est = estimate(q.kind, frame, q.column, q.denominator)
+            rows.append({"quantity": q.name, "by": "", "group": "", **estimate_row(est)})
+    return pd.DataFrame(rows)
+
+
+def summarize(results, claims, looks: int = 1) -> dict:
+    """The study's numbers: claims with verdicts, every declared quantity, seat uniformity."""
+    seats = results.seats
+    summary = {
+        "games": results.n_games,
+        "rows": len(results.games),
+        "claims": evaluate_claims(results, claims, looks=looks),
+        "quantities": quantity_table(results),
+    }
+    if "won" in seats.columns and "seat" in seats.columns:
+        summary["seat_uniformity"] = seat_uniformity(seats["won"].to_numpy(), seats["seat"].to_numpy(),
+                                                     seats["deal"].to_numpy())
+    return summary

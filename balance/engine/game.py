@@ -197,6 +197,7 @@ class Game:
     columns: tuple[str, ...] = ()
     rows_per_game: int = 1
     default_max_length: int = 0
+    length_column: str = ""  # the result column that measures a game's length (report plots)
     seat_word: str = "seat"  # how the report names a seat: "seat" or "role"
 
     # ---- declarations -------------------------------------------------------------------

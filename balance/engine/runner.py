@@ -137,3 +137,42 @@ def load_results(folder: Path, scenario: Scenario) -> Results:
 
 def clear_parts(out: Path) -> None:
     shutil.rmtree(out / "parts", ignore_errors=True)
+
+
+def planned_looks(batch: int, max_games: int) -> list[int]:
+    """Game counts at which a sequential check looks at its claims: batch, 2 batch, 4 batch, ..."""
+    looks = []
+    n = batch
+    while n < max_games:
+        looks.append(n)
+        n *= 2
+    looks.append(max_games)
+    return looks
+
+
+def run_until_decided(scenario: Scenario, seed: int, *, progress: Progress | None = None,
+                      chunk: int = DEFAULT_CHUNK) -> Results:
+    """Sequential stopping: play until every claim is decided or every interval is narrower than
+    the scenario's half-width, or the game cap. Alpha is split over the planned looks
+    (Bonferroni), so the verdicts keep their error rate whatever look stops the run."""
+    from balance.stats import evaluate_claims
+
+    precision = scenario.precision
+    rotations = scenario.setup.rotations
+    looks = [round_to_deals(n, rotations) for n in planned_looks(precision.batch, precision.max_games)]
+    frames: list[pd.DataFrame] = []
+    done = 0
+    results = None
+    for look in looks:
+        part = simulate(scenario.setup, seed, look - done, start=done, chunk=chunk, progress=progress)
+        frames.append(part.games)
+        done = look
+        results = Results(scenario.setup, seed, pd.concat(frames, ignore_index=True), meta={"looks": len(looks)})
+        if not scenario.claims:
+            break
+        table = evaluate_claims(results, scenario.claims, looks=len(looks))
+        decided = (table["verdict"] != "undecided").all()
+        precise = ((table["high"] - table["low"]) / 2 <= precision.half_width).all()
+        if decided or precise:
+            break
+    return results

@@ -45,6 +45,7 @@ class TakeTheThrone(Game):
     policies = POLICIES
     columns = COLUMNS
     default_max_length = 100
+    length_column = "rounds"
     quantities = (
         Quantity("win_rate", "share of games a seat (or policy) wins; capped games are no win", "rate", "won",
                  table="seats", by=("seat", "policy")),
@@ -148,7 +149,8 @@ class TakeTheThrone(Game):
         rotation = game_index % setup.rotations
         seat_names = [f"seat {s} ({setup.seats[slot_at_seat(s, rotation, setup.players)].label})"
                       for s in range(setup.players)]
-        return describe_events(trace, seat_names)
+        start = L.START_VP_TWO_PLAYER if setup.mode == "two_player" else L.START_VP
+        return describe_events(trace, seat_names, [start] * setup.players)
 
     def bench_setups(self) -> list[tuple[str, Setup]]:
         return [

@@ -52,14 +52,14 @@ HEURISTIC_PARAMS = (
     Param("w_infiltrate", 1.0, "opponent model: weight of playing Infiltrate", 0.0),
     Param("w_charge", 1.5, "opponent model: weight of playing Charge (the expected Charges)", 0.0),
     Param("w_dominate", 1.0, "opponent model: weight of playing Dominate", 0.0),
-    Param("w_other", 0.7, "opponent model: weight of any card without strength", 0.0),
-    Param("throne_value", 1.5, "value of holding the throne, in VP, beyond the VP it pays"),
+    Param("w_other", 1.2, "opponent model: weight of any card without strength", 0.0),
+    Param("throne_value", 4.0, "value of holding the throne, in VP, beyond the VP it pays"),
     Param("win_value", 20.0, "value of ending the round as Monarch on 8+ VP (and cost of letting another)", 0.0),
-    Param("keep_cost", 0.1, "cost per strength point of burning a card (it may go to the discard pile)", 0.0),
+    Param("keep_cost", 0.05, "cost per strength point of burning a card (it may go to the discard pile)", 0.0),
     Param("defend_keep", 0.3, "Monarch: cost of spending Defend (kept for likely Attacks)", 0.0),
     Param("sabotage_disrupt", 0.3, "value of disturbing another player's card (Sabotage, Ally)", 0.0),
     Param("ally_refuse_vp", 7.0, "refuse Ally's extra VP when an Ally player would reach this many VP", 0.0),
-    Param("temperature", 0.3, "softmax temperature of the card choice, in VP (0 = always the best-scored card)",
+    Param("temperature", 0.2, "softmax temperature of the card choice, in VP (0 = always the best-scored card)",
           0.0),
 )
 

@@ -246,11 +246,15 @@ def best_house_card(state, seat, choices, params, rng, work):
         elif card == SABOTAGE:
             score = p_keep + params[P_SABOTAGE_DISRUPT]
         elif card == FEINT:
+            # pay 1 VP, add the best contest card; taking the throne then pays 2 VP
+            cost = 1 if vp > 0 else 0
+            feint_take_value = 2.0 + params[P_THRONE_VALUE] + win_value(vp - cost + 2, params)
             extra = 0.0
             for c in (ATTACK, INFILTRATE, CHARGE, DOMINATE):
                 if (state[HAND + seat] | state[DISCARD + seat]) >> c & 1:
-                    extra = max(extra, p_take_with(state, c, work) * (take_value + 1.0 + win_value(vp + 1, params)))
-            score = extra - (1.0 if vp > 0 else 0.0) - params[P_KEEP_COST] * 2.0
+                    extra = max(extra, p_take_with(state, c, work) * feint_take_value
+                                - params[P_KEEP_COST] * STRENGTH[c])
+            score = extra - cost
         elif card == ALLY:
             score = (1.0 - p_keep) * 2.0 + monarch_card_odds(state, DEFEND) * params[P_SABOTAGE_DISRUPT]
         elif card == AMBUSH:

@@ -120,23 +120,31 @@ class Position:
         params = np.zeros((self.players, 1))
         self.state[L.SCRIPT_POS] = 0
         first = int(self.state[L.TRACE_LEN])
+        vp_before = self.vp
         advance(self.state, (self.opts, codes, params, self.rng, np.array(script, dtype=np.int64), self.trace,
                              new_work_buffer()))
         if self.state[L.SCRIPT_POS] != len(script):
             raise ValueError(f"{len(script) - self.state[L.SCRIPT_POS]} scripted decisions were not asked for")
-        return describe_events(self.trace[first: self.state[L.TRACE_LEN]], [f"seat {s}" for s in range(self.players)])
+        return describe_events(self.trace[first: self.state[L.TRACE_LEN]], [f"seat {s}" for s in range(self.players)],
+                               vp_before)
 
 
-def describe_events(trace: np.ndarray, names: list[str]) -> list[str]:
-    """Readable lines for trace rows (round, event, seat, card, other, value)."""
+def describe_events(trace: np.ndarray, names: list[str], vp: list[int]) -> list[str]:
+    """Readable lines for trace rows (round, event, seat, card, other, value); ``vp`` holds the
+    VP before the first event and is kept up to date, to show the score after each round."""
 
     def card(c):
         return L.CARD_NAMES[c] if c >= 0 else "-"
+
+    def score():
+        return "  VP after the round: " + ", ".join(f"{names[s]} {v}" for s, v in enumerate(vp))
 
     lines = []
     for rnd, ev, seat, c, other, value in trace.tolist():
         who = names[seat] if 0 <= seat < len(names) else "nobody"
         if ev == L.EV_ROUND:
+            if lines:
+                lines.append(score())
             lines.append(f"Round {rnd + 1}: {who} is Monarch")
         elif ev == L.EV_SELECT:
             lines.append(f"  {who} selects {card(c)}")
@@ -153,6 +161,7 @@ def describe_events(trace: np.ndarray, names: list[str]) -> list[str]:
         elif ev == L.EV_FEINT:
             lines.append(f"  {who} feints and adds {card(c)}")
         elif ev == L.EV_VP:
+            vp[seat] += value
             lines.append(f"  {who} {'+' if value >= 0 else ''}{value} VP ({L.VP_REASONS[other]})")
         elif ev == L.EV_TAKE:
             lines.append(f"  {who} takes the throne")
@@ -167,7 +176,9 @@ def describe_events(trace: np.ndarray, names: list[str]) -> list[str]:
         elif ev == L.EV_REINFORCE:
             lines.append(f"  {who} reinforces: all discarded cards return to hand")
         elif ev == L.EV_WIN:
-            lines.append(f"{who} wins on the throne with {value} VP")
+            lines += [score(), f"{who} wins on the throne with {value} VP"]
         elif ev == L.EV_CAP:
-            lines.append(f"Stopped by the round cap after {value} rounds: no winner")
+            lines += [score(), f"Stopped by the round cap after {value} rounds: no winner"]
+    if len(trace) and trace[-1, 1] not in (L.EV_WIN, L.EV_CAP):
+        lines.append(score())
     return lines
