@@ -214,27 +214,24 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
     with user_errors():
         if output.suffix.lower() != ".html":
             raise UserError(f"{output}: the report file must end in .html")
-        studies = []
         pending = []
         for src in sources:
             if src.is_dir() and (src / MANIFEST).exists():
-                manifest = json.loads((src / MANIFEST).read_text())
-                scenario_path = manifest["study"].get("scenario") or ""
-                pending.append(("folder", src, scenario_path))
+                pending.append(("folder", src))
             else:
-                for f in scenario_files([src]):
-                    pending.append(("scenario", f, None))
+                pending += [("scenario", f) for f in scenario_files([src])]
         if not pending:
             raise UserError("no scenarios or run folders given")
-        loaded = []
-        for kind, path, scenario_path in pending:
-            sc = load(path if kind == "scenario" else scenario_path)
-            loaded.append((kind, path, sc))
+        loaded = [(kind, path, load(path) if kind == "scenario" else None) for kind, path in pending]
         set_threads(threads)
+        studies = []
         for kind, path, sc in loaded:
-            if seed is not None:
-                sc.seed = seed
-            results = play(sc, games, None) if kind == "scenario" else load_results(path, sc)
+            if kind == "folder":
+                sc, results = load_results(path)
+            else:
+                if seed is not None:
+                    sc.seed = seed
+                results = play(sc, games, None)
             studies.append((sc, results, summary_of(sc, results)))
         html, md = write_report(studies, output)
         if json_out:

@@ -226,7 +226,7 @@ class Game:
         """Game-specific scenario tables (custom roles, deck files...). Default: none allowed."""
         if raw:
             name = next(iter(raw))
-            raise SetupError(f"{key}.{name}", f"{self.name} takes no such table")
+            raise SetupError(f"{key}.{name}" if key else name, f"unknown scenario key for {self.name}")
 
     def validate(self, setup: Setup) -> None:
         """Cross-checks that need the whole setup (player count per mode is checked already)."""

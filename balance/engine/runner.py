@@ -27,6 +27,7 @@ from balance.engine.scenario import Scenario
 
 DEFAULT_CHUNK = 100_000
 MANIFEST = "manifest.json"
+SCENARIO_COPY = "scenario.toml"  # the scenario as it was run, so the folder stands on its own
 RESULTS = "results.parquet"
 SUMMARY = "summary.json"
 
@@ -108,6 +109,8 @@ def run_to_folder(scenario: Scenario, seed: int, games: int, out: Path, *, chunk
                            "choose another --out or delete it")
     parts.mkdir(parents=True, exist_ok=True)
     manifest_path.write_text(json.dumps(manifest, indent=2, default=str))
+    if scenario.path is not None:
+        shutil.copyfile(scenario.path, out / SCENARIO_COPY)
     frames = []
     for index, start in enumerate(range(0, games, chunk)):
         n = min(chunk, games - start)
@@ -129,10 +132,17 @@ def run_to_folder(scenario: Scenario, seed: int, games: int, out: Path, *, chunk
     return results
 
 
-def load_results(folder: Path, scenario: Scenario) -> Results:
+def load_results(folder: Path) -> tuple[Scenario, Results]:
+    """A finished run folder: its scenario (as run, with the run's seed) and its results."""
+    from balance.engine.scenario import load_scenario
+
+    if not (folder / RESULTS).exists():
+        raise RunError(f"{folder}: no {RESULTS} (the run did not finish; run it again to resume)")
     manifest = json.loads((folder / MANIFEST).read_text())
+    scenario = load_scenario(folder / SCENARIO_COPY)
+    scenario.seed = manifest["seed"]
     games = pd.read_parquet(folder / RESULTS)
-    return Results(scenario.setup, manifest["seed"], games, meta=manifest)
+    return scenario, Results(scenario.setup, manifest["seed"], games, meta=manifest)
 
 
 def clear_parts(out: Path) -> None:
