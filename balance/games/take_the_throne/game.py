@@ -138,8 +138,8 @@ class TakeTheThrone(Game):
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         script = np.zeros(0, dtype=np.int64) if script is None else script
-        play_game(state, (setup.extra["kernel_options"], codes, params, new_stream(seed, deal_index), script, trace,
-                          new_work_buffer()))
+        play_game(state, setup.extra["kernel_options"], codes, params, new_stream(seed, deal_index), script, trace,
+                  new_work_buffer())
         return state, trace[: state[L.TRACE_LEN]]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
