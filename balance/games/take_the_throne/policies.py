@@ -40,9 +40,11 @@ P_W_ATTACK, P_W_INFILTRATE, P_W_CHARGE, P_W_DOMINATE, P_W_OTHER, P_THRONE_VALUE,
 
 # Rows of the policies' scratch buffer (one per block of games; see new_work_buffer).
 # Kernel functions index it directly (no row views) so Numba needs no reference counting.
-ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_PARAMS = range(6)
-WORK_ROWS = 6
+ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_PARAMS, ROW_TAKE = range(7)
+WORK_ROWS = 7
 WORK_WIDTH = max(N_CARDS, MAX_POLICY_PARAMS)
+
+CONTEST_MASK = (1 << ATTACK) | (1 << INFILTRATE) | (1 << CHARGE) | (1 << DOMINATE)
 
 # Card priorities of the greedy policy (first = most wanted).
 GREEDY_HOUSE_ORDER = np.array([CHARGE, INFILTRATE, ATTACK, DOMINATE, FEINT, SABOTAGE, ALLY, RAVEN, AMBUSH,
@@ -72,11 +74,12 @@ def softmax_pick(rng, choices, work):
     total = 0.0
     for c in range(N_CARDS):
         if choices >> c & 1:
-            total += np.exp((work[ROW_SCORES, c] - best_score) / temperature)
+            work[ROW_SCORES, c] = np.exp((work[ROW_SCORES, c] - best_score) / temperature)
+            total += work[ROW_SCORES, c]
     pick = uniform(rng) * total
     for c in range(N_CARDS):
         if choices >> c & 1:
-            pick -= np.exp((work[ROW_SCORES, c] - best_score) / temperature)
+            pick -= work[ROW_SCORES, c]
             if pick <= 0.0:
                 return c
     return best
@@ -133,10 +136,11 @@ def card_weight(card, work):
 def model_player(state, seat, work):
     """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate)."""
     cards = available_cards(state, seat)
-    total = 0.0
-    for c in range(ATTACK, REINFORCE + 1):
-        if cards >> c & 1:
-            total += card_weight(c, work)
+    strengthless = bit_count(cards & ~CONTEST_MASK)
+    total = strengthless * work[ROW_PARAMS, P_W_OTHER]
+    for card in (ATTACK, INFILTRATE, CHARGE, DOMINATE):
+        if cards >> card & 1:
+            total += card_weight(card, work)
     for row, card in ((ROW_ATTACK, ATTACK), (ROW_INFILTRATE, INFILTRATE), (ROW_CHARGE, CHARGE),
                       (ROW_DOMINATE, DOMINATE)):
         work[row, seat] = card_weight(card, work) / total if total > 0.0 and cards >> card & 1 else 0.0
@@ -199,28 +203,28 @@ def monarch_card_odds(state, card):
 
 
 @kernel
-def p_take_with(state, card, work):
-    """P(a house player takes the throne playing contest card ``card``), the others as modelled."""
+def fill_take_odds(state, work):
+    """work[ROW_TAKE, card]: P(the deciding house player takes the throne playing contest card
+    ``card``), the other house players as modelled and the Monarch playing any card of its hand."""
     house = state[PLAYERS] - 1
     monarch_block = 1.0 - monarch_card_odds(state, RAID) / house - monarch_card_odds(state, ENTRAP) \
         - 0.5 * monarch_card_odds(state, COMMAND) / house
     no_defend = 1.0 - monarch_card_odds(state, DEFEND)
-    if card == CHARGE:
-        p = p_none(state, work, ROW_CHARGE, ROW_DOMINATE)
-    elif card == DOMINATE:
-        p = p_exactly_one(state, work, ROW_CHARGE, ROW_DOMINATE)
-    elif card == INFILTRATE:
-        # some Attack to feed on, and not exactly one Charge; half the ties with other Infiltrates
-        p_not_one_charge = 1.0 - p_exactly_one(state, work, ROW_CHARGE, -1)
-        p_no_attack_not_one = p_none(state, work, ROW_ATTACK, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
-        p = (p_not_one_charge - p_no_attack_not_one) * no_defend * half_ties(state, work, ROW_INFILTRATE)
-    elif card == ATTACK:
-        # no Infiltrate (mine feeds it) and not exactly one Charge; half the ties with other Attacks
-        p = (p_none(state, work, ROW_INFILTRATE, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_INFILTRATE)) \
-            * no_defend * half_ties(state, work, ROW_ATTACK)
-    else:
-        p = 0.0
-    return max(0.0, p * monarch_block)
+    p_one_charge = p_exactly_one(state, work, ROW_CHARGE, -1)
+    # Charge: nobody else plays Charge or Dominate
+    charge = p_none(state, work, ROW_CHARGE, ROW_DOMINATE)
+    # Dominate: exactly one other Charge and no other Dominate
+    dominate = p_exactly_one(state, work, ROW_CHARGE, ROW_DOMINATE)
+    # Infiltrate: an Attack to feed on, not exactly one Charge; half the ties with other Infiltrates
+    no_attack_not_one = p_none(state, work, ROW_ATTACK, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
+    infiltrate = (1.0 - p_one_charge - no_attack_not_one) * no_defend * half_ties(state, work, ROW_INFILTRATE)
+    # Attack: no Infiltrate (mine feeds it), not exactly one Charge; half the ties with other Attacks
+    attack = (p_none(state, work, ROW_INFILTRATE, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_INFILTRATE)) \
+        * no_defend * half_ties(state, work, ROW_ATTACK)
+    work[ROW_TAKE, CHARGE] = max(0.0, charge * monarch_block)
+    work[ROW_TAKE, DOMINATE] = max(0.0, dominate * monarch_block)
+    work[ROW_TAKE, INFILTRATE] = max(0.0, infiltrate * monarch_block)
+    work[ROW_TAKE, ATTACK] = max(0.0, attack * monarch_block)
 
 
 @kernel(inline="always")
@@ -243,11 +247,12 @@ def best_house_card(state, seat, choices, rng, work):
     vp = state[VP + seat]
     take_value = 1.0 + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)
     p_keep = p_monarch_keeps(state, work, monarch_card_odds(state, DEFEND) > 0.5)
+    fill_take_odds(state, work)
     for card in range(ATTACK, REINFORCE + 1):
         if not choices >> card & 1:
             continue
         if STRENGTH[card] > 0:
-            score = p_take_with(state, card, work) * take_value - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[card]
+            score = work[ROW_TAKE, card] * take_value - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[card]
         elif card == SABOTAGE:
             score = p_keep + work[ROW_PARAMS, P_SABOTAGE_DISRUPT]
         elif card == FEINT:
@@ -257,7 +262,7 @@ def best_house_card(state, seat, choices, rng, work):
             extra = 0.0
             for c in (ATTACK, INFILTRATE, CHARGE, DOMINATE):
                 if (state[HAND + seat] | state[DISCARD + seat]) >> c & 1:
-                    extra = max(extra, p_take_with(state, c, work) * feint_take_value
+                    extra = max(extra, work[ROW_TAKE, c] * feint_take_value
                                 - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[c])
             score = extra - cost
         elif card == ALLY:
@@ -337,8 +342,8 @@ def seats_except(state, seat):
 
 @kernel
 def threat(state, seat, work):
-    """How likely ``seat`` is to take the throne this round, with weight on players near 8 VP."""
-    model_player(state, seat, work)
+    """How likely ``seat`` is to take the throne this round, with weight on players near 8 VP
+    (from the modelled odds: model_house must have run)."""
     t = work[ROW_CHARGE, seat] + work[ROW_DOMINATE, seat] + 0.5 * (work[ROW_ATTACK, seat] + work[ROW_INFILTRATE, seat])
     if state[VP + seat] + 1 >= WIN_VP:
         t += 1.0
@@ -461,6 +466,7 @@ def heuristic_choice(state, kind, seat, choices, rng, work):
         if choices & CROWN_MASK:
             return best_crown_card(state, choices, rng, work)
         return best_house_card(state, seat, choices, rng, work)
+    model_house(state, -1, work)
     if kind == RAID_TARGET or kind == COMMAND_VIEW:
         return threat_target(state, choices, work)
     if kind == COMMAND_REPLACE:
