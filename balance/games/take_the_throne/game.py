@@ -108,8 +108,10 @@ class TakeTheThrone(Game):
         df["first_monarch_won"] = winner == 0
         df["leader_not_winner"] = decided & (winner_vp < vp.max(axis=1))
         labels = np.array([s.label for s in setup.seats], dtype=object)
-        slot = (np.clip(winner, 0, None) - df["rotation"].to_numpy()) % n
-        df["winner_policy"] = np.where(decided, labels[slot], "")
+        rotation = df["rotation"].to_numpy()
+        for seat in range(n):
+            df[f"policy_{seat}"] = labels[slot_at_seat(seat, rotation, n)]
+        df["winner_policy"] = np.where(decided, labels[slot_at_seat(np.clip(winner, 0, None), rotation, n)], "")
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
