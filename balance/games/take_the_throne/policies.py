@@ -24,7 +24,7 @@ import numpy as np
 from balance.engine.kernels import kernel
 
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.rng import bit_count, bit_index, random_bit, uniform
+from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
 from balance.games.take_the_throne.layout import (
     ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND, COMMAND_REPLACE,
     COMMAND_VIEW, CONSOLIDATE, DECLINE, DEFEND, DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, FEINT, FEINT_EXTRA, HAND,
@@ -93,20 +93,30 @@ def available_cards(state, seat):
 
 
 @kernel
-def seat_with_max_vp(state, seats):
-    best, best_vp = -1, -1
-    for s in range(state[PLAYERS]):
-        if seats >> s & 1 and state[VP + s] > best_vp:
-            best, best_vp = s, state[VP + s]
-    return best
+def seat_with_max_vp(state, seats, rng):
+    """The seat of ``seats`` with the most VP; ties broken at random, so no seat is favoured."""
+    return extreme_vp_seat(state, seats, rng, 1)
 
 
 @kernel
-def seat_with_min_vp(state, seats):
-    best, best_vp = -1, 1 << 30
+def seat_with_min_vp(state, seats, rng):
+    """The seat of ``seats`` with the fewest VP; ties broken at random."""
+    return extreme_vp_seat(state, seats, rng, -1)
+
+
+@kernel
+def extreme_vp_seat(state, seats, rng, sign):
+    best, best_key, ties = -1, 0, 0
     for s in range(state[PLAYERS]):
-        if seats >> s & 1 and state[VP + s] < best_vp:
-            best, best_vp = s, state[VP + s]
+        if not seats >> s & 1:
+            continue
+        key = sign * state[VP + s]
+        if best < 0 or key > best_key:
+            best, best_key, ties = s, key, 1
+        elif key == best_key:
+            ties += 1
+            if below(rng, ties) == 0:  # reservoir sampling: each tied seat equally likely
+                best = s
     return best
 
 
@@ -296,7 +306,7 @@ def best_crown_card(state, choices, rng, work):
                 richest = s
     lose_value = -work[ROW_PARAMS, P_THRONE_VALUE] - danger
     keep = p_monarch_keeps(state, work, False)
-    target = threat_target(state, seats_except(state, monarch), work)
+    target = threat_target(state, seats_except(state, monarch), rng, work)
     for card in range(ABDICATE, ENTRAP + 1):
         if not choices >> card & 1:
             continue
@@ -351,27 +361,37 @@ def threat(state, seat, work):
 
 
 @kernel
-def threat_target(state, seats, work):
-    best, best_threat = -1, -1.0
+def threat_target(state, seats, rng, work):
+    """The most threatening seat of ``seats``; ties broken at random, so no seat is favoured."""
+    best, best_threat, ties = -1, -1.0, 0
     for s in range(state[PLAYERS]):
         if seats >> s & 1:
             t = threat(state, s, work)
             if t > best_threat:
-                best, best_threat = s, t
+                best, best_threat, ties = s, t, 1
+            elif t == best_threat:
+                ties += 1
+                if below(rng, ties) == 0:
+                    best = s
     return best
 
 
 @kernel
-def current_leader(state):
-    """The revealed contender who would take the throne if play stopped now (-1 if none)."""
-    best, best_strength = -1, 0
+def current_leader(state, rng):
+    """The revealed contender who would take the throne if play stopped now (-1 if none); among
+    equally strong contenders one at random."""
+    best, best_strength, ties = -1, 0, 0
     for s in range(state[PLAYERS]):
         if s == state[MONARCH] or not state[REVEALED + s]:
             continue
-        for slot in (MAIN, EXTRA):
-            card = state[slot + s]
-            if card != NO_CARD and STRENGTH[card] > best_strength:
-                best, best_strength = s, STRENGTH[card]
+        strength = max(STRENGTH[state[MAIN + s]] if state[MAIN + s] != NO_CARD else 0,
+                       STRENGTH[state[EXTRA + s]] if state[EXTRA + s] != NO_CARD else 0)
+        if strength > best_strength:
+            best, best_strength, ties = s, strength, 1
+        elif strength == best_strength and strength > 0:
+            ties += 1
+            if below(rng, ties) == 0:
+                best = s
     return best
 
 
@@ -445,16 +465,16 @@ def scripted_choice(state, choices, script):
 
 
 @kernel
-def greedy_choice(state, kind, seat, choices):
+def greedy_choice(state, kind, seat, choices, rng):
     if kind == SELECT_CARD or kind == REPLACEMENT_CARD or kind == FEINT_EXTRA:
         if choices & CROWN_MASK:
             return first_in_order(GREEDY_CROWN_ORDER, choices)
         return first_in_order(GREEDY_HOUSE_ORDER, choices)
     if kind == TIE_BREAK or kind == ENTRAP_GIVE:
-        return seat_with_min_vp(state, choices)
+        return seat_with_min_vp(state, choices, rng)
     if kind == ALLY_ACCEPT:
         return ACCEPT
-    return seat_with_max_vp(state, choices)
+    return seat_with_max_vp(state, choices, rng)
 
 
 @kernel
@@ -468,23 +488,23 @@ def heuristic_choice(state, kind, seat, choices, rng, work):
         return best_house_card(state, seat, choices, rng, work)
     model_house(state, -1, work)
     if kind == RAID_TARGET or kind == COMMAND_VIEW:
-        return threat_target(state, choices, work)
+        return threat_target(state, choices, rng, work)
     if kind == COMMAND_REPLACE:
         viewed = state[VIEWED_SEAT]
         if viewed >= 0 and choices >> viewed & 1 and STRENGTH[state[VIEWED_CARD]] > 0:
             return viewed
         others = choices & ~(1 << viewed) if viewed >= 0 else choices
-        return threat_target(state, others if others else choices, work)
+        return threat_target(state, others if others else choices, rng, work)
     if kind == SABOTAGE_TARGET:
-        leader = current_leader(state)
+        leader = current_leader(state, rng)
         if leader >= 0 and choices >> leader & 1:
             return leader
         if choices >> monarch & 1 and state[MAIN + monarch] == DEFEND:
             return monarch
         house = choices & ~(1 << monarch)
-        return threat_target(state, house if house else choices, work)
+        return threat_target(state, house if house else choices, rng, work)
     if kind == TIE_BREAK or kind == ENTRAP_GIVE:
-        return seat_with_min_vp(state, choices)
+        return seat_with_min_vp(state, choices, rng)
     if kind == ALLY_ACCEPT:
         if state[VP + seat] + 1 >= WIN_VP:
             return ACCEPT
@@ -492,7 +512,7 @@ def heuristic_choice(state, kind, seat, choices, rng, work):
             if s != seat and state[MAIN + s] == ALLY and state[VP + s] + 2 >= work[ROW_PARAMS, P_ALLY_REFUSE_VP]:
                 return DECLINE
         return ACCEPT
-    return seat_with_max_vp(state, choices)
+    return seat_with_max_vp(state, choices, rng)
 
 
 @kernel
@@ -504,7 +524,7 @@ def decide(state, kind, seat, choices, policy_codes, policy_params, rng, script,
     if code == POLICY_RANDOM:
         return random_bit(rng, choices)
     if code == POLICY_GREEDY:
-        return greedy_choice(state, kind, seat, choices)
+        return greedy_choice(state, kind, seat, choices, rng)
     if code == POLICY_HEURISTIC:
         for k in range(MAX_POLICY_PARAMS):
             work[ROW_PARAMS, k] = policy_params[seat, k]
