@@ -5,10 +5,14 @@ from functools import partial
 
 from numba import njit
 
-# Every compiled function of the project: cached, and with NumPy's error model, so arithmetic
-# never raises. A kernel function that cannot raise lets Numba drop its reference counting,
-# which otherwise costs more than the game rules themselves.
-kernel = partial(njit, cache=True, error_model="numpy")
+# The two decorators of every compiled function of the project. Both cache their machine code
+# and use NumPy's error model (arithmetic never raises).
+# - kernel: for functions that create no array. They are compiled without Numba's reference
+#   counting, which otherwise costs two atomic operations per array argument per call, more than
+#   the game rules themselves.
+# - allocating_kernel: for the few functions that create arrays (buffers, the batch entry points).
+kernel = partial(njit, cache=True, error_model="numpy", _nrt=False)
+allocating_kernel = partial(njit, cache=True, error_model="numpy")
 
 
 @kernel(inline="always")
@@ -24,7 +28,8 @@ def seat_policies(rotation, slot_codes, slot_params, codes, params):
     for slot in range(n):
         seat = (slot + rotation) % n
         codes[seat] = slot_codes[slot]
-        params[seat, :] = slot_params[slot, :]
+        for k in range(slot_params.shape[1]):
+            params[seat, k] = slot_params[slot, k]
 
 
 def slot_at_seat(seat, rotation, players):

@@ -10,7 +10,7 @@ A stream is a two-element uint64 array ``[key, counter]`` that kernels carry in 
 
 import numpy as np
 
-from balance.engine.kernels import kernel
+from balance.engine.kernels import allocating_kernel, kernel
 
 KEY = 0
 COUNTER = 1
@@ -37,7 +37,7 @@ def deal_key(master_seed, deal):
     return mix64(mix64(np.uint64(master_seed) ^ SEED_SALT) + np.uint64(deal) * GAMMA)
 
 
-@kernel
+@allocating_kernel
 def new_stream(master_seed, deal):
     stream = np.empty(STREAM_SIZE, dtype=np.uint64)
     open_stream(stream, master_seed, deal)

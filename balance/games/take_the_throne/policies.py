@@ -21,7 +21,7 @@ Asymmetric and custom games it is a perfect-memory simplification.
 
 import numpy as np
 
-from balance.engine.kernels import kernel
+from balance.engine.kernels import allocating_kernel, kernel
 
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
@@ -40,10 +40,11 @@ P_W_ATTACK, P_W_INFILTRATE, P_W_CHARGE, P_W_DOMINATE, P_W_OTHER, P_THRONE_VALUE,
 
 # Rows of the policies' scratch buffer (one per block of games; see new_work_buffer).
 # Kernel functions index it directly (no row views) so Numba needs no reference counting.
-ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_PARAMS, ROW_TAKE = range(7)
-WORK_ROWS = 7
+ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_PARAMS, ROW_TAKE, ROW_ZERO = range(8)
+WORK_ROWS = 8  # ROW_ZERO stays all zeros: "no second card" in the probability helpers
 WORK_WIDTH = max(N_CARDS, MAX_POLICY_PARAMS)
 
+NEGLIGIBLE_EXPONENT = -30.0  # exp(-30) ~ 1e-13: such a card is never drawn
 CONTEST_MASK = (1 << ATTACK) | (1 << INFILTRATE) | (1 << CHARGE) | (1 << DOMINATE)
 
 # Card priorities of the greedy policy (first = most wanted).
@@ -54,7 +55,7 @@ GREEDY_CROWN_ORDER = np.array([DEFEND, CONSOLIDATE, RAID, ENTRAP, COMMAND, AUTHO
 
 
 # ---- shared helpers ---------------------------------------------------------------------
-@kernel
+@allocating_kernel
 def new_work_buffer():
     return np.zeros((WORK_ROWS, WORK_WIDTH), dtype=np.float64)
 
@@ -74,7 +75,8 @@ def softmax_pick(rng, choices, work):
     total = 0.0
     for c in range(N_CARDS):
         if choices >> c & 1:
-            work[ROW_SCORES, c] = np.exp((work[ROW_SCORES, c] - best_score) / temperature)
+            z = (work[ROW_SCORES, c] - best_score) / temperature
+            work[ROW_SCORES, c] = np.exp(z) if z > NEGLIGIBLE_EXPONENT else 0.0
             total += work[ROW_SCORES, c]
     pick = uniform(rng) * total
     for c in range(N_CARDS):
@@ -170,26 +172,23 @@ def model_house(state, skip, work):
 
 @kernel(inline="always")
 def p_none(state, work, row_a, row_b):
-    """P(no modelled player plays the card of row_a or of row_b); row_b = -1 for none."""
+    """P(no modelled player plays the card of row_a or of row_b) (row_b may be ROW_ZERO)."""
     p = 1.0
     for s in range(state[PLAYERS]):
-        p *= 1.0 - work[row_a, s] - (work[row_b, s] if row_b >= 0 else 0.0)
+        p *= 1.0 - work[row_a, s] - work[row_b, s]
     return p
 
 
 @kernel(inline="always")
 def p_exactly_one(state, work, row_one, row_none):
-    """P(exactly one modelled player plays row_one's card and nobody plays row_none's);
-    row_none = -1 for no second condition. Players are independent."""
+    """P(exactly one modelled player plays row_one's card and nobody plays row_none's card)
+    (row_none may be ROW_ZERO). Players are independent."""
     n = state[PLAYERS]
     total = 0.0
     for j in range(n):
-        if work[row_one, j] == 0.0:
-            continue
         p = work[row_one, j]
         for k in range(n):
-            if k != j:
-                p *= 1.0 - work[row_one, k] - (work[row_none, k] if row_none >= 0 else 0.0)
+            p *= 1.0 if k == j else 1.0 - work[row_one, k] - work[row_none, k]
         total += p
     return total
 
@@ -200,8 +199,8 @@ def p_monarch_keeps(state, work, defend):
     (Dominate needs that too) or an Attack is left (an Infiltrate needs one); Defend removes
     every Attack."""
     if defend:
-        return 1.0 - p_exactly_one(state, work, ROW_CHARGE, -1)
-    return p_none(state, work, ROW_ATTACK, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
+        return 1.0 - p_exactly_one(state, work, ROW_CHARGE, ROW_ZERO)
+    return p_none(state, work, ROW_ATTACK, ROW_ZERO) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
 
 
 @kernel(inline="always")
@@ -220,16 +219,16 @@ def fill_take_odds(state, work):
     monarch_block = 1.0 - monarch_card_odds(state, RAID) / house - monarch_card_odds(state, ENTRAP) \
         - 0.5 * monarch_card_odds(state, COMMAND) / house
     no_defend = 1.0 - monarch_card_odds(state, DEFEND)
-    p_one_charge = p_exactly_one(state, work, ROW_CHARGE, -1)
+    p_one_charge = p_exactly_one(state, work, ROW_CHARGE, ROW_ZERO)
     # Charge: nobody else plays Charge or Dominate
     charge = p_none(state, work, ROW_CHARGE, ROW_DOMINATE)
     # Dominate: exactly one other Charge and no other Dominate
     dominate = p_exactly_one(state, work, ROW_CHARGE, ROW_DOMINATE)
     # Infiltrate: an Attack to feed on, not exactly one Charge; half the ties with other Infiltrates
-    no_attack_not_one = p_none(state, work, ROW_ATTACK, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
+    no_attack_not_one = p_none(state, work, ROW_ATTACK, ROW_ZERO) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
     infiltrate = (1.0 - p_one_charge - no_attack_not_one) * no_defend * half_ties(state, work, ROW_INFILTRATE)
     # Attack: no Infiltrate (mine feeds it), not exactly one Charge; half the ties with other Attacks
-    attack = (p_none(state, work, ROW_INFILTRATE, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_INFILTRATE)) \
+    attack = (p_none(state, work, ROW_INFILTRATE, ROW_ZERO) - p_exactly_one(state, work, ROW_CHARGE, ROW_INFILTRATE)) \
         * no_defend * half_ties(state, work, ROW_ATTACK)
     work[ROW_TAKE, CHARGE] = max(0.0, charge * monarch_block)
     work[ROW_TAKE, DOMINATE] = max(0.0, dominate * monarch_block)

@@ -19,8 +19,8 @@ round (play_two_player_round).
 import numpy as np
 from numba import prange
 
-from balance.engine.kernels import kernel, seat_policies, split_game_index
-from balance.engine.rng import bit_count, open_stream, random_bit, shuffle
+from balance.engine.kernels import allocating_kernel, kernel, seat_policies, split_game_index
+from balance.engine.rng import bit_count, open_stream, random_bit
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.games.take_the_throne.layout import (
     ABDICATE, ABDICATED, ACCEPT, ALLY, ALLY_ACCEPT, ALLY_VP, AMBUSH, AMBUSH_SPRUNG, AMBUSH_VP, AMBUSHES, ATTACK,
@@ -490,9 +490,13 @@ def play_two_player_round(state, opts, codes, params, rng, script, trace, work):
 @kernel
 def draw_from_pool(rng, kept, pool, count):
     """A card mask: the kept cards plus ``count`` distinct random cards of the pool."""
-    cards = np.array(pool)
-    shuffle(rng, cards, len(cards))
-    return card_set(kept) | card_set(cards[:count])
+    remaining = card_set(pool)
+    drawn = 0
+    for _ in range(count):
+        card = random_bit(rng, remaining)
+        remaining &= ~(1 << card)
+        drawn |= 1 << card
+    return card_set(kept) | drawn
 
 
 @kernel
@@ -596,7 +600,7 @@ def write_row(row, state, game_index, deal_index, rotation):
         row[k + c] = state[PLAYS + c]
 
 
-@kernel(parallel=True)
+@allocating_kernel(parallel=True)
 def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, out):
     n = opts[OPT_PLAYERS]
     blocks = (count + BLOCK - 1) // BLOCK
