@@ -271,7 +271,8 @@ def replay(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
 def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this game."),
           seconds: float = typer.Option(5.0, help="Time to spend per setup (after warm-up)."),
           threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
-    """Measure games per minute of each game's benchmark setups (JIT warm-up excluded)."""
+    """Measure games (or rounds) per second and per minute of each game's benchmark setups, on all
+    threads unless --threads says otherwise (JIT warm-up excluded)."""
     from balance.games import game_names, get_game
 
     with user_errors():
@@ -293,9 +294,10 @@ def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this gam
                     batch = min(batch * 2, 2_000_000)
                 unit = f"{g.unit}s"
                 rows.append({"game": n, "setup": label, "unit": unit, "count": count, "seconds": elapsed,
-                             "per_minute": count / elapsed * 60})
+                             "per_second": count / elapsed, "per_minute": count / elapsed * 60})
                 if not json_out:
-                    typer.echo(f"{n:<20} {label:<36} {count / elapsed * 60:>14,.0f} {unit}/min")
+                    typer.echo(f"{n:<20} {label:<36} {count / elapsed:>12,.0f} {unit}/s "
+                               f"{count / elapsed * 60:>14,.0f} {unit}/min")
         if json_out:
             typer.echo(json.dumps(rows, indent=2))
 
