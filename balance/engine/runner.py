@@ -145,10 +145,6 @@ def load_results(folder: Path) -> tuple[Scenario, Results]:
     return scenario, Results(scenario.setup, manifest["seed"], games, meta=manifest)
 
 
-def clear_parts(out: Path) -> None:
-    shutil.rmtree(out / "parts", ignore_errors=True)
-
-
 def planned_looks(batch: int, max_games: int) -> list[int]:
     """Game counts at which a sequential check looks at its claims: batch, 2 batch, 4 batch, ..."""
     looks = []

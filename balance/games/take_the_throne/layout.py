@@ -25,10 +25,9 @@ CARD_IDS = {name.lower(): i for i, name in enumerate(CARD_NAMES)}
 
 STRENGTH = np.array([0] * 8 + [1, 3, 0, 2, 0, 0, 0, 4, 0, 0], dtype=np.int64)
 
-CROWN_CORE = (ABDICATE, AUTHORITY, RAID, COMMAND, CONSOLIDATE, DEFEND)
-CROWN_ADDITIONAL = (CHAOS, ENTRAP)
-HOUSE_CORE = (ATTACK, CHARGE, FEINT, INFILTRATE, SABOTAGE)
-HOUSE_ADDITIONAL = (ALLY, AMBUSH, DOMINATE, RAVEN)  # Reinforce is for the 2-player mode only
+CROWN_CORE = (ABDICATE, AUTHORITY, RAID, COMMAND, CONSOLIDATE, DEFEND)  # additional: Chaos, Entrap
+HOUSE_CORE = (ATTACK, CHARGE, FEINT, INFILTRATE, SABOTAGE)  # additional: Ally, Ambush, Dominate, Raven,
+# and Reinforce, which is for the 2-player mode only
 TWO_PLAYER_CARDS = (ATTACK, CHARGE, DOMINATE, INFILTRATE, REINFORCE)
 # Variant draws: cards kept by everyone, and the pools the random cards come from.
 MIRROR_HOUSE_KEPT = (ATTACK, CHARGE, INFILTRATE)
@@ -122,8 +121,6 @@ TIE_BREAK = 7  # seat mask: the Monarch picks the taker among tied
 ENTRAP_GIVE = 8  # seat mask
 ALLY_ACCEPT = 9  # mask 0b11: bit 0 decline, bit 1 take the extra VP
 STEAL_VICTIM = 10  # seat mask (Raven, Authority)
-DECISION_NAMES = ("select card", "raid target", "command view", "command replace", "replacement card",
-                  "sabotage target", "feint extra", "tie break", "entrap give", "ally accept", "steal victim")
 DECLINE, ACCEPT = 0, 1
 
 # ---- trace events: rows (round, event, seat, card, other, value) --------------------------
