@@ -107,7 +107,9 @@ ENTRAP_FLIPS = AMBUSHES + 1  # Entrap changed who holds the throne
 TRACE_LEN = ENTRAP_FLIPS + 1  # events written to the trace buffer
 SCRIPT_POS = TRACE_LEN + 1  # next decision read from the script (scripted policy)
 SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted decision was missing or illegal
-STATE_SIZE = SCRIPT_ERROR + 1
+DECISION_KIND = SCRIPT_ERROR + 1  # the decision being asked (a decision code below)
+DECISION_CHOICES = DECISION_KIND + 1  # its legal answers, as a bit mask
+STATE_SIZE = DECISION_CHOICES + 1
 
 # ---- decisions: every choice is "pick one set bit of this mask" --------------------------
 SELECT_CARD = 0  # which card to play this round (card mask)

@@ -30,7 +30,7 @@ from balance.games.take_the_throne.layout import (
     COMMAND_VIEW, CONSOLIDATE, DECLINE, DEFEND, DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, FEINT, FEINT_EXTRA, HAND,
     INFILTRATE, MAIN, EXTRA, MONARCH, NO_CARD, RULESET, MODE_TWO_PLAYER, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC,
     POLICY_RANDOM, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD, REVEALED, SABOTAGE, SABOTAGE_TARGET,
-    SCRIPT_ERROR, SCRIPT_POS, SELECT_CARD, STEAL_VICTIM, STRENGTH, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, CROWN_MASK,
+    DECISION_CHOICES, DECISION_KIND, SCRIPT_ERROR, SCRIPT_POS, SELECT_CARD, STEAL_VICTIM, STRENGTH, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, CROWN_MASK,
     N_CARDS, AMBUSH_VP, RETAIN_VP, RETAIN_VP_TWO_PLAYER, TAKE_VP_TWO_PLAYER,
 )
 
@@ -106,7 +106,7 @@ def seat_with_min_vp(state, seats, rng):
     return extreme_vp_seat(state, seats, rng, -1)
 
 
-@kernel
+@kernel(inline="always")
 def extreme_vp_seat(state, seats, rng, sign):
     best, best_key, ties = -1, 0, 0
     for s in range(state[PLAYERS]):
@@ -193,7 +193,7 @@ def p_exactly_one(state, work, row_one, row_none):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def p_monarch_keeps(state, work, defend):
     """P(no house card survives the contest). A card survives iff exactly one Charge is left
     (Dominate needs that too) or an Attack is left (an Infiltrate needs one); Defend removes
@@ -515,8 +515,12 @@ def heuristic_choice(state, kind, seat, choices, rng, work):
 
 
 @kernel
-def decide(state, kind, seat, choices, policy_codes, policy_params, rng, script, work):
-    """The one door through which every decision of the kernel passes."""
+def decide(state, seat, policy_codes, policy_params, rng, script, work):
+    """The one door through which every decision of the kernel passes: the pending decision
+    (DECISION_KIND, DECISION_CHOICES) is part of the state, so this is compiled once, not once
+    per decision kind."""
+    kind = state[DECISION_KIND]
+    choices = state[DECISION_CHOICES]
     if choices & (choices - 1) == 0:
         return bit_index(choices)  # forced: nothing to decide
     code = policy_codes[seat]
@@ -529,3 +533,11 @@ def decide(state, kind, seat, choices, policy_codes, policy_params, rng, script,
             work[ROW_PARAMS, k] = policy_params[seat, k]
         return heuristic_choice(state, kind, seat, choices, rng, work)
     return scripted_choice(state, choices, script)
+
+
+@kernel(inline="always")
+def ask(state, kind, seat, choices, policy_codes, policy_params, rng, script, work):
+    """Pose a decision (a ``kind`` and its legal ``choices``) to ``seat``'s policy."""
+    state[DECISION_KIND] = kind
+    state[DECISION_CHOICES] = choices
+    return decide(state, seat, policy_codes, policy_params, rng, script, work)

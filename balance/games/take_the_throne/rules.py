@@ -40,7 +40,7 @@ from balance.games.take_the_throne.layout import (
     VP_AMBUSH, VP_AUTHORITY, VP_CONSOLIDATE, VP_ENTRAP, VP_FEINT, VP_FEINT_COST, VP_RAVEN, VP_REINFORCE, VP_RETAIN,
     VP_SABOTAGE, VP_TAKE, WIN_VP, WINNER,
 )
-from balance.games.take_the_throne.policies import decide, new_work_buffer
+from balance.games.take_the_throne.policies import ask, new_work_buffer
 
 BLOCK = 256  # games per parallel work item (scratch buffers are reused within a block)
 
@@ -70,7 +70,7 @@ def add_vp(state, seat, amount, reason, trace):
     log(state, trace, EV_VP, seat, NO_CARD, reason, amount)
 
 
-@kernel
+@kernel(inline="always")
 def steal_vp(state, thief, victim, reason, trace):
     """Move one VP from victim to thief (nothing if the victim has none)."""
     if state[VP + victim] > 0:
@@ -100,7 +100,7 @@ def count_in_play(state, card):
     return count
 
 
-@kernel
+@kernel(inline="always")
 def discard_in_play(state, card, reason, trace):
     """Discard every copy of ``card`` in play (face down to its owner's discard pile)."""
     for s in range(state[PLAYERS]):
@@ -117,7 +117,7 @@ def discard_slot(state, seat, slot, reason, trace):
     log(state, trace, EV_DISCARD, seat, card, NO_CARD, reason)
 
 
-@kernel
+@kernel(inline="always")
 def spring_ambush(state, seat, trace):
     """An unrevealed Ambush that is viewed, discarded or replaced pays 2 VP (once)."""
     if state[MAIN + seat] == AMBUSH and not state[REVEALED + seat] and not state[AMBUSH_SPRUNG + seat]:
@@ -158,7 +158,7 @@ def replace_by_choice(state, seat, opts, codes, params, rng, script, trace, work
     """The player swaps their card in play for one of their choice from hand."""
     spring_ambush(state, seat, trace)
     pick_up_if_empty(state, seat, trace)
-    new_card = decide(state, REPLACEMENT_CARD, seat, state[HAND + seat], codes, params, rng, script, work)
+    new_card = ask(state, REPLACEMENT_CARD, seat, state[HAND + seat], codes, params, rng, script, work)
     swap_in(state, seat, new_card, trace)
 
 
@@ -175,7 +175,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if house >> s & 1 and state[MAIN + s] != NO_CARD:
                 targets |= 1 << s
         if targets:
-            target = decide(state, RAID_TARGET, seat, targets, codes, params, rng, script, work)
+            target = ask(state, RAID_TARGET, seat, targets, codes, params, rng, script, work)
             log(state, trace, EV_REVEAL, target, state[MAIN + target], RAID, 0)
             spring_ambush(state, target, trace)
             discard_slot(state, target, MAIN, BY_RAID, trace)
@@ -185,7 +185,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if s != seat and state[MAIN + s] != NO_CARD and not state[REVEALED + s]:
                 viewable |= 1 << s
         if viewable:
-            viewed = decide(state, COMMAND_VIEW, seat, viewable, codes, params, rng, script, work)
+            viewed = ask(state, COMMAND_VIEW, seat, viewable, codes, params, rng, script, work)
             state[VIEWED_SEAT], state[VIEWED_CARD] = viewed, state[MAIN + viewed]
             log(state, trace, EV_VIEW, viewed, state[MAIN + viewed], seat, 0)
             if opts[OPT_AMBUSH_ON_VIEW]:
@@ -195,7 +195,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if house >> s & 1 and can_replace(state, s):
                 targets |= 1 << s
         if targets:
-            target = decide(state, COMMAND_REPLACE, seat, targets, codes, params, rng, script, work)
+            target = ask(state, COMMAND_REPLACE, seat, targets, codes, params, rng, script, work)
             replace_by_choice(state, target, opts, codes, params, rng, script, trace, work)
     elif card == CHAOS:
         for k in range(1, state[PLAYERS]):
@@ -215,7 +215,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if s != seat and can_replace(state, s) and (s != monarch or opts[OPT_SABOTAGE_MONARCH]):
                 targets |= 1 << s
         if targets:
-            target = decide(state, SABOTAGE_TARGET, seat, targets, codes, params, rng, script, work)
+            target = ask(state, SABOTAGE_TARGET, seat, targets, codes, params, rng, script, work)
             replace_by_choice(state, target, opts, codes, params, rng, script, trace, work)
     elif card == FEINT:
         sources = state[HAND + seat]
@@ -224,7 +224,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
         if sources:
             if state[VP + seat] > 0:
                 add_vp(state, seat, -1, VP_FEINT_COST, trace)
-            extra = decide(state, FEINT_EXTRA, seat, sources, codes, params, rng, script, work)
+            extra = ask(state, FEINT_EXTRA, seat, sources, codes, params, rng, script, work)
             state[HAND + seat] &= ~(1 << extra)
             state[DISCARD + seat] &= ~(1 << extra)
             state[EXTRA + seat] = extra
@@ -286,7 +286,7 @@ def would_take(state, opts, codes, params, rng, script, trace, work):
             tied |= 1 << s
     if tied == 0:
         return NOBODY
-    return decide(state, TIE_BREAK, monarch, tied, codes, params, rng, script, work)
+    return ask(state, TIE_BREAK, monarch, tied, codes, params, rng, script, work)
 
 
 # ---- a round, 3 to 5 players --------------------------------------------------------------
@@ -297,7 +297,7 @@ def select_cards(state, opts, codes, params, rng, script, trace, work):
     for s in range(n):
         pick_up_if_empty(state, s, trace)
     for s in range(n):
-        state[CHOICE + s] = decide(state, SELECT_CARD, s, state[HAND + s], codes, params, rng, script, work)
+        state[CHOICE + s] = ask(state, SELECT_CARD, s, state[HAND + s], codes, params, rng, script, work)
     for s in range(n):
         card = state[CHOICE + s]
         state[HAND + s] &= ~(1 << card)
@@ -332,7 +332,7 @@ def settle_throne(state, opts, codes, params, rng, script, trace, work):
         if taker != NOBODY:
             taker = NOBODY
         else:
-            taker = decide(state, ENTRAP_GIVE, monarch, seats_mask(state, monarch), codes, params, rng, script, work)
+            taker = ask(state, ENTRAP_GIVE, monarch, seats_mask(state, monarch), codes, params, rng, script, work)
             if state[VP + monarch] > 0:
                 add_vp(state, monarch, -1, VP_ENTRAP, trace)
             add_vp(state, taker, 1, VP_ENTRAP, trace)
@@ -366,7 +366,7 @@ def award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, 
                     if o != s and state[VP + o] > state[VP + s]:
                         richer |= 1 << o
                 if richer:
-                    steal_vp(state, s, decide(state, STEAL_VICTIM, s, richer, codes, params, rng, script, work),
+                    steal_vp(state, s, ask(state, STEAL_VICTIM, s, richer, codes, params, rng, script, work),
                              VP_AUTHORITY, trace)
             elif card == SABOTAGE and sabotage_pays:
                 add_vp(state, s, 1, VP_SABOTAGE, trace)
@@ -381,14 +381,14 @@ def award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, 
                     if o != s and state[VP + o] > 0:
                         victims |= 1 << o
                 if victims:
-                    steal_vp(state, s, decide(state, STEAL_VICTIM, s, victims, codes, params, rng, script, work),
+                    steal_vp(state, s, ask(state, STEAL_VICTIM, s, victims, codes, params, rng, script, work),
                              VP_RAVEN, trace)
 
 
 @kernel
 def settle_ally(state, taker, opts, codes, params, rng, script, trace, work):
     """The taker decides once whether to take the extra VP; if so every Ally player gains 2."""
-    if decide(state, ALLY_ACCEPT, taker, (1 << ACCEPT) | 1, codes, params, rng, script, work) != ACCEPT:
+    if ask(state, ALLY_ACCEPT, taker, (1 << ACCEPT) | 1, codes, params, rng, script, work) != ACCEPT:
         return
     add_vp(state, taker, 1, VP_ALLY, trace)
     for s in range(state[PLAYERS]):
