@@ -1,0 +1,156 @@
+"""The Imposter Kings (2-player base game) as a balance Game: matches to 7, one row per round."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from balance.engine.game import Game, Quantity, Setup, SetupError
+from balance.games.imposter_kings import cards as C
+from balance.games.imposter_kings import match as M
+from balance.games.imposter_kings import rules as R
+from balance.games.imposter_kings.options import MODES, OPTIONS, POLICIES, config_row
+
+MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
+
+
+class ImposterKings(Game):
+    name = "imposter_kings"
+    title = "The Imposter Kings (2-player base game)"
+    rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
+    supplement = "../shared/rules/imposter_kings.md"
+    unit = "round"
+    modes = MODES
+    options = OPTIONS
+    policies = POLICIES
+    columns = M.COLUMNS
+    rows_per_game = MAX_ROUNDS
+    default_max_length = MAX_ROUNDS
+    quantities = (
+        Quantity("first_player_win", "P(the player who goes first wins the round)", "rate", "first_won",
+                 by=("rotation", "row")),
+        Quantity("chooser_goes_first", "P(the True King chooses to go first) (True King mode only)", "rate",
+                 "chooser_first", by=("rotation", "row")),
+        Quantity("chooser_win", "P(the True King's holder wins the round) (True King mode only)", "rate",
+                 "chooser_won", by=("rotation", "row", "chooser_first")),
+        Quantity("first_true_king_match_win", "P(the match's first True King wins the match); use "
+                 "where = {last_round = 1} to count each match once", "rate", "first_true_king_won",
+                 by=("rotation",)),
+        Quantity("points", "mean points scored by a round's winner", "mean", "points", by=("rotation",)),
+        Quantity("capped", "P(a round hits the turn cap)", "rate", "capped"),
+        Quantity("win", "P(a seat wins the round)", "rate", "won", table="seats", by=("policy", "seat", "first")),
+        Quantity("match_win", "P(a seat wins the match); use where = {last_round = 1}", "rate", "match_won",
+                 table="seats", by=("policy", "seat")),
+    )
+
+    # ---- setup ---------------------------------------------------------------------------
+    def validate(self, setup: Setup) -> None:
+        if setup.max_length > MAX_ROUNDS:
+            raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
+        config_row(setup.mode, setup.options)
+
+    def max_rounds(self, setup: Setup) -> int:
+        return setup.max_length or MAX_ROUNDS
+
+    def _kernel_args(self, setup: Setup):
+        return config_row(setup.mode, setup.options), setup.policy_codes, setup.policy_params
+
+    # ---- running -------------------------------------------------------------------------
+    def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
+        cfg, codes, params = self._kernel_args(setup)
+        table = M.simulate_batch(cfg, codes, params, np.int64(seed), np.int64(start), np.int64(count),
+                                 np.int64(setup.rotations), np.int64(self.max_rounds(setup)))
+        if self.max_rounds(setup) < MAX_ROUNDS:  # keep the declared rows_per_game shape
+            padded = np.full((count * MAX_ROUNDS, len(self.columns)), -1, dtype=np.int32)
+            per = self.max_rounds(setup)
+            for k in range(count):
+                padded[k * MAX_ROUNDS:k * MAX_ROUNDS + per] = table[k * per:(k + 1) * per]
+            table = padded
+        return table
+
+    def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
+        df = super().frame(setup, table)
+        if setup.options["first_player"] != "true_king":  # no chooser: these columns do not apply
+            df["chooser_first"] = np.nan
+            df["chooser_won"] = np.nan
+        return df
+
+    def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
+        labels = [s.label for s in setup.seats]
+        parts = []
+        for seat in range(R.PLAYERS):
+            slot = (seat - games["rotation"]) % R.PLAYERS
+            parts.append(pd.DataFrame({
+                "game": games["game"], "deal": games["deal"], "rotation": games["rotation"], "row": games["row"],
+                "seat": seat, "slot": slot, "policy": slot.map(lambda k: labels[k]),
+                "won": (games["winner_seat"] == seat).astype(int),
+                "first": (games["first_seat"] == seat).astype(int),
+                "true_king": (games["chooser_seat"] == seat).astype(int),
+                "points": np.where(games["winner_seat"] == seat, games["points"], 0),
+                "match_won": (games["match_winner"] == seat).astype(int),
+                "last_round": games["last_round"],
+            }))
+        return pd.concat(parts, ignore_index=True)
+
+    def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
+        rows, events = self.traced(setup, seed, game_index)
+        labels = [s.label for s in setup.seats]
+        rotation = game_index % setup.rotations
+        lines = [f"{self.title}: match {game_index} (seed {seed}, mode {setup.mode})"]
+        current = -1
+        for ev in events:
+            r = int(ev[M.EV_ROUND])
+            if r != current:
+                if current >= 0:
+                    lines.append(round_summary(rows[current]))
+                current = r
+                lines.append(f"-- round {r + 1}")
+            seat = int(ev[M.EV_DECIDER])
+            who = f"seat {seat} ({labels[(seat - rotation) % R.PLAYERS]})"
+            throne = "empty" if ev[M.EV_THRONE] < 0 else f"{C.NAMES[ev[M.EV_THRONE]]} {ev[M.EV_THRONE_VALUE]}"
+            lines.append(f"   {who:<22} {R.PHASE_NAMES[ev[M.EV_PHASE]]:<24} -> "
+                         f"{describe_action(int(ev[M.EV_PHASE]), int(ev[M.EV_ACTION]))}   [Throne: {throne}]")
+        if current >= 0:
+            lines.append(round_summary(rows[current]))
+        return lines
+
+    def traced(self, setup: Setup, seed: int, game_index: int, capacity: int = 20_000):
+        """The round rows and the decision events of one match, via the batch kernel's code path."""
+        cfg, codes, params = self._kernel_args(setup)
+        trace = np.zeros((capacity, M.EVENT_WIDTH), dtype=np.int64)
+        rows, fill = M.simulate_traced(cfg, codes, params, np.int64(seed), np.int64(game_index),
+                                       np.int64(setup.rotations), np.int64(self.max_rounds(setup)), trace)
+        return rows, trace[:fill]
+
+    def bench_setups(self) -> list[tuple[str, Setup]]:
+        return [
+            ("full 18-card game, heuristic vs heuristic", self.make_setup("full", 2, [("heuristic", {})] * 2)),
+            ("full 18-card game, greedy vs greedy", self.make_setup("full", 2, [("greedy", {})] * 2)),
+            ("full 18-card game, search (16 rollouts) vs heuristic",
+             self.make_setup("full", 2, [("search", {}), ("heuristic", {})])),
+        ]
+
+
+def describe_action(phase: int, action: int) -> str:
+    if action == R.ACT_YES:
+        return "yes"
+    if action == R.ACT_NO:
+        return "no"
+    if phase == R.PH_TURN and action == R.ACT_FLIP:
+        return "flips the King"
+    if phase in (R.PH_FOOL, R.PH_SOLDIER_DISGRACE, R.PH_SENTRY_PICK):
+        return f"Court card #{action}"
+    if phase == R.PH_MYSTIC:
+        return f"names {action}"
+    return C.NAMES[action]
+
+
+def round_summary(row) -> str:
+    col = {name: int(row[i]) for i, name in enumerate(M.COLUMNS)}
+    if col["winner_seat"] < 0:
+        return f"   round over: no winner (capped={col['capped']}); score {col['score0']}-{col['score1']}"
+    return (f"   round over: seat {col['winner_seat']} wins {col['points']} point(s)"
+            f"{' by the Assassin' if col['assassinated'] else ''}; score {col['score0']}-{col['score1']}")
+
+
+GAME = ImposterKings()
