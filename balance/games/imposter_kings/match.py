@@ -11,7 +11,7 @@ from numba import njit, prange
 
 from balance.engine.rng import below, open_stream, STREAM_SIZE
 from balance.games.imposter_kings.cards import MAX_CARDS
-from balance.games.imposter_kings.policies import SCRATCH_ROWS, SCRATCH_WIDTH, choose
+from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 from balance.games.imposter_kings.rules import (
     ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, DECIDER, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
     MULLIGANS, PHASE, PH_FIRST, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING,
@@ -50,7 +50,8 @@ def record(trace, fill, round_index, s, action):
 
 
 @njit(cache=True)
-def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, trace, fill, round_index):
+def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill,
+               round_index):
     """Deal (again after each mulligan) and play one round; every decision goes to ``choose``."""
     deal_round(s, cfg, deals, rotation, cards)
     while s[PHASE] != PH_ROUND_OVER:
@@ -61,7 +62,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, sc
             continue
         n = legal_actions(s, cfg, actions)
         slot = (s[DECIDER] - rotation) % PLAYERS
-        i = choose(s, cfg, actions, n, codes[slot], params[slot], moves, scratch)
+        i = choose(s, cfg, actions, n, codes[slot], params[slot], moves, scratch, fscratch)
         if trace.shape[0] > 0:
             record(trace, fill, round_index, s, actions[i])
         apply_action(s, cfg, actions[i])
@@ -94,7 +95,7 @@ def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk)
 
 @njit(cache=True)
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, max_rounds,
-               cards, actions, scratch, trace, fill):
+               cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
     s[:] = 0
     s[TRUE_KING] = (below(deals, PLAYERS) + rotation) % PLAYERS
@@ -102,7 +103,7 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
     played = 0
     for r in range(max_rounds):
         chooser = s[TRUE_KING]
-        play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, trace, fill, r)
+        play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill, r)
         choice = -1
         if s[CHOOSER] >= 0:
             choice = 1 if s[FIRST] == chooser else 0
@@ -131,19 +132,20 @@ def game_buffers():
     cards = np.zeros(MAX_CARDS, dtype=np.int64)
     actions = np.zeros(MAX_ACTIONS, dtype=np.int64)
     scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
+    fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
     deals = np.zeros(STREAM_SIZE, dtype=np.uint64)
     moves = np.zeros(STREAM_SIZE, dtype=np.uint64)
-    return s, cards, actions, scratch, deals, moves
+    return s, cards, actions, scratch, fscratch, deals, moves
 
 
 @njit(cache=True)
 def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds, trace, fill):
-    s, cards, actions, scratch, deals, moves = bufs
+    s, cards, actions, scratch, fscratch, deals, moves = bufs
     deal, rotation = divmod(g, rotations)
     open_stream(deals, seed, deal)
     open_stream(moves, seed ^ POLICY_SALT, deal)
     play_match(out, base, s, cfg, deals, moves, g, deal, rotation, codes, params, max_rounds,
-               cards, actions, scratch, trace, fill)
+               cards, actions, scratch, fscratch, trace, fill)
 
 
 @njit(parallel=True, cache=True)

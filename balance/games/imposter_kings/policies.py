@@ -63,6 +63,10 @@ SCR_ACTIONS = 2   # the rollout's legal actions
 SCR_POOL = 3      # the hidden cards being shuffled
 SCRATCH_ROWS = 4
 SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
+FS_ODDS = 0       # float scratch: the inferred opponent hand
+FS_TOTALS = 1     # float scratch: the search's sums per action
+FSCRATCH_ROWS = 2
+FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
 
 # ---- what a seat may infer -------------------------------------------------------------------
@@ -70,29 +74,27 @@ SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
 def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
     q = 1 - me
-    unknown = np.zeros(TYPES, dtype=np.int64)
     for t in range(TYPES):
         copies = cfg[CFG_DECK + t] + (1 if cfg[CFG_FIXED_ACCUSED] == t else 0)
-        unknown[t] = (copies - s[HAND + me * TYPES + t] - s[ANTE + t] - s[ANTE + TYPES + t] - s[REMOVED + t]
-                      - s[KNOWN + me * TYPES + t])
+        odds[t] = (copies - s[HAND + me * TYPES + t] - s[ANTE + t] - s[ANTE + TYPES + t] - s[REMOVED + t]
+                   - s[KNOWN + me * TYPES + t])
     for i in range(s[COURT_LEN]):
-        unknown[s[COURT_TYPE + i]] -= 1
-    unknown[s[ACCUSED]] -= 1
+        odds[s[COURT_TYPE + i]] -= 1.0
+    odds[s[ACCUSED]] -= 1.0
     for zone in (SUCCESSOR + me, DUNGEON + me, CONDEMNED, CONDEMNED + 1):
         if s[zone] >= 0:
-            unknown[s[zone]] -= 1
+            odds[s[zone]] -= 1.0
     hidden_in_hand = hand_count(s, q)
+    hidden = 0.0
     for t in range(TYPES):
         hidden_in_hand -= s[KNOWN + me * TYPES + t]
-    hidden = 0
-    for t in range(TYPES):
-        hidden += max(unknown[t], 0)
+        hidden += max(odds[t], 0.0)
     share = hidden_in_hand / hidden if hidden > 0 else 0.0
     for t in range(TYPES):
         if s[KNOWN + me * TYPES + t] > 0:
             odds[t] = 1.0
         else:
-            odds[t] = min(1.0, max(unknown[t], 0) * share)
+            odds[t] = min(1.0, max(odds[t], 0.0) * share)
 
 
 @njit(cache=True)
@@ -174,14 +176,14 @@ def greedy(s, cfg, actions, n, stream):
 
 # ---- the heuristic policy --------------------------------------------------------------------
 @njit(cache=True)
-def play_score(s, cfg, me, t, odds, w):
+def play_score(s, cfg, t, odds, named_odds, w):
     """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
     if t == ACT_FLIP:
         return -w[W_FLIP_COST] - w[W_ASSASSIN_FEAR] * odds[ASSASSIN]
     value = hand_value(s, cfg, t)
     score = -w[W_LOW_CARD] * value / MAX_VALUE + w[W_BLOCK] * (1.0 - beat_chance(odds, value))
     if t == INQUISITOR or t == SOLDIER or t == JUDGE:
-        score += w[W_ABILITY] * odds[best_named(cfg, odds)]
+        score += w[W_ABILITY] * named_odds
     elif t == FOOL:
         best = 0
         for i in range(s[COURT_LEN]):
@@ -214,28 +216,32 @@ def harm_of_pending(s, me):
 
 
 @njit(cache=True)
-def heuristic(s, cfg, actions, n, w, stream):
+def heuristic(s, cfg, actions, n, w, stream, odds):
+    """Weighted scoring; ``odds`` is a float buffer for the inferred opponent hand."""
     me = s[DECIDER]
     phase = s[PHASE]
-    odds = np.empty(TYPES, dtype=np.float64)
-    opponent_odds(s, cfg, me, odds)
-    if phase == PH_TURN or phase == PH_OATH_FOLLOW:
-        best = 0
-        best_score = -1e18
-        for i in range(n):
-            score = play_score(s, cfg, me, actions[i], odds, w)
-            if score > best_score:
-                best_score = score
-                best = i
-        return best
-    pick = heuristic_pick(s, cfg, me, phase, odds, w)
+    if phase < PH_TURN:
+        pick = setup_pick(s, me, phase, w)
+    else:
+        opponent_odds(s, cfg, me, odds)
+        if phase == PH_TURN or phase == PH_OATH_FOLLOW:
+            named_odds = odds[best_named(cfg, odds)]
+            best = 0
+            best_score = -1e18
+            for i in range(n):
+                score = play_score(s, cfg, actions[i], odds, named_odds, w)
+                if score > best_score:
+                    best_score = score
+                    best = i
+            return best
+        pick = heuristic_pick(s, cfg, me, phase, odds, w)
     i = position_of(actions, n, pick)
     return i if i >= 0 else below(stream, n)
 
 
 @njit(cache=True)
-def heuristic_pick(s, cfg, me, phase, odds, w):
-    """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
+def setup_pick(s, me, phase, w):
+    """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
         return ACT_YES if mean_hand_value(s, me) >= w[W_FIRST] else ACT_NO
     if phase == PH_MULLIGAN:
@@ -243,7 +249,13 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
         return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
     if phase == PH_SUCCESSOR:
         return extreme_card(s, me, True, ASSASSIN)
-    if phase == PH_DUNGEON or phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
+    return extreme_card(s, me, False, ASSASSIN)
+
+
+@njit(cache=True)
+def heuristic_pick(s, cfg, me, phase, odds, w):
+    """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
+    if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
         return extreme_card(s, me, False, ASSASSIN)
     if phase == PH_JUDGE_ANTE:
         return extreme_card(s, me, False, -1)
@@ -329,18 +341,18 @@ def determinize(s, me, out, pool, stream):
 
 
 @njit(cache=True)
-def inner_choose(s, cfg, actions, n, inner, stream):
+def inner_choose(s, cfg, actions, n, inner, stream, odds):
     if inner == HEURISTIC:
-        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream)
+        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds)
     return greedy(s, cfg, actions, n, stream)
 
 
 @njit(cache=True)
-def rollout_value(work, cfg, me, actions, inner, stream):
+def rollout_value(work, cfg, me, actions, inner, stream, odds):
     """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses."""
     while work[PHASE] != PH_ROUND_OVER:
         n = legal_actions(work, cfg, actions)
-        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream)
+        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream, odds)
         apply_action(work, cfg, actions[i])
     if work[WINNER] < 0:
         return 0.0
@@ -348,10 +360,11 @@ def rollout_value(work, cfg, me, actions, inner, stream):
 
 
 @njit(cache=True)
-def search(s, cfg, actions, n, params, stream, scratch):
+def search(s, cfg, actions, n, params, stream, scratch, fscratch):
     """Flat Monte Carlo: each legal action, the same determinizations, the best mean result."""
+    odds = fscratch[FS_ODDS]
     if s[PHASE] < PH_TURN:
-        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream)
+        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds)
     me = s[DECIDER]
     rollouts = max(1, int(params[S_ROLLOUTS]))
     inner = int(params[S_INNER])
@@ -359,13 +372,14 @@ def search(s, cfg, actions, n, params, stream, scratch):
     work = scratch[SCR_WORK]
     inner_actions = scratch[SCR_ACTIONS]
     pool = scratch[SCR_POOL]
-    totals = np.zeros(MAX_ACTIONS, dtype=np.float64)
+    totals = fscratch[FS_TOTALS]
+    totals[:n] = 0.0
     for _ in range(rollouts):
         determinize(s, me, det, pool, stream)
         for i in range(n):
             work[:STATE_SIZE] = det[:STATE_SIZE]
             apply_action(work[:STATE_SIZE], cfg, actions[i])
-            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, inner_actions, inner, stream)
+            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, inner_actions, inner, stream, odds)
     best = 0
     for i in range(1, n):
         if totals[i] > totals[best]:
@@ -375,14 +389,14 @@ def search(s, cfg, actions, n, params, stream, scratch):
 
 # ---- the dispatcher --------------------------------------------------------------------------
 @njit(cache=True)
-def choose(s, cfg, actions, n, code, params, stream, scratch):
+def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
     """Index (into actions[:n]) of the action policy ``code`` takes at the pending decision."""
     if n == 1:
         return 0
     if code == GREEDY:
         return greedy(s, cfg, actions, n, stream)
     if code == HEURISTIC:
-        return heuristic(s, cfg, actions, n, params, stream)
+        return heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS])
     if code == SEARCH:
-        return search(s, cfg, actions, n, params, stream, scratch)
+        return search(s, cfg, actions, n, params, stream, scratch, fscratch)
     return below(stream, n)

@@ -147,7 +147,7 @@ SRC_FOLLOW = 2  # the card played right after an Oathbound override: Immune to K
 
 
 # ---- reading the state -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_count(s, p):
     total = 0
     for t in range(TYPES):
@@ -155,7 +155,7 @@ def hand_count(s, p):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ante_count(s, p):
     total = 0
     for t in range(TYPES):
@@ -163,24 +163,24 @@ def ante_count(s, p):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_disgraced(s, i):
     return (s[COURT_FLAGS + i] & FLAG_DISGRACED) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def court_muted(s, t):
     """A played card whose base value the Mystic named has lost its text."""
     return s[MUTED] != 0 and BASE_VALUE[t] == s[MUTED]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_muted(s, cfg, t):
     """Text of a card outside the Court (hand, reactions, play permissions)."""
     return cfg[CFG_MUTE_HAND] != 0 and court_muted(s, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def royalty_in_court(s):
     for i in range(s[COURT_LEN]):
         if ROYALTY[s[COURT_TYPE + i]] and not is_disgraced(s, i):
@@ -188,13 +188,13 @@ def royalty_in_court(s):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def throne_is_royalty(s):
     top = s[COURT_LEN] - 1
     return top >= 0 and ROYALTY[s[COURT_TYPE + top]] == 1 and not is_disgraced(s, top)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def court_value(s, i):
     """Value of Court card i. Setting effects (Disgrace, Mystic, Warlord) beat the Soldier's +2."""
     if is_disgraced(s, i):
@@ -210,21 +210,21 @@ def court_value(s, i):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def throne_value(s):
     if s[COURT_LEN] == 0:
         return 0
     return court_value(s, s[COURT_LEN] - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_value(s, cfg, t):
     if t == WARLORD and not hand_muted(s, cfg, t) and royalty_in_court(s):
         return WARLORD_HAND_WITH_ROYALTY
     return BASE_VALUE[t]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def oathbound_override(s, cfg, p):
     """The Oathbound may go onto a higher Throne card when another card can follow it."""
     return (s[COURT_LEN] > 0 and throne_value(s) > OATHBOUND_VALUE and not court_muted(s, OATHBOUND)
@@ -234,24 +234,30 @@ def oathbound_override(s, cfg, p):
 @njit(cache=True)
 def can_play(s, cfg, p, t):
     """May p play a card of type t from hand as the turn (values, or a card's permission)?"""
+    return can_play_on(s, cfg, p, t, throne_value(s), throne_is_royalty(s))
+
+
+@njit(cache=True, inline="always")
+def can_play_on(s, cfg, p, t, throne, royal_throne):
+    """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
     if s[HAND + p * TYPES + t] == 0:
         return False
-    if s[COURT_LEN] == 0 or hand_value(s, cfg, t) >= throne_value(s):
+    if s[COURT_LEN] == 0 or hand_value(s, cfg, t) >= throne:
         return True
-    if t == ELDER and not hand_muted(s, cfg, t) and throne_is_royalty(s):
+    if t == ELDER and not hand_muted(s, cfg, t) and royal_throne:
         return True
-    if t == ZEALOT and not hand_muted(s, cfg, t) and s[FLIPPED + p] == 1 and not throne_is_royalty(s):
+    if t == ZEALOT and not hand_muted(s, cfg, t) and s[FLIPPED + p] == 1 and not royal_throne:
         return True
     return t == OATHBOUND and oathbound_override(s, cfg, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_flip(s, p):
     return s[FLIPPED + p] == 0 and s[COURT_LEN] > 0
 
 
 # ---- small state changes ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_from_hand(s, p, t):
     s[HAND + p * TYPES + t] -= 1
     known = KNOWN + (1 - p) * TYPES + t
@@ -273,7 +279,7 @@ def learn_holds(s, observer, t):
         s[known] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push_court(s, t):
     n = s[COURT_LEN]
     s[COURT_TYPE + n] = t
@@ -297,7 +303,7 @@ def remove_court(s, i):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def disgrace(s, i):
     s[COURT_FLAGS + i] = FLAG_DISGRACED
 
@@ -340,19 +346,19 @@ def has_judge_card(s, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def in_mode(cfg, t):
     return cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t
 
 
 # ---- round flow ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(s, phase, player):
     s[PHASE] = phase
     s[DECIDER] = player
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_turn(s):
     s[CURRENT] = 1 - s[CURRENT]
     s[PLIES] += 1
@@ -407,8 +413,10 @@ def start_turn(s, cfg):
     if can_flip(s, p):
         decide(s, PH_TURN, p)
         return
+    throne = throne_value(s)
+    royal_throne = throne_is_royalty(s)
     for t in range(TYPES):
-        if can_play(s, cfg, p, t):
+        if can_play_on(s, cfg, p, t, throne, royal_throne):
             decide(s, PH_TURN, p)
             return
     end_round(s, cfg, 1 - p)
@@ -731,8 +739,10 @@ def legal_actions(s, cfg, out):
         out[1] = ACT_NO
         return 2
     if phase == PH_TURN:
+        throne = throne_value(s)
+        royal_throne = throne_is_royalty(s)
         for t in range(TYPES):
-            if can_play(s, cfg, d, t):
+            if can_play_on(s, cfg, d, t, throne, royal_throne):
                 out[n] = t
                 n += 1
         if can_flip(s, d):
