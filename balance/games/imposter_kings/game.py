@@ -26,21 +26,24 @@ class ImposterKings(Game):
     columns = M.COLUMNS
     rows_per_game = MAX_ROUNDS
     default_max_length = MAX_ROUNDS
+    length_column = "plies"
     quantities = (
-        Quantity("first_player_win", "P(the player who goes first wins the round)", "rate", "first_won",
+        Quantity("first_player_win", "P(the player who goes first wins the round), rounds with a winner",
+                 "ratio", "first_won", denominator="decided", by=("rotation", "row")),
+        Quantity("chooser_goes_first", "P(the True King's holder chooses to go first) (True King mode; "
+                 "empty when the first player is forced)", "ratio", "chooser_first", denominator="has_chooser",
                  by=("rotation", "row")),
-        Quantity("chooser_goes_first", "P(the True King chooses to go first) (True King mode only)", "rate",
-                 "chooser_first", by=("rotation", "row")),
-        Quantity("chooser_win", "P(the True King's holder wins the round) (True King mode only)", "rate",
-                 "chooser_won", by=("rotation", "row", "chooser_first")),
-        Quantity("first_true_king_match_win", "P(the match's first True King wins the match); use "
-                 "where = {last_round = 1} to count each match once", "rate", "first_true_king_won",
+        Quantity("chooser_win", "P(the True King's holder wins the round) (True King mode)", "ratio",
+                 "chooser_won", denominator="has_chooser", by=("rotation", "row", "chooser_first")),
+        Quantity("first_true_king_match_win", "P(the match's first True King wins the match), one count "
+                 "per match", "ratio", "first_true_king_won", denominator="last_round", by=("rotation",)),
+        Quantity("points", "mean points the round's winner scores", "ratio", "points", denominator="decided",
                  by=("rotation",)),
-        Quantity("points", "mean points scored by a round's winner", "mean", "points", by=("rotation",)),
+        Quantity("match_rounds", "rounds per match", "ratio", "last_round_number", denominator="last_round"),
         Quantity("capped", "P(a round hits the turn cap)", "rate", "capped"),
         Quantity("win", "P(a seat wins the round)", "rate", "won", table="seats", by=("policy", "seat", "first")),
-        Quantity("match_win", "P(a seat wins the match); use where = {last_round = 1}", "rate", "match_won",
-                 table="seats", by=("policy", "seat")),
+        Quantity("match_win", "P(a seat wins the match), one count per match", "ratio", "match_won",
+                 table="seats", denominator="last_round", by=("policy", "seat")),
     )
 
     # ---- setup ---------------------------------------------------------------------------
@@ -69,10 +72,14 @@ class ImposterKings(Game):
         return table
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
+        """Round rows, plus denominators: rounds with a winner (a match can end on a costly
+        mulligan's points), rounds with a True King's choice, and the last round of each match."""
         df = super().frame(setup, table)
-        if setup.options["first_player"] != "true_king":  # no chooser: these columns do not apply
-            df["chooser_first"] = np.nan
-            df["chooser_won"] = np.nan
+        df["decided"] = (df["winner_seat"] >= 0).astype(int)
+        df["has_chooser"] = (df["chooser_seat"] >= 0).astype(int)
+        df["chooser_first"] = df["chooser_first"].clip(lower=0)
+        df["first_true_king_won"] = df["first_true_king_won"] * df["last_round"]
+        df["last_round_number"] = (df["row"] + 1) * df["last_round"]
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
@@ -87,7 +94,7 @@ class ImposterKings(Game):
                 "first": (games["first_seat"] == seat).astype(int),
                 "true_king": (games["chooser_seat"] == seat).astype(int),
                 "points": np.where(games["winner_seat"] == seat, games["points"], 0),
-                "match_won": (games["match_winner"] == seat).astype(int),
+                "match_won": ((games["match_winner"] == seat) & (games["last_round"] == 1)).astype(int),
                 "last_round": games["last_round"],
             }))
         return pd.concat(parts, ignore_index=True)
