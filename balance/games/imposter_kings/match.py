@@ -35,7 +35,7 @@ EVENT_WIDTH = 6
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def record(trace, fill, round_index, s, action):
     k = fill[0]
     if k < trace.shape[0]:
@@ -49,7 +49,7 @@ def record(trace, fill, round_index, s, action):
         fill[0] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill,
                round_index):
     """Deal (again after each mulligan) and play one round; every decision goes to ``choose``."""
@@ -68,7 +68,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, sc
         apply_action(s, cfg, actions[i])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk):
     winner = s[WINNER]
     row[C_GAME] = game
@@ -93,7 +93,7 @@ def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk)
     row[C_FIRST_TK] = first_tk
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, max_rounds,
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
@@ -126,7 +126,7 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
             row[C_GAME] = game
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def game_buffers():
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     cards = np.zeros(MAX_CARDS, dtype=np.int64)
@@ -138,7 +138,7 @@ def game_buffers():
     return s, cards, actions, scratch, fscratch, deals, moves
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds, trace, fill):
     s, cards, actions, scratch, fscratch, deals, moves = bufs
     deal, rotation = divmod(g, rotations)
@@ -148,7 +148,7 @@ def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds,
                cards, actions, scratch, fscratch, trace, fill)
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, error_model="numpy")
 def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds):
     """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS)."""
     out = np.empty((count * max_rounds, NCOLS), dtype=np.int32)
@@ -163,7 +163,7 @@ def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def simulate_traced(cfg, codes, params, seed, g, rotations, max_rounds, trace):
     """One match with the decision trace on (the same code path as the batch)."""
     out = np.empty((max_rounds, NCOLS), dtype=np.int32)

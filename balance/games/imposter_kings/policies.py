@@ -65,12 +65,14 @@ SCRATCH_ROWS = 4
 SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
 FS_ODDS = 0       # float scratch: the inferred opponent hand
 FS_TOTALS = 1     # float scratch: the search's sums per action
-FSCRATCH_ROWS = 2
+FS_BEAT = 2       # float scratch: chance the opponent can beat each value
+FSCRATCH_ROWS = 3
+BEAT_VALUES = 11  # Throne values 0..10 (a Soldier with its bonus is 7; a Warlord 9)
 FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
 
 # ---- what a seat may infer -------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
     q = 1 - me
@@ -97,7 +99,7 @@ def opponent_odds(s, cfg, me, odds):
             odds[t] = min(1.0, max(odds[t], 0.0) * share)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def best_named(cfg, odds):
     """The card most likely in the opponent's hand (ties: the higher value; the Assassin first)."""
     best = -1
@@ -112,17 +114,19 @@ def best_named(cfg, odds):
     return best
 
 
-@njit(cache=True)
-def beat_chance(odds, value):
-    """Rough chance the opponent holds a card worth at least ``value`` (by base value)."""
-    expected = 0.0
+@njit(cache=True, error_model="numpy")
+def fill_beat_chances(odds, beat):
+    """beat[v]: rough chance the opponent holds a card of base value v or more (v = 0..10)."""
+    beat[:] = 0.0
     for t in range(TYPES):
-        if BASE_VALUE[t] >= value:
-            expected += odds[t]
-    return min(1.0, expected)
+        beat[BASE_VALUE[t]] += odds[t]
+    for v in range(BEAT_VALUES - 2, -1, -1):
+        beat[v] += beat[v + 1]
+    for v in range(BEAT_VALUES):
+        beat[v] = min(1.0, beat[v])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def mean_hand_value(s, p):
     total = 0
     count = 0
@@ -133,7 +137,7 @@ def mean_hand_value(s, p):
     return total / count if count > 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def extreme_card(s, p, highest, avoid):
     """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible."""
     pick = -1
@@ -145,7 +149,7 @@ def extreme_card(s, p, highest, avoid):
     return pick if pick >= 0 else avoid
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def position_of(actions, n, a):
     for i in range(n):
         if actions[i] == a:
@@ -154,7 +158,7 @@ def position_of(actions, n, a):
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def greedy(s, cfg, actions, n, stream):
     """Turn: the lowest legal card, the King only when stuck. Reactions: always. Else random."""
     phase = s[PHASE]
@@ -175,13 +179,13 @@ def greedy(s, cfg, actions, n, stream):
 
 
 # ---- the heuristic policy --------------------------------------------------------------------
-@njit(cache=True)
-def play_score(s, cfg, t, odds, named_odds, w):
+@njit(cache=True, error_model="numpy")
+def play_score(s, cfg, t, odds, beat, named_odds, w):
     """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
     if t == ACT_FLIP:
         return -w[W_FLIP_COST] - w[W_ASSASSIN_FEAR] * odds[ASSASSIN]
     value = hand_value(s, cfg, t)
-    score = -w[W_LOW_CARD] * value / MAX_VALUE + w[W_BLOCK] * (1.0 - beat_chance(odds, value))
+    score = -w[W_LOW_CARD] * value / MAX_VALUE + w[W_BLOCK] * (1.0 - beat[min(value, BEAT_VALUES - 1)])
     if t == INQUISITOR or t == SOLDIER or t == JUDGE:
         score += w[W_ABILITY] * named_odds
     elif t == FOOL:
@@ -199,7 +203,7 @@ def play_score(s, cfg, t, odds, named_odds, w):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def harm_of_pending(s, me):
     """How much the opponent's chosen ability would hurt me (for the King's Hand)."""
     effect = s[PEND_EFFECT]
@@ -215,9 +219,9 @@ def harm_of_pending(s, me):
     return HARM_SWAP
 
 
-@njit(cache=True)
-def heuristic(s, cfg, actions, n, w, stream, odds):
-    """Weighted scoring; ``odds`` is a float buffer for the inferred opponent hand."""
+@njit(cache=True, error_model="numpy")
+def heuristic(s, cfg, actions, n, w, stream, odds, beat):
+    """Weighted scoring; ``odds`` and ``beat`` are float buffers (inferred opponent hand)."""
     me = s[DECIDER]
     phase = s[PHASE]
     if phase < PH_TURN:
@@ -226,10 +230,11 @@ def heuristic(s, cfg, actions, n, w, stream, odds):
         opponent_odds(s, cfg, me, odds)
         if phase == PH_TURN or phase == PH_OATH_FOLLOW:
             named_odds = odds[best_named(cfg, odds)]
+            fill_beat_chances(odds, beat)
             best = 0
             best_score = -1e18
             for i in range(n):
-                score = play_score(s, cfg, actions[i], odds, named_odds, w)
+                score = play_score(s, cfg, actions[i], odds, beat, named_odds, w)
                 if score > best_score:
                     best_score = score
                     best = i
@@ -239,7 +244,7 @@ def heuristic(s, cfg, actions, n, w, stream, odds):
     return i if i >= 0 else below(stream, n)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def setup_pick(s, me, phase, w):
     """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
@@ -252,7 +257,7 @@ def setup_pick(s, me, phase, w):
     return extreme_card(s, me, False, ASSASSIN)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
@@ -289,7 +294,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def lowest_ante(s, me):
     pick = -1
     for t in range(TYPES):
@@ -298,7 +303,7 @@ def lowest_ante(s, me):
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def best_court_card(s, sentry):
     """The most valuable card the Fool may take (or the Sentry may pick)."""
     pick = ACT_NO
@@ -312,7 +317,7 @@ def best_court_card(s, sentry):
 
 
 # ---- the search policy (flat Monte Carlo over determinized rollouts) ----------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def determinize(s, me, out, pool, stream):
     """Copy s into out, then deal the cards ``me`` cannot see (the opponent's unknown hand cards,
     Successor and Dungeon, and the unused card) at random among those same places."""
@@ -340,31 +345,32 @@ def determinize(s, me, out, pool, stream):
             k += 1
 
 
-@njit(cache=True)
-def inner_choose(s, cfg, actions, n, inner, stream, odds):
+@njit(cache=True, error_model="numpy")
+def inner_choose(s, cfg, actions, n, inner, stream, odds, beat):
     if inner == HEURISTIC:
-        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds)
+        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
     return greedy(s, cfg, actions, n, stream)
 
 
-@njit(cache=True)
-def rollout_value(work, cfg, me, actions, inner, stream, odds):
+@njit(cache=True, error_model="numpy")
+def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
     """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses."""
     while work[PHASE] != PH_ROUND_OVER:
         n = legal_actions(work, cfg, actions)
-        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream, odds)
+        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream, odds, beat)
         apply_action(work, cfg, actions[i])
     if work[WINNER] < 0:
         return 0.0
     return float(work[POINTS]) if work[WINNER] == me else -float(work[POINTS])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def search(s, cfg, actions, n, params, stream, scratch, fscratch):
     """Flat Monte Carlo: each legal action, the same determinizations, the best mean result."""
     odds = fscratch[FS_ODDS]
+    beat = fscratch[FS_BEAT, :BEAT_VALUES]
     if s[PHASE] < PH_TURN:
-        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds)
+        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
     me = s[DECIDER]
     rollouts = max(1, int(params[S_ROLLOUTS]))
     inner = int(params[S_INNER])
@@ -379,7 +385,7 @@ def search(s, cfg, actions, n, params, stream, scratch, fscratch):
         for i in range(n):
             work[:STATE_SIZE] = det[:STATE_SIZE]
             apply_action(work[:STATE_SIZE], cfg, actions[i])
-            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, inner_actions, inner, stream, odds)
+            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, inner_actions, inner, stream, odds, beat)
     best = 0
     for i in range(1, n):
         if totals[i] > totals[best]:
@@ -388,7 +394,7 @@ def search(s, cfg, actions, n, params, stream, scratch, fscratch):
 
 
 # ---- the dispatcher --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
     """Index (into actions[:n]) of the action policy ``code`` takes at the pending decision."""
     if n == 1:
@@ -396,7 +402,7 @@ def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
     if code == GREEDY:
         return greedy(s, cfg, actions, n, stream)
     if code == HEURISTIC:
-        return heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS])
+        return heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
     if code == SEARCH:
         return search(s, cfg, actions, n, params, stream, scratch, fscratch)
     return below(stream, n)
