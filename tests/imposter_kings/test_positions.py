@@ -385,3 +385,14 @@ def test_illegal_action_is_refused():
 def pos_index(name):
     from balance.games.imposter_kings import rules
     return getattr(rules, name)
+
+
+def test_the_readme_example():
+    pos = P(hands={0: ["Fool", "Elder"], 1: ["King's Hand", "Queen"]}, court=["Soldier", "Queen"], disgraced=[1],
+            successors={0: "Mystic"}, turn=0)
+    assert pos.legal() == ["Fool", "Elder", "flip"]
+    pos.play("Fool", 0)
+    assert (pos.phase, pos.decider) == ("King's Hand", 1)
+    pos.apply("yes")
+    assert pos.court() == ["Soldier", "Queen (disgraced)"] and pos.hand(0) == ["Elder"]
+    assert pos.removed() == ["Fool", "King's Hand"] and pos.phase == "turn" and pos.decider == 0
