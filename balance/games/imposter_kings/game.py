@@ -10,6 +10,7 @@ from balance.games.imposter_kings import cards as C
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.options import MODES, OPTIONS, POLICIES, config_row
+from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
 
@@ -139,17 +140,12 @@ class ImposterKings(Game):
 
 
 def describe_action(phase: int, action: int) -> str:
-    if action == R.ACT_YES:
-        return "yes"
-    if action == R.ACT_NO:
-        return "no"
-    if phase == R.PH_TURN and action == R.ACT_FLIP:
-        return "flips the King"
-    if phase in (R.PH_FOOL, R.PH_SOLDIER_DISGRACE, R.PH_SENTRY_PICK):
-        return f"Court card #{action}"
-    if phase == R.PH_MYSTIC:
-        return f"names {action}"
-    return C.NAMES[action]
+    name = action_name(phase, action)
+    if phase in INDEX_PHASES:
+        return f"Court card #{name}"
+    if phase == R.PH_MYSTIC and action != R.ACT_NO:
+        return f"names {name}"
+    return str(name)
 
 
 def round_summary(row) -> str:

@@ -31,6 +31,19 @@ INDEX_PHASES = (R.PH_FOOL, R.PH_SOLDIER_DISGRACE, R.PH_SENTRY_PICK)
 WORDS = {"flip": R.ACT_FLIP, "yes": R.ACT_YES, "no": R.ACT_NO, "decline": R.ACT_NO, "stop": R.ACT_NO}
 
 
+def action_name(phase: int, action: int) -> str | int:
+    """A decision's action as the API reads and writes it (a card name, a word or a number)."""
+    if action == R.ACT_YES:
+        return "yes"
+    if action == R.ACT_NO:
+        return "no"
+    if phase == R.PH_TURN and action == R.ACT_FLIP:
+        return "flip"
+    if phase in INDEX_PHASES or phase == R.PH_MYSTIC:
+        return action
+    return C.NAMES[action]
+
+
 def _types(names) -> list[int]:
     return [C.type_of(n) for n in (names or [])]
 
@@ -115,20 +128,8 @@ class Position:
         n = R.legal_actions(self.s, self.cfg, out)
         return [int(a) for a in out[:n]]
 
-    def name_of(self, action: int) -> str | int:
-        phase = self.phase_code
-        if action == R.ACT_YES:
-            return "yes"
-        if action == R.ACT_NO:
-            return "no"
-        if phase == R.PH_TURN and action == R.ACT_FLIP:
-            return "flip"
-        if phase in INDEX_PHASES or phase == R.PH_MYSTIC:
-            return action
-        return C.NAMES[action]
-
     def legal(self) -> list:
-        return [self.name_of(a) for a in self.legal_codes()]
+        return [action_name(self.phase_code, a) for a in self.legal_codes()]
 
     def code_of(self, action) -> int:
         if isinstance(action, (int, np.integer)):
@@ -188,11 +189,15 @@ class Position:
     def score(self, p: int) -> int:
         return int(self.s[R.SCORE + p])
 
+    def _names(self, start: int) -> list[str]:
+        """The cards of a per-type count zone starting at state offset ``start``."""
+        return [C.NAMES[t] for t in range(C.TYPES) for _ in range(self.s[start + t])]
+
     def hand(self, p: int) -> list[str]:
-        return [C.NAMES[t] for t in range(C.TYPES) for _ in range(self.s[R.HAND + p * C.TYPES + t])]
+        return self._names(R.HAND + p * C.TYPES)
 
     def antechamber(self, p: int) -> list[str]:
-        return [C.NAMES[t] for t in range(C.TYPES) for _ in range(self.s[R.ANTE + p * C.TYPES + t])]
+        return self._names(R.ANTE + p * C.TYPES)
 
     def successor(self, p: int) -> str | None:
         t = self.s[R.SUCCESSOR + p]
@@ -206,11 +211,11 @@ class Position:
         return bool(self.s[R.FLIPPED + p])
 
     def removed(self) -> list[str]:
-        return [C.NAMES[t] for t in range(C.TYPES) for _ in range(self.s[R.REMOVED + t])]
+        return self._names(R.REMOVED)
 
     def known(self, p: int) -> list[str]:
         """Cards seat p knows to be in the opponent's hand."""
-        return [C.NAMES[t] for t in range(C.TYPES) for _ in range(self.s[R.KNOWN + p * C.TYPES + t])]
+        return self._names(R.KNOWN + p * C.TYPES)
 
     def court(self) -> list[str]:
         """Oldest first; Disgraced cards as 'Name (disgraced)'."""

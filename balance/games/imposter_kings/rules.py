@@ -148,19 +148,17 @@ SRC_FOLLOW = 2  # the card played right after an Oathbound override: Immune to K
 
 # ---- reading the state -----------------------------------------------------------------------
 @njit(cache=True, inline="always", error_model="numpy")
-def hand_count(s, p):
+def zone_count(s, zone, p):
+    """Cards in p's per-type zone (HAND or ANTE)."""
     total = 0
     for t in range(TYPES):
-        total += s[HAND + p * TYPES + t]
+        total += s[zone + p * TYPES + t]
     return total
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def ante_count(s, p):
-    total = 0
-    for t in range(TYPES):
-        total += s[ANTE + p * TYPES + t]
-    return total
+def hand_count(s, p):
+    return zone_count(s, HAND, p)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -397,8 +395,7 @@ def start_turn(s, cfg):
         s[CONDEMNED + p] = -1
         end_turn(s)
         return
-    waiting = ante_count(s, p)
-    if waiting > 0:
+    if zone_count(s, ANTE, p) > 0:
         only = -1
         kinds = 0
         for t in range(TYPES):
