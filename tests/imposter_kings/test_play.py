@@ -119,3 +119,12 @@ def test_forced_first_player_option():
     setup = GAME.make_setup("full", 2, [("heuristic", {})] * 2)
     df = GAME.frame(setup, GAME.simulate(setup, 1, 0, 10))
     assert (df["chooser_seat"] >= 0).all() and set(df["chooser_first"]) <= {0, 1}
+
+
+def test_max_length_caps_the_rounds_of_a_match():
+    setup = GAME.make_setup("full", 2, [("greedy", {})] * 2, max_length=1)
+    table = GAME.simulate(setup, 4, 0, 30)
+    assert table.shape[0] == 30
+    df = GAME.frame(setup, table)
+    assert (df["row"] == 0).all() and (df["last_round"] == 1).all()
+    assert ((df["match_capped"] == 1) == (df["match_winner"] < 0)).all()

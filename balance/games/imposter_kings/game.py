@@ -61,16 +61,10 @@ class ImposterKings(Game):
 
     # ---- running -------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
+        """count matches -> count * max_rounds rows (max_rounds = setup.max_length or 24)."""
         cfg, codes, params = self._kernel_args(setup)
-        table = M.simulate_batch(cfg, codes, params, np.int64(seed), np.int64(start), np.int64(count),
-                                 np.int64(setup.rotations), np.int64(self.max_rounds(setup)))
-        if self.max_rounds(setup) < MAX_ROUNDS:  # keep the declared rows_per_game shape
-            padded = np.full((count * MAX_ROUNDS, len(self.columns)), -1, dtype=np.int32)
-            per = self.max_rounds(setup)
-            for k in range(count):
-                padded[k * MAX_ROUNDS:k * MAX_ROUNDS + per] = table[k * per:(k + 1) * per]
-            table = padded
-        return table
+        return M.simulate_batch(cfg, codes, params, np.int64(seed), np.int64(start), np.int64(count),
+                                np.int64(setup.rotations), np.int64(self.max_rounds(setup)))
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
         """Round rows, plus denominators: rounds with a winner (a match can end on a costly
@@ -131,11 +125,14 @@ class ImposterKings(Game):
         return rows, trace[:fill]
 
     def bench_setups(self) -> list[tuple[str, Setup]]:
+        """One-round matches (max_length = 1), so that a benchmarked "game" is exactly one round."""
+        def one_round(seats):
+            return self.make_setup("full", 2, seats, max_length=1)
+
         return [
-            ("full 18-card game, heuristic vs heuristic", self.make_setup("full", 2, [("heuristic", {})] * 2)),
-            ("full 18-card game, greedy vs greedy", self.make_setup("full", 2, [("greedy", {})] * 2)),
-            ("full 18-card game, search (16 rollouts) vs heuristic",
-             self.make_setup("full", 2, [("search", {}), ("heuristic", {})])),
+            ("full round, heuristic vs heuristic", one_round([("heuristic", {})] * 2)),
+            ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
+            ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
         ]
 
 
