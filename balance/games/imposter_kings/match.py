@@ -14,7 +14,7 @@ from balance.games.imposter_kings.cards import MAX_CARDS
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 from balance.games.imposter_kings.rules import (
     ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, DECIDER, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
-    MULLIGANS, PHASE, PH_FIRST, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING,
+    MULLIGANS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING,
     WINNER, apply_action, deal_round, legal_actions, throne_value,
 )
 
