@@ -128,3 +128,15 @@ def test_max_length_caps_the_rounds_of_a_match():
     df = GAME.frame(setup, table)
     assert (df["row"] == 0).all() and (df["last_round"] == 1).all()
     assert ((df["match_capped"] == 1) == (df["match_winner"] < 0)).all()
+
+
+def test_seat_table_holds_played_rounds_and_one_match_result_per_match():
+    setup = GAME.make_setup("full", 2, [("random", {})] * 2)
+    games = GAME.frame(setup, GAME.simulate(setup, 3, 0, 40))
+    seats = GAME.seat_frame(setup, games)
+    played = games[games["winner_seat"] >= 0]
+    assert len(seats) == 2 * len(played)
+    assert (seats.groupby(["game", "row"])["won"].sum() == 1).all()  # exactly one winner per played round
+    finished = games[(games["last_round"] == 1) & (games["match_winner"] >= 0)]["game"]
+    assert set(seats[seats["match_won"] == 1]["game"]) <= set(finished)
+    assert (seats.groupby("game")["match_won"].sum() <= 1).all()

@@ -78,19 +78,24 @@ class ImposterKings(Game):
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
+        """One row per seat of every round PLAYED TO A WINNER (a match that ends on a costly
+        mulligan's points has a last games-row without a winner; it is left out here). Match
+        results sit on each match's last played round (``last_round``)."""
         labels = [s.label for s in setup.seats]
+        played = games[games["winner_seat"] >= 0]
+        last = played.groupby("game")["row"].transform("max") == played["row"]
         parts = []
         for seat in range(R.PLAYERS):
-            slot = (seat - games["rotation"]) % R.PLAYERS
+            slot = (seat - played["rotation"]) % R.PLAYERS
             parts.append(pd.DataFrame({
-                "game": games["game"], "deal": games["deal"], "rotation": games["rotation"], "row": games["row"],
+                "game": played["game"], "deal": played["deal"], "rotation": played["rotation"], "row": played["row"],
                 "seat": seat, "slot": slot, "policy": slot.map(lambda k: labels[k]),
-                "won": (games["winner_seat"] == seat).astype(int),
-                "first": (games["first_seat"] == seat).astype(int),
-                "true_king": (games["chooser_seat"] == seat).astype(int),
-                "points": np.where(games["winner_seat"] == seat, games["points"], 0),
-                "match_won": ((games["match_winner"] == seat) & (games["last_round"] == 1)).astype(int),
-                "last_round": games["last_round"],
+                "won": (played["winner_seat"] == seat).astype(int),
+                "first": (played["first_seat"] == seat).astype(int),
+                "true_king": (played["chooser_seat"] == seat).astype(int),
+                "points": np.where(played["winner_seat"] == seat, played["points"], 0),
+                "match_won": ((played["match_winner"] == seat) & last).astype(int),
+                "last_round": last.astype(int),
             }))
         return pd.concat(parts, ignore_index=True)
 
