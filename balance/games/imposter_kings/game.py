@@ -34,8 +34,9 @@ class ImposterKings(Game):
         Quantity("chooser_goes_first", "P(the True King's holder chooses to go first) (True King mode; "
                  "empty when the first player is forced)", "ratio", "chooser_first", denominator="has_chooser",
                  by=("rotation", "row")),
-        Quantity("chooser_win", "P(the True King's holder wins the round) (True King mode)", "ratio",
-                 "chooser_won", denominator="has_chooser", by=("rotation", "row", "chooser_first")),
+        Quantity("chooser_win", "P(the True King's holder wins the round), rounds with a winner (True King "
+                 "mode)", "ratio", "chooser_won", denominator="chooser_decided",
+                 by=("rotation", "row", "chooser_first")),
         Quantity("first_true_king_match_win", "P(the match's first True King wins the match), one count "
                  "per match", "ratio", "first_true_king_won", denominator="last_round", by=("rotation",)),
         Quantity("points", "mean points the round's winner scores", "ratio", "points", denominator="decided",
@@ -72,6 +73,7 @@ class ImposterKings(Game):
         df = super().frame(setup, table)
         df["decided"] = (df["winner_seat"] >= 0).astype(int)
         df["has_chooser"] = (df["chooser_seat"] >= 0).astype(int)
+        df["chooser_decided"] = df["has_chooser"] * df["decided"]
         df["chooser_first"] = df["chooser_first"].clip(lower=0)
         df["first_true_king_won"] = df["first_true_king_won"] * df["last_round"]
         df["last_round_number"] = (df["row"] + 1) * df["last_round"]
