@@ -6,6 +6,13 @@ tables are plain numpy arrays that compiled code reads as globals (frozen at com
 
 import numpy as np
 
+# Options of the compiled functions that allocate nothing (nearly all of them): numba's reference
+# counting is switched off there, which removes two atomic operations per array argument per call
+# (measured: 5x on a small helper). Functions that create arrays keep the default.
+KERNEL = {"cache": True, "error_model": "numpy", "_nrt": False}
+HOT = {**KERNEL, "inline": "always"}
+ALLOCATING = {"cache": True, "error_model": "numpy"}
+
 FOOL = 0
 ASSASSIN = 1
 ELDER = 2

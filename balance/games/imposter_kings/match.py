@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from balance.engine.rng import below, open_stream, STREAM_SIZE
+from balance.games.imposter_kings.cards import ALLOCATING, KERNEL
 from balance.games.imposter_kings.cards import MAX_CARDS
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 from balance.games.imposter_kings.rules import (
@@ -35,7 +36,7 @@ EVENT_WIDTH = 6
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**KERNEL)
 def record(trace, fill, round_index, s, action):
     k = fill[0]
     if k < trace.shape[0]:
@@ -49,7 +50,7 @@ def record(trace, fill, round_index, s, action):
         fill[0] = k + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**KERNEL)
 def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill,
                round_index):
     """Deal (again after each mulligan) and play one round; every decision goes to ``choose``."""
@@ -68,7 +69,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, sc
         apply_action(s, cfg, actions[i])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**KERNEL)
 def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk):
     winner = s[WINNER]
     row[C_GAME] = game
@@ -93,7 +94,7 @@ def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk)
     row[C_FIRST_TK] = first_tk
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**KERNEL)
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, max_rounds,
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
@@ -126,7 +127,7 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
             row[C_GAME] = game
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**ALLOCATING)
 def game_buffers():
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     cards = np.zeros(MAX_CARDS, dtype=np.int64)
@@ -138,7 +139,7 @@ def game_buffers():
     return s, cards, actions, scratch, fscratch, deals, moves
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**KERNEL)
 def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds, trace, fill):
     s, cards, actions, scratch, fscratch, deals, moves = bufs
     deal, rotation = divmod(g, rotations)
@@ -148,7 +149,7 @@ def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds,
                cards, actions, scratch, fscratch, trace, fill)
 
 
-@njit(parallel=True, cache=True, error_model="numpy")
+@njit(parallel=True, **ALLOCATING)
 def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds):
     """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS)."""
     out = np.empty((count * max_rounds, NCOLS), dtype=np.int32)
@@ -163,7 +164,7 @@ def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds
     return out
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**ALLOCATING)
 def simulate_traced(cfg, codes, params, seed, g, rotations, max_rounds, trace):
     """One match with the decision trace on (the same code path as the batch)."""
     out = np.empty((max_rounds, NCOLS), dtype=np.int32)
