@@ -230,7 +230,8 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
     if phase < PH_TURN:
         pick = setup_pick(s, me, phase, w)
     else:
-        opponent_odds(s, cfg, me, odds)
+        if needs_odds(phase):
+            opponent_odds(s, cfg, me, odds)
         if phase == PH_TURN or phase == PH_OATH_FOLLOW:
             named_odds = odds[best_named(cfg, odds)]
             fill_beat_chances(odds, beat)
@@ -245,6 +246,13 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
         pick = heuristic_pick(s, cfg, me, phase, odds, w)
     i = position_of(actions, n, pick)
     return i if i >= 0 else below(stream, n)
+
+
+@njit(**KERNEL)
+def needs_odds(phase):
+    """The decisions that read the inferred opponent hand (the others use public or own cards)."""
+    return (phase == PH_TURN or phase == PH_OATH_FOLLOW or phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME
+            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC)
 
 
 @njit(**KERNEL)
