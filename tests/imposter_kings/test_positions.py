@@ -396,3 +396,37 @@ def test_the_readme_example():
     pos.apply("yes")
     assert pos.court() == ["Soldier", "Queen (disgraced)"] and pos.hand(0) == ["Elder"]
     assert pos.removed() == ["Fool", "King's Hand"] and pos.phase == "turn" and pos.decider == 0
+
+
+# ---- the King's Hand timing table (rulebook FAQ), one card at a time ----------------------------
+def test_kings_hand_counters_the_sentry_after_the_choice_before_the_exchange():
+    pos = P(hands={0: ["Sentry", "Fool"], 1: ["King's Hand", "Queen"]}, court=["Warlord", "Judge"])
+    pos.play("Sentry", 0)
+    assert pos.phase == "King's Hand"
+    pos.apply("yes")
+    assert pos.court() == ["Warlord", "Judge"] and pos.hand(0) == ["Fool"]
+    assert sorted(pos.removed()) == ["King's Hand", "Sentry"]
+
+
+def test_kings_hand_counters_the_mystic_after_the_number():
+    pos = P(hands={0: ["Mystic", "Fool"], 1: ["King's Hand", "Queen"]}, court=["Soldier"], disgraced=[0])
+    pos.play("Mystic", 2)
+    assert pos.phase == "King's Hand"
+    pos.apply("yes")
+    assert pos.s[pos_index("MUTED")] == 0 and "Mystic" in pos.removed()
+
+
+def test_kings_hand_counters_the_judge_before_anything_is_revealed():
+    pos = P(hands={0: ["Judge", "Elder"], 1: ["King's Hand", "Queen"]}, court=["Soldier"])
+    pos.play("Judge", "Queen")
+    assert pos.phase == "King's Hand"
+    pos.apply("yes")
+    assert pos.antechamber(0) == [] and pos.known(0) == [] and "Judge" in pos.removed()
+
+
+def test_a_countered_ability_from_the_antechamber_is_condemned_too():
+    pos = P(hands={0: ["Elder"], 1: ["King's Hand", "Queen", "Fool"]}, antechambers={0: ["Inquisitor"]},
+            court=["Soldier"])
+    assert pos.court() == ["Soldier", "Inquisitor"] and pos.phase == "Inquisitor"
+    pos.play("Queen", "yes")
+    assert pos.court() == ["Soldier"] and pos.antechamber(1) == [] and "Queen" in pos.hand(1)

@@ -116,9 +116,13 @@ class ImposterKings(Game):
                 lines.append(f"-- round {r + 1}")
             seat = int(ev[M.EV_DECIDER])
             who = f"seat {seat} ({labels[(seat - rotation) % R.PLAYERS]})"
-            throne = "empty" if ev[M.EV_THRONE] < 0 else f"{C.NAMES[ev[M.EV_THRONE]]} {ev[M.EV_THRONE_VALUE]}"
+            if ev[M.EV_PHASE] == M.EV_DEAL:
+                lines.append(f"   {who:<22} dealt {', '.join(unpack_hand(int(ev[M.EV_ACTION])))}"
+                             + (f"   [Accused: {C.NAMES[ev[M.EV_THRONE]]}]" if seat == 0 else ""))
+                continue
             lines.append(f"   {who:<22} {R.PHASE_NAMES[ev[M.EV_PHASE]]:<24} -> "
-                         f"{describe_action(int(ev[M.EV_PHASE]), int(ev[M.EV_ACTION]))}   [Throne: {throne}]")
+                         f"{describe_action(int(ev[M.EV_PHASE]), int(ev[M.EV_ACTION]))}   "
+                         f"[Throne: {describe_throne(int(ev[M.EV_THRONE]), int(ev[M.EV_THRONE_VALUE]))}]")
         if current >= 0:
             lines.append(round_summary(rows[current]))
         return lines
@@ -150,6 +154,19 @@ def describe_action(phase: int, action: int) -> str:
     if phase == R.PH_MYSTIC and action != R.ACT_NO:
         return f"names {name}"
     return str(name)
+
+
+def unpack_hand(packed: int) -> list[str]:
+    mask = (1 << M.HAND_BITS) - 1
+    return [C.NAMES[t] for t in range(C.TYPES) for _ in range((packed >> (M.HAND_BITS * t)) & mask)]
+
+
+def describe_throne(card: int, value: int) -> str:
+    if card < 0:
+        return "empty"
+    if card >= C.TYPES:
+        return f"{C.NAMES[card - C.TYPES]} (disgraced) {value}"
+    return f"{C.NAMES[card]} {value}"
 
 
 def round_summary(row) -> str:

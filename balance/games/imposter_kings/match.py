@@ -11,12 +11,12 @@ from numba import njit, prange
 
 from balance.engine.rng import below, open_stream, STREAM_SIZE
 from balance.games.imposter_kings.cards import ALLOCATING, KERNEL
-from balance.games.imposter_kings.cards import MAX_CARDS
+from balance.games.imposter_kings.cards import MAX_CARDS, TYPES
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 from balance.games.imposter_kings.rules import (
-    ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, DECIDER, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
+    ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, DECIDER, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
     MULLIGANS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING,
-    WINNER, apply_action, deal_round, legal_actions, throne_value,
+    UNUSED, WINNER, HAND, apply_action, deal_round, is_disgraced, legal_actions, throne_value,
 )
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
@@ -30,9 +30,13 @@ COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "cho
  C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND) = range(len(COLUMNS))
 NCOLS = len(COLUMNS)
 
-# One trace event per decision: round, phase, decider, action, Throne card, Throne value.
+# One trace event per decision: round, phase, decider, action, Throne card (+ TYPES when Disgraced),
+# Throne value. A deal is recorded as one event per seat with phase EV_DEAL: the action field holds
+# the hand packed HAND_BITS bits per type, the Throne fields the Accused and the unused card.
 EV_ROUND, EV_PHASE, EV_DECIDER, EV_ACTION, EV_THRONE, EV_THRONE_VALUE = range(6)
 EVENT_WIDTH = 6
+EV_DEAL = -1
+HAND_BITS = 2
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
 
 
@@ -45,8 +49,28 @@ def record(trace, fill, round_index, s, action):
         trace[k, EV_DECIDER] = s[DECIDER]
         trace[k, EV_ACTION] = action
         top = s[COURT_LEN] - 1
-        trace[k, EV_THRONE] = s[COURT_TYPE + top] if top >= 0 else -1
+        trace[k, EV_THRONE] = -1
+        if top >= 0:
+            trace[k, EV_THRONE] = s[COURT_TYPE + top] + (TYPES if is_disgraced(s, top) else 0)
         trace[k, EV_THRONE_VALUE] = throne_value(s)
+        fill[0] = k + 1
+
+
+@njit(**KERNEL)
+def record_deal(trace, fill, round_index, s):
+    for seat in range(PLAYERS):
+        k = fill[0]
+        if k >= trace.shape[0]:
+            return
+        packed = 0
+        for t in range(TYPES):
+            packed |= s[HAND + seat * TYPES + t] << (HAND_BITS * t)
+        trace[k, EV_ROUND] = round_index
+        trace[k, EV_PHASE] = EV_DEAL
+        trace[k, EV_DECIDER] = seat
+        trace[k, EV_ACTION] = packed
+        trace[k, EV_THRONE] = s[ACCUSED]
+        trace[k, EV_THRONE_VALUE] = s[UNUSED]
         fill[0] = k + 1
 
 
@@ -55,11 +79,15 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, sc
                round_index):
     """Deal (again after each mulligan) and play one round; every decision goes to ``choose``."""
     deal_round(s, cfg, deals, rotation, cards)
+    if trace.shape[0] > 0:
+        record_deal(trace, fill, round_index, s)
     while s[PHASE] != PH_ROUND_OVER:
         if s[PHASE] == PH_REDEAL:
             mulligans = s[MULLIGANS]
             deal_round(s, cfg, deals, rotation, cards)
             s[MULLIGANS] = mulligans
+            if trace.shape[0] > 0:
+                record_deal(trace, fill, round_index, s)
             continue
         n = legal_actions(s, cfg, actions)
         slot = (s[DECIDER] - rotation) % PLAYERS
