@@ -140,3 +140,18 @@ def test_seat_table_holds_played_rounds_and_one_match_result_per_match():
     finished = games[(games["last_round"] == 1) & (games["match_winner"] >= 0)]["game"]
     assert set(seats[seats["match_won"] == 1]["game"]) <= set(finished)
     assert (seats.groupby("game")["match_won"].sum() <= 1).all()
+
+
+def test_bad_scenario_input_names_the_key():
+    from balance.engine.game import SetupError
+    from balance.engine.scenario import ScenarioError, parse_scenario
+
+    with pytest.raises(ScenarioError, match="options.first_player"):
+        parse_scenario({"game": "imposter_kings", "players": 2, "options": {"first_player": "seat2"}})
+    with pytest.raises(ScenarioError, match="players"):
+        parse_scenario({"game": "imposter_kings", "players": 3})
+    with pytest.raises(SetupError, match="max_length"):
+        GAME.make_setup("full", 2, [("greedy", {})] * 2, max_length=25)
+    with pytest.raises(ScenarioError, match="rollouts"):
+        parse_scenario({"game": "imposter_kings", "players": 2,
+                        "seats": [{"policy": "search", "params": {"rollouts": 0}}, "heuristic"]})
