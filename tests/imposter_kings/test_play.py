@@ -155,3 +155,30 @@ def test_bad_scenario_input_names_the_key():
     with pytest.raises(ScenarioError, match="rollouts"):
         parse_scenario({"game": "imposter_kings", "players": 2,
                         "seats": [{"policy": "search", "params": {"rollouts": 0}}, "heuristic"]})
+
+
+def test_search_determinization_keeps_what_the_searcher_knows():
+    from balance.games.imposter_kings.policies import determinize
+
+    pos = Position.deal("full", seed=8, true_king=0)
+    stream = new_stream(1, 1)
+    for _ in range(12):  # play into the round a little with random choices
+        if pos.phase_code in (R.PH_ROUND_OVER, R.PH_REDEAL):
+            break
+        legal = pos.legal_codes()
+        R.apply_action(pos.s, pos.cfg, legal[below(stream, len(legal))])
+    me = pos.decider
+    out = np.zeros_like(pos.s)
+    pool = np.zeros(2 * C.MAX_CARDS, dtype=np.int64)
+    seen = set()
+    for k in range(20):
+        determinize(pos.s, me, out, pool, stream)
+        assert np.array_equal(R.count_cards(out), R.count_cards(pos.s))
+        mine = slice(R.HAND + me * C.TYPES, R.HAND + (me + 1) * C.TYPES)
+        theirs = slice(R.HAND + (1 - me) * C.TYPES, R.HAND + (2 - me) * C.TYPES)
+        assert np.array_equal(out[mine], pos.s[mine])
+        assert out[theirs].sum() == pos.s[theirs].sum()
+        known = pos.s[R.KNOWN + me * C.TYPES:R.KNOWN + (me + 1) * C.TYPES]
+        assert np.all(out[theirs] >= known)
+        seen.add(tuple(out[theirs]))
+    assert len(seen) > 1  # the hidden cards really are re-dealt
