@@ -44,6 +44,11 @@ def action_name(phase: int, action: int) -> str | int:
     return C.NAMES[action]
 
 
+def _state_field(offset: int, doc: str) -> property:
+    """A read-only int property over one state field."""
+    return property(lambda self: int(self.s[offset]), doc=doc)
+
+
 def _types(names) -> list[int]:
     return [C.type_of(n) for n in (names or [])]
 
@@ -162,21 +167,10 @@ class Position:
     def phase(self) -> str:
         return R.PHASE_NAMES[self.phase_code]
 
-    @property
-    def decider(self) -> int:
-        return int(self.s[R.DECIDER])
-
-    @property
-    def turn(self) -> int:
-        return int(self.s[R.CURRENT])
-
-    @property
-    def winner(self) -> int:
-        return int(self.s[R.WINNER])
-
-    @property
-    def points(self) -> int:
-        return int(self.s[R.POINTS])
+    decider = _state_field(R.DECIDER, "the seat that decides the pending decision")
+    turn = _state_field(R.CURRENT, "the seat whose turn it is")
+    winner = _state_field(R.WINNER, "the round's winner (-1 while it runs)")
+    points = _state_field(R.POINTS, "the points the round's winner scored")
 
     @property
     def over(self) -> bool:
