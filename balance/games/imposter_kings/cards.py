@@ -4,14 +4,16 @@ Cards of one name are interchangeable, so every zone is a count per card TYPE (0
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time).
 """
 
+from functools import partial
+
 import numpy as np
 
-# Options of the compiled functions that allocate nothing (nearly all of them): numba's reference
-# counting is switched off there, which removes two atomic operations per array argument per call
-# (measured: 5x on a small helper). Functions that create arrays keep the default.
-KERNEL = {"cache": True, "error_model": "numpy", "_nrt": False}
-HOT = {**KERNEL, "inline": "always"}
-ALLOCATING = {"cache": True, "error_model": "numpy"}
+from balance.engine.kernels import kernel
+
+# The engine's kernel decorator, with numba's reference counting switched off for the functions
+# that create no arrays (nearly all of them): a call then costs no atomic operations per array
+# argument (measured: 5x on a small helper). Functions that allocate use ``kernel`` itself.
+fast = partial(kernel, _nrt=False)
 
 FOOL = 0
 ASSASSIN = 1

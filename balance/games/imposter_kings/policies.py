@@ -8,13 +8,11 @@ correctly). The search policy samples the hidden cards consistently with exactly
 """
 
 import numpy as np
-from numba import njit
 
 from balance.engine.rng import below, shuffle
-from balance.games.imposter_kings.cards import KERNEL
 from balance.games.imposter_kings.cards import (
     ASSASSIN, BASE_VALUE, FOOL, INQUISITOR, JUDGE, KINGS_HAND, MAX_CARDS, MYSTIC, QUEEN, ROYALTY,
-    SOLDIER, TYPES,
+    SOLDIER, TYPES, fast,
 )
 from balance.games.imposter_kings.rules import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED, COURT_LEN, COURT_TYPE,
@@ -75,7 +73,7 @@ FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
 
 # ---- what a seat may infer -------------------------------------------------------------------
-@njit(**KERNEL)
+@fast
 def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
     q = 1 - me
@@ -102,7 +100,7 @@ def opponent_odds(s, cfg, me, odds):
             odds[t] = min(1.0, max(odds[t], 0.0) * share)
 
 
-@njit(**KERNEL)
+@fast
 def best_named(cfg, odds):
     """The card most likely in the opponent's hand (ties: the higher value; the Assassin first)."""
     best = -1
@@ -117,7 +115,7 @@ def best_named(cfg, odds):
     return best
 
 
-@njit(**KERNEL)
+@fast
 def fill_beat_chances(odds, beat):
     """beat[v]: rough chance the opponent holds a card of base value v or more (v = 0..10)."""
     beat[:] = 0.0
@@ -129,7 +127,7 @@ def fill_beat_chances(odds, beat):
         beat[v] = min(1.0, beat[v])
 
 
-@njit(**KERNEL)
+@fast
 def mean_hand_value(s, p):
     total = 0
     count = 0
@@ -140,7 +138,7 @@ def mean_hand_value(s, p):
     return total / count if count > 0 else 0.0
 
 
-@njit(**KERNEL)
+@fast
 def extreme_card(s, p, highest, avoid):
     """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible."""
     pick = -1
@@ -152,7 +150,7 @@ def extreme_card(s, p, highest, avoid):
     return pick if pick >= 0 else avoid
 
 
-@njit(**KERNEL)
+@fast
 def position_of(actions, n, a):
     for i in range(n):
         if actions[i] == a:
@@ -161,7 +159,7 @@ def position_of(actions, n, a):
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
-@njit(**KERNEL)
+@fast
 def greedy(s, cfg, actions, n, stream):
     """Turn: the lowest legal card, the King only when stuck. Reactions: always. Else random."""
     phase = s[PHASE]
@@ -182,7 +180,7 @@ def greedy(s, cfg, actions, n, stream):
 
 
 # ---- the heuristic policy --------------------------------------------------------------------
-@njit(**KERNEL)
+@fast
 def play_score(s, cfg, t, odds, beat, named_odds, w):
     """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
     if t == ACT_FLIP:
@@ -206,7 +204,7 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
     return score
 
 
-@njit(**KERNEL)
+@fast
 def harm_of_pending(s, me):
     """How much the opponent's chosen ability would hurt me (for the King's Hand)."""
     effect = s[PEND_EFFECT]
@@ -222,7 +220,7 @@ def harm_of_pending(s, me):
     return HARM_SWAP
 
 
-@njit(**KERNEL)
+@fast
 def heuristic(s, cfg, actions, n, w, stream, odds, beat):
     """Weighted scoring; ``odds`` and ``beat`` are float buffers (inferred opponent hand)."""
     me = s[DECIDER]
@@ -248,14 +246,14 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
     return i if i >= 0 else below(stream, n)
 
 
-@njit(**KERNEL)
+@fast
 def needs_odds(phase):
     """The decisions that read the inferred opponent hand (the others use public or own cards)."""
     return (phase == PH_TURN or phase == PH_OATH_FOLLOW or phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME
             or phase == PH_JUDGE_NAME or phase == PH_MYSTIC)
 
 
-@njit(**KERNEL)
+@fast
 def setup_pick(s, me, phase, w):
     """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
@@ -268,7 +266,7 @@ def setup_pick(s, me, phase, w):
     return extreme_card(s, me, False, ASSASSIN)
 
 
-@njit(**KERNEL)
+@fast
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
@@ -305,7 +303,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     return -1
 
 
-@njit(**KERNEL)
+@fast
 def lowest_ante(s, me):
     pick = -1
     for t in range(TYPES):
@@ -314,7 +312,7 @@ def lowest_ante(s, me):
     return pick
 
 
-@njit(**KERNEL)
+@fast
 def best_court_card(s, sentry):
     """The most valuable card the Fool may take (or the Sentry may pick)."""
     pick = ACT_NO
@@ -328,7 +326,7 @@ def best_court_card(s, sentry):
 
 
 # ---- the search policy (flat Monte Carlo over determinized rollouts) ----------------------------
-@njit(**KERNEL)
+@fast
 def copy_state(dst, src):
     """An element loop: a slice assignment between arrays numba cannot prove disjoint copies
     through a temporary (an allocation per rollout)."""
@@ -336,7 +334,7 @@ def copy_state(dst, src):
         dst[i] = src[i]
 
 
-@njit(**KERNEL)
+@fast
 def determinize(s, me, out, pool, stream):
     """Copy s into out, then deal the cards ``me`` cannot see (the opponent's unknown hand cards,
     Successor and Dungeon, and the unused card) at random among those same places."""
@@ -364,14 +362,14 @@ def determinize(s, me, out, pool, stream):
             k += 1
 
 
-@njit(**KERNEL)
+@fast
 def inner_choose(s, cfg, actions, n, inner, stream, odds, beat):
     if inner == HEURISTIC:
         return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
     return greedy(s, cfg, actions, n, stream)
 
 
-@njit(**KERNEL)
+@fast
 def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
     """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses
     (0 if a mulligan calls for a new deal: the rollout cannot see that deal)."""
@@ -384,7 +382,7 @@ def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
     return float(work[POINTS]) if work[WINNER] == me else -float(work[POINTS])
 
 
-@njit(**KERNEL)
+@fast
 def search(s, cfg, actions, n, params, stream, scratch, fscratch):
     """Flat Monte Carlo: each legal action, the same determinizations, the best mean result.
     Searched: who goes first and every in-round decision; mulligan, Successor and Dungeon are
@@ -416,7 +414,7 @@ def search(s, cfg, actions, n, params, stream, scratch, fscratch):
 
 
 # ---- the dispatcher --------------------------------------------------------------------------
-@njit(**KERNEL)
+@fast
 def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
     """Index (into actions[:n]) of the action policy ``code`` takes at the pending decision."""
     if n == 1:

@@ -31,15 +31,14 @@ State layout (offsets are the named constants below; p = seat 0/1, t = card type
 """
 
 import numpy as np
-from numba import njit
 
+from balance.engine.kernels import kernel
 from balance.engine.rng import shuffle
-from balance.games.imposter_kings.cards import ALLOCATING, HOT, KERNEL
 from balance.games.imposter_kings.cards import (
     ASSASSIN, BASE_VALUE, DISGRACED_VALUE, ELDER, FOOL, INQUISITOR, JUDGE, JUDGE_MIN_BASE, KINGS_HAND,
     MAX_CARDS, MUTED_VALUE, MYSTIC, MYSTIC_HIGHEST, OATHBOUND, OATHBOUND_VALUE, PRINCESS, QUEEN, ROYALTY,
     SENTRY, SOLDIER, SOLDIER_BONUS, SOLDIER_DISGRACES, TYPES, WARLORD, WARLORD_COURT_WITH_ROYALTY,
-    WARLORD_HAND_WITH_ROYALTY, ZEALOT,
+    WARLORD_HAND_WITH_ROYALTY, ZEALOT, fast,
 )
 
 PLAYERS = 2
@@ -148,7 +147,7 @@ SRC_FOLLOW = 2  # the card played right after an Oathbound override: Immune to K
 
 
 # ---- reading the state -----------------------------------------------------------------------
-@njit(**HOT)
+@fast(inline="always")
 def zone_count(s, zone, p):
     """Cards in p's per-type zone (HAND or ANTE)."""
     total = 0
@@ -157,29 +156,29 @@ def zone_count(s, zone, p):
     return total
 
 
-@njit(**HOT)
+@fast(inline="always")
 def hand_count(s, p):
     return zone_count(s, HAND, p)
 
 
-@njit(**HOT)
+@fast(inline="always")
 def is_disgraced(s, i):
     return (s[COURT_FLAGS + i] & FLAG_DISGRACED) != 0
 
 
-@njit(**HOT)
+@fast(inline="always")
 def court_muted(s, t):
     """A played card whose base value the Mystic named has lost its text."""
     return s[MUTED] != 0 and BASE_VALUE[t] == s[MUTED]
 
 
-@njit(**HOT)
+@fast(inline="always")
 def hand_muted(s, cfg, t):
     """Text of a card outside the Court (hand, reactions, play permissions)."""
     return cfg[CFG_MUTE_HAND] != 0 and court_muted(s, t)
 
 
-@njit(**HOT)
+@fast(inline="always")
 def royalty_in_court(s):
     for i in range(s[COURT_LEN]):
         if ROYALTY[s[COURT_TYPE + i]] and not is_disgraced(s, i):
@@ -187,13 +186,13 @@ def royalty_in_court(s):
     return False
 
 
-@njit(**HOT)
+@fast(inline="always")
 def throne_is_royalty(s):
     top = s[COURT_LEN] - 1
     return top >= 0 and ROYALTY[s[COURT_TYPE + top]] == 1 and not is_disgraced(s, top)
 
 
-@njit(**HOT)
+@fast(inline="always")
 def court_value(s, i):
     """Value of Court card i. Setting effects (Disgrace, Mystic, Warlord) beat the Soldier's +2."""
     if is_disgraced(s, i):
@@ -209,34 +208,34 @@ def court_value(s, i):
     return value
 
 
-@njit(**HOT)
+@fast(inline="always")
 def throne_value(s):
     if s[COURT_LEN] == 0:
         return 0
     return court_value(s, s[COURT_LEN] - 1)
 
 
-@njit(**HOT)
+@fast(inline="always")
 def hand_value(s, cfg, t):
     if t == WARLORD and not hand_muted(s, cfg, t) and royalty_in_court(s):
         return WARLORD_HAND_WITH_ROYALTY
     return BASE_VALUE[t]
 
 
-@njit(**HOT)
+@fast(inline="always")
 def oathbound_override(s, cfg, p):
     """The Oathbound may go onto a higher Throne card when another card can follow it."""
     return (s[COURT_LEN] > 0 and throne_value(s) > OATHBOUND_VALUE and not court_muted(s, OATHBOUND)
             and not hand_muted(s, cfg, OATHBOUND) and hand_count(s, p) >= 2)
 
 
-@njit(**KERNEL)
+@fast
 def can_play(s, cfg, p, t):
     """May p play a card of type t from hand as the turn (values, or a card's permission)?"""
     return can_play_on(s, cfg, p, t, throne_value(s), throne_is_royalty(s))
 
 
-@njit(**HOT)
+@fast(inline="always")
 def can_play_on(s, cfg, p, t, throne, royal_throne):
     """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
     if s[HAND + p * TYPES + t] == 0:
@@ -250,13 +249,13 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     return t == OATHBOUND and oathbound_override(s, cfg, p)
 
 
-@njit(**HOT)
+@fast(inline="always")
 def can_flip(s, p):
     return s[FLIPPED + p] == 0 and s[COURT_LEN] > 0
 
 
 # ---- small state changes ---------------------------------------------------------------------
-@njit(**HOT)
+@fast(inline="always")
 def take_from_hand(s, p, t):
     s[HAND + p * TYPES + t] -= 1
     known = KNOWN + (1 - p) * TYPES + t
@@ -264,21 +263,21 @@ def take_from_hand(s, p, t):
         s[known] -= 1
 
 
-@njit(**KERNEL)
+@fast
 def give_to_hand_seen(s, p, t):
     """p takes a card in plain sight: the opponent now knows it is in p's hand."""
     s[HAND + p * TYPES + t] += 1
     s[KNOWN + (1 - p) * TYPES + t] += 1
 
 
-@njit(**KERNEL)
+@fast
 def learn_holds(s, observer, t):
     known = KNOWN + observer * TYPES + t
     if s[known] == 0:
         s[known] = 1
 
 
-@njit(**HOT)
+@fast(inline="always")
 def push_court(s, t):
     n = s[COURT_LEN]
     s[COURT_TYPE + n] = t
@@ -286,13 +285,13 @@ def push_court(s, t):
     s[COURT_LEN] = n + 1
 
 
-@njit(**KERNEL)
+@fast
 def pop_court(s):
     s[COURT_LEN] -= 1
     return s[COURT_TYPE + s[COURT_LEN]]
 
 
-@njit(**KERNEL)
+@fast
 def remove_court(s, i):
     t = s[COURT_TYPE + i]
     for j in range(i, s[COURT_LEN] - 1):
@@ -302,12 +301,12 @@ def remove_court(s, i):
     return t
 
 
-@njit(**HOT)
+@fast(inline="always")
 def disgrace(s, i):
     s[COURT_FLAGS + i] = FLAG_DISGRACED
 
 
-@njit(**KERNEL)
+@fast
 def any_face_up(s, below_top):
     last = s[COURT_LEN] - 1 if below_top else s[COURT_LEN]
     for i in range(last):
@@ -316,7 +315,7 @@ def any_face_up(s, below_top):
     return False
 
 
-@njit(**KERNEL)
+@fast
 def any_disgraced(s):
     for i in range(s[COURT_LEN]):
         if is_disgraced(s, i):
@@ -324,12 +323,12 @@ def any_disgraced(s):
     return False
 
 
-@njit(**KERNEL)
+@fast
 def sentry_target(s, i):
     return i < s[COURT_LEN] - 1 and not is_disgraced(s, i) and ROYALTY[s[COURT_TYPE + i]] == 0
 
 
-@njit(**KERNEL)
+@fast
 def any_sentry_target(s):
     for i in range(s[COURT_LEN] - 1):
         if sentry_target(s, i):
@@ -337,7 +336,7 @@ def any_sentry_target(s):
     return False
 
 
-@njit(**KERNEL)
+@fast
 def has_judge_card(s, p):
     for t in range(TYPES):
         if s[HAND + p * TYPES + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
@@ -345,26 +344,26 @@ def has_judge_card(s, p):
     return False
 
 
-@njit(**HOT)
+@fast(inline="always")
 def in_mode(cfg, t):
     return cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t
 
 
 # ---- round flow ------------------------------------------------------------------------------
-@njit(**HOT)
+@fast(inline="always")
 def decide(s, phase, player):
     s[PHASE] = phase
     s[DECIDER] = player
 
 
-@njit(**HOT)
+@fast(inline="always")
 def end_turn(s):
     s[CURRENT] = 1 - s[CURRENT]
     s[PLIES] += 1
     s[PHASE] = PH_START
 
 
-@njit(**KERNEL)
+@fast
 def end_round(s, cfg, winner):
     """Score the round (rulebook scoring) and hand the True King to the loser."""
     loser = 1 - winner
@@ -383,7 +382,7 @@ def end_round(s, cfg, winner):
     s[PHASE] = PH_ROUND_OVER
 
 
-@njit(**KERNEL)
+@fast
 def start_turn(s, cfg):
     """Condemned card first, then a face-up Antechamber card, else a free choice (or a loss)."""
     p = s[CURRENT]
@@ -420,13 +419,13 @@ def start_turn(s, cfg):
     end_round(s, cfg, 1 - p)
 
 
-@njit(**KERNEL)
+@fast
 def advance(s, cfg):
     while s[PHASE] == PH_START:
         start_turn(s, cfg)
 
 
-@njit(**KERNEL)
+@fast
 def play_card(s, cfg, p, t, source):
     """Put a card on the Throne from hand, Antechamber or as the Oathbound's follow-up."""
     if source == SRC_ANTE:
@@ -447,7 +446,7 @@ def play_card(s, cfg, p, t, source):
     on_played(s, cfg, p, t)
 
 
-@njit(**KERNEL)
+@fast
 def on_played(s, cfg, p, t):
     """The played card's ability: open its first decision, or resolve a mandatory one."""
     q = 1 - p
@@ -473,7 +472,7 @@ def on_played(s, cfg, p, t):
         end_turn(s)
 
 
-@njit(**KERNEL)
+@fast
 def choose_ability(s, cfg, effect, arg):
     """The user has chosen to use an ability (and its target): the King's Hand may answer."""
     s[PEND_EFFECT] = effect
@@ -486,7 +485,7 @@ def choose_ability(s, cfg, effect, arg):
         resolve_effect(s, cfg)
 
 
-@njit(**KERNEL)
+@fast
 def counter(s, cfg):
     """King's Hand: both cards are Condemned. A played card leaves at once and ends the turn."""
     reactor = s[DECIDER]
@@ -502,7 +501,7 @@ def counter(s, cfg):
         end_turn(s)
 
 
-@njit(**KERNEL)
+@fast
 def resolve_effect(s, cfg):
     effect = s[PEND_EFFECT]
     arg = s[PEND_ARG]
@@ -543,7 +542,7 @@ def resolve_effect(s, cfg):
         end_round(s, cfg, p)
 
 
-@njit(**KERNEL)
+@fast
 def flip_king(s, cfg, p):
     s[FLIPPED + p] = 1
     q = 1 - p
@@ -553,7 +552,7 @@ def flip_king(s, cfg, p):
         complete_flip(s)
 
 
-@njit(**KERNEL)
+@fast
 def complete_flip(s):
     """The King's power: Disgrace the Throne card, take the Successor into hand."""
     p = s[CURRENT]
@@ -564,7 +563,7 @@ def complete_flip(s):
     end_turn(s)
 
 
-@njit(**KERNEL)
+@fast
 def call_mulligan(s, cfg, p):
     """One free mulligan per match; after it, the caller takes the True King and the opponent +2."""
     s[MULLIGANS] += 1
@@ -581,7 +580,7 @@ def call_mulligan(s, cfg, p):
     s[PHASE] = PH_REDEAL
 
 
-@njit(**KERNEL)
+@fast
 def setup_step(s, cfg, seat):
     """The next pre-play decision of ``seat``: mulligan (if allowed) then Successor."""
     if cfg[CFG_MULLIGANS]:
@@ -590,7 +589,7 @@ def setup_step(s, cfg, seat):
         decide(s, PH_SUCCESSOR, seat)
 
 
-@njit(**KERNEL)
+@fast
 def locked_in(s, cfg):
     """A player has placed Successor (and Dungeon): the second player's turn, or play begins."""
     if s[SETUP_STAGE] == 0:
@@ -602,14 +601,14 @@ def locked_in(s, cfg):
         advance(s, cfg)
 
 
-@njit(**KERNEL)
+@fast
 def set_first(s, cfg, seat):
     s[FIRST] = seat
     s[SETUP_STAGE] = 0
     setup_step(s, cfg, seat)
 
 
-@njit(**KERNEL)
+@fast
 def apply_action(s, cfg, a):
     """Perform decision ``a`` of s[DECIDER] in the current phase, then run to the next decision."""
     phase = s[PHASE]
@@ -646,7 +645,7 @@ def apply_action(s, cfg, a):
     advance(s, cfg)
 
 
-@njit(**KERNEL)
+@fast
 def apply_ability_choice(s, cfg, phase, d, a):
     if phase == PH_KINGS_HAND:
         if a == ACT_YES:
@@ -682,7 +681,7 @@ def apply_ability_choice(s, cfg, phase, d, a):
         apply_exchange(s, phase, d, a)
 
 
-@njit(**KERNEL)
+@fast
 def apply_exchange(s, phase, d, a):
     """The follow-up choices of a resolved ability: which card moves where."""
     if phase == PH_SOLDIER_DISGRACE:
@@ -716,7 +715,7 @@ def apply_exchange(s, phase, d, a):
 
 
 # ---- legal actions ---------------------------------------------------------------------------
-@njit(**KERNEL)
+@fast
 def hand_types(s, p, out, n):
     for t in range(TYPES):
         if s[HAND + p * TYPES + t] > 0:
@@ -725,7 +724,7 @@ def hand_types(s, p, out, n):
     return n
 
 
-@njit(**KERNEL)
+@fast
 def legal_actions(s, cfg, out):
     """Write the legal actions of the pending decision into ``out``; return how many."""
     phase = s[PHASE]
@@ -792,7 +791,7 @@ def legal_actions(s, cfg, out):
 
 
 # ---- dealing ---------------------------------------------------------------------------------
-@njit(**KERNEL)
+@fast
 def deal_round(s, cfg, stream, rotation, cards):
     """Reset the round, shuffle and deal. Hands belong to policy SLOTS (slot k sits at seat
     (k + rotation) % 2), so a deal replayed under the other rotation swaps the seats' hands."""
@@ -829,7 +828,7 @@ def deal_round(s, cfg, stream, rotation, cards):
         set_first(s, cfg, 0 if mode == FIRST_SEAT0 else 1)
 
 
-@njit(**ALLOCATING)
+@kernel
 def count_cards(s):
     """Cards of each type in every zone of the round (for the conservation invariant)."""
     counts = np.zeros(TYPES, dtype=np.int64)
