@@ -1,0 +1,180 @@
+"""The Imposter Kings (2-player base game) as a balance Game: matches to 7, one row per round."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from balance.engine.game import Game, Quantity, Setup, SetupError
+from balance.games.imposter_kings import cards as C
+from balance.games.imposter_kings import match as M
+from balance.games.imposter_kings import rules as R
+from balance.games.imposter_kings.options import MODES, OPTIONS, POLICIES, config_row
+from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
+
+MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
+
+
+class ImposterKings(Game):
+    name = "imposter_kings"
+    title = "The Imposter Kings (2-player base game)"
+    rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
+    supplement = "../shared/rules/imposter_kings.md"
+    unit = "round"
+    modes = MODES
+    options = OPTIONS
+    policies = POLICIES
+    columns = M.COLUMNS
+    rows_per_game = MAX_ROUNDS
+    default_max_length = MAX_ROUNDS
+    length_column = "plies"
+    quantities = (
+        Quantity("first_player_win", "P(the player who goes first wins the round), rounds with a winner",
+                 "ratio", "first_won", denominator="decided", by=("rotation", "row")),
+        Quantity("chooser_goes_first", "P(the True King's holder chooses to go first) (True King mode; "
+                 "empty when the first player is forced)", "ratio", "chooser_first", denominator="has_chooser",
+                 by=("rotation", "row")),
+        Quantity("chooser_win", "P(the True King's holder wins the round), rounds with a winner (True King "
+                 "mode)", "ratio", "chooser_won", denominator="chooser_decided",
+                 by=("rotation", "row", "chooser_first")),
+        Quantity("first_true_king_match_win", "P(the match's first True King wins the match), one count "
+                 "per match", "ratio", "first_true_king_won", denominator="last_round", by=("rotation",)),
+        Quantity("points", "mean points the round's winner scores", "ratio", "points", denominator="decided",
+                 by=("rotation",)),
+        Quantity("match_rounds", "rounds per match", "ratio", "last_round_number", denominator="last_round"),
+        Quantity("capped", "P(a round hits the turn cap)", "rate", "capped"),
+        Quantity("win", "P(a seat wins the round)", "rate", "won", table="seats", by=("policy", "seat", "first")),
+        Quantity("match_win", "P(a seat wins the match), one count per match", "ratio", "match_won",
+                 table="seats", denominator="last_round", by=("policy", "seat")),
+    )
+
+    # ---- setup ---------------------------------------------------------------------------
+    def validate(self, setup: Setup) -> None:
+        if setup.max_length > MAX_ROUNDS:
+            raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
+        config_row(setup.mode, setup.options)
+
+    def max_rounds(self, setup: Setup) -> int:
+        return setup.max_length or MAX_ROUNDS
+
+    def _kernel_args(self, setup: Setup):
+        return config_row(setup.mode, setup.options), setup.policy_codes, setup.policy_params
+
+    # ---- running -------------------------------------------------------------------------
+    def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
+        """count matches -> count * max_rounds rows (max_rounds = setup.max_length or 24)."""
+        cfg, codes, params = self._kernel_args(setup)
+        return M.simulate_batch(cfg, codes, params, np.int64(seed), np.int64(start), np.int64(count),
+                                np.int64(setup.rotations), np.int64(self.max_rounds(setup)))
+
+    def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
+        """Round rows, plus denominators: rounds with a winner (a match can end on a costly
+        mulligan's points), rounds with a True King's choice, and the last round of each match."""
+        df = super().frame(setup, table)
+        df["decided"] = (df["winner_seat"] >= 0).astype(int)
+        df["has_chooser"] = (df["chooser_seat"] >= 0).astype(int)
+        df["chooser_decided"] = df["has_chooser"] * df["decided"]
+        df["chooser_first"] = df["chooser_first"].clip(lower=0)
+        df["first_true_king_won"] = df["first_true_king_won"] * df["last_round"]
+        df["last_round_number"] = (df["row"] + 1) * df["last_round"]
+        return df
+
+    def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
+        """One row per seat of every round PLAYED TO A WINNER (a match that ends on a costly
+        mulligan's points has a last games-row without a winner; it is left out here). Match
+        results sit on each match's last played round (``last_round``)."""
+        labels = [s.label for s in setup.seats]
+        played = games[games["winner_seat"] >= 0]
+        last = played.groupby("game")["row"].transform("max") == played["row"]
+        parts = []
+        for seat in range(R.PLAYERS):
+            slot = (seat - played["rotation"]) % R.PLAYERS
+            parts.append(pd.DataFrame({
+                "game": played["game"], "deal": played["deal"], "rotation": played["rotation"], "row": played["row"],
+                "seat": seat, "slot": slot, "policy": slot.map(lambda k: labels[k]),
+                "won": (played["winner_seat"] == seat).astype(int),
+                "first": (played["first_seat"] == seat).astype(int),
+                "true_king": (played["chooser_seat"] == seat).astype(int),
+                "points": np.where(played["winner_seat"] == seat, played["points"], 0),
+                "match_won": ((played["match_winner"] == seat) & last).astype(int),
+                "last_round": last.astype(int),
+            }))
+        return pd.concat(parts, ignore_index=True)
+
+    def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
+        rows, events = self.traced(setup, seed, game_index)
+        labels = [s.label for s in setup.seats]
+        rotation = game_index % setup.rotations
+        lines = [f"{self.title}: match {game_index} (seed {seed}, mode {setup.mode})"]
+        current = -1
+        for ev in events:
+            r = int(ev[M.EV_ROUND])
+            if r != current:
+                if current >= 0:
+                    lines.append(round_summary(rows[current]))
+                current = r
+                lines.append(f"-- round {r + 1}")
+            seat = int(ev[M.EV_DECIDER])
+            who = f"seat {seat} ({labels[(seat - rotation) % R.PLAYERS]})"
+            if ev[M.EV_PHASE] == M.EV_DEAL:
+                lines.append(f"   {who:<22} dealt {', '.join(unpack_hand(int(ev[M.EV_ACTION])))}"
+                             + (f"   [Accused: {C.NAMES[ev[M.EV_THRONE]]}]" if seat == 0 else ""))
+                continue
+            lines.append(f"   {who:<22} {R.PHASE_NAMES[ev[M.EV_PHASE]]:<24} -> "
+                         f"{describe_action(int(ev[M.EV_PHASE]), int(ev[M.EV_ACTION]))}   "
+                         f"[Throne: {describe_throne(int(ev[M.EV_THRONE]), int(ev[M.EV_THRONE_VALUE]))}]")
+        if current >= 0:
+            lines.append(round_summary(rows[current]))
+        return lines
+
+    def traced(self, setup: Setup, seed: int, game_index: int, capacity: int = 20_000):
+        """The round rows and the decision events of one match, via the batch kernel's code path."""
+        cfg, codes, params = self._kernel_args(setup)
+        trace = np.zeros((capacity, M.EVENT_WIDTH), dtype=np.int64)
+        rows, fill = M.simulate_traced(cfg, codes, params, np.int64(seed), np.int64(game_index),
+                                       np.int64(setup.rotations), np.int64(self.max_rounds(setup)), trace)
+        return rows, trace[:fill]
+
+    def bench_setups(self) -> list[tuple[str, Setup]]:
+        """One-round matches (max_length = 1), so that a benchmarked "game" is exactly one round."""
+        def one_round(seats):
+            return self.make_setup("full", 2, seats, max_length=1)
+
+        return [
+            ("full round, heuristic vs heuristic", one_round([("heuristic", {})] * 2)),
+            ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
+            ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
+        ]
+
+
+def describe_action(phase: int, action: int) -> str:
+    name = action_name(phase, action)
+    if phase in INDEX_PHASES:
+        return f"Court card #{name}"
+    if phase == R.PH_MYSTIC and action != R.ACT_NO:
+        return f"names {name}"
+    return str(name)
+
+
+def unpack_hand(packed: int) -> list[str]:
+    mask = (1 << M.HAND_BITS) - 1
+    return [C.NAMES[t] for t in range(C.TYPES) for _ in range((packed >> (M.HAND_BITS * t)) & mask)]
+
+
+def describe_throne(card: int, value: int) -> str:
+    if card < 0:
+        return "empty"
+    if card >= C.TYPES:
+        return f"{C.NAMES[card - C.TYPES]} (disgraced) {value}"
+    return f"{C.NAMES[card]} {value}"
+
+
+def round_summary(row) -> str:
+    col = {name: int(row[i]) for i, name in enumerate(M.COLUMNS)}
+    if col["winner_seat"] < 0:
+        return f"   round over: no winner (capped={col['capped']}); score {col['score0']}-{col['score1']}"
+    return (f"   round over: seat {col['winner_seat']} wins {col['points']} point(s)"
+            f"{' by the Assassin' if col['assassinated'] else ''}; score {col['score0']}-{col['score1']}")
+
+
+GAME = ImposterKings()

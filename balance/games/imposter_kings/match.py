@@ -1,0 +1,201 @@
+"""The batch kernel: matches of rounds to 7 points, one result row per round.
+
+Game index g is one MATCH: ``deal, rotation = divmod(g, rotations)``. All its deals come from
+one counter-based stream of (seed, deal) and the policies' randomness from a second stream of
+the same pair, so a deal replayed under the other rotation gives the same cards to the same
+policy SLOT, now sitting in the other seat (common random numbers).
+"""
+
+import numpy as np
+from numba import prange
+
+from balance.engine.kernels import kernel
+from balance.engine.rng import STREAM_SIZE, below, open_stream
+from balance.games.imposter_kings.cards import MAX_CARDS, TYPES, fast
+from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
+from balance.games.imposter_kings.rules import (
+    ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, DECIDER, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
+    MULLIGANS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING,
+    UNUSED, WINNER, HAND, apply_action, deal_round, is_disgraced, legal_actions, throne_value,
+)
+
+POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
+
+COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "chooser_first", "winner_seat",
+           "points", "first_won", "chooser_won", "winner_flipped", "loser_flipped", "assassinated", "capped",
+           "mulligans", "plies", "score0", "score1", "first_true_king", "match_winner", "match_capped",
+           "first_true_king_won", "last_round")
+(C_GAME, C_DEAL, C_ROTATION, C_ROW, C_FIRST, C_CHOOSER, C_CHOOSER_FIRST, C_WINNER, C_POINTS, C_FIRST_WON,
+ C_CHOOSER_WON, C_WINNER_FLIPPED, C_LOSER_FLIPPED, C_ASSASSINATED, C_CAPPED, C_MULLIGANS, C_PLIES, C_SCORE0,
+ C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND) = range(len(COLUMNS))
+NCOLS = len(COLUMNS)
+
+# One trace event per decision: round, phase, decider, action, Throne card (+ TYPES when Disgraced),
+# Throne value. A deal is recorded as one event per seat with phase EV_DEAL: the action field holds
+# the hand packed HAND_BITS bits per type, the Throne fields the Accused and the unused card.
+EV_ROUND, EV_PHASE, EV_DECIDER, EV_ACTION, EV_THRONE, EV_THRONE_VALUE = range(6)
+EVENT_WIDTH = 6
+EV_DEAL = -1
+HAND_BITS = 2
+BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
+
+
+@fast
+def record(trace, fill, round_index, s, action):
+    k = fill[0]
+    if k < trace.shape[0]:
+        trace[k, EV_ROUND] = round_index
+        trace[k, EV_PHASE] = s[PHASE]
+        trace[k, EV_DECIDER] = s[DECIDER]
+        trace[k, EV_ACTION] = action
+        top = s[COURT_LEN] - 1
+        trace[k, EV_THRONE] = -1
+        if top >= 0:
+            trace[k, EV_THRONE] = s[COURT_TYPE + top] + (TYPES if is_disgraced(s, top) else 0)
+        trace[k, EV_THRONE_VALUE] = throne_value(s)
+        fill[0] = k + 1
+
+
+@fast
+def record_deal(trace, fill, round_index, s):
+    for seat in range(PLAYERS):
+        k = fill[0]
+        if k >= trace.shape[0]:
+            return
+        packed = 0
+        for t in range(TYPES):
+            packed |= s[HAND + seat * TYPES + t] << (HAND_BITS * t)
+        trace[k, EV_ROUND] = round_index
+        trace[k, EV_PHASE] = EV_DEAL
+        trace[k, EV_DECIDER] = seat
+        trace[k, EV_ACTION] = packed
+        trace[k, EV_THRONE] = s[ACCUSED]
+        trace[k, EV_THRONE_VALUE] = s[UNUSED]
+        fill[0] = k + 1
+
+
+@fast
+def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill,
+               round_index):
+    """Deal (again after each mulligan) and play one round; every decision goes to ``choose``."""
+    deal_round(s, cfg, deals, rotation, cards)
+    if trace.shape[0] > 0:
+        record_deal(trace, fill, round_index, s)
+    while s[PHASE] != PH_ROUND_OVER:
+        if s[PHASE] == PH_REDEAL:
+            mulligans = s[MULLIGANS]
+            deal_round(s, cfg, deals, rotation, cards)
+            s[MULLIGANS] = mulligans
+            if trace.shape[0] > 0:
+                record_deal(trace, fill, round_index, s)
+            continue
+        n = legal_actions(s, cfg, actions)
+        slot = (s[DECIDER] - rotation) % PLAYERS
+        i = choose(s, cfg, actions, n, codes[slot], params[slot], moves, scratch, fscratch)
+        if trace.shape[0] > 0:
+            record(trace, fill, round_index, s, actions[i])
+        apply_action(s, cfg, actions[i])
+
+
+@fast
+def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk):
+    winner = s[WINNER]
+    row[C_GAME] = game
+    row[C_DEAL] = deal
+    row[C_ROTATION] = rotation
+    row[C_ROW] = r
+    row[C_FIRST] = s[FIRST]
+    row[C_CHOOSER] = s[CHOOSER]
+    row[C_CHOOSER_FIRST] = chooser_first_choice
+    row[C_WINNER] = winner
+    row[C_POINTS] = s[POINTS] if winner >= 0 else 0
+    row[C_FIRST_WON] = 1 if winner >= 0 and winner == s[FIRST] else 0
+    row[C_CHOOSER_WON] = 1 if winner >= 0 and winner == s[CHOOSER] else 0
+    row[C_WINNER_FLIPPED] = s[FLIPPED + winner] if winner >= 0 else 0
+    row[C_LOSER_FLIPPED] = s[FLIPPED + 1 - winner] if winner >= 0 else 0
+    row[C_ASSASSINATED] = s[ASSASSINATED]
+    row[C_CAPPED] = s[CAPPED]
+    row[C_MULLIGANS] = s[MULLIGANS]
+    row[C_PLIES] = s[PLIES]
+    row[C_SCORE0] = s[SCORE]
+    row[C_SCORE1] = s[SCORE + 1]
+    row[C_FIRST_TK] = first_tk
+
+
+@fast
+def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, max_rounds,
+               cards, actions, scratch, fscratch, trace, fill):
+    """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
+    s[:] = 0
+    s[TRUE_KING] = (below(deals, PLAYERS) + rotation) % PLAYERS
+    first_tk = s[TRUE_KING]
+    played = 0
+    for r in range(max_rounds):
+        chooser = s[TRUE_KING]
+        play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill, r)
+        choice = -1
+        if s[CHOOSER] >= 0:
+            choice = 1 if s[FIRST] == chooser else 0
+        write_round(out[base + r], s, game, deal, rotation, r, choice, first_tk)
+        played = r + 1
+        if s[MATCH_OVER]:
+            break
+    match_winner = -1
+    if s[MATCH_OVER]:
+        match_winner = 0 if s[SCORE] > s[SCORE + 1] else 1
+    for r in range(max_rounds):
+        row = out[base + r]
+        if r < played:
+            row[C_MATCH_WINNER] = match_winner
+            row[C_MATCH_CAPPED] = 1 if match_winner < 0 else 0
+            row[C_FIRST_TK_WON] = 1 if match_winner == first_tk else 0
+            row[C_LAST_ROUND] = 1 if r == played - 1 else 0
+        else:
+            row[:] = -1
+            row[C_GAME] = game
+
+
+@kernel
+def game_buffers():
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    cards = np.zeros(MAX_CARDS, dtype=np.int64)
+    actions = np.zeros(MAX_ACTIONS, dtype=np.int64)
+    scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
+    fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
+    deals = np.zeros(STREAM_SIZE, dtype=np.uint64)
+    moves = np.zeros(STREAM_SIZE, dtype=np.uint64)
+    return s, cards, actions, scratch, fscratch, deals, moves
+
+
+@fast
+def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds, trace, fill):
+    s, cards, actions, scratch, fscratch, deals, moves = bufs
+    deal, rotation = divmod(g, rotations)
+    open_stream(deals, seed, deal)
+    open_stream(moves, seed ^ POLICY_SALT, deal)
+    play_match(out, base, s, cfg, deals, moves, g, deal, rotation, codes, params, max_rounds,
+               cards, actions, scratch, fscratch, trace, fill)
+
+
+@kernel(parallel=True)
+def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds):
+    """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS)."""
+    out = np.empty((count * max_rounds, NCOLS), dtype=np.int32)
+    blocks = (count + BLOCK - 1) // BLOCK
+    no_trace = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    for b in prange(blocks):
+        bufs = game_buffers()
+        fill = np.zeros(1, dtype=np.int64)
+        for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            run_one(out, k * max_rounds, bufs, cfg, codes, params, seed, start + k, rotations, max_rounds,
+                    no_trace, fill)
+    return out
+
+
+@kernel
+def simulate_traced(cfg, codes, params, seed, g, rotations, max_rounds, trace):
+    """One match with the decision trace on (the same code path as the batch)."""
+    out = np.empty((max_rounds, NCOLS), dtype=np.int32)
+    fill = np.zeros(1, dtype=np.int64)
+    run_one(out, 0, game_buffers(), cfg, codes, params, seed, g, rotations, max_rounds, trace, fill)
+    return out, fill[0]

@@ -1,0 +1,100 @@
+"""Modes, rule options and the policy ladder of The Imposter Kings (2-player base game)."""
+
+import numpy as np
+
+from balance.engine.game import Mode, Option, Param, Policy, SetupError
+from balance.games.imposter_kings import cards as C
+from balance.games.imposter_kings import rules as R
+from balance.games.imposter_kings.policies import GREEDY, HEURISTIC, HEURISTIC_DEFAULTS, RANDOM, SEARCH
+
+MODES = {
+    "full": Mode("full", (2,), "The full 2-player base game: 18 cards, 8 each, Accused + unused card, "
+                              "Successor and Dungeon, mulligans, scoring 1 + King face up + cards left."),
+    "quickplay": Mode("quickplay", (2,), "Learn to play: 14 cards, 7 each, the Assassin is the Accused, "
+                                         "Successor only, 1 point per round."),
+    "assassin_step": Mode("assassin_step", (2,), "Learning step 1: Quickplay with the Assassin shuffled in "
+                                                 "(15 cards, the card left over is the Accused)."),
+    "kings_hand_step": Mode("kings_hand_step", (2,), "Learning step 2: also the King's Hand (16 cards; one "
+                                                     "leftover is the Accused, the other is unused)."),
+}
+MODE_DECKS = {"full": C.FULL_DECK, "quickplay": C.QUICKPLAY_DECK, "assassin_step": C.ASSASSIN_STEP_DECK,
+              "kings_hand_step": C.KINGS_HAND_STEP_DECK}
+MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7}
+
+OPTIONS = (
+    Option("first_player", "true_king",
+           "Who goes first each round: 'true_king' (rulebook: the True King's holder chooses, after seeing "
+           "the hand), or forced: 'seat0' / 'seat1' (a study device; seat0 is the issue's 'seat 1').",
+           choices=("true_king", "seat0", "seat1")),
+    Option("mystic_scope", "everywhere",
+           "Where the Mystic's named value loses its text: 'everywhere' (rulebook FAQ 'Does the Mystic "
+           "affect cards everywhere? Yes', and its tip that naming 2 cancels the Assassin: cards in hand "
+           "lose text too, value 3 only once played) or 'court' (card sheet ruling 6: played cards only).",
+           choices=("everywhere", "court")),
+    Option("mulligans", "mode",
+           "'mode': mulligans in the full game only (the learning modes' setup does not list them); "
+           "'always' or 'never'.", choices=("mode", "always", "never"), assumed=True),
+    Option("learning_scoring", "one_point",
+           "Round scoring in Quickplay and the learning steps: 'one_point' (rulebook: 'The winner of each "
+           "round gets 1 point') or 'full' (1 + King face up + cards left, as the full game).",
+           choices=("one_point", "full")),
+    Option("points_to_win", 7, "Points that win the match (rulebook: 7)."),
+    Option("round_turn_cap", 200,
+           "Turns after which a round stops and counts as capped (no winner). Rounds end far sooner; "
+           "this only guards the loop.", assumed=True),
+)
+
+HEURISTIC_POLICY_PARAMS = (
+    Param("low_card", HEURISTIC_DEFAULTS[0], "cost of spending a card, per point of value / 9", 0.0, 100.0),
+    Param("block", HEURISTIC_DEFAULTS[1], "reward for a Throne value the opponent probably cannot beat", 0.0, 100.0),
+    Param("flip_cost", HEURISTIC_DEFAULTS[2], "cost of flipping the King", 0.0, 100.0),
+    Param("assassin_fear", HEURISTIC_DEFAULTS[3], "extra flip cost x P(opponent holds the Assassin)", 0.0, 100.0),
+    Param("ability", HEURISTIC_DEFAULTS[4], "reward for an ability likely to succeed", 0.0, 100.0),
+    Param("first_at", HEURISTIC_DEFAULTS[5], "True King goes first when its hand's mean value is at least this",
+          0.0, 10.0),
+    Param("mulligan_below", HEURISTIC_DEFAULTS[6], "free mulligan when the hand's mean value is below this",
+          0.0, 10.0),
+    Param("kings_hand_at", HEURISTIC_DEFAULTS[7], "react with the King's Hand when the harm estimate reaches this",
+          0.0, 100.0),
+)
+
+POLICIES = (
+    Policy("random", RANDOM, "uniform over the legal actions at every decision"),
+    Policy("greedy", GREEDY, "play the lowest legal card, flip the King only when stuck; always react; "
+                             "never mulligan; other choices at random"),
+    Policy("heuristic", HEURISTIC, "ability-aware weighted scoring with the opponent's hand inferred from "
+                                   "everything public and seen", HEURISTIC_POLICY_PARAMS),
+    Policy("search", SEARCH, "flat Monte Carlo (PIMC): per legal action, the same determinized deals of the "
+                             "hidden cards played out by a fast inner policy; the best mean round result",
+           (Param("rollouts", 16.0, "determinized rollouts per legal action", 1.0, 10000.0),
+            Param("inner", float(HEURISTIC), "inner rollout policy: 1 greedy, 2 heuristic", 1.0, 2.0))),
+)
+
+FIRST_MODES = {"true_king": R.FIRST_BY_TRUE_KING, "seat0": R.FIRST_SEAT0, "seat1": R.FIRST_SEAT1}
+
+
+def config_row(mode: str, options: dict) -> np.ndarray:
+    """The kernel's configuration row for a mode and validated options."""
+    if mode not in MODE_DECKS:
+        raise SetupError("mode", f"unknown mode '{mode}'")
+    cfg = np.zeros(R.CFG_SIZE, dtype=np.int64)
+    deck = MODE_DECKS[mode].copy()
+    fixed = -1
+    if mode == "quickplay":
+        fixed = C.ASSASSIN  # set aside face up as the Accused
+    cfg[R.CFG_DECK:R.CFG_DECK + C.TYPES] = deck
+    cfg[R.CFG_HAND] = MODE_HAND[mode]
+    cfg[R.CFG_DUNGEON] = 1 if mode == "full" else 0
+    mulligans = options["mulligans"]
+    cfg[R.CFG_MULLIGANS] = 1 if mulligans == "always" or (mulligans == "mode" and mode == "full") else 0
+    cfg[R.CFG_FIRST_MODE] = FIRST_MODES[options["first_player"]]
+    cfg[R.CFG_FULL_SCORING] = 1 if mode == "full" or options["learning_scoring"] == "full" else 0
+    cfg[R.CFG_MUTE_HAND] = 1 if options["mystic_scope"] == "everywhere" else 0
+    if options["points_to_win"] < 1:
+        raise SetupError("options.points_to_win", "must be at least 1")
+    if options["round_turn_cap"] < 1:
+        raise SetupError("options.round_turn_cap", "must be at least 1")
+    cfg[R.CFG_POINTS] = options["points_to_win"]
+    cfg[R.CFG_PLY_CAP] = options["round_turn_cap"]
+    cfg[R.CFG_FIXED_ACCUSED] = fixed
+    return cfg

@@ -1,0 +1,428 @@
+"""Compiled policies of The Imposter Kings: the ladder random < greedy < heuristic < search.
+
+Every decision of a round comes to ``choose`` (the dispatcher) with the legal actions listed by
+``rules.legal_actions``; a policy returns one of them. Policies read only what their seat may
+know: the public zones (Court, Antechambers, Accused, removed cards, counts), their own hand,
+Successor and Dungeon, and ``rules.KNOWN`` (cards seen entering the opponent's hand, or named
+correctly). The search policy samples the hidden cards consistently with exactly that view.
+"""
+
+import numpy as np
+
+from balance.engine.rng import below, shuffle
+from balance.games.imposter_kings.cards import (
+    ASSASSIN, BASE_VALUE, FOOL, INQUISITOR, JUDGE, KINGS_HAND, MAX_CARDS, MYSTIC, QUEEN, ROYALTY,
+    SOLDIER, TYPES, fast,
+)
+from balance.games.imposter_kings.rules import (
+    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED, COURT_LEN, COURT_TYPE,
+    DECIDER, DUNGEON, FLIPPED, FREE_MULLIGAN_USED, HAND, KNOWN, MAX_ACTIONS, PEND_ARG, PEND_EFFECT, PH_ANTE,
+    PH_ASSASSIN, PH_FIRST, PH_FOOL, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN,
+    PH_MYSTIC, PH_OATH_FOLLOW, PH_PRINCESS, PH_PRINCESS_OPP, PH_PRINCESS_OWN, PH_REDEAL, PH_ROUND_OVER,
+    PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE, PH_SOLDIER_NAME, PH_SUCCESSOR, PH_TURN, PHASE, POINTS,
+    REMOVED, STATE_SIZE, SUCCESSOR, UNUSED, WINNER, apply_action, court_value, hand_count, hand_value,
+    is_disgraced, legal_actions, sentry_target,
+)
+
+RANDOM = 0
+GREEDY = 1
+HEURISTIC = 2
+SEARCH = 3
+
+# Heuristic weights (their order in the policy's parameter row; defaults in options.py).
+W_LOW_CARD = 0        # cost of spending a card, per point of its value / 9
+W_BLOCK = 1           # reward for a Throne value the opponent probably cannot beat
+W_FLIP_COST = 2       # cost of flipping the King (the face-up bonus point is gone)
+W_ASSASSIN_FEAR = 3   # extra flip cost times P(opponent holds the Assassin)
+W_ABILITY = 4         # reward for an ability likely to succeed
+W_FIRST = 5           # go first when the hand's mean value is at least this (measured: going second
+                      # wins more often for this policy, so the default rarely goes first)
+W_MULLIGAN = 6        # call the free mulligan when the hand's mean value is below this
+W_KINGS_HAND = 7      # react with the King's Hand when the harm estimate reaches this
+HEURISTIC_PARAMS = 8
+# Tuned one weight at a time against the previous defaults (16,000 rotated matches each).
+HEURISTIC_DEFAULTS = np.array([0.5, 1.0, 1.0, 3.0, 3.0, 7.0, 5.0, 0.5], dtype=np.float64)
+
+# Search parameters.
+S_ROLLOUTS = 0        # determinized rollouts per legal action
+S_INNER = 1           # inner policy of the rollouts: 1 greedy, 2 heuristic
+
+MAX_VALUE = 9.0
+HARM_ALWAYS = 10.0
+MYSTIC_NAME_THRESHOLD = 0.3
+PRINCESS_GIVE_AT_MOST = 4
+SOLDIER_DISGRACE_FROM = 7
+ASSASSIN_VALUE = 2
+KINGS_HAND_VALUE = 8
+HARM_MYSTIC = 0.6
+HARM_SWAP = 0.5
+
+# Scratch rows (one int64 scratch matrix per game, reused).
+SCR_DET = 0       # a determinized copy of the state
+SCR_WORK = 1      # the state a rollout plays on
+SCR_ACTIONS = 2   # the rollout's legal actions
+SCR_POOL = 3      # the hidden cards being shuffled
+SCRATCH_ROWS = 4
+SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
+FS_ODDS = 0       # float scratch: the inferred opponent hand
+FS_TOTALS = 1     # float scratch: the search's sums per action
+FS_BEAT = 2       # float scratch: chance the opponent can beat each value
+FSCRATCH_ROWS = 3
+BEAT_VALUES = 11  # Throne values 0..10 (a Soldier with its bonus is 7; a Warlord 9)
+FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
+
+
+# ---- what a seat may infer -------------------------------------------------------------------
+@fast
+def opponent_odds(s, cfg, me, odds):
+    """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
+    q = 1 - me
+    for t in range(TYPES):
+        copies = cfg[CFG_DECK + t] + (1 if cfg[CFG_FIXED_ACCUSED] == t else 0)
+        odds[t] = (copies - s[HAND + me * TYPES + t] - s[ANTE + t] - s[ANTE + TYPES + t] - s[REMOVED + t]
+                   - s[KNOWN + me * TYPES + t])
+    for i in range(s[COURT_LEN]):
+        odds[s[COURT_TYPE + i]] -= 1.0
+    odds[s[ACCUSED]] -= 1.0
+    for zone in (SUCCESSOR + me, DUNGEON + me, CONDEMNED, CONDEMNED + 1):
+        if s[zone] >= 0:
+            odds[s[zone]] -= 1.0
+    hidden_in_hand = hand_count(s, q)
+    hidden = 0.0
+    for t in range(TYPES):
+        hidden_in_hand -= s[KNOWN + me * TYPES + t]
+        hidden += max(odds[t], 0.0)
+    share = hidden_in_hand / hidden if hidden > 0 else 0.0
+    for t in range(TYPES):
+        if s[KNOWN + me * TYPES + t] > 0:
+            odds[t] = 1.0
+        else:
+            odds[t] = min(1.0, max(odds[t], 0.0) * share)
+
+
+@fast
+def best_named(cfg, odds):
+    """The card most likely in the opponent's hand (ties: the higher value; the Assassin first)."""
+    best = -1
+    best_score = -1.0
+    for t in range(TYPES):
+        if cfg[CFG_DECK + t] == 0:
+            continue
+        score = odds[t] + BASE_VALUE[t] * 1e-3 + (1e-2 if t == ASSASSIN else 0.0)
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@fast
+def fill_beat_chances(odds, beat):
+    """beat[v]: rough chance the opponent holds a card of base value v or more (v = 0..10)."""
+    beat[:] = 0.0
+    for t in range(TYPES):
+        beat[BASE_VALUE[t]] += odds[t]
+    for v in range(BEAT_VALUES - 2, -1, -1):
+        beat[v] += beat[v + 1]
+    for v in range(BEAT_VALUES):
+        beat[v] = min(1.0, beat[v])
+
+
+@fast
+def mean_hand_value(s, p):
+    total = 0
+    count = 0
+    for t in range(TYPES):
+        c = s[HAND + p * TYPES + t]
+        total += c * BASE_VALUE[t]
+        count += c
+    return total / count if count > 0 else 0.0
+
+
+@fast
+def extreme_card(s, p, highest, avoid):
+    """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible."""
+    pick = -1
+    for t in range(TYPES):
+        if s[HAND + p * TYPES + t] == 0 or t == avoid:
+            continue
+        if pick < 0 or (BASE_VALUE[t] >= BASE_VALUE[pick] if highest else BASE_VALUE[t] < BASE_VALUE[pick]):
+            pick = t
+    return pick if pick >= 0 else avoid
+
+
+@fast
+def position_of(actions, n, a):
+    for i in range(n):
+        if actions[i] == a:
+            return i
+    return -1
+
+
+# ---- the greedy policy -----------------------------------------------------------------------
+@fast
+def greedy(s, cfg, actions, n, stream):
+    """Turn: the lowest legal card, the King only when stuck. Reactions: always. Else random."""
+    phase = s[PHASE]
+    if phase == PH_TURN or phase == PH_ANTE or phase == PH_OATH_FOLLOW:
+        best = -1
+        for i in range(n):
+            a = actions[i]
+            if a == ACT_FLIP:
+                continue
+            if best < 0 or hand_value(s, cfg, a) < hand_value(s, cfg, actions[best]):
+                best = i
+        return best if best >= 0 else n - 1
+    if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:
+        return position_of(actions, n, ACT_YES)
+    if phase == PH_MULLIGAN:
+        return position_of(actions, n, ACT_NO)
+    return below(stream, n)
+
+
+# ---- the heuristic policy --------------------------------------------------------------------
+@fast
+def play_score(s, cfg, t, odds, beat, named_odds, w):
+    """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
+    if t == ACT_FLIP:
+        return -w[W_FLIP_COST] - w[W_ASSASSIN_FEAR] * odds[ASSASSIN]
+    value = hand_value(s, cfg, t)
+    score = -w[W_LOW_CARD] * value / MAX_VALUE + w[W_BLOCK] * (1.0 - beat[min(value, BEAT_VALUES - 1)])
+    if t == INQUISITOR or t == SOLDIER or t == JUDGE:
+        score += w[W_ABILITY] * named_odds
+    elif t == FOOL:
+        best = 0
+        for i in range(s[COURT_LEN]):
+            if not is_disgraced(s, i) and BASE_VALUE[s[COURT_TYPE + i]] > best:
+                best = BASE_VALUE[s[COURT_TYPE + i]]
+        score += w[W_ABILITY] * best / MAX_VALUE
+    elif t == QUEEN:
+        face_up = 0
+        for i in range(s[COURT_LEN]):
+            if not is_disgraced(s, i):
+                face_up += 1
+        score += w[W_ABILITY] * min(face_up, 3) / 3.0
+    return score
+
+
+@fast
+def harm_of_pending(s, me):
+    """How much the opponent's chosen ability would hurt me (for the King's Hand)."""
+    effect = s[PEND_EFFECT]
+    arg = s[PEND_ARG]
+    if effect == ASSASSIN:
+        return HARM_ALWAYS
+    if effect == FOOL:
+        return BASE_VALUE[s[COURT_TYPE + arg]] / MAX_VALUE
+    if effect == INQUISITOR or effect == SOLDIER or effect == JUDGE:
+        return 1.0 if s[HAND + me * TYPES + arg] > 0 else 0.0
+    if effect == MYSTIC:
+        return HARM_MYSTIC
+    return HARM_SWAP
+
+
+@fast
+def heuristic(s, cfg, actions, n, w, stream, odds, beat):
+    """Weighted scoring; ``odds`` and ``beat`` are float buffers (inferred opponent hand)."""
+    me = s[DECIDER]
+    phase = s[PHASE]
+    if phase < PH_TURN:
+        pick = setup_pick(s, me, phase, w)
+    else:
+        if needs_odds(phase):
+            opponent_odds(s, cfg, me, odds)
+        if phase == PH_TURN or phase == PH_OATH_FOLLOW:
+            named_odds = odds[best_named(cfg, odds)]
+            fill_beat_chances(odds, beat)
+            best = 0
+            best_score = -1e18
+            for i in range(n):
+                score = play_score(s, cfg, actions[i], odds, beat, named_odds, w)
+                if score > best_score:
+                    best_score = score
+                    best = i
+            return best
+        pick = heuristic_pick(s, cfg, me, phase, odds, w)
+    i = position_of(actions, n, pick)
+    return i if i >= 0 else below(stream, n)
+
+
+@fast
+def needs_odds(phase):
+    """The decisions that read the inferred opponent hand (the others use public or own cards)."""
+    return (phase == PH_TURN or phase == PH_OATH_FOLLOW or phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME
+            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC)
+
+
+@fast
+def setup_pick(s, me, phase, w):
+    """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
+    if phase == PH_FIRST:
+        return ACT_YES if mean_hand_value(s, me) >= w[W_FIRST] else ACT_NO
+    if phase == PH_MULLIGAN:
+        free = s[FREE_MULLIGAN_USED + me] == 0
+        return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
+    if phase == PH_SUCCESSOR:
+        return extreme_card(s, me, True, ASSASSIN)
+    return extreme_card(s, me, False, ASSASSIN)
+
+
+@fast
+def heuristic_pick(s, cfg, me, phase, odds, w):
+    """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
+    if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
+        return extreme_card(s, me, False, ASSASSIN)
+    if phase == PH_JUDGE_ANTE:
+        return extreme_card(s, me, False, -1)
+    if phase == PH_ANTE:
+        return lowest_ante(s, me)
+    if phase == PH_KINGS_HAND:
+        return ACT_YES if harm_of_pending(s, me) >= w[W_KINGS_HAND] else ACT_NO
+    if phase == PH_ASSASSIN:
+        return ACT_YES
+    if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
+        return best_named(cfg, odds)
+    if phase == PH_FOOL:
+        return best_court_card(s, False)
+    if phase == PH_SENTRY_PICK:
+        return best_court_card(s, True)
+    if phase == PH_SOLDIER_DISGRACE:
+        top = s[COURT_LEN] - 1
+        for i in range(top):
+            if not is_disgraced(s, i) and (ROYALTY[s[COURT_TYPE + i]] or court_value(s, i) >= SOLDIER_DISGRACE_FROM):
+                return i
+        return ACT_NO
+    if phase == PH_MYSTIC:
+        if s[FLIPPED + me] == 0 and odds[ASSASSIN] > MYSTIC_NAME_THRESHOLD:
+            return ASSASSIN_VALUE
+        if odds[KINGS_HAND] > MYSTIC_NAME_THRESHOLD:
+            return KINGS_HAND_VALUE
+        return ACT_NO
+    if phase == PH_PRINCESS:
+        low = extreme_card(s, me, False, -1)
+        return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
+    return -1
+
+
+@fast
+def lowest_ante(s, me):
+    pick = -1
+    for t in range(TYPES):
+        if s[ANTE + me * TYPES + t] > 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
+            pick = t
+    return pick
+
+
+@fast
+def best_court_card(s, sentry):
+    """The most valuable card the Fool may take (or the Sentry may pick)."""
+    pick = ACT_NO
+    best = 0
+    for i in range(s[COURT_LEN] - 1):
+        allowed = sentry_target(s, i) if sentry else not is_disgraced(s, i)
+        if allowed and BASE_VALUE[s[COURT_TYPE + i]] > best:
+            best = BASE_VALUE[s[COURT_TYPE + i]]
+            pick = i
+    return pick
+
+
+# ---- the search policy (flat Monte Carlo over determinized rollouts) ----------------------------
+@fast
+def copy_state(dst, src):
+    """An element loop: a slice assignment between arrays numba cannot prove disjoint copies
+    through a temporary (an allocation per rollout)."""
+    for i in range(STATE_SIZE):
+        dst[i] = src[i]
+
+
+@fast
+def determinize(s, me, out, pool, stream):
+    """Copy s into out, then deal the cards ``me`` cannot see (the opponent's unknown hand cards,
+    Successor and Dungeon, and the unused card) at random among those same places."""
+    copy_state(out, s)
+    q = 1 - me
+    n = 0
+    for t in range(TYPES):
+        unseen = s[HAND + q * TYPES + t] - s[KNOWN + me * TYPES + t]
+        for _ in range(unseen):
+            pool[n] = t
+            n += 1
+        out[HAND + q * TYPES + t] -= unseen
+    hidden_hand = n
+    for zone in (SUCCESSOR + q, DUNGEON + q, UNUSED):
+        if s[zone] >= 0:
+            pool[n] = s[zone]
+            n += 1
+    shuffle(stream, pool, n)
+    for k in range(hidden_hand):
+        out[HAND + q * TYPES + pool[k]] += 1
+    k = hidden_hand
+    for zone in (SUCCESSOR + q, DUNGEON + q, UNUSED):
+        if s[zone] >= 0:
+            out[zone] = pool[k]
+            k += 1
+
+
+@fast
+def inner_choose(s, cfg, actions, n, inner, stream, odds, beat):
+    if inner == HEURISTIC:
+        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
+    return greedy(s, cfg, actions, n, stream)
+
+
+@fast
+def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
+    """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses
+    (0 if a mulligan calls for a new deal: the rollout cannot see that deal)."""
+    while work[PHASE] != PH_ROUND_OVER and work[PHASE] != PH_REDEAL:
+        n = legal_actions(work, cfg, actions)
+        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream, odds, beat)
+        apply_action(work, cfg, actions[i])
+    if work[PHASE] == PH_REDEAL or work[WINNER] < 0:
+        return 0.0
+    return float(work[POINTS]) if work[WINNER] == me else -float(work[POINTS])
+
+
+@fast
+def search(s, cfg, actions, n, params, stream, scratch, fscratch):
+    """Flat Monte Carlo: each legal action, the same determinizations, the best mean result.
+    Searched: who goes first and every in-round decision; mulligan, Successor and Dungeon are
+    the heuristic's."""
+    odds = fscratch[FS_ODDS]
+    beat = fscratch[FS_BEAT, :BEAT_VALUES]
+    if s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST:
+        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
+    me = s[DECIDER]
+    rollouts = max(1, int(params[S_ROLLOUTS]))
+    inner = int(params[S_INNER])
+    det = scratch[SCR_DET]
+    work = scratch[SCR_WORK]
+    inner_actions = scratch[SCR_ACTIONS]
+    pool = scratch[SCR_POOL]
+    totals = fscratch[FS_TOTALS]
+    totals[:n] = 0.0
+    for _ in range(rollouts):
+        determinize(s, me, det, pool, stream)
+        for i in range(n):
+            copy_state(work, det)
+            apply_action(work[:STATE_SIZE], cfg, actions[i])
+            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, inner_actions, inner, stream, odds, beat)
+    best = 0
+    for i in range(1, n):
+        if totals[i] > totals[best]:
+            best = i
+    return best
+
+
+# ---- the dispatcher --------------------------------------------------------------------------
+@fast
+def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
+    """Index (into actions[:n]) of the action policy ``code`` takes at the pending decision."""
+    if n == 1:
+        return 0
+    if code == GREEDY:
+        return greedy(s, cfg, actions, n, stream)
+    if code == HEURISTIC:
+        return heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
+    if code == SEARCH:
+        return search(s, cfg, actions, n, params, stream, scratch, fscratch)
+    return below(stream, n)

@@ -1,0 +1,236 @@
+"""A readable position API over the compiled rules (the same functions the batch kernel runs).
+
+    from balance.games.imposter_kings.positions import Position
+    pos = Position.build(
+        hands={0: ["Soldier", "Elder"], 1: ["Queen", "Fool"]},
+        successors={0: "Mystic", 1: "Warlord"},
+        court=["Inquisitor", "Princess"],          # oldest first; the last card is the Throne
+        disgraced=[0],                             # Court indices that are Disgraced
+        turn=0, mode="full")
+    pos.legal()            # ["Elder", "flip"]  (readable names of the pending decision's actions)
+    pos.apply("Elder")     # performs it and runs to the next decision
+    pos.court(), pos.throne_value, pos.hand(1), pos.phase, pos.decider, pos.winner, pos.points
+
+Actions may be given as readable names ("Soldier", "King's Hand", "flip", "yes", "no") or as
+numbers: a Court index at the Fool / Soldier-disgrace / Sentry decisions, the named number at
+the Mystic's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.engine.game import SetupError
+from balance.games.imposter_kings import cards as C
+from balance.games.imposter_kings import rules as R
+from balance.games.imposter_kings.options import OPTIONS, config_row
+
+INDEX_PHASES = (R.PH_FOOL, R.PH_SOLDIER_DISGRACE, R.PH_SENTRY_PICK)
+WORDS = {"flip": R.ACT_FLIP, "yes": R.ACT_YES, "no": R.ACT_NO, "decline": R.ACT_NO, "stop": R.ACT_NO}
+
+
+def action_name(phase: int, action: int) -> str | int:
+    """A decision's action as the API reads and writes it (a card name, a word or a number)."""
+    if action == R.ACT_YES:
+        return "yes"
+    if action == R.ACT_NO:
+        return "no"
+    if phase == R.PH_TURN and action == R.ACT_FLIP:
+        return "flip"
+    if phase in INDEX_PHASES or phase == R.PH_MYSTIC:
+        return action
+    return C.NAMES[action]
+
+
+def _state_field(offset: int, doc: str) -> property:
+    """A read-only int property over one state field."""
+    return property(lambda self: int(self.s[offset]), doc=doc)
+
+
+def _types(names) -> list[int]:
+    return [C.type_of(n) for n in (names or [])]
+
+
+@dataclass
+class Position:
+    s: np.ndarray
+    cfg: np.ndarray
+
+    # ---- building ------------------------------------------------------------------------
+    @classmethod
+    def build(cls, hands: dict, successors: dict | None = None, dungeons: dict | None = None,
+              court: list | None = None, disgraced: list | None = None, soldier_bonus: list | None = None,
+              antechambers: dict | None = None, condemned: dict | None = None, flipped: dict | None = None,
+              removed: list | None = None, accused: str = "Judge", unused: str | None = None, muted: int = 0,
+              known: dict | None = None, turn: int = 0, mode: str = "full", options: dict | None = None,
+              scores: tuple = (0, 0), true_king: int = 0) -> "Position":
+        """A position at the start of seat ``turn``'s turn (Condemned/Antechamber rules apply)."""
+        opts = {o.name: o.default for o in OPTIONS}
+        opts.update(options or {})
+        cfg = config_row(mode, opts)
+        s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+        for p in range(R.PLAYERS):
+            s[R.SUCCESSOR + p] = s[R.DUNGEON + p] = s[R.CONDEMNED + p] = -1
+        for p, names in hands.items():
+            for t in _types(names):
+                s[R.HAND + p * C.TYPES + t] += 1
+        for p, names in (antechambers or {}).items():
+            for t in _types(names):
+                s[R.ANTE + p * C.TYPES + t] += 1
+        for p, names in (known or {}).items():
+            for t in _types(names):
+                s[R.KNOWN + p * C.TYPES + t] += 1
+        for zone, given in ((R.SUCCESSOR, successors), (R.DUNGEON, dungeons), (R.CONDEMNED, condemned)):
+            for p, name in (given or {}).items():
+                s[zone + p] = C.type_of(name) if name else -1
+        for p, value in (flipped or {}).items():
+            s[R.FLIPPED + p] = int(bool(value))
+        for t in _types(court):
+            R.push_court(s, t)
+        for i in disgraced or []:
+            R.disgrace(s, i)
+        for i in soldier_bonus or []:
+            s[R.COURT_FLAGS + i] |= R.FLAG_BONUS
+        for t in _types(removed):
+            s[R.REMOVED + t] += 1
+        s[R.ACCUSED] = C.type_of(accused)
+        s[R.UNUSED] = C.type_of(unused) if unused else -1
+        s[R.MUTED] = muted
+        s[R.WINNER] = -1
+        s[R.CHOOSER] = -1
+        s[R.FIRST] = turn
+        s[R.CURRENT] = turn
+        s[R.SCORE], s[R.SCORE + 1] = scores
+        s[R.TRUE_KING] = true_king
+        s[R.PHASE] = R.PH_START
+        R.advance(s, cfg)
+        return cls(s, cfg)
+
+    @classmethod
+    def deal(cls, mode: str = "full", seed: int = 0, options: dict | None = None, true_king: int = 0,
+             rotation: int = 0) -> "Position":
+        """A freshly dealt round (before the first-player choice), through the kernel's deal."""
+        from balance.engine.rng import new_stream
+
+        opts = {o.name: o.default for o in OPTIONS}
+        opts.update(options or {})
+        cfg = config_row(mode, opts)
+        s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+        s[R.TRUE_KING] = true_king
+        R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(C.MAX_CARDS, dtype=np.int64))
+        return cls(s, cfg)
+
+    def copy(self) -> "Position":
+        return Position(self.s.copy(), self.cfg)
+
+    # ---- actions -------------------------------------------------------------------------
+    def legal_codes(self) -> list[int]:
+        out = np.zeros(R.MAX_ACTIONS, dtype=np.int64)
+        if self.s[R.PHASE] in (R.PH_ROUND_OVER, R.PH_REDEAL):
+            return []
+        n = R.legal_actions(self.s, self.cfg, out)
+        return [int(a) for a in out[:n]]
+
+    def legal(self) -> list:
+        return [action_name(self.phase_code, a) for a in self.legal_codes()]
+
+    def code_of(self, action) -> int:
+        if isinstance(action, (int, np.integer)):
+            return int(action)
+        word = action.lower()
+        if word in WORDS:
+            return WORDS[word]
+        return C.type_of(action)
+
+    def apply(self, action) -> "Position":
+        code = self.code_of(action)
+        legal = self.legal_codes()
+        if code not in legal:
+            raise SetupError("action", f"{action!r} is not legal at the {self.phase} decision "
+                                       f"(legal: {self.legal()})")
+        R.apply_action(self.s, self.cfg, code)
+        return self
+
+    def play(self, *actions) -> "Position":
+        for a in actions:
+            self.apply(a)
+        return self
+
+    # ---- reading back ----------------------------------------------------------------------
+    @property
+    def phase_code(self) -> int:
+        return int(self.s[R.PHASE])
+
+    @property
+    def phase(self) -> str:
+        return R.PHASE_NAMES[self.phase_code]
+
+    decider = _state_field(R.DECIDER, "the seat that decides the pending decision")
+    turn = _state_field(R.CURRENT, "the seat whose turn it is")
+    winner = _state_field(R.WINNER, "the round's winner (-1 while it runs)")
+    points = _state_field(R.POINTS, "the points the round's winner scored")
+
+    @property
+    def over(self) -> bool:
+        return self.phase_code == R.PH_ROUND_OVER
+
+    @property
+    def throne_value(self) -> int:
+        return int(R.throne_value(self.s))
+
+    def score(self, p: int) -> int:
+        return int(self.s[R.SCORE + p])
+
+    def _names(self, start: int) -> list[str]:
+        """The cards of a per-type count zone starting at state offset ``start``."""
+        return [C.NAMES[t] for t in range(C.TYPES) for _ in range(self.s[start + t])]
+
+    def hand(self, p: int) -> list[str]:
+        return self._names(R.HAND + p * C.TYPES)
+
+    def antechamber(self, p: int) -> list[str]:
+        return self._names(R.ANTE + p * C.TYPES)
+
+    def successor(self, p: int) -> str | None:
+        t = self.s[R.SUCCESSOR + p]
+        return C.NAMES[t] if t >= 0 else None
+
+    def condemned(self, p: int) -> str | None:
+        t = self.s[R.CONDEMNED + p]
+        return C.NAMES[t] if t >= 0 else None
+
+    def flipped(self, p: int) -> bool:
+        return bool(self.s[R.FLIPPED + p])
+
+    def removed(self) -> list[str]:
+        return self._names(R.REMOVED)
+
+    def known(self, p: int) -> list[str]:
+        """Cards seat p knows to be in the opponent's hand."""
+        return self._names(R.KNOWN + p * C.TYPES)
+
+    def court(self) -> list[str]:
+        """Oldest first; Disgraced cards as 'Name (disgraced)'."""
+        out = []
+        for i in range(self.s[R.COURT_LEN]):
+            name = C.NAMES[self.s[R.COURT_TYPE + i]]
+            out.append(f"{name} (disgraced)" if R.is_disgraced(self.s, i) else name)
+        return out
+
+    def court_values(self) -> list[int]:
+        return [int(R.court_value(self.s, i)) for i in range(self.s[R.COURT_LEN])]
+
+    def card_counts(self) -> np.ndarray:
+        return R.count_cards(self.s)
+
+    def describe(self) -> str:
+        lines = [f"phase: {self.phase} (seat {self.decider} decides); turn: seat {self.turn}",
+                 f"Court: {', '.join(self.court()) or '(empty)'}; Throne value {self.throne_value}"]
+        for p in range(R.PLAYERS):
+            lines.append(f"seat {p}: hand {self.hand(p)}, Successor {self.successor(p)}, "
+                         f"Antechamber {self.antechamber(p)}, King {'flipped' if self.flipped(p) else 'face up'}")
+        if self.over:
+            lines.append(f"round over: winner seat {self.winner}, {self.points} point(s)")
+        return "\n".join(lines)
