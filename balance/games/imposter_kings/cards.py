@@ -4,16 +4,7 @@ Cards of one name are interchangeable, so every zone is a count per card TYPE (0
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time).
 """
 
-from functools import partial
-
 import numpy as np
-
-from balance.engine.kernels import kernel
-
-# The engine's kernel decorator, with numba's reference counting switched off for the functions
-# that create no arrays (nearly all of them): a call then costs no atomic operations per array
-# argument (measured: 5x on a small helper). Functions that allocate use ``kernel`` itself.
-fast = partial(kernel, _nrt=False)
 
 FOOL = 0
 ASSASSIN = 1

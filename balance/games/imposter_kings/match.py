@@ -9,9 +9,9 @@ policy SLOT, now sitting in the other seat (common random numbers).
 import numpy as np
 from numba import prange
 
-from balance.engine.kernels import kernel
+from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import STREAM_SIZE, below, open_stream
-from balance.games.imposter_kings.cards import MAX_CARDS, TYPES, fast
+from balance.games.imposter_kings.cards import MAX_CARDS, TYPES
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 from balance.games.imposter_kings.rules import (
     ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, DECIDER, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
@@ -40,7 +40,7 @@ HAND_BITS = 2
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
 
 
-@fast
+@kernel
 def record(trace, fill, round_index, s, action):
     k = fill[0]
     if k < trace.shape[0]:
@@ -56,7 +56,7 @@ def record(trace, fill, round_index, s, action):
         fill[0] = k + 1
 
 
-@fast
+@kernel
 def record_deal(trace, fill, round_index, s):
     for seat in range(PLAYERS):
         k = fill[0]
@@ -74,7 +74,7 @@ def record_deal(trace, fill, round_index, s):
         fill[0] = k + 1
 
 
-@fast
+@kernel
 def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill,
                round_index):
     """Deal (again after each mulligan) and play one round; every decision goes to ``choose``."""
@@ -97,7 +97,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, sc
         apply_action(s, cfg, actions[i])
 
 
-@fast
+@kernel
 def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk):
     winner = s[WINNER]
     row[C_GAME] = game
@@ -122,7 +122,7 @@ def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk)
     row[C_FIRST_TK] = first_tk
 
 
-@fast
+@kernel
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, max_rounds,
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
@@ -155,7 +155,7 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
             row[C_GAME] = game
 
 
-@kernel
+@allocating_kernel
 def game_buffers():
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     cards = np.zeros(MAX_CARDS, dtype=np.int64)
@@ -167,7 +167,7 @@ def game_buffers():
     return s, cards, actions, scratch, fscratch, deals, moves
 
 
-@fast
+@kernel
 def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds, trace, fill):
     s, cards, actions, scratch, fscratch, deals, moves = bufs
     deal, rotation = divmod(g, rotations)
@@ -177,7 +177,7 @@ def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds,
                cards, actions, scratch, fscratch, trace, fill)
 
 
-@kernel(parallel=True)
+@allocating_kernel(parallel=True)
 def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds):
     """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS)."""
     out = np.empty((count * max_rounds, NCOLS), dtype=np.int32)
@@ -192,7 +192,7 @@ def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds
     return out
 
 
-@kernel
+@allocating_kernel
 def simulate_traced(cfg, codes, params, seed, g, rotations, max_rounds, trace):
     """One match with the decision trace on (the same code path as the batch)."""
     out = np.empty((max_rounds, NCOLS), dtype=np.int32)

@@ -9,11 +9,11 @@ correctly). The search policy samples the hidden cards consistently with exactly
 
 import numpy as np
 
+from balance.engine.kernels import kernel
 from balance.engine.rng import below, shuffle
 from balance.games.imposter_kings.cards import (
     ASSASSIN, BASE_VALUE, FOOL, INQUISITOR, JUDGE, KINGS_HAND, MAX_CARDS, MYSTIC, QUEEN, ROYALTY,
-    SOLDIER, TYPES, fast,
-)
+    SOLDIER, TYPES, )
 from balance.games.imposter_kings.rules import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED, COURT_LEN, COURT_TYPE,
     DECIDER, DUNGEON, FLIPPED, FREE_MULLIGAN_USED, HAND, KNOWN, MAX_ACTIONS, PEND_ARG, PEND_EFFECT, PH_ANTE,
@@ -73,7 +73,7 @@ FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
 
 # ---- what a seat may infer -------------------------------------------------------------------
-@fast
+@kernel
 def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
     q = 1 - me
@@ -100,7 +100,7 @@ def opponent_odds(s, cfg, me, odds):
             odds[t] = min(1.0, max(odds[t], 0.0) * share)
 
 
-@fast
+@kernel
 def best_named(cfg, odds):
     """The card most likely in the opponent's hand (ties: the higher value; the Assassin first)."""
     best = -1
@@ -115,7 +115,7 @@ def best_named(cfg, odds):
     return best
 
 
-@fast
+@kernel
 def fill_beat_chances(odds, beat):
     """beat[v]: rough chance the opponent holds a card of base value v or more (v = 0..10)."""
     beat[:] = 0.0
@@ -127,7 +127,7 @@ def fill_beat_chances(odds, beat):
         beat[v] = min(1.0, beat[v])
 
 
-@fast
+@kernel
 def mean_hand_value(s, p):
     total = 0
     count = 0
@@ -138,7 +138,7 @@ def mean_hand_value(s, p):
     return total / count if count > 0 else 0.0
 
 
-@fast
+@kernel
 def extreme_card(s, p, highest, avoid):
     """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible."""
     pick = -1
@@ -150,7 +150,7 @@ def extreme_card(s, p, highest, avoid):
     return pick if pick >= 0 else avoid
 
 
-@fast
+@kernel
 def position_of(actions, n, a):
     for i in range(n):
         if actions[i] == a:
@@ -159,7 +159,7 @@ def position_of(actions, n, a):
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
-@fast
+@kernel
 def greedy(s, cfg, actions, n, stream):
     """Turn: the lowest legal card, the King only when stuck. Reactions: always. Else random."""
     phase = s[PHASE]
@@ -180,7 +180,7 @@ def greedy(s, cfg, actions, n, stream):
 
 
 # ---- the heuristic policy --------------------------------------------------------------------
-@fast
+@kernel
 def play_score(s, cfg, t, odds, beat, named_odds, w):
     """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
     if t == ACT_FLIP:
@@ -204,7 +204,7 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
     return score
 
 
-@fast
+@kernel
 def harm_of_pending(s, me):
     """How much the opponent's chosen ability would hurt me (for the King's Hand)."""
     effect = s[PEND_EFFECT]
@@ -220,7 +220,7 @@ def harm_of_pending(s, me):
     return HARM_SWAP
 
 
-@fast
+@kernel
 def heuristic(s, cfg, actions, n, w, stream, odds, beat):
     """Weighted scoring; ``odds`` and ``beat`` are float buffers (inferred opponent hand)."""
     me = s[DECIDER]
@@ -246,14 +246,14 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
     return i if i >= 0 else below(stream, n)
 
 
-@fast
+@kernel
 def needs_odds(phase):
     """The decisions that read the inferred opponent hand (the others use public or own cards)."""
     return (phase == PH_TURN or phase == PH_OATH_FOLLOW or phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME
             or phase == PH_JUDGE_NAME or phase == PH_MYSTIC)
 
 
-@fast
+@kernel
 def setup_pick(s, me, phase, w):
     """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
@@ -266,7 +266,7 @@ def setup_pick(s, me, phase, w):
     return extreme_card(s, me, False, ASSASSIN)
 
 
-@fast
+@kernel
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
@@ -303,7 +303,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     return -1
 
 
-@fast
+@kernel
 def lowest_ante(s, me):
     pick = -1
     for t in range(TYPES):
@@ -312,7 +312,7 @@ def lowest_ante(s, me):
     return pick
 
 
-@fast
+@kernel
 def best_court_card(s, sentry):
     """The most valuable card the Fool may take (or the Sentry may pick)."""
     pick = ACT_NO
@@ -326,7 +326,7 @@ def best_court_card(s, sentry):
 
 
 # ---- the search policy (flat Monte Carlo over determinized rollouts) ----------------------------
-@fast
+@kernel
 def copy_state(dst, src):
     """An element loop: a slice assignment between arrays numba cannot prove disjoint copies
     through a temporary (an allocation per rollout)."""
@@ -334,7 +334,7 @@ def copy_state(dst, src):
         dst[i] = src[i]
 
 
-@fast
+@kernel
 def determinize(s, me, out, pool, stream):
     """Copy s into out, then deal the cards ``me`` cannot see (the opponent's unknown hand cards,
     Successor and Dungeon, and the unused card) at random among those same places."""
@@ -362,14 +362,14 @@ def determinize(s, me, out, pool, stream):
             k += 1
 
 
-@fast
+@kernel
 def inner_choose(s, cfg, actions, n, inner, stream, odds, beat):
     if inner == HEURISTIC:
         return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
     return greedy(s, cfg, actions, n, stream)
 
 
-@fast
+@kernel
 def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
     """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses
     (0 if a mulligan calls for a new deal: the rollout cannot see that deal)."""
@@ -382,7 +382,7 @@ def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
     return float(work[POINTS]) if work[WINNER] == me else -float(work[POINTS])
 
 
-@fast
+@kernel
 def search(s, cfg, actions, n, params, stream, scratch, fscratch):
     """Flat Monte Carlo: each legal action, the same determinizations, the best mean result.
     Searched: who goes first and every in-round decision; mulligan, Successor and Dungeon are
@@ -414,7 +414,7 @@ def search(s, cfg, actions, n, params, stream, scratch, fscratch):
 
 
 # ---- the dispatcher --------------------------------------------------------------------------
-@fast
+@kernel
 def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
     """Index (into actions[:n]) of the action policy ``code`` takes at the pending decision."""
     if n == 1:

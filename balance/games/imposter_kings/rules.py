@@ -32,14 +32,13 @@ State layout (offsets are the named constants below; p = seat 0/1, t = card type
 
 import numpy as np
 
-from balance.engine.kernels import kernel
+from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import shuffle
 from balance.games.imposter_kings.cards import (
     ASSASSIN, BASE_VALUE, DISGRACED_VALUE, ELDER, FOOL, INQUISITOR, JUDGE, JUDGE_MIN_BASE, KINGS_HAND,
     MAX_CARDS, MUTED_VALUE, MYSTIC, MYSTIC_HIGHEST, OATHBOUND, OATHBOUND_VALUE, PRINCESS, QUEEN, ROYALTY,
     SENTRY, SOLDIER, SOLDIER_BONUS, SOLDIER_DISGRACES, TYPES, WARLORD, WARLORD_COURT_WITH_ROYALTY,
-    WARLORD_HAND_WITH_ROYALTY, ZEALOT, fast,
-)
+    WARLORD_HAND_WITH_ROYALTY, ZEALOT, )
 
 PLAYERS = 2
 
@@ -147,7 +146,7 @@ SRC_FOLLOW = 2  # the card played right after an Oathbound override: Immune to K
 
 
 # ---- reading the state -----------------------------------------------------------------------
-@fast(inline="always")
+@kernel(inline="always")
 def zone_count(s, zone, p):
     """Cards in p's per-type zone (HAND or ANTE)."""
     total = 0
@@ -156,29 +155,29 @@ def zone_count(s, zone, p):
     return total
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def hand_count(s, p):
     return zone_count(s, HAND, p)
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def is_disgraced(s, i):
     return (s[COURT_FLAGS + i] & FLAG_DISGRACED) != 0
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def court_muted(s, t):
     """A played card whose base value the Mystic named has lost its text."""
     return s[MUTED] != 0 and BASE_VALUE[t] == s[MUTED]
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def hand_muted(s, cfg, t):
     """Text of a card outside the Court (hand, reactions, play permissions)."""
     return cfg[CFG_MUTE_HAND] != 0 and court_muted(s, t)
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def royalty_in_court(s):
     for i in range(s[COURT_LEN]):
         if ROYALTY[s[COURT_TYPE + i]] and not is_disgraced(s, i):
@@ -186,13 +185,13 @@ def royalty_in_court(s):
     return False
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def throne_is_royalty(s):
     top = s[COURT_LEN] - 1
     return top >= 0 and ROYALTY[s[COURT_TYPE + top]] == 1 and not is_disgraced(s, top)
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def court_value(s, i):
     """Value of Court card i. Setting effects (Disgrace, Mystic, Warlord) beat the Soldier's +2."""
     if is_disgraced(s, i):
@@ -208,34 +207,34 @@ def court_value(s, i):
     return value
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def throne_value(s):
     if s[COURT_LEN] == 0:
         return 0
     return court_value(s, s[COURT_LEN] - 1)
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def hand_value(s, cfg, t):
     if t == WARLORD and not hand_muted(s, cfg, t) and royalty_in_court(s):
         return WARLORD_HAND_WITH_ROYALTY
     return BASE_VALUE[t]
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def oathbound_override(s, cfg, p):
     """The Oathbound may go onto a higher Throne card when another card can follow it."""
     return (s[COURT_LEN] > 0 and throne_value(s) > OATHBOUND_VALUE and not court_muted(s, OATHBOUND)
             and not hand_muted(s, cfg, OATHBOUND) and hand_count(s, p) >= 2)
 
 
-@fast
+@kernel
 def can_play(s, cfg, p, t):
     """May p play a card of type t from hand as the turn (values, or a card's permission)?"""
     return can_play_on(s, cfg, p, t, throne_value(s), throne_is_royalty(s))
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def can_play_on(s, cfg, p, t, throne, royal_throne):
     """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
     if s[HAND + p * TYPES + t] == 0:
@@ -249,13 +248,13 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     return t == OATHBOUND and oathbound_override(s, cfg, p)
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def can_flip(s, p):
     return s[FLIPPED + p] == 0 and s[COURT_LEN] > 0
 
 
 # ---- small state changes ---------------------------------------------------------------------
-@fast(inline="always")
+@kernel(inline="always")
 def take_from_hand(s, p, t):
     s[HAND + p * TYPES + t] -= 1
     known = KNOWN + (1 - p) * TYPES + t
@@ -263,21 +262,21 @@ def take_from_hand(s, p, t):
         s[known] -= 1
 
 
-@fast
+@kernel
 def give_to_hand_seen(s, p, t):
     """p takes a card in plain sight: the opponent now knows it is in p's hand."""
     s[HAND + p * TYPES + t] += 1
     s[KNOWN + (1 - p) * TYPES + t] += 1
 
 
-@fast
+@kernel
 def learn_holds(s, observer, t):
     known = KNOWN + observer * TYPES + t
     if s[known] == 0:
         s[known] = 1
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def push_court(s, t):
     n = s[COURT_LEN]
     s[COURT_TYPE + n] = t
@@ -285,13 +284,13 @@ def push_court(s, t):
     s[COURT_LEN] = n + 1
 
 
-@fast
+@kernel
 def pop_court(s):
     s[COURT_LEN] -= 1
     return s[COURT_TYPE + s[COURT_LEN]]
 
 
-@fast
+@kernel
 def remove_court(s, i):
     t = s[COURT_TYPE + i]
     for j in range(i, s[COURT_LEN] - 1):
@@ -301,12 +300,12 @@ def remove_court(s, i):
     return t
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def disgrace(s, i):
     s[COURT_FLAGS + i] = FLAG_DISGRACED
 
 
-@fast
+@kernel
 def any_face_up(s, below_top):
     last = s[COURT_LEN] - 1 if below_top else s[COURT_LEN]
     for i in range(last):
@@ -315,7 +314,7 @@ def any_face_up(s, below_top):
     return False
 
 
-@fast
+@kernel
 def any_disgraced(s):
     for i in range(s[COURT_LEN]):
         if is_disgraced(s, i):
@@ -323,12 +322,12 @@ def any_disgraced(s):
     return False
 
 
-@fast
+@kernel
 def sentry_target(s, i):
     return i < s[COURT_LEN] - 1 and not is_disgraced(s, i) and ROYALTY[s[COURT_TYPE + i]] == 0
 
 
-@fast
+@kernel
 def any_sentry_target(s):
     for i in range(s[COURT_LEN] - 1):
         if sentry_target(s, i):
@@ -336,7 +335,7 @@ def any_sentry_target(s):
     return False
 
 
-@fast
+@kernel
 def has_judge_card(s, p):
     for t in range(TYPES):
         if s[HAND + p * TYPES + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
@@ -344,26 +343,26 @@ def has_judge_card(s, p):
     return False
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def in_mode(cfg, t):
     return cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t
 
 
 # ---- round flow ------------------------------------------------------------------------------
-@fast(inline="always")
+@kernel(inline="always")
 def decide(s, phase, player):
     s[PHASE] = phase
     s[DECIDER] = player
 
 
-@fast(inline="always")
+@kernel(inline="always")
 def end_turn(s):
     s[CURRENT] = 1 - s[CURRENT]
     s[PLIES] += 1
     s[PHASE] = PH_START
 
 
-@fast
+@kernel
 def end_round(s, cfg, winner):
     """Score the round (rulebook scoring) and hand the True King to the loser."""
     loser = 1 - winner
@@ -382,7 +381,7 @@ def end_round(s, cfg, winner):
     s[PHASE] = PH_ROUND_OVER
 
 
-@fast
+@kernel
 def start_turn(s, cfg):
     """Condemned card first, then a face-up Antechamber card, else a free choice (or a loss)."""
     p = s[CURRENT]
@@ -419,13 +418,13 @@ def start_turn(s, cfg):
     end_round(s, cfg, 1 - p)
 
 
-@fast
+@kernel
 def advance(s, cfg):
     while s[PHASE] == PH_START:
         start_turn(s, cfg)
 
 
-@fast
+@kernel
 def play_card(s, cfg, p, t, source):
     """Put a card on the Throne from hand, Antechamber or as the Oathbound's follow-up."""
     if source == SRC_ANTE:
@@ -446,7 +445,7 @@ def play_card(s, cfg, p, t, source):
     on_played(s, cfg, p, t)
 
 
-@fast
+@kernel
 def on_played(s, cfg, p, t):
     """The played card's ability: open its first decision, or resolve a mandatory one."""
     q = 1 - p
@@ -472,7 +471,7 @@ def on_played(s, cfg, p, t):
         end_turn(s)
 
 
-@fast
+@kernel
 def choose_ability(s, cfg, effect, arg):
     """The user has chosen to use an ability (and its target): the King's Hand may answer."""
     s[PEND_EFFECT] = effect
@@ -485,7 +484,7 @@ def choose_ability(s, cfg, effect, arg):
         resolve_effect(s, cfg)
 
 
-@fast
+@kernel
 def counter(s, cfg):
     """King's Hand: both cards are Condemned. A played card leaves at once and ends the turn."""
     reactor = s[DECIDER]
@@ -501,7 +500,7 @@ def counter(s, cfg):
         end_turn(s)
 
 
-@fast
+@kernel
 def resolve_effect(s, cfg):
     effect = s[PEND_EFFECT]
     arg = s[PEND_ARG]
@@ -542,7 +541,7 @@ def resolve_effect(s, cfg):
         end_round(s, cfg, p)
 
 
-@fast
+@kernel
 def flip_king(s, cfg, p):
     s[FLIPPED + p] = 1
     q = 1 - p
@@ -552,7 +551,7 @@ def flip_king(s, cfg, p):
         complete_flip(s)
 
 
-@fast
+@kernel
 def complete_flip(s):
     """The King's power: Disgrace the Throne card, take the Successor into hand."""
     p = s[CURRENT]
@@ -563,7 +562,7 @@ def complete_flip(s):
     end_turn(s)
 
 
-@fast
+@kernel
 def call_mulligan(s, cfg, p):
     """One free mulligan per match; after it, the caller takes the True King and the opponent +2."""
     s[MULLIGANS] += 1
@@ -580,7 +579,7 @@ def call_mulligan(s, cfg, p):
     s[PHASE] = PH_REDEAL
 
 
-@fast
+@kernel
 def setup_step(s, cfg, seat):
     """The next pre-play decision of ``seat``: mulligan (if allowed) then Successor."""
     if cfg[CFG_MULLIGANS]:
@@ -589,7 +588,7 @@ def setup_step(s, cfg, seat):
         decide(s, PH_SUCCESSOR, seat)
 
 
-@fast
+@kernel
 def locked_in(s, cfg):
     """A player has placed Successor (and Dungeon): the second player's turn, or play begins."""
     if s[SETUP_STAGE] == 0:
@@ -601,14 +600,14 @@ def locked_in(s, cfg):
         advance(s, cfg)
 
 
-@fast
+@kernel
 def set_first(s, cfg, seat):
     s[FIRST] = seat
     s[SETUP_STAGE] = 0
     setup_step(s, cfg, seat)
 
 
-@fast
+@kernel
 def apply_action(s, cfg, a):
     """Perform decision ``a`` of s[DECIDER] in the current phase, then run to the next decision."""
     phase = s[PHASE]
@@ -645,7 +644,7 @@ def apply_action(s, cfg, a):
     advance(s, cfg)
 
 
-@fast
+@kernel
 def apply_ability_choice(s, cfg, phase, d, a):
     if phase == PH_KINGS_HAND:
         if a == ACT_YES:
@@ -681,7 +680,7 @@ def apply_ability_choice(s, cfg, phase, d, a):
         apply_exchange(s, phase, d, a)
 
 
-@fast
+@kernel
 def apply_exchange(s, phase, d, a):
     """The follow-up choices of a resolved ability: which card moves where."""
     if phase == PH_SOLDIER_DISGRACE:
@@ -715,7 +714,7 @@ def apply_exchange(s, phase, d, a):
 
 
 # ---- legal actions ---------------------------------------------------------------------------
-@fast
+@kernel
 def hand_types(s, p, out, n):
     for t in range(TYPES):
         if s[HAND + p * TYPES + t] > 0:
@@ -724,7 +723,7 @@ def hand_types(s, p, out, n):
     return n
 
 
-@fast
+@kernel
 def legal_actions(s, cfg, out):
     """Write the legal actions of the pending decision into ``out``; return how many."""
     phase = s[PHASE]
@@ -791,7 +790,7 @@ def legal_actions(s, cfg, out):
 
 
 # ---- dealing ---------------------------------------------------------------------------------
-@fast
+@kernel
 def deal_round(s, cfg, stream, rotation, cards):
     """Reset the round, shuffle and deal. Hands belong to policy SLOTS (slot k sits at seat
     (k + rotation) % 2), so a deal replayed under the other rotation swaps the seats' hands."""
@@ -828,7 +827,7 @@ def deal_round(s, cfg, stream, rotation, cards):
         set_first(s, cfg, 0 if mode == FIRST_SEAT0 else 1)
 
 
-@kernel
+@allocating_kernel
 def count_cards(s):
     """Cards of each type in every zone of the round (for the conservation invariant)."""
     counts = np.zeros(TYPES, dtype=np.int64)
