@@ -181,9 +181,9 @@ class Game:
     ``count`` games starting at global game index ``start`` (parallel over games with prange),
     each game drawing only from ``rng.new_stream(seed, deal)`` where
     ``deal, rotation = divmod(game_index, setup.rotations)``; in rotation r, policy slot p sits at
-    seat (p + r) % players. It returns an int32 array of shape
-    (count * rows_per_game, len(columns)); for games with several rows per game (a match of
-    rounds), unused rows have -1 in the column ``row``.
+    seat (p + r) % players. It returns an integer array with ``len(columns)`` columns: one row per
+    game, or for a match of rounds up to ``max_length`` rows per match, unused rows having -1 in
+    the column ``row``.
     """
 
     name: str = ""
@@ -195,7 +195,6 @@ class Game:
     options: tuple[Option, ...] = ()
     policies: tuple[Policy, ...] = ()
     columns: tuple[str, ...] = ()
-    rows_per_game: int = 1
     default_max_length: int = 0
     length_column: str = ""  # the result column that measures a game's length (report plots)
     seat_word: str = "seat"  # how the report names a seat: "seat" or "role"

@@ -25,7 +25,6 @@ class ImposterKings(Game):
     options = OPTIONS
     policies = POLICIES
     columns = M.COLUMNS
-    rows_per_game = MAX_ROUNDS
     default_max_length = MAX_ROUNDS
     length_column = "plies"
     quantities = (
