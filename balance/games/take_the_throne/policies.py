@@ -40,8 +40,11 @@ P_W_ATTACK, P_W_INFILTRATE, P_W_CHARGE, P_W_DOMINATE, P_W_OTHER, P_THRONE_VALUE,
 
 # Rows of the policies' scratch buffer (one per block of games; see new_work_buffer).
 # Kernel functions index it directly (no row views) so Numba needs no reference counting.
-ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_PARAMS, ROW_TAKE, ROW_ZERO = range(8)
-WORK_ROWS = 8  # ROW_ZERO stays all zeros: "no second card" in the probability helpers
+ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_PARAMS, ROW_TAKE, ROW_SUMMARY = range(8)
+WORK_ROWS = 8
+# Entries of ROW_SUMMARY (see summarize_contest): probabilities over the other house players.
+S_NO_CHARGE_NO_DOMINATE, S_ONE_CHARGE_NO_DOMINATE, S_ONE_CHARGE, S_NO_ATTACK, S_ONE_CHARGE_NO_ATTACK, \
+    S_NO_INFILTRATE, S_ONE_CHARGE_NO_INFILTRATE, S_HALF_TIES_ATTACK, S_HALF_TIES_INFILTRATE = range(9)
 WORK_WIDTH = max(N_CARDS, MAX_POLICY_PARAMS)
 
 NEGLIGIBLE_EXPONENT = -30.0  # exp(-30) ~ 1e-13: such a card is never drawn
@@ -67,23 +70,30 @@ def softmax_pick(rng, choices, work):
     equal players from all making the same play."""
     temperature = work[ROW_PARAMS, P_TEMPERATURE]
     best, best_score = -1, -1e300
-    for c in range(N_CARDS):
-        if choices >> c & 1 and work[ROW_SCORES, c] > best_score:
+    m = choices
+    while m:
+        c = bit_index(m & -m)
+        m &= m - 1
+        if work[ROW_SCORES, c] > best_score:
             best, best_score = c, work[ROW_SCORES, c]
     if temperature <= 0.0:
         return best
     total = 0.0
-    for c in range(N_CARDS):
-        if choices >> c & 1:
-            z = (work[ROW_SCORES, c] - best_score) / temperature
-            work[ROW_SCORES, c] = np.exp(z) if z > NEGLIGIBLE_EXPONENT else 0.0
-            total += work[ROW_SCORES, c]
+    m = choices
+    while m:
+        c = bit_index(m & -m)
+        m &= m - 1
+        z = (work[ROW_SCORES, c] - best_score) / temperature
+        work[ROW_SCORES, c] = np.exp(z) if z > NEGLIGIBLE_EXPONENT else 0.0
+        total += work[ROW_SCORES, c]
     pick = uniform(rng) * total
-    for c in range(N_CARDS):
-        if choices >> c & 1:
-            pick -= work[ROW_SCORES, c]
-            if pick <= 0.0:
-                return c
+    m = choices
+    while m:
+        c = bit_index(m & -m)
+        m &= m - 1
+        pick -= work[ROW_SCORES, c]
+        if pick <= 0.0:
+            return c
     return best
 
 
@@ -170,37 +180,51 @@ def model_house(state, skip, work):
             model_player(state, s, work)
 
 
-@kernel(inline="always")
-def p_none(state, work, row_a, row_b):
-    """P(no modelled player plays the card of row_a or of row_b) (row_b may be ROW_ZERO)."""
-    p = 1.0
+@kernel
+def summarize_contest(state, work, skip):
+    """One pass over the modelled house players except ``skip``, keeping the probabilities the
+    heuristic needs in ROW_SUMMARY (players independent, each playing one card). "Exactly one
+    Charge and no X" is tracked as the pair (P(no Charge, no X so far), P(one Charge, no X so far))."""
+    none_cd, one_c_no_d = 1.0, 0.0
+    none_c, one_c = 1.0, 0.0
+    none_ca, one_c_no_a = 1.0, 0.0
+    none_ci, one_c_no_i = 1.0, 0.0
+    none_a, none_i, half_ties_a, half_ties_i = 1.0, 1.0, 1.0, 1.0
     for s in range(state[PLAYERS]):
-        p *= 1.0 - work[row_a, s] - work[row_b, s]
-    return p
+        if s == skip:
+            continue
+        a, i, c, d = work[ROW_ATTACK, s], work[ROW_INFILTRATE, s], work[ROW_CHARGE, s], work[ROW_DOMINATE, s]
+        one_c_no_d = one_c_no_d * (1.0 - c - d) + none_cd * c
+        none_cd *= 1.0 - c - d
+        one_c = one_c * (1.0 - c) + none_c * c
+        none_c *= 1.0 - c
+        one_c_no_a = one_c_no_a * (1.0 - c - a) + none_ca * c
+        none_ca *= 1.0 - c - a
+        one_c_no_i = one_c_no_i * (1.0 - c - i) + none_ci * c
+        none_ci *= 1.0 - c - i
+        none_a *= 1.0 - a
+        none_i *= 1.0 - i
+        half_ties_a *= 1.0 - 0.5 * a
+        half_ties_i *= 1.0 - 0.5 * i
+    work[ROW_SUMMARY, S_NO_CHARGE_NO_DOMINATE] = none_cd
+    work[ROW_SUMMARY, S_ONE_CHARGE_NO_DOMINATE] = one_c_no_d
+    work[ROW_SUMMARY, S_ONE_CHARGE] = one_c
+    work[ROW_SUMMARY, S_NO_ATTACK] = none_a
+    work[ROW_SUMMARY, S_ONE_CHARGE_NO_ATTACK] = one_c_no_a
+    work[ROW_SUMMARY, S_NO_INFILTRATE] = none_i
+    work[ROW_SUMMARY, S_ONE_CHARGE_NO_INFILTRATE] = one_c_no_i
+    work[ROW_SUMMARY, S_HALF_TIES_ATTACK] = half_ties_a
+    work[ROW_SUMMARY, S_HALF_TIES_INFILTRATE] = half_ties_i
 
 
 @kernel(inline="always")
-def p_exactly_one(state, work, row_one, row_none):
-    """P(exactly one modelled player plays row_one's card and nobody plays row_none's card)
-    (row_none may be ROW_ZERO). Players are independent."""
-    n = state[PLAYERS]
-    total = 0.0
-    for j in range(n):
-        p = work[row_one, j]
-        for k in range(n):
-            p *= 1.0 if k == j else 1.0 - work[row_one, k] - work[row_none, k]
-        total += p
-    return total
-
-
-@kernel(inline="always")
-def p_monarch_keeps(state, work, defend):
-    """P(no house card survives the contest). A card survives iff exactly one Charge is left
-    (Dominate needs that too) or an Attack is left (an Infiltrate needs one); Defend removes
-    every Attack."""
+def p_monarch_keeps(work, defend):
+    """P(no house card survives the contest), from the summary. A card survives iff exactly one
+    Charge is left (Dominate needs that too) or an Attack is left (an Infiltrate needs one);
+    Defend removes every Attack."""
     if defend:
-        return 1.0 - p_exactly_one(state, work, ROW_CHARGE, ROW_ZERO)
-    return p_none(state, work, ROW_ATTACK, ROW_ZERO) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
+        return 1.0 - work[ROW_SUMMARY, S_ONE_CHARGE]
+    return work[ROW_SUMMARY, S_NO_ATTACK] - work[ROW_SUMMARY, S_ONE_CHARGE_NO_ATTACK]
 
 
 @kernel(inline="always")
@@ -214,34 +238,27 @@ def monarch_card_odds(state, card):
 @kernel
 def fill_take_odds(state, work):
     """work[ROW_TAKE, card]: P(the deciding house player takes the throne playing contest card
-    ``card``), the other house players as modelled and the Monarch playing any card of its hand."""
+    ``card``), the other house players as summarised and the Monarch playing any card of its hand."""
     house = state[PLAYERS] - 1
     monarch_block = 1.0 - monarch_card_odds(state, RAID) / house - monarch_card_odds(state, ENTRAP) \
         - 0.5 * monarch_card_odds(state, COMMAND) / house
     no_defend = 1.0 - monarch_card_odds(state, DEFEND)
-    p_one_charge = p_exactly_one(state, work, ROW_CHARGE, ROW_ZERO)
+    summary = ROW_SUMMARY
     # Charge: nobody else plays Charge or Dominate
-    charge = p_none(state, work, ROW_CHARGE, ROW_DOMINATE)
+    charge = work[summary, S_NO_CHARGE_NO_DOMINATE]
     # Dominate: exactly one other Charge and no other Dominate
-    dominate = p_exactly_one(state, work, ROW_CHARGE, ROW_DOMINATE)
+    dominate = work[summary, S_ONE_CHARGE_NO_DOMINATE]
     # Infiltrate: an Attack to feed on, not exactly one Charge; half the ties with other Infiltrates
-    no_attack_not_one = p_none(state, work, ROW_ATTACK, ROW_ZERO) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
-    infiltrate = (1.0 - p_one_charge - no_attack_not_one) * no_defend * half_ties(state, work, ROW_INFILTRATE)
+    no_attack_not_one = work[summary, S_NO_ATTACK] - work[summary, S_ONE_CHARGE_NO_ATTACK]
+    infiltrate = (1.0 - work[summary, S_ONE_CHARGE] - no_attack_not_one) * no_defend \
+        * work[summary, S_HALF_TIES_INFILTRATE]
     # Attack: no Infiltrate (mine feeds it), not exactly one Charge; half the ties with other Attacks
-    attack = (p_none(state, work, ROW_INFILTRATE, ROW_ZERO) - p_exactly_one(state, work, ROW_CHARGE, ROW_INFILTRATE)) \
-        * no_defend * half_ties(state, work, ROW_ATTACK)
+    attack = (work[summary, S_NO_INFILTRATE] - work[summary, S_ONE_CHARGE_NO_INFILTRATE]) * no_defend \
+        * work[summary, S_HALF_TIES_ATTACK]
     work[ROW_TAKE, CHARGE] = max(0.0, charge * monarch_block)
     work[ROW_TAKE, DOMINATE] = max(0.0, dominate * monarch_block)
     work[ROW_TAKE, INFILTRATE] = max(0.0, infiltrate * monarch_block)
     work[ROW_TAKE, ATTACK] = max(0.0, attack * monarch_block)
-
-
-@kernel(inline="always")
-def half_ties(state, work, row):
-    p = 1.0
-    for s in range(state[PLAYERS]):
-        p *= 1.0 - 0.5 * work[row, s]
-    return p
 
 
 @kernel(inline="always")
@@ -255,7 +272,8 @@ def best_house_card(state, seat, choices, rng, work):
     model_house(state, seat, work)
     vp = state[VP + seat]
     take_value = 1.0 + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)
-    p_keep = p_monarch_keeps(state, work, monarch_card_odds(state, DEFEND) > 0.5)
+    summarize_contest(state, work, seat)
+    p_keep = p_monarch_keeps(work, monarch_card_odds(state, DEFEND) > 0.5)
     fill_take_odds(state, work)
     for card in range(ATTACK, REINFORCE + 1):
         if not choices >> card & 1:
@@ -304,7 +322,9 @@ def best_crown_card(state, choices, rng, work):
             if richest < 0 or state[VP + s] > state[VP + richest]:
                 richest = s
     lose_value = -work[ROW_PARAMS, P_THRONE_VALUE] - danger
-    keep = p_monarch_keeps(state, work, False)
+    summarize_contest(state, work, -1)
+    keep = p_monarch_keeps(work, False)
+    keep_with_defend = p_monarch_keeps(work, True)
     target = threat_target(state, seats_except(state, monarch), rng, work)
     for card in range(ABDICATE, ENTRAP + 1):
         if not choices >> card & 1:
@@ -312,12 +332,13 @@ def best_crown_card(state, choices, rng, work):
         bonus = 0.0
         p = keep
         if card == DEFEND:
-            p = p_monarch_keeps(state, work, True)
+            p = keep_with_defend
             bonus = -work[ROW_PARAMS, P_DEFEND_KEEP]
         elif card == CONSOLIDATE:
             bonus = p
         elif card == RAID or card == COMMAND:
-            raided = keep_without(state, work, target)
+            summarize_contest(state, work, target)  # the target's card raided away
+            raided = p_monarch_keeps(work, False)
             p = raided if card == RAID else 0.5 * (raided + keep)
         elif card == ENTRAP:
             p = 1.0 - keep
@@ -332,16 +353,6 @@ def best_crown_card(state, choices, rng, work):
             score = p * retain_value + (1.0 - p) * lose_value + bonus
         work[ROW_SCORES, card] = score
     return softmax_pick(rng, choices, work)
-
-
-@kernel
-def keep_without(state, work, seat):
-    """p_monarch_keeps with ``seat``'s card removed (Raid)."""
-    saved = work[ROW_ATTACK, seat], work[ROW_INFILTRATE, seat], work[ROW_CHARGE, seat], work[ROW_DOMINATE, seat]
-    work[ROW_ATTACK, seat] = work[ROW_INFILTRATE, seat] = work[ROW_CHARGE, seat] = work[ROW_DOMINATE, seat] = 0.0
-    keep = p_monarch_keeps(state, work, False)
-    work[ROW_ATTACK, seat], work[ROW_INFILTRATE, seat], work[ROW_CHARGE, seat], work[ROW_DOMINATE, seat] = saved
-    return keep
 
 
 @kernel(inline="always")
