@@ -156,16 +156,23 @@ def card_weight(card, work):
 
 @kernel
 def model_player(state, seat, work):
-    """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate)."""
+    """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate).
+    Branch-free: hands vary from call to call, and mispredicted branches cost more than the math."""
     cards = available_cards(state, seat)
-    strengthless = bit_count(cards & ~CONTEST_MASK)
-    total = strengthless * work[ROW_PARAMS, P_W_OTHER]
-    for card in (ATTACK, INFILTRATE, CHARGE, DOMINATE):
-        if cards >> card & 1:
-            total += card_weight(card, work)
-    for row, card in ((ROW_ATTACK, ATTACK), (ROW_INFILTRATE, INFILTRATE), (ROW_CHARGE, CHARGE),
-                      (ROW_DOMINATE, DOMINATE)):
-        work[row, seat] = card_weight(card, work) / total if total > 0.0 and cards >> card & 1 else 0.0
+    has_attack = (cards >> ATTACK) & 1
+    has_infiltrate = (cards >> INFILTRATE) & 1
+    has_charge = (cards >> CHARGE) & 1
+    has_dominate = (cards >> DOMINATE) & 1
+    attack = has_attack * work[ROW_PARAMS, P_W_ATTACK]
+    infiltrate = has_infiltrate * work[ROW_PARAMS, P_W_INFILTRATE]
+    charge = has_charge * work[ROW_PARAMS, P_W_CHARGE]
+    dominate = has_dominate * work[ROW_PARAMS, P_W_DOMINATE]
+    total = attack + infiltrate + charge + dominate + bit_count(cards & ~CONTEST_MASK) * work[ROW_PARAMS, P_W_OTHER]
+    scale = 1.0 / total if total > 0.0 else 0.0
+    work[ROW_ATTACK, seat] = attack * scale
+    work[ROW_INFILTRATE, seat] = infiltrate * scale
+    work[ROW_CHARGE, seat] = charge * scale
+    work[ROW_DOMINATE, seat] = dominate * scale
 
 
 @kernel
@@ -275,9 +282,10 @@ def best_house_card(state, seat, choices, rng, work):
     summarize_contest(state, work, seat)
     p_keep = p_monarch_keeps(work, monarch_card_odds(state, DEFEND) > 0.5)
     fill_take_odds(state, work)
-    for card in range(ATTACK, REINFORCE + 1):
-        if not choices >> card & 1:
-            continue
+    m = choices
+    while m:
+        card = bit_index(m & -m)
+        m &= m - 1
         if STRENGTH[card] > 0:
             score = work[ROW_TAKE, card] * take_value - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[card]
         elif card == SABOTAGE:
@@ -326,9 +334,10 @@ def best_crown_card(state, choices, rng, work):
     keep = p_monarch_keeps(work, False)
     keep_with_defend = p_monarch_keeps(work, True)
     target = threat_target(state, seats_except(state, monarch), rng, work)
-    for card in range(ABDICATE, ENTRAP + 1):
-        if not choices >> card & 1:
-            continue
+    m = choices
+    while m:
+        card = bit_index(m & -m)
+        m &= m - 1
         bonus = 0.0
         p = keep
         if card == DEFEND:
