@@ -9,6 +9,7 @@ from balance.engine.game import Game, SetupError
 # name -> module that defines GAME (a balance.engine.game.Game instance)
 REGISTRY = {
     "take_the_throne": "balance.games.take_the_throne.game",
+    "dethroned": "balance.games.dethroned.game",
 }
 
 

@@ -1,0 +1,447 @@
+"""DETHRONED's compiled policies and the dispatcher every decision of the kernel goes through.
+
+Decisions: a role claim (discussion phase), an action at each reaction (list_legal's moves), a
+vote after a death or at an impasse (PASS = end, an ATTACK action = continue by attacking), and
+the defender's choice of kill credit between equal simultaneous attacks.
+
+Policies see only public information plus their own role: claims, who attacks and helps whom,
+who is dead and who was credited. The heuristic keeps beliefs belief[observer, player, role]
+(probabilities over the roles in play), updated by Bayes from claims (trusting them with
+probability ``trust``) and from actions: attacking k makes roles that want k dead more likely,
+defending k makes them less likely (strength ``learning``). Its targets follow the win condition
+through two role-by-role matrices computed from the role table (game.py):
+  want_cond[R, V]  > 0 if role R wants role V dead, < 0 alive (role conditions, kill-free parts)
+  want_kill[R, V]  the part that disappears once R's kill needs are met (kill counts/classes)
+"""
+
+import numpy as np
+from numba import njit
+
+from balance.engine.rng import below, chance, uniform
+from balance.games.dethroned.roles import (
+    ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
+)
+from balance.games.dethroned.rules import (
+    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_DEADLINE, AT_DEF_CARD,
+    AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS, H_PHASE,
+    H_PLAYERS, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_BOMB_NEEDS_DEFENCE, O_DEFENDER_REDIRECT, PHASE_COMBAT,
+    PL_ALIVE, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK,
+    SIDE_DEFENCE, abase, action_kind, alive, attack_power, defence_power, defending, encode, hand_kind,
+    is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
+)
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_SCRIPTED = 2  # forced decisions from a script (tests, positions); not a scenario policy
+
+# parameter row layout (shared by every policy: the first two are the speed of any player)
+P_REACTION_MEAN = 0  # seconds
+P_REACTION_SPREAD = 1  # delay uniform in mean * [1 - spread, 1 + spread]
+P_LYING = 2
+P_TRUST = 3
+P_AGGRESSION = 4
+P_HELPING = 5
+P_HOARDING = 6
+P_STUBBORN = 7
+P_LEARNING = 8
+
+MIN_DELAY_MS = 50
+MS_PER_SECOND = 1000.0
+THREAT_WEIGHT = 0.5  # how much "that role wants me dead" adds to wanting it dead
+GRUDGE_WEIGHT = 0.3  # per attack received from that player
+PILE_ON = 0.3  # a player already under attack is an easier kill
+NEIGHBOUR_CARE = 0.8  # a player whose win needs a living neighbour protects it
+BELIEF_FLOOR = 1e-6
+BELIEVED = 0.5
+HALF = 0.5  # the random policy's vote to continue
+
+
+@njit(cache=True)
+def reaction_delay(params, stream):
+    mean = params[P_REACTION_MEAN] * MS_PER_SECOND
+    spread = params[P_REACTION_SPREAD]
+    delay = mean * (1.0 + spread * (2.0 * uniform(stream) - 1.0))
+    return max(MIN_DELAY_MS, np.int64(delay))
+
+
+# ---- beliefs ----------------------------------------------------------------------------------
+@njit(cache=True)
+def init_beliefs(s, role_count, belief, grudge):
+    """Uniform over the roles in play, minus one copy of the observer's own role."""
+    players = s[H_PLAYERS]
+    belief[:] = 0.0
+    grudge[:] = 0.0
+    for i in range(players):
+        own = s[pbase(i) + PL_ROLE]
+        for j in range(players):
+            if j == i:
+                belief[i, j, own] = 1.0
+                continue
+            total = 0.0
+            for r in range(role_count.shape[0]):
+                w = role_count[r] - (1.0 if r == own else 0.0)
+                belief[i, j, r] = w
+                total += w
+            for r in range(role_count.shape[0]):
+                belief[i, j, r] /= total
+
+
+@njit(cache=True)
+def normalise(belief, i, j):
+    total = 0.0
+    for r in range(belief.shape[2]):
+        total += belief[i, j, r]
+    if total <= 0.0:
+        return
+    for r in range(belief.shape[2]):
+        belief[i, j, r] /= total
+
+
+@njit(cache=True)
+def observe_claim(s, codes, params, role_count, belief, claimer, claim):
+    distinct = 0
+    for r in range(role_count.shape[0]):
+        if role_count[r] > 0:
+            distinct += 1
+    for i in range(s[H_PLAYERS]):
+        if i == claimer or codes[i] != POLICY_HEURISTIC:
+            continue
+        trust = params[i, P_TRUST]
+        other = (1.0 - trust) / max(1, distinct - 1)
+        for r in range(belief.shape[2]):
+            belief[i, claimer, r] *= trust if r == claim else other
+        normalise(belief, i, claimer)
+
+
+@njit(cache=True)
+def expected_want(belief, want, i, role, k):
+    """How much ``role`` wants player k dead, in observer i's beliefs about k."""
+    total = 0.0
+    for v in range(belief.shape[2]):
+        total += belief[i, k, v] * want[role, v]
+    return total
+
+
+@njit(cache=True)
+def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victim, sign):
+    """``actor`` attacked (sign +1) or defended (sign -1) ``victim``: every heuristic observer
+    reweights its beliefs about the actor towards roles that want that."""
+    if actor == victim:
+        return
+    grudge[victim, actor] += max(0.0, sign)
+    for i in range(s[H_PLAYERS]):
+        if i == actor or codes[i] != POLICY_HEURISTIC or not alive(s, i):
+            continue
+        rate = params[i, P_LEARNING]
+        for r in range(belief.shape[2]):
+            if belief[i, actor, r] > 0.0:
+                belief[i, actor, r] *= max(BELIEF_FLOOR, np.exp(rate * sign * expected_want(belief, want_total, i, r, victim)))
+        normalise(belief, i, actor)
+
+
+# ---- the heuristic's view of the table ---------------------------------------------------------
+@njit(cache=True)
+def kill_needs_open(s, opts, roles, p):
+    row = roles[s[pbase(p) + PL_ROLE]]
+    return (s[pbase(p) + PL_KILLS] < row[ROLE_MIN_KILLS] or not kill_class_met(s, opts, roles, p)
+            or s[H_DEATHS] < row[ROLE_MIN_DEAD])
+
+
+@njit(cache=True)
+def desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, q):
+    """How much p wants q dead (negative: wants q alive), from p's win condition and beliefs."""
+    own = s[pbase(p) + PL_ROLE]
+    open_needs = kill_needs_open(s, opts, roles, p)
+    total = 0.0
+    for r in range(belief.shape[2]):
+        w = belief[p, q, r]
+        if w > 0.0:
+            value = want_cond[own, r] + THREAT_WEIGHT * want_total[r, own]
+            if open_needs:
+                value += want_kill[own, r]
+            total += w * value
+    total += GRUDGE_WEIGHT * grudge[p, q]
+    if s[pbase(q) + PL_UNBEATEN_ON] > 0:
+        total += PILE_ON
+    if roles[own, ROLE_NEIGHBOURS]:
+        n = s[H_PLAYERS]
+        if q == (p + 1) % n or q == (p + n - 1) % n:
+            total -= NEIGHBOUR_CARE
+    return total
+
+
+@njit(cache=True)
+def find_kind(s, p, kind):
+    for h in range(HAND_SIZE):
+        if hand_kind(s, p, h) == kind:
+            return h
+    return -1
+
+
+@njit(cache=True)
+def smallest_beating(s, p, needed):
+    """Hand slot of the smallest Battle card worth at least ``needed``; -1 if none."""
+    best = -1
+    for h in range(HAND_SIZE):
+        kind = hand_kind(s, p, h)
+        if is_battle(kind) and kind + 1 >= needed and (best < 0 or kind < hand_kind(s, p, best)):
+            best = h
+    return best
+
+
+@njit(cache=True)
+def highest_battle(s, p):
+    best = -1
+    for h in range(HAND_SIZE):
+        kind = hand_kind(s, p, h)
+        if is_battle(kind) and (best < 0 or kind > hand_kind(s, p, best)):
+            best = h
+    return best
+
+
+@njit(cache=True)
+def wants_modifiers(s, roles, p):
+    return s[pbase(p) + PL_MODS_PLAYED] < roles[s[pbase(p) + PL_ROLE], ROLE_MODS_PLAYED]
+
+
+@njit(cache=True)
+def may_spend_modifier(s, roles, params, p, stream):
+    return wants_modifiers(s, roles, p) or not chance(stream, params[p, P_HOARDING])
+
+
+@njit(cache=True)
+def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
+    """The best way for p to beat unbeaten attack ``a`` now (a Battle card, then Modifiers)."""
+    b = abase(a)
+    atk = attack_power(s, a)
+    slot = smallest_beating(s, p, atk)
+    if slot >= 0:
+        return encode(ACT_DEFEND, slot, a, 0, 0)
+    if not allow_modifiers:
+        return ACT_PASS
+    has_def = s[b + AT_DEF_CARD] != NO_CARD
+    room = s[b + AT_MOD_COUNT] < MAX_MODS
+    halve = find_kind(s, p, HALVE)
+    double = find_kind(s, p, DOUBLE)
+    if room and halve >= 0 and (defence_power(s, a) >= atk / 2.0 or smallest_beating(s, p, atk / 2.0) >= 0):
+        return encode(ACT_HALVE, halve, a, 0, SIDE_ATTACK)
+    if room and double >= 0 and has_def and 2.0 * defence_power(s, a) >= atk:
+        return encode(ACT_DOUBLE, double, a, 0, SIDE_DEFENCE)
+    if double >= 0 and not has_def:
+        slot = smallest_beating(s, p, atk / 2.0)
+        if slot >= 0:
+            return encode(ACT_DEFEND, slot, a, 0, 0)  # the Double follows at the next reaction
+    bomb_slot = find_kind(s, p, BOMB)
+    if room and bomb_slot >= 0 and (has_def or not opts[O_BOMB_NEEDS_DEFENCE]):
+        return encode(ACT_BOMB, bomb_slot, a, 0, 0)
+    if bomb_slot >= 0 and not has_def:
+        slot = highest_battle(s, p)
+        if slot >= 0:
+            return encode(ACT_DEFEND, slot, a, 0, 0)  # a defending card for the Bomb to sit on
+    return ACT_PASS
+
+
+@njit(cache=True)
+def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p):
+    """(target, desire) of the living player p most wants dead and has no live attack on."""
+    best = -1
+    best_score = -1e9
+    for q in range(s[H_PLAYERS]):
+        if q == p or not alive(s, q) or (s[pbase(p) + PL_ATTACKING] >> q) & 1:
+            continue
+        score = desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, q)
+        if score > best_score:
+            best = q
+            best_score = score
+    return best, best_score
+
+
+@njit(cache=True)
+def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+    """Under attack: deal with the attack whose count ends first."""
+    urgent = -1
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_VICTIM] == p:
+            if urgent < 0 or s[b + AT_DEADLINE] < s[abase(urgent) + AT_DEADLINE]:
+                urgent = a
+    redirect_slot = find_kind(s, p, REDIRECT)
+    if redirect_slot >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT \
+            and smallest_beating(s, p, attack_power(s, urgent)) < 0:
+        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+        owner = s[abase(urgent) + AT_OWNER]
+        if target < 0 or not redirect_target_ok(s, p, urgent, target):
+            target = owner
+        if target != p and alive(s, target) and redirect_target_ok(s, p, urgent, target):
+            return encode(ACT_REDIRECT, redirect_slot, urgent, target, 0)
+    return save_attack(s, opts, p, urgent, stream, params, roles, True)
+
+
+@njit(cache=True)
+def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+    if defending(s, p):
+        return heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+    # help allies, push attacks on enemies
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] != ATTACK_UNBEATEN:
+            continue
+        victim = s[b + AT_VICTIM]
+        feeling = desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, victim)
+        if victim == p:
+            continue
+        if -feeling > 1.0 - params[p, P_HELPING]:
+            allow = may_spend_modifier(s, roles, params, p, stream)
+            action = save_attack(s, opts, p, a, stream, params, roles, allow)
+            if action_kind(action) != ACT_PASS:
+                return action
+        elif feeling > 1.0 - params[p, P_AGGRESSION] and s[b + AT_MOD_COUNT] < MAX_MODS:
+            if s[b + AT_DEF_CARD] != NO_CARD and may_spend_modifier(s, roles, params, p, stream):
+                double = find_kind(s, p, DOUBLE)
+                if double >= 0:
+                    return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK)
+                halve = find_kind(s, p, HALVE)
+                if halve >= 0:
+                    return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE)
+    if s[H_PHASE] != PHASE_COMBAT:
+        return ACT_PASS
+    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    slot = highest_battle(s, p)
+    if target >= 0 and slot >= 0 and score > 1.0 - params[p, P_AGGRESSION]:
+        return encode(ACT_ATTACK, slot, 0, target, 0)
+    return ACT_PASS
+
+
+@njit(cache=True)
+def believes_won(s, opts, roles, belief, p):
+    """p's own reading of its win condition now: the role conditions judged by its beliefs."""
+    if not own_conditions_met(s, opts, roles, p):
+        return False
+    row = roles[s[pbase(p) + PL_ROLE]]
+    count = row[ROLE_COND_COUNT]
+    if count == 0:
+        return True
+    hits = 0
+    for c in range(count):
+        role = row[ROLE_COND_BASE + 2 * c]
+        want_alive = row[ROLE_COND_BASE + 2 * c + 1]
+        mass = 0.0
+        for q in range(s[H_PLAYERS]):
+            if s[pbase(q) + PL_ALIVE] == want_alive:
+                mass += belief[p, q, role]
+        if mass >= BELIEVED:
+            hits += 1
+    return hits > 0 if row[ROLE_COND_ANY] else hits == count
+
+
+@njit(cache=True)
+def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+    """End when it believes it has won; otherwise continue (by attacking) with P_STUBBORN."""
+    if believes_won(s, opts, roles, belief, p) or not chance(stream, params[p, P_STUBBORN]):
+        return ACT_PASS
+    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    slot = highest_battle(s, p)
+    if target < 0 or slot < 0:
+        return ACT_PASS
+    return encode(ACT_ATTACK, slot, 0, target, 0)
+
+
+@njit(cache=True)
+def heuristic_claim(s, params, role_count, p, stream):
+    """The truth, or with P_LYING another role in play (chosen by copies in play)."""
+    own = s[pbase(p) + PL_ROLE]
+    if not chance(stream, params[p, P_LYING]):
+        return own
+    total = 0
+    for r in range(role_count.shape[0]):
+        if r != own:
+            total += role_count[r]
+    if total == 0:
+        return own
+    pick = below(stream, total)
+    for r in range(role_count.shape[0]):
+        if r != own:
+            if pick < role_count[r]:
+                return r
+            pick -= role_count[r]
+    return own
+
+
+# ---- the dispatcher -----------------------------------------------------------------------------
+@njit(cache=True)
+def next_scripted(script, script_pos, p):
+    k = script_pos[p]
+    if k >= script.shape[1] or script[p, k] < 0:
+        return ACT_PASS
+    script_pos[p] = k + 1
+    return script[p, k]
+
+
+@njit(cache=True)
+def decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
+                  script, script_pos, p, stream):
+    code = codes[p]
+    if code == POLICY_HEURISTIC:
+        return heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+    if code == POLICY_SCRIPTED:
+        return next_scripted(script, script_pos, p)
+    n = list_legal(s, opts, p, legal)
+    return legal[below(stream, n)]
+
+
+@njit(cache=True)
+def decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
+                script, script_pos, p, stream):
+    """PASS = vote to end; an ATTACK action = continue the game with that attack."""
+    code = codes[p]
+    if code == POLICY_HEURISTIC:
+        return heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+    if code == POLICY_SCRIPTED:
+        return next_scripted(script, script_pos, p)
+    n = list_legal(s, opts, p, legal)
+    attacks = 0
+    for i in range(n):
+        if action_kind(legal[i]) == ACT_ATTACK:
+            legal[attacks] = legal[i]
+            attacks += 1
+    if attacks == 0 or chance(stream, HALF):
+        return ACT_PASS
+    return legal[below(stream, attacks)]
+
+
+@njit(cache=True)
+def decide_claim(s, codes, params, role_count, p, stream):
+    code = codes[p]
+    if code == POLICY_HEURISTIC:
+        return heuristic_claim(s, params, role_count, p, stream)
+    if code == POLICY_SCRIPTED:
+        return s[pbase(p) + PL_ROLE]
+    total = 0
+    for r in range(role_count.shape[0]):
+        total += role_count[r]
+    pick = below(stream, total)
+    for r in range(role_count.shape[0]):
+        if pick < role_count[r]:
+            return r
+        pick -= role_count[r]
+    return s[pbase(p) + PL_ROLE]
+
+
+@njit(cache=True)
+def decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, candidates, n,
+                  stream):
+    """The dying defender names the killer among equal simultaneous attacks: the heuristic
+    favours the attacker it likes best, others the first."""
+    if codes[victim] == POLICY_RANDOM:
+        return candidates[below(stream, n)]
+    if codes[victim] == POLICY_SCRIPTED:
+        return candidates[0]
+    best = candidates[0]
+    best_score = 1e9
+    for i in range(n):
+        owner = s[abase(candidates[i]) + AT_OWNER]
+        score = desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, owner)
+        if score < best_score:
+            best = candidates[i]
+            best_score = score
+    return best
