@@ -14,7 +14,7 @@ from balance.games.dethroned.policies import POLICY_SCRIPTED
 from balance.games.dethroned.roles import (
     BUILTIN_ROLES, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
-    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec, parse_custom_role, role_table,
+    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, NOT_IN_PLAY, RoleSpec, parse_custom_role, role_table,
     GT as GT_ROLES,
 )
 
@@ -36,7 +36,8 @@ def want_matrices(table: np.ndarray, art: bool) -> tuple[np.ndarray, np.ndarray]
         row = table[r]
         for c in range(row[ROLE_COND_COUNT]):
             target, want_alive = row[ROLE_COND_BASE + 2 * c], row[ROLE_COND_BASE + 2 * c + 1]
-            cond[r, target] += -1.0 if want_alive else 1.0
+            if target != NOT_IN_PLAY:
+                cond[r, target] += -1.0 if want_alive else 1.0
         if row[ROLE_MAX_KILLS] == 0:
             cond[r, :] -= NO_KILL_RELUCTANCE
         cls = row[ROLE_KILL_CLASS]
@@ -46,7 +47,7 @@ def want_matrices(table: np.ndarray, art: bool) -> tuple[np.ndarray, np.ndarray]
             kill[r, royal == 0] += KILL_CLASS_WANT
         elif cls == KILL_ASSAILANT:
             kill[r, skull == 1] += KILL_CLASS_WANT
-        elif cls == KILL_ROLE:
+        elif cls == KILL_ROLE and row[ROLE_KILL_ROLE] != NOT_IN_PLAY:
             kill[r, row[ROLE_KILL_ROLE]] += 1.0
         if row[ROLE_MIN_KILLS] > 0:
             kill[r, :] += KILL_COUNT_WANT
@@ -110,20 +111,20 @@ class Dethroned(Game):
         for i, n in enumerate(names):
             if n not in known:
                 raise SetupError(f"{prefix}roles[{i}]", f"unknown role '{n}' (known: {', '.join(known)})")
-        table = role_table(specs, setup.options["fool_must_kill_king"], f"{prefix}custom_roles")
+        distinct = list(dict.fromkeys(names))
+        table = role_table(specs, distinct, setup.options["fool_must_kill_king"], f"{prefix}custom_roles")
         setup.extra["roles"] = list(names)
         if customs:
             setup.extra["custom_roles"] = customs
-        setup.extra["_specs"] = specs
+        setup.extra["_role_names"] = distinct
         setup.extra["_table"] = table
 
     def compiled(self, setup: Setup) -> dict[str, np.ndarray]:
         """The arrays the kernel takes, built from a validated setup."""
-        specs = setup.extra["_specs"]
         table = setup.extra["_table"]
-        names = [s.name for s in specs]
+        names = setup.extra["_role_names"]
         setup_roles = np.array([names.index(n) for n in setup.extra["roles"]], dtype=np.int64)
-        role_count = np.bincount(setup_roles, minlength=len(specs)).astype(np.int64)
+        role_count = np.bincount(setup_roles, minlength=len(names)).astype(np.int64)
         art = setup.options["symbols"] == "art"
         want_cond, want_kill = want_matrices(table, art)
         o = setup.options
@@ -159,7 +160,7 @@ class Dethroned(Game):
 
     def assailant_counts(self, setup: Setup) -> tuple[int, int]:
         table = setup.extra["_table"]
-        names = [s.name for s in setup.extra["_specs"]]
+        names = setup.extra["_role_names"]
         ids = [names.index(n) for n in setup.extra["roles"]]
         return (int(table[ids, ROLE_ASSAILANT_DEFAULT].sum()), int(table[ids, ROLE_ASSAILANT_ART].sum()))
 
@@ -172,7 +173,7 @@ class Dethroned(Game):
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
-        names = [s.name for s in setup.extra["_specs"]]
+        names = setup.extra["_role_names"]
         labels = [s.label for s in setup.seats]
         players = setup.players
         parts = []
@@ -218,7 +219,7 @@ class Dethroned(Game):
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         s, trace, row = self.replay(setup, seed, game_index)
-        names = [sp.name for sp in setup.extra["_specs"]]
+        names = setup.extra["_role_names"]
         players = setup.players
         lines = [f"DETHRONED game {game_index} (seed {seed}), {players} players: "
                  + ", ".join(f"seat {p} {names[s[rules.pbase(p) + rules.PL_ROLE]]}" for p in range(players))]

@@ -21,6 +21,7 @@ from balance.games.dethroned.policies import (
     observe_claim, observe_hostility, reaction_delay,
 )
 from balance.games.dethroned.rules import (  # noqa: I001
+    ACT_CLEAR, PL_UNBEATEN_ON, encode,
     ACT_ATTACK, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, DECK_SIZE, EV_ACTION, EV_CLAIM, EV_DEATH,
     EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END, H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS, H_NOW,
     H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VOTES, HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, O_IMPASSE_ROUNDS,
@@ -95,9 +96,8 @@ def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, param
         drawn = draw_to_full(s, p)
         if drawn > 0:
             trace_event(s, trace, EV_DRAW, p, drawn, 0)
-    n = list_legal(s, opts, p, legal)
-    if n == 1 and legal[0] != ACT_PASS:  # clearing beaten attacks is not a choice
-        action = legal[0]
+    if defending(s, p) and s[pbase(p) + PL_UNBEATEN_ON] == 0:
+        action = encode(ACT_CLEAR, 0, 0, 0, 0)  # clearing beaten attacks is not a choice
     else:
         action = decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge,
                                legal, script, script_pos, p, stream)
@@ -180,7 +180,7 @@ def after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params,
         if unbeaten_total(s) == 0:
             hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
                       script_pos, stream, trace, False)
-    elif stalemate(s):
+    elif s[H_PASS_STREAK] > 0 and stalemate(s):
         end_game(s, OUTCOME_STALEMATE)
     elif s[H_PASS_STREAK] >= opts[O_IMPASSE_ROUNDS] * living:
         hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,

@@ -19,7 +19,7 @@ from numba import njit
 
 from balance.engine.rng import below, chance, uniform
 from balance.games.dethroned.roles import (
-    ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
+    ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
 )
 from balance.games.dethroned.rules import (
     ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_DEADLINE, AT_DEF_CARD,
@@ -27,7 +27,7 @@ from balance.games.dethroned.rules import (
     H_PLAYERS, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_BOMB_NEEDS_DEFENCE, O_DEFENDER_REDIRECT, PHASE_COMBAT,
     PL_ALIVE, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK,
     SIDE_DEFENCE, abase, action_kind, alive, attack_power, defence_power, defending, encode, hand_kind,
-    is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
+    deck_battle_sum, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
 )
 
 POLICY_RANDOM = 0
@@ -148,10 +148,10 @@ def kill_needs_open(s, opts, roles, p):
 
 
 @njit(cache=True)
-def desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, q):
-    """How much p wants q dead (negative: wants q alive), from p's win condition and beliefs."""
+def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, q):
+    """How much p wants q dead (negative: wants q alive), from p's win condition and beliefs;
+    ``open_needs``: p still needs kills (kill_needs_open)."""
     own = s[pbase(p) + PL_ROLE]
-    open_needs = kill_needs_open(s, opts, roles, p)
     total = 0.0
     for r in range(belief.shape[2]):
         w = belief[p, q, r]
@@ -244,12 +244,13 @@ def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
 @njit(cache=True)
 def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p):
     """(target, desire) of the living player p most wants dead and has no live attack on."""
+    open_needs = kill_needs_open(s, opts, roles, p)
     best = -1
     best_score = -1e9
     for q in range(s[H_PLAYERS]):
         if q == p or not alive(s, q) or (s[pbase(p) + PL_ATTACKING] >> q) & 1:
             continue
-        score = desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, q)
+        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, q)
         if score > best_score:
             best = q
             best_score = score
@@ -278,19 +279,57 @@ def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, g
 
 
 @njit(cache=True)
+def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p):
+    """A role that must play its Modifiers (Alchemist) plays one wherever it is legal, in the
+    direction its feelings about the victim point: Redirect an attack at its favourite target,
+    Bomb for a player it likes, Double or Halve against players it dislikes."""
+    redirect_slot = find_kind(s, p, REDIRECT)
+    bomb_slot = find_kind(s, p, BOMB)
+    double = find_kind(s, p, DOUBLE)
+    halve = find_kind(s, p, HALVE)
+    target = -1
+    if redirect_slot >= 0 and s[H_PHASE] == PHASE_COMBAT:
+        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] != ATTACK_UNBEATEN or s[b + AT_VICTIM] == p or s[b + AT_MOD_COUNT] >= MAX_MODS:
+            continue
+        victim = s[b + AT_VICTIM]
+        feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
+        if target >= 0:
+            if redirect_target_ok(s, p, a, target):
+                return encode(ACT_REDIRECT, redirect_slot, a, target, 0)
+        has_def = s[b + AT_DEF_CARD] != NO_CARD
+        if bomb_slot >= 0 and feeling <= 0.0 and (has_def or not opts[O_BOMB_NEEDS_DEFENCE]):
+            return encode(ACT_BOMB, bomb_slot, a, 0, 0)
+        if double >= 0:
+            return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK if feeling > 0.0 or not has_def else SIDE_DEFENCE)
+        if halve >= 0:
+            return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE if feeling > 0.0 and has_def else SIDE_ATTACK)
+    return ACT_PASS
+
+
+@njit(cache=True)
 def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
     if defending(s, p):
         return heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
-    # help allies, push attacks on enemies
+    own = roles[s[pbase(p) + PL_ROLE]]
+    open_needs = kill_needs_open(s, opts, roles, p)
+    cycling = own[ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > own[ROLE_DECK_SUM_MAX]
+    if wants_modifiers(s, roles, p):
+        action = spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge,
+                                         open_needs, p)
+        if action_kind(action) != ACT_PASS:
+            return action
+    # help players it wants alive (a cycling Shopkeeper helps anyone it does not want dead),
+    # push attacks on players it wants dead
     for a in range(s[H_ATTACK_TOP]):
         b = abase(a)
-        if s[b + AT_STATE] != ATTACK_UNBEATEN:
+        if s[b + AT_STATE] != ATTACK_UNBEATEN or s[b + AT_VICTIM] == p:
             continue
         victim = s[b + AT_VICTIM]
-        feeling = desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, victim)
-        if victim == p:
-            continue
-        if -feeling > 1.0 - params[p, P_HELPING]:
+        feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
+        if -feeling > 1.0 - params[p, P_HELPING] or (cycling and feeling <= 0.0):
             allow = may_spend_modifier(s, roles, params, p, stream)
             action = save_attack(s, opts, p, a, stream, params, roles, allow)
             if action_kind(action) != ACT_PASS:
@@ -303,13 +342,29 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
                 halve = find_kind(s, p, HALVE)
                 if halve >= 0:
                     return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE)
-    if s[H_PHASE] != PHASE_COMBAT:
+    if s[H_PHASE] != PHASE_COMBAT or highest_battle(s, p) < 0:
         return ACT_PASS
     target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    if target < 0:
+        return ACT_PASS
+    if cycling and s[pbase(target) + PL_UNBEATEN_ON] == 0:
+        slot = lowest_battle(s, p)  # burn a card on an attack a free player can beat
+        if slot >= 0:
+            return encode(ACT_ATTACK, slot, 0, target, 0)
     slot = highest_battle(s, p)
-    if target >= 0 and slot >= 0 and score > 1.0 - params[p, P_AGGRESSION]:
+    if slot >= 0 and score > 1.0 - params[p, P_AGGRESSION]:
         return encode(ACT_ATTACK, slot, 0, target, 0)
     return ACT_PASS
+
+
+@njit(cache=True)
+def lowest_battle(s, p):
+    best = -1
+    for h in range(HAND_SIZE):
+        kind = hand_kind(s, p, h)
+        if is_battle(kind) and (best < 0 or kind < hand_kind(s, p, best)):
+            best = h
+    return best
 
 
 @njit(cache=True)
@@ -438,9 +493,10 @@ def decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belie
         return candidates[0]
     best = candidates[0]
     best_score = 1e9
+    open_needs = kill_needs_open(s, opts, roles, victim)
     for i in range(n):
         owner = s[abase(candidates[i]) + AT_OWNER]
-        score = desire(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, owner)
+        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, victim, owner)
         if score < best_score:
             best = candidates[i]
             best_score = score

@@ -13,7 +13,8 @@ conjunction of win-condition building blocks (../shared/rules/dethroned.md):
   deck sum        Battle cards left in its own undrawn deck sum to at most DECK_SUM_MAX
   neighbours      not both of its seat neighbours dead
 
-A referenced role that is not in play is neither alive nor dead, so its condition fails.
+Role ids number the distinct roles in play (at most 8, so a 64-bit mask can hold "roles
+killed"). A referenced role that is not in play is neither alive nor dead: its condition fails.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ KILL_COMMONER = 2
 KILL_ASSAILANT = 3
 KILL_ROLE = 4
 
-MAX_ROLES = 62  # role ids index a 64-bit "roles killed" mask
+NOT_IN_PLAY = -1  # a referenced role that no player holds: neither alive nor dead
 
 KILL_CLASS_NAMES = {"royalty": KILL_ROYAL, "commoner": KILL_COMMONER, "assailant": KILL_ASSAILANT}
 
@@ -211,19 +212,21 @@ def parse_custom_role(raw: Any, key: str) -> RoleSpec:
     )
 
 
-def role_table(specs: list[RoleSpec], fool_must_kill_king: bool, key: str) -> np.ndarray:
-    """Compile role specs into the kernel's int64 role table (row = role id = index in ``specs``)."""
-    if len(specs) > MAX_ROLES:
-        raise SetupError(key, f"at most {MAX_ROLES} roles")
-    ids = {spec.name: i for i, spec in enumerate(specs)}
-    table = np.zeros((len(specs), ROLE_FIELDS), dtype=np.int64)
+def role_table(specs: list[RoleSpec], in_play: list[str], fool_must_kill_king: bool, key: str) -> np.ndarray:
+    """Compile the distinct roles in play (``in_play``, role id = index) into the kernel's int64
+    role table. Names must be known roles (``specs``); a known role not in play becomes id
+    NOT_IN_PLAY, whose conditions never hold."""
+    known = {spec.name: spec for spec in specs}
+    ids = {name: i for i, name in enumerate(in_play)}
+    table = np.zeros((len(in_play), ROLE_FIELDS), dtype=np.int64)
 
     def role_id(name: str, where: str) -> int:
-        if name not in ids:
+        if name not in known:
             raise SetupError(where, f"unknown role '{name}'")
-        return ids[name]
+        return ids.get(name, NOT_IN_PLAY)
 
-    for i, spec in enumerate(specs):
+    for i, name in enumerate(in_play):
+        spec = known[name]
         row = table[i]
         row[ROLE_ROYAL_DEFAULT], row[ROLE_ROYAL_ART] = spec.royal
         row[ROLE_ASSAILANT_DEFAULT], row[ROLE_ASSAILANT_ART] = spec.assailant

@@ -61,7 +61,8 @@ H_SERIAL = 8  # order in which attacks were placed
 H_ATTACK_TOP = 9  # attack slots in use lie below this
 H_VOTES = 10
 H_TRACE_LEN = 11
-HEADER_SIZE = 12
+H_UNBEATEN = 12  # unbeaten attacks on the table
+HEADER_SIZE = 13
 
 PHASE_COMBAT = 0
 PHASE_PAUSE = 1  # after a death: remaining attacks resolve, then the vote
@@ -327,12 +328,15 @@ def living_count(s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unbeaten_total(s):
-    n = 0
-    for p in range(s[H_PLAYERS]):
-        n += s[pbase(p) + PL_UNBEATEN_ON]
-    return n
+    return s[H_UNBEATEN]
+
+
+@njit(cache=True, inline="always")
+def add_unbeaten(s, victim, delta):
+    s[pbase(victim) + PL_UNBEATEN_ON] += delta
+    s[H_UNBEATEN] += delta
 
 
 @njit(cache=True)
@@ -420,7 +424,7 @@ def free_attack(s, a, attack_card_loc):
     victim = s[b + AT_VICTIM]
     owner = s[b + AT_OWNER]
     if s[b + AT_STATE] == ATTACK_UNBEATEN:
-        s[pbase(victim) + PL_UNBEATEN_ON] -= 1
+        add_unbeaten(s, victim, -1)
     s[pbase(victim) + PL_ATTACKS_ON] -= 1
     s[pbase(owner) + PL_ATTACKING] &= ~(1 << victim)
     s[CARD_BASE + s[b + AT_CARD]] = attack_card_loc
@@ -447,7 +451,7 @@ def place_attack(s, opts, a, owner, victim):
     s[b + AT_SERIAL] = s[H_SERIAL]
     s[H_SERIAL] += 1
     s[pbase(victim) + PL_ATTACKS_ON] += 1
-    s[pbase(victim) + PL_UNBEATEN_ON] += 1
+    add_unbeaten(s, victim, 1)
     s[pbase(owner) + PL_ATTACKING] |= 1 << victim
     s[H_PASS_STREAK] = 0
 
@@ -469,7 +473,7 @@ def check_beaten(s, a):
     if s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_DEF_CARD] != NO_CARD:
         if defence_power(s, a) >= attack_power(s, a):
             s[b + AT_STATE] = ATTACK_BEATEN
-            s[pbase(s[b + AT_VICTIM]) + PL_UNBEATEN_ON] -= 1
+            add_unbeaten(s, s[b + AT_VICTIM], -1)
 
 
 # ---- legality ---------------------------------------------------------------------------------
@@ -605,7 +609,7 @@ def redirect(s, opts, p, a, target, card):
     b = abase(a)
     old_victim = s[b + AT_VICTIM]
     s[pbase(old_victim) + PL_ATTACKS_ON] -= 1
-    s[pbase(old_victim) + PL_UNBEATEN_ON] -= 1
+    add_unbeaten(s, old_victim, -1)
     s[pbase(s[b + AT_OWNER]) + PL_ATTACKING] &= ~(1 << old_victim)
     discard_defence(s, a)
     add_mod(s, a, card, SIDE_ATTACK)
@@ -627,7 +631,7 @@ def bomb(s, a, card):
         xb = abase(x)
         if s[xb + AT_STATE] == ATTACK_UNBEATEN and s[xb + AT_VICTIM] == victim:
             s[xb + AT_STATE] = ATTACK_BEATEN
-            s[pbase(victim) + PL_UNBEATEN_ON] -= 1
+            add_unbeaten(s, victim, -1)
 
 
 @njit(cache=True)
@@ -746,7 +750,7 @@ def kill_class_met(s, opts, roles, p):
     if cls == KILL_ASSAILANT:
         need = KF_ASSAILANT if opts[O_SENTINEL_ROYAL_ASSAILANT] else KF_ASSAILANT_NOT_ROYAL
         return (flags & need) != 0
-    return (s[pbase(p) + PL_KILLED_ROLES] >> row[ROLE_KILL_ROLE]) & 1 == 1
+    return row[ROLE_KILL_ROLE] >= 0 and (s[pbase(p) + PL_KILLED_ROLES] >> row[ROLE_KILL_ROLE]) & 1 == 1
 
 
 @njit(cache=True)
