@@ -201,12 +201,12 @@ class Dethroned(Game):
             codes[:] = POLICY_SCRIPTED
         else:
             script = np.zeros((players, 0), dtype=np.int64)
-        s = np.zeros(rules.STATE_SIZE, dtype=np.int64)
+        s = self.last_replay_state = np.zeros(rules.STATE_SIZE, dtype=np.int64)
         stream = np.zeros(2, dtype=np.uint64)
         from balance.engine.rng import open_stream
 
         open_stream(stream, np.uint64(seed), deal_index)
-        trace = np.zeros((trace_size, rules.TRACE_FIELDS), dtype=np.int64)
+        trace = self.last_replay_trace = np.zeros((trace_size, rules.TRACE_FIELDS), dtype=np.int64)
         kernel.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],
                          c["role_count"], codes, params,
                          np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS, c["roles"].shape[0])),

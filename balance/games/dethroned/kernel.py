@@ -42,6 +42,7 @@ ROW_WIDTH = SEAT_BASE + MAX_PLAYERS * len(SEAT_FIELDS)
 S_ROLE, S_WON, S_ALIVE, S_KILLS = range(len(SEAT_FIELDS))
 MS_PER_SECOND = 1000
 GAMES_PER_BLOCK = 256
+ILLEGAL = -2  # trace mark of an illegal action found in checked runs
 
 
 @njit(cache=True)
@@ -104,6 +105,7 @@ def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, param
         if checked:
             n = list_legal(s, opts, p, legal)
             if not is_listed(legal, n, action):
+                trace_event(s, trace, EV_ACTION, p, action, ILLEGAL)  # the state stays for inspection
                 raise ValueError("policy chose an illegal action")
     kind = action_kind(action)
     victim_before = s[abase(action_attack(action)) + AT_VICTIM] if kind == ACT_DEFEND else -1

@@ -27,7 +27,7 @@ from balance.games.dethroned.rules import (
     H_PLAYERS, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_BOMB_NEEDS_DEFENCE, O_DEFENDER_REDIRECT, PHASE_COMBAT,
     PL_ALIVE, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK,
     SIDE_DEFENCE, abase, action_kind, alive, attack_power, defence_power, defending, encode, hand_kind,
-    deck_battle_sum, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
+    bomb_anchor, deck_battle_sum, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
 )
 
 POLICY_RANDOM = 0
@@ -232,8 +232,9 @@ def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
         if slot >= 0:
             return encode(ACT_DEFEND, slot, a, 0, 0)  # the Double follows at the next reaction
     bomb_slot = find_kind(s, p, BOMB)
-    if room and bomb_slot >= 0 and (has_def or not opts[O_BOMB_NEEDS_DEFENCE]):
-        return encode(ACT_BOMB, bomb_slot, a, 0, 0)
+    anchor = bomb_anchor(s, opts, s[b + AT_VICTIM])
+    if bomb_slot >= 0 and anchor >= 0:
+        return encode(ACT_BOMB, bomb_slot, anchor, 0, 0)
     if bomb_slot >= 0 and not has_def:
         slot = highest_battle(s, p)
         if slot >= 0:
@@ -300,8 +301,8 @@ def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, be
             if redirect_target_ok(s, p, a, target):
                 return encode(ACT_REDIRECT, redirect_slot, a, target, 0)
         has_def = s[b + AT_DEF_CARD] != NO_CARD
-        if bomb_slot >= 0 and feeling <= 0.0 and (has_def or not opts[O_BOMB_NEEDS_DEFENCE]):
-            return encode(ACT_BOMB, bomb_slot, a, 0, 0)
+        if bomb_slot >= 0 and feeling <= 0.0 and bomb_anchor(s, opts, victim) >= 0:
+            return encode(ACT_BOMB, bomb_slot, bomb_anchor(s, opts, victim), 0, 0)
         if double >= 0:
             return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK if feeling > 0.0 or not has_def else SIDE_DEFENCE)
         if halve >= 0:

@@ -532,17 +532,24 @@ def list_legal(s, opts, p, out):
                         if alive(s, t) and redirect_target_ok(s, p, a, t):
                             out[n] = encode(ACT_REDIRECT, h, a, t, 0)
                             n += 1
-        else:  # BOMB: one per victim, on an attack carrying a defending card if the option says so
-            seen = 0
+        else:  # BOMB: one action per victim, whatever attack it is laid on
             for a in range(s[H_ATTACK_TOP]):
-                ab = abase(a)
-                v = s[ab + AT_VICTIM]
-                if may_act_on(s, p, a) and not (seen >> v) & 1 and s[ab + AT_MOD_COUNT] < MAX_MODS:
-                    if s[ab + AT_DEF_CARD] != NO_CARD or not opts[O_BOMB_NEEDS_DEFENCE]:
-                        seen |= 1 << v
-                        out[n] = encode(ACT_BOMB, h, a, 0, 0)
-                        n += 1
+                if may_act_on(s, p, a) and bomb_anchor(s, opts, s[abase(a) + AT_VICTIM]) == a:
+                    out[n] = encode(ACT_BOMB, h, a, 0, 0)
+                    n += 1
     return n
+
+
+@njit(cache=True)
+def bomb_anchor(s, opts, victim):
+    """The attack a Bomb for ``victim`` is laid on: the first unbeaten attack on it with a
+    defending card (or with the option off, any); -1 if none."""
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if (s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_VICTIM] == victim and s[b + AT_MOD_COUNT] < MAX_MODS
+                and (s[b + AT_DEF_CARD] != NO_CARD or not opts[O_BOMB_NEEDS_DEFENCE])):
+            return a
+    return -1
 
 
 @njit(cache=True)
