@@ -197,6 +197,7 @@ class Game:
     columns: tuple[str, ...] = ()
     rows_per_game: int = 1
     default_max_length: int = 0
+    length_column: str = ""  # the result column that measures a game's length (report plots)
     seat_word: str = "seat"  # how the report names a seat: "seat" or "role"
 
     # ---- declarations -------------------------------------------------------------------
@@ -225,7 +226,7 @@ class Game:
         """Game-specific scenario tables (custom roles, deck files...). Default: none allowed."""
         if raw:
             name = next(iter(raw))
-            raise SetupError(f"{key}.{name}", f"{self.name} takes no such table")
+            raise SetupError(f"{key}.{name}" if key else name, f"unknown scenario key for {self.name}")
 
     def validate(self, setup: Setup) -> None:
         """Cross-checks that need the whole setup (player count per mode is checked already)."""

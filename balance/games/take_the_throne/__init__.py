@@ -1,0 +1,1 @@
+"""Take the Throne (simultaneous selection; the Monarch against the Houses)."""

@@ -1,0 +1,166 @@
+"""Take the Throne: the Game the engine runs (declarations, batch entry, frames, replay)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from balance.engine.game import Game, Quantity, Setup, SetupError
+from balance.engine.kernels import slot_at_seat
+from balance.engine.rng import new_stream
+from balance.games.take_the_throne import layout as L
+from balance.games.take_the_throne.options import MODE_CODES, MODES, OPTIONS, POLICIES
+from balance.games.take_the_throne.policies import new_work_buffer
+from balance.games.take_the_throne.rules import N_FIXED_COLUMNS, play_game, simulate_batch
+
+SEAT_COLUMNS = [f"vp_{s}" for s in range(L.MAX_PLAYERS)] + [f"reigns_{s}" for s in range(L.MAX_PLAYERS)]
+CARD_COLUMNS = [f"plays_{name.lower()}" for name in L.CARD_NAMES]
+COLUMNS = ("game", "deal", "rotation", "players", "winner", "capped", "rounds", "retentions", "takes",
+           "charge_clashes", "ambushes", "entraps", *SEAT_COLUMNS, *CARD_COLUMNS)
+assert len(COLUMNS) == N_FIXED_COLUMNS + len(SEAT_COLUMNS) + len(CARD_COLUMNS)
+TRACE_ROWS = 20_000
+
+
+def card_mask(names: list, key: str, allowed: int) -> int:
+    mask = 0
+    for name in names:
+        card = L.CARD_IDS.get(str(name).lower())
+        if card is None:
+            raise SetupError(key, f"unknown card '{name}' (known: {', '.join(L.CARD_NAMES)})")
+        if not allowed >> card & 1:
+            raise SetupError(key, f"'{name}' is not a card of this deck")
+        if mask >> card & 1:
+            raise SetupError(key, f"'{name}' appears twice; each deck holds one of each card")
+        mask |= 1 << card
+    return mask
+
+
+class TakeTheThrone(Game):
+    name = "take_the_throne"
+    title = "Take the Throne"
+    rulebook = "seeds/002_3e4ea97ed4247968.txt"
+    supplement = "rules/take_the_throne.md"
+    modes = MODES
+    options = OPTIONS
+    policies = POLICIES
+    columns = COLUMNS
+    default_max_length = 100
+    length_column = "rounds"
+    quantities = (
+        Quantity("win_rate", "share of games a seat (or policy) wins; capped games are no win", "rate", "won",
+                 table="seats", by=("seat", "policy")),
+        Quantity("monarch_retention", "share of rounds the Monarch keeps the throne", "ratio", "retentions",
+                 denominator="rounds"),
+        Quantity("game_length", "rounds per game", "mean", "rounds"),
+        Quantity("capped_rate", "share of games stopped by the round cap", "rate", "capped"),
+        Quantity("first_monarch_wins", "share of games won by the first Monarch (seat 0)", "rate",
+                 "first_monarch_won"),
+        Quantity("leader_not_winner", "share of decided games whose winner did not have the most VP "
+                                      "(kingmaking)", "rate", "leader_not_winner"),
+        Quantity("charge_clash_rate", "share of rounds where several Charges cancelled", "ratio",
+                 "charge_clashes", denominator="rounds"),
+    )
+
+    # ---- setup ------------------------------------------------------------------------------
+    def validate(self, setup: Setup) -> None:
+        crown = card_mask(setup.options["monarch_cards"], "options.monarch_cards", L.CROWN_MASK)
+        house = card_mask(setup.options["house_cards"], "options.house_cards", L.HOUSE_MASK & ~(1 << L.REINFORCE))
+        if setup.mode == "custom":
+            if bin(crown).count("1") != L.MONARCH_HAND_SIZE:
+                raise SetupError("options.monarch_cards", f"the Monarch holds {L.MONARCH_HAND_SIZE} crown cards")
+            if bin(house).count("1") != L.HOUSE_HAND_SIZE:
+                raise SetupError("options.house_cards", f"a house player holds {L.HOUSE_HAND_SIZE} house cards")
+        setup.extra["kernel_options"] = self.kernel_options(setup, crown, house)
+
+    def kernel_options(self, setup: Setup, crown: int, house: int) -> np.ndarray:
+        opts = np.zeros(L.N_OPTIONS, dtype=np.int64)
+        o = setup.options
+        order = o["contest_order"]
+        opts[L.OPT_MODE] = MODE_CODES[setup.mode]
+        opts[L.OPT_PLAYERS] = setup.players
+        opts[L.OPT_MAX_ROUNDS] = setup.max_length or self.default_max_length
+        opts[L.OPT_FEINT_FROM_DISCARD] = o["feint_from_discard"]
+        opts[L.OPT_AMBUSH_ON_VIEW] = o["ambush_on_view"]
+        opts[L.OPT_CONTEST_ORDER] = sum("abc".index(ch) * 10 ** (2 - i) for i, ch in enumerate(order))
+        opts[L.OPT_ABDICATE_SABOTAGE] = o["sabotage_pays_on_abdicate"]
+        opts[L.OPT_SABOTAGE_MONARCH] = o["sabotage_targets_monarch"]
+        opts[L.OPT_CUSTOM_CROWN] = crown
+        opts[L.OPT_CUSTOM_HOUSE] = house
+        return opts
+
+    # ---- running ----------------------------------------------------------------------------
+    def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
+        out = np.empty((count, len(self.columns)), dtype=np.int64)
+        simulate_batch(seed, start, count, setup.rotations, setup.extra["kernel_options"], setup.policy_codes,
+                       setup.policy_params, out)
+        return out
+
+    def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
+        df = pd.DataFrame(table, columns=list(self.columns))
+        small = [c for c in df.columns if c not in ("game", "deal")]
+        df[small] = df[small].astype(np.int32)
+        df["capped"] = df["capped"].astype(bool)
+        n = setup.players
+        vp = df[[f"vp_{s}" for s in range(n)]].to_numpy()
+        winner = df["winner"].to_numpy()
+        decided = winner >= 0
+        winner_vp = np.where(decided, vp[np.arange(len(df)), np.clip(winner, 0, None)], -1)
+        df["first_monarch_won"] = winner == 0
+        df["leader_not_winner"] = decided & (winner_vp < vp.max(axis=1))
+        labels = np.array([s.label for s in setup.seats], dtype=object)
+        slot = (np.clip(winner, 0, None) - df["rotation"].to_numpy()) % n
+        df["winner_policy"] = np.where(decided, labels[slot], "")
+        return df
+
+    def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
+        n = setup.players
+        labels = np.array([s.label for s in setup.seats], dtype=object)
+        parts = []
+        for seat in range(n):
+            rotation = games["rotation"].to_numpy()
+            parts.append(pd.DataFrame({
+                "game": games["game"].to_numpy(), "deal": games["deal"].to_numpy(), "rotation": rotation,
+                "seat": seat, "policy": labels[slot_at_seat(seat, rotation, n)],
+                "won": (games["winner"].to_numpy() == seat), "vp": games[f"vp_{seat}"].to_numpy(),
+                "reigns": games[f"reigns_{seat}"].to_numpy(),
+            }))
+        return pd.concat(parts, ignore_index=True)
+
+    def play_traced(self, setup: Setup, seed: int, game_index: int, script: np.ndarray | None = None):
+        """Play one game through the kernel with the trace on: (state, trace rows)."""
+        deal_index, rotation = divmod(game_index, setup.rotations)
+        codes = np.empty(setup.players, dtype=np.int64)
+        params = np.empty((setup.players, setup.policy_params.shape[1]))
+        for slot in range(setup.players):
+            seat = (slot + rotation) % setup.players
+            codes[seat] = setup.policy_codes[slot]
+            params[seat] = setup.policy_params[slot]
+        state = np.empty(L.STATE_SIZE, dtype=np.int64)
+        trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
+        script = np.zeros(0, dtype=np.int64) if script is None else script
+        play_game(state, (setup.extra["kernel_options"], codes, params, new_stream(seed, deal_index), script, trace,
+                          new_work_buffer()))
+        return state, trace[: state[L.TRACE_LEN]]
+
+    def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
+        from balance.games.take_the_throne.positions import describe_events
+
+        state, trace = self.play_traced(setup, seed, game_index)
+        rotation = game_index % setup.rotations
+        seat_names = [f"seat {s} ({setup.seats[slot_at_seat(s, rotation, setup.players)].label})"
+                      for s in range(setup.players)]
+        start = L.START_VP_TWO_PLAYER if setup.mode == "two_player" else L.START_VP
+        return describe_events(trace, seat_names, [start] * setup.players)
+
+    def bench_setups(self) -> list[tuple[str, Setup]]:
+        return [
+            ("core 4p heuristic", self.make_setup("core", 4, "heuristic")),
+            ("core 3p heuristic", self.make_setup("core", 3, "heuristic")),
+            ("core 5p heuristic", self.make_setup("core", 5, "heuristic")),
+            ("mirror 4p heuristic", self.make_setup("mirror", 4, "heuristic")),
+            ("two_player heuristic", self.make_setup("two_player", 2, "heuristic")),
+            ("core 4p random", self.make_setup("core", 4, "random")),
+        ]
+
+
+GAME = TakeTheThrone()

@@ -1,0 +1,142 @@
+"""Take the Throne: cards, the state record's layout, decision kinds and trace events.
+
+Shared by the rules kernel (rules.py) and the policies (policies.py); nothing here acts.
+
+Cards are small integers; a set of cards (a hand, a discard pile, a player's whole deck) is a
+bit mask with bit ``card``. Every house deck holds at most one card of each kind and there is
+one copy of each crown card, so masks lose nothing.
+
+The state of one game is one int64 array (``STATE_SIZE``); the per-seat fields are blocks of
+``MAX_PLAYERS`` entries starting at the named offset (``state[HAND + seat]``).
+"""
+
+import numpy as np
+
+# ---- cards ------------------------------------------------------------------------------
+ABDICATE, AUTHORITY, RAID, COMMAND, CONSOLIDATE, DEFEND, CHAOS, ENTRAP = range(8)
+ATTACK, CHARGE, FEINT, INFILTRATE, SABOTAGE, ALLY, AMBUSH, DOMINATE, RAVEN, REINFORCE = range(8, 18)
+N_CARDS = 18
+NO_CARD = -1
+
+CARD_NAMES = ("Abdicate", "Authority", "Raid", "Command", "Consolidate", "Defend", "Chaos", "Entrap",
+              "Attack", "Charge", "Feint", "Infiltrate", "Sabotage", "Ally", "Ambush", "Dominate", "Raven",
+              "Reinforce")
+CARD_IDS = {name.lower(): i for i, name in enumerate(CARD_NAMES)}
+
+STRENGTH = np.array([0] * 8 + [1, 3, 0, 2, 0, 0, 0, 4, 0, 0], dtype=np.int64)
+
+CROWN_CORE = (ABDICATE, AUTHORITY, RAID, COMMAND, CONSOLIDATE, DEFEND)
+CROWN_ADDITIONAL = (CHAOS, ENTRAP)
+HOUSE_CORE = (ATTACK, CHARGE, FEINT, INFILTRATE, SABOTAGE)
+HOUSE_ADDITIONAL = (ALLY, AMBUSH, DOMINATE, RAVEN)  # Reinforce is for the 2-player mode only
+TWO_PLAYER_CARDS = (ATTACK, CHARGE, DOMINATE, INFILTRATE, REINFORCE)
+# Variant draws: cards kept by everyone, and the pools the random cards come from.
+MIRROR_HOUSE_KEPT = (ATTACK, CHARGE, INFILTRATE)
+MIRROR_HOUSE_POOL = (FEINT, SABOTAGE, ALLY, AMBUSH, DOMINATE, RAVEN)
+MIRROR_CROWN_KEPT = (RAID, DEFEND)
+MIRROR_CROWN_POOL = (ABDICATE, AUTHORITY, COMMAND, CONSOLIDATE, CHAOS, ENTRAP)
+MONARCH_HAND_SIZE = 6
+HOUSE_HAND_SIZE = 5
+
+
+def mask_of(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+CROWN_MASK = mask_of(range(8))
+HOUSE_MASK = mask_of(range(8, 18))
+
+# ---- game constants ---------------------------------------------------------------------
+MAX_PLAYERS = 5
+WIN_VP = 8
+START_VP = 1
+START_VP_TWO_PLAYER = 0
+RETAIN_VP = 2
+TAKE_VP = 1
+RETAIN_VP_TWO_PLAYER = 1
+TAKE_VP_TWO_PLAYER = 2
+AMBUSH_VP = 2
+ALLY_VP = 2
+NOBODY = -1
+
+# ---- modes (rule-set codes in OPT_MODE) ---------------------------------------------------
+MODE_CORE, MODE_MIRROR, MODE_ASYMMETRIC, MODE_CUSTOM, MODE_TWO_PLAYER = range(5)
+
+# ---- rule options vector (int64 array passed to the kernel) ------------------------------
+OPT_MODE = 0
+OPT_PLAYERS = 1
+OPT_MAX_ROUNDS = 2
+OPT_FEINT_FROM_DISCARD = 3  # 1: Feint's extra card may come from the discard pile
+OPT_AMBUSH_ON_VIEW = 4  # 1: Command's look springs an Ambush
+OPT_CONTEST_ORDER = 5  # permutation of checks a,b,c as digits 0..2, e.g. 12 = "abc" -> 0*100+1*10+2
+OPT_ABDICATE_SABOTAGE = 6  # 1: an Abdicating Monarch who takes the throne back counts as retaining for Sabotage
+OPT_CUSTOM_CROWN = 7  # custom mode: crown card mask
+OPT_CUSTOM_HOUSE = 8  # custom mode: house card mask (every house player)
+OPT_SABOTAGE_MONARCH = 9  # 1: Sabotage may target the Monarch
+N_OPTIONS = 10
+
+CHECK_CHARGES, CHECK_INFILTRATE, CHECK_DOMINATE = range(3)
+
+# ---- state record ------------------------------------------------------------------------
+HAND = 0  # per seat: mask of cards in hand
+DISCARD = HAND + MAX_PLAYERS  # per seat: mask of the face-down discard pile
+OWNED = DISCARD + MAX_PLAYERS  # per seat: mask of the player's whole card set
+MAIN = OWNED + MAX_PLAYERS  # per seat: the card played this round and still in play, or NO_CARD
+EXTRA = MAIN + MAX_PLAYERS  # per seat: Feint's additional card in play, or NO_CARD
+REVEALED = EXTRA + MAX_PLAYERS  # per seat: 1 once the seat's reveal step has passed
+AMBUSH_SPRUNG = REVEALED + MAX_PLAYERS  # per seat: 1 once this round's Ambush has paid out
+VP = AMBUSH_SPRUNG + MAX_PLAYERS  # per seat: victory points
+CHOICE = VP + MAX_PLAYERS  # per seat: the card selected this round (before any replacement)
+REIGNS = CHOICE + MAX_PLAYERS  # per seat: rounds started as Monarch
+PLAYS = REIGNS + MAX_PLAYERS  # per card: times played (selected or added by Feint)
+MONARCH = PLAYS + N_CARDS  # seat holding the Monarch token
+PLAYERS = MONARCH + 1
+RULESET = PLAYERS + 1  # the mode's MODE_* code (the 2-player mode has its own rules)
+ROUND = RULESET + 1  # rounds completed
+ABDICATED = ROUND + 1  # 1 when this round's Monarch played Abdicate
+VIEWED_SEAT = ABDICATED + 1  # Command: whose card the Monarch looked at (NOBODY if none)
+VIEWED_CARD = VIEWED_SEAT + 1
+WINNER = VIEWED_CARD + 1
+RETENTIONS = WINNER + 1  # rounds the Monarch kept the throne
+TAKES = RETENTIONS + 1  # rounds a house player took the throne
+CHARGE_CLASHES = TAKES + 1  # rounds where several Charges cancelled
+AMBUSHES = CHARGE_CLASHES + 1
+ENTRAP_FLIPS = AMBUSHES + 1  # Entrap changed who holds the throne
+TRACE_LEN = ENTRAP_FLIPS + 1  # events written to the trace buffer
+SCRIPT_POS = TRACE_LEN + 1  # next decision read from the script (scripted policy)
+STATE_SIZE = SCRIPT_POS + 1
+
+# ---- decisions: every choice is "pick one set bit of this mask" --------------------------
+SELECT_CARD = 0  # which card to play this round (card mask)
+RAID_TARGET = 1  # seat mask
+COMMAND_VIEW = 2  # seat mask
+COMMAND_REPLACE = 3  # seat mask
+REPLACEMENT_CARD = 4  # card mask: the replaced player's new card
+SABOTAGE_TARGET = 5  # seat mask
+FEINT_EXTRA = 6  # card mask (hand, and discard pile where allowed)
+TIE_BREAK = 7  # seat mask: the Monarch picks the taker among tied
+ENTRAP_GIVE = 8  # seat mask
+ALLY_ACCEPT = 9  # mask 0b11: bit 0 decline, bit 1 take the extra VP
+STEAL_VICTIM = 10  # seat mask (Raven, Authority)
+DECISION_NAMES = ("select card", "raid target", "command view", "command replace", "replacement card",
+                  "sabotage target", "feint extra", "tie break", "entrap give", "ally accept", "steal victim")
+DECLINE, ACCEPT = 0, 1
+
+# ---- trace events: rows (round, event, seat, card, other, value) --------------------------
+TRACE_FIELDS = 6
+EV_ROUND, EV_SELECT, EV_REVEAL, EV_DISCARD, EV_REPLACE, EV_VIEW, EV_AMBUSH, EV_FEINT, EV_VP, EV_TAKE, \
+    EV_RETAIN, EV_TAKE_BACK, EV_PICKUP, EV_SWAP, EV_WIN, EV_CAP, EV_REINFORCE = range(17)
+# reasons for EV_DISCARD (in `value`)
+BY_RAID, BY_ALLY, BY_DEFEND, BY_CHARGES, BY_NO_ATTACK, BY_NO_SINGLE_CHARGE = range(6)
+DISCARD_REASONS = ("Raid", "Ally", "Defend", "more than one Charge", "no Attack left", "not exactly one Charge")
+# reasons for EV_VP (in `other`)
+VP_RETAIN, VP_TAKE, VP_CONSOLIDATE, VP_SABOTAGE, VP_FEINT, VP_ALLY, VP_ALLY_BONUS, VP_RAVEN, VP_AUTHORITY, \
+    VP_AMBUSH, VP_ABDICATE, VP_ENTRAP, VP_FEINT_COST, VP_REINFORCE = range(14)
+VP_REASONS = ("retains the throne", "takes the throne", "Consolidate", "Sabotage", "Feint", "Ally (taker's extra VP)",
+              "Ally", "Raven", "Authority", "Ambush", "Abdicate", "Entrap", "Feint's cost", "Reinforce")
+
+# ---- policies (codes; parameters are documented in options.py) ----------------------------
+POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SCRIPTED = range(4)

@@ -1,0 +1,82 @@
+"""Take the Throne: modes, rule options (scenario keys) and the policy registry."""
+
+from itertools import permutations
+
+from balance.engine.game import Mode, Option, Param, Policy
+from balance.games.take_the_throne.layout import (
+    MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER, POLICY_GREEDY, POLICY_HEURISTIC,
+    POLICY_RANDOM,
+)
+
+MODES = {
+    "core": Mode("core", (3, 4, 5), "First games: the Monarch holds the 6 core crown cards, every house player "
+                                    "the 5 core house cards (Attack, Charge, Feint, Infiltrate, Sabotage)."),
+    "mirror": Mode("mirror", (3, 4, 5), "Mirror variant: house players keep Attack, Charge, Infiltrate plus the "
+                                        "same 2 random cards; the Monarch keeps Raid and Defend plus 4 random."),
+    "asymmetric": Mode("asymmetric", (3, 4, 5), "Asymmetric variant: as Mirror, but each house player draws its "
+                                                "own 2 random cards."),
+    "custom": Mode("custom", (3, 4, 5), "A designer's fixed decks: options monarch_cards and house_cards."),
+    "two_player": Mode("two_player", (2,), "2-player mode: Attack, Charge, Dominate, Infiltrate, Reinforce each; "
+                                           "start at 0 VP; ties keep the throne."),
+}
+MODE_CODES = {"core": MODE_CORE, "mirror": MODE_MIRROR, "asymmetric": MODE_ASYMMETRIC, "custom": MODE_CUSTOM,
+              "two_player": MODE_TWO_PLAYER}
+
+CONTEST_ORDERS = tuple("".join(p) for p in permutations("abc"))
+
+OPTIONS = (
+    Option("feint_from_discard", True,
+           "Feint's additional card may come from the discard pile as well as the hand (rulebook: 'from your "
+           "hand or discard pile'); false = hand only."),
+    Option("ambush_on_view", True,
+           "Command's look at an unrevealed Ambush springs it (rulebook: 'viewed' counts); false = only "
+           "discarding or replacing springs it."),
+    Option("contest_order", "abc",
+           "Order of the contest checks: (a) several Charges are all discarded, (b) an Infiltrate is discarded "
+           "when no Attack remains, (c) a Dominate is discarded unless exactly one Charge remains. The checks "
+           "commute, so every order gives the same result; the option exists to show that.",
+           choices=CONTEST_ORDERS),
+    Option("sabotage_pays_on_abdicate", False,
+           "When an Abdicating Monarch takes the throne back, Sabotage still pays its 'Monarch retains' VP. "
+           "Default false: the rulebook says taking it back does not count as retaining."),
+    Option("sabotage_targets_monarch", True,
+           "Sabotage may choose the Monarch ('choose another player'); false = house players only."),
+    Option("monarch_cards", ["abdicate", "authority", "raid", "command", "consolidate", "defend"],
+           "custom mode: the Monarch's 6 crown cards."),
+    Option("house_cards", ["attack", "charge", "feint", "infiltrate", "sabotage"],
+           "custom mode: every house player's 5 house cards."),
+)
+
+HEURISTIC_PARAMS = (
+    Param("w_attack", 1.0, "opponent model: weight of playing Attack", 0.0),
+    Param("w_infiltrate", 1.0, "opponent model: weight of playing Infiltrate", 0.0),
+    Param("w_charge", 1.5, "opponent model: weight of playing Charge (the expected Charges)", 0.0),
+    Param("w_dominate", 1.0, "opponent model: weight of playing Dominate", 0.0),
+    Param("w_other", 1.2, "opponent model: weight of any card without strength", 0.0),
+    Param("throne_value", 4.0, "value of holding the throne, in VP, beyond the VP it pays"),
+    Param("win_value", 20.0, "value of ending the round as Monarch on 8+ VP (and cost of letting another)", 0.0),
+    Param("keep_cost", 0.05, "cost per strength point of burning a card (it may go to the discard pile)", 0.0),
+    Param("defend_keep", 0.3, "Monarch: cost of spending Defend (kept for likely Attacks)", 0.0),
+    Param("sabotage_disrupt", 0.3, "value of disturbing another player's card (Sabotage, Ally)", 0.0),
+    Param("ally_refuse_vp", 7.0, "refuse Ally's extra VP when an Ally player would reach this many VP", 0.0),
+    Param("temperature", 0.2, "softmax temperature of the card choice, in VP (0 = always the best-scored card)",
+          0.0),
+)
+
+
+def _preset(**changes):
+    return tuple(Param(p.name, changes.get(p.name, p.default), p.doc, p.low, p.high) for p in HEURISTIC_PARAMS)
+
+
+POLICIES = (
+    Policy("random", POLICY_RANDOM, "Uniform over the legal choices at every decision."),
+    Policy("greedy", POLICY_GREEDY, "Fixed priorities: house players Charge > Infiltrate > Attack > ...; the "
+                                    "Monarch Defend > Consolidate > Raid > ...; targets the VP leader."),
+    Policy("heuristic", POLICY_HEURISTIC, "Expected-value play from an opponent model (see parameters): contests "
+                                          "with strength chosen against the expected Charges, keeps Defend for "
+                                          "likely Attacks, Feints near 8 VP, targets by threat.",
+           HEURISTIC_PARAMS),
+    Policy("cautious", POLICY_HEURISTIC, "The heuristic with other weights: expects more Charges, values "
+                                         "keeping strong cards more and the throne less, mixes less.",
+           _preset(keep_cost=0.4, throne_value=0.5, w_charge=2.5, temperature=0.15)),
+)

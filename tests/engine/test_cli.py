@@ -1,0 +1,180 @@
+"""The command line end to end, bad input included (one line naming file and key, exit 2)."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+
+runner = CliRunner()
+
+SMALL = """
+game = "take_the_throne"
+mode = "core"
+players = 3
+seed = 5
+games = 600
+seats = "heuristic"
+
+[[claims]]
+id = "fair"
+quantity = "win_rate"
+by = "seat"
+target = 0.333
+tolerance = 0.3
+
+[[claims]]
+quantity = "game_length"
+target = 8
+tolerance = 6
+"""
+
+
+def write(tmp_path, text, name="study.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def invoke(*args):
+    result = runner.invoke(app, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def test_games_lists_every_option_and_policy():
+    code, out = invoke("games", "--json")
+    assert code == 0
+    ttt = next(g for g in json.loads(out) if g["game"] == "take_the_throne")
+    assert {o["name"] for o in ttt["options"]} >= {"feint_from_discard", "ambush_on_view", "contest_order"}
+    assert {p["name"] for p in ttt["policies"]} >= {"random", "greedy", "heuristic"}
+    assert {m["name"] for m in ttt["modes"]} == {"core", "mirror", "asymmetric", "custom", "two_player"}
+
+
+def test_check_prints_claims_with_intervals_and_verdicts(tmp_path):
+    code, out = invoke("check", write(tmp_path, SMALL), "--games", 400, "--json")
+    assert code == 0
+    [report] = json.loads(out)
+    rows = report["claims"]
+    assert [r["group"] for r in rows if r["claim"] == "fair"] == ["0", "1", "2"]
+    for r in rows:
+        assert r["low"] <= r["estimate"] <= r["high"] and r["verdict"] in ("holds", "fails", "undecided")
+    assert report["games"] == 402  # rounded up to whole deals (3 rotations)
+
+
+def test_check_strict_exits_non_zero_when_a_claim_fails(tmp_path):
+    failing = SMALL.replace("tolerance = 6", "tolerance = 0.1").replace("target = 8", "target = 40")
+    code, out = invoke("check", write(tmp_path, failing), "--strict")
+    assert code == 1 and "fails" in out
+
+
+def test_sequential_check_stops_when_decided(tmp_path):
+    text = SMALL.replace("games = 600", "precision = { half_width = 0.2, max_games = 50000, batch = 300 }")
+    code, out = invoke("check", write(tmp_path, text), "--json")
+    assert code == 0
+    assert json.loads(out)[0]["games"] < 50000
+
+
+def test_run_writes_parquet_and_summary_and_resumes(tmp_path):
+    scenario = write(tmp_path, SMALL)
+    out = tmp_path / "run"
+    code, text = invoke("run", scenario, "--out", out, "--chunk", 150)
+    assert code == 0, text
+    full = pd.read_parquet(out / "results.parquet")
+    summary = json.loads((out / "summary.json").read_text())
+    assert len(full) == 600 and summary["games"] == 600
+    parts = sorted((out / "parts").glob("*.parquet"))
+    assert len(parts) == 4
+    parts[2].unlink()  # an interrupted run: one part missing
+    (out / "results.parquet").unlink()
+    code, _ = invoke("run", scenario, "--out", out, "--chunk", 150)
+    assert code == 0
+    assert pd.read_parquet(out / "results.parquet").equals(full)
+
+
+def test_run_refuses_a_folder_of_another_study(tmp_path):
+    scenario = write(tmp_path, SMALL)
+    out = tmp_path / "run"
+    assert invoke("run", scenario, "--out", out, "--games", 30)[0] == 0
+    code, text = invoke("run", scenario, "--out", out, "--games", 30, "--seed", 9)
+    assert code == 2 and "different study" in text
+
+
+def test_report_writes_html_and_markdown_with_plots(tmp_path):
+    scenario = write(tmp_path, SMALL)
+    code, out = invoke("report", scenario, "-o", tmp_path / "rep" / "report.html", "--games", 300)
+    assert code == 0, out
+    html = (tmp_path / "rep" / "report.html").read_text()
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "data:image/png;base64" in html and "seed" in html and "heuristic" in html
+    assert "![rates]" in md and (tmp_path / "rep" / "report_files" / "study_rates.png").exists()
+
+
+def test_report_from_a_run_folder(tmp_path):
+    scenario = write(tmp_path, SMALL)
+    out = tmp_path / "run"
+    assert invoke("run", scenario, "--out", out, "--games", 60)[0] == 0
+    code, text = invoke("report", out, "-o", tmp_path / "r.html")
+    assert code == 0, text
+    assert "60" in (tmp_path / "r.md").read_text()
+
+
+def test_replay_prints_the_batch_game(tmp_path):
+    code, out = invoke("replay", write(tmp_path, SMALL), "--game", 4)
+    assert code == 0
+    assert out.startswith("Round 1: seat 0") and "VP after the round" in out
+
+
+def test_bench_reports_rates(tmp_path):
+    code, out = invoke("bench", "--game", "take_the_throne", "--seconds", 0.05, "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert rows[0]["setup"] == "core 4p heuristic" and rows[0]["per_minute"] > 0
+
+
+def test_matrix(tmp_path):
+    code, out = invoke("matrix", "take_the_throne", "--mode", "two_player", "--players", 2,
+                       "--policies", "random,heuristic", "--games", 300, "--json")
+    assert code == 0
+    cells = {(r["row"], r["column"]): r for r in json.loads(out)}
+    assert cells[("heuristic", "random")]["win_rate"] > cells[("random", "heuristic")]["win_rate"]
+
+
+BAD = [
+    ("unknown_key", "playerz = 3\n" + SMALL, "playerz"),
+    ("wrong_type", SMALL.replace("players = 3", 'players = "three"'), "players"),
+    ("impossible_count", SMALL.replace("players = 3", "players = 7"), "players"),
+    ("unknown_policy", SMALL.replace('seats = "heuristic"', 'seats = "wizard"'), "seats[0].policy"),
+    ("unknown_option", SMALL + "\n[options]\nfeint_from_discrad = true\n", "options.feint_from_discrad"),
+    ("bad_choice", SMALL + '\n[options]\ncontest_order = "abd"\n', "options.contest_order"),
+    ("unknown_card", SMALL.replace('mode = "core"', 'mode = "custom"') +
+     '\n[options]\nhouse_cards = ["attack", "charge", "feint", "infiltrate", "dragon"]\n', "options.house_cards"),
+    ("unknown_game", SMALL.replace('"take_the_throne"', '"chess"'), "game"),
+    ("unknown_quantity", SMALL.replace('quantity = "game_length"', 'quantity = "fun"'), "claims[1].quantity"),
+    ("bad_param", SMALL.replace('seats = "heuristic"', '[[seats]]\npolicy = "heuristic"\nparams = { temperature = -1 }\n'
+                                                       '[[seats]]\npolicy = "random"\n[[seats]]\npolicy = "random"'),
+     "seats[0].params.temperature"),
+    ("not_toml", "game = = 3", "-"),
+]
+
+
+@pytest.mark.parametrize("name, text, key", BAD, ids=[b[0] for b in BAD])
+def test_bad_input_is_one_line_naming_file_and_key(tmp_path, name, text, key):
+    scenario = write(tmp_path, text)
+    out = tmp_path / "out"
+    for command in (["run", scenario, "--out", out], ["check", scenario]):
+        code, text_out = invoke(*command)
+        assert code == 2
+        lines = text_out.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in text_out
+        assert str(scenario) in lines[0] and f": {key}:" in lines[0]
+        assert not out.exists()  # nothing half-written
+
+
+def test_missing_file_and_bad_game_index(tmp_path):
+    code, out = invoke("check", tmp_path / "nope.toml")
+    assert code == 2 and "no such scenario file" in out
+    code, out = invoke("replay", write(tmp_path, SMALL), "--game", -1)
+    assert code == 2 and "--game" in out
