@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Game, Quantity, Setup, SetupError
+from balance.engine.kernels import seat_policies, slot_at_seat, split_game_index
+from balance.engine.rng import STREAM_SIZE, open_stream
 from balance.games.dethroned import kernel, rules
 from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
 from balance.games.dethroned.policies import POLICY_SCRIPTED
@@ -180,7 +182,7 @@ class Dethroned(Game):
         for seat in range(players):
             part = games[["game", "deal", "rotation", "capped"]].copy()
             part["seat"] = seat
-            part["policy"] = [labels[(seat - r) % players] for r in games["rotation"]]
+            part["policy"] = [labels[slot_at_seat(seat, r, players)] for r in games["rotation"]]
             for field in kernel.SEAT_FIELDS:
                 part[field] = games[f"{field}_{seat}"].to_numpy()
             part["role"] = part["role"].map(dict(enumerate(names)))
@@ -193,18 +195,16 @@ class Dethroned(Game):
         """(state, trace, row) of game ``game_index`` through the batch kernel's play_game."""
         c = self.compiled(setup)
         players = setup.players
-        deal_index, rotation = divmod(game_index, setup.rotations)
+        deal_index, rotation = split_game_index(game_index, setup.rotations)
         codes = np.zeros(players, dtype=np.int64)
         params = np.zeros_like(setup.policy_params)
-        kernel.seat_policies(setup.policy_codes, setup.policy_params, rotation, codes, params)
+        seat_policies(rotation, setup.policy_codes, setup.policy_params, codes, params)
         if script is not None:
             codes[:] = POLICY_SCRIPTED
         else:
             script = np.zeros((players, 0), dtype=np.int64)
         s = self.last_replay_state = np.zeros(rules.STATE_SIZE, dtype=np.int64)
-        stream = np.zeros(2, dtype=np.uint64)
-        from balance.engine.rng import open_stream
-
+        stream = np.zeros(STREAM_SIZE, dtype=np.uint64)
         open_stream(stream, np.uint64(seed), deal_index)
         trace = self.last_replay_trace = np.zeros((trace_size, rules.TRACE_FIELDS), dtype=np.int64)
         kernel.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],

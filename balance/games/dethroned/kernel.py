@@ -15,6 +15,7 @@ Output row (int32): GAME_COLUMNS, then per seat SEAT_FIELDS (role, won, alive, k
 import numpy as np
 from numba import njit, prange
 
+from balance.engine.kernels import seat_policies, split_game_index
 from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.policies import (
     P_REACTION_MEAN, POLICY_SCRIPTED, decide_action, decide_claim, decide_credit, decide_vote, init_beliefs,
@@ -246,16 +247,6 @@ def write_row(s, opts, roles, out, i, game, deal_index, rotation):
         out[i, b + S_KILLS] = s[pbase(p) + PL_KILLS]
 
 
-@njit(cache=True)
-def seat_policies(slot_codes, slot_params, rotation, codes, params):
-    """In rotation r, policy slot k sits at seat (k + r) % players."""
-    players = slot_codes.shape[0]
-    for k in range(players):
-        seat = (k + rotation) % players
-        codes[seat] = slot_codes[k]
-        params[seat, :] = slot_params[k, :]
-
-
 @njit(parallel=True, cache=True)
 def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_kill, want_total, setup_roles,
                    role_count, slot_codes, slot_params, out):
@@ -276,10 +267,9 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
         params = np.zeros(slot_params.shape, dtype=np.float64)
         for i in range(block * GAMES_PER_BLOCK, min(count, (block + 1) * GAMES_PER_BLOCK)):
             game = start + i
-            deal_index = game // rotations
-            rotation = game % rotations
+            deal_index, rotation = split_game_index(game, rotations)
             open_stream(stream, seed, deal_index)
-            seat_policies(slot_codes, slot_params, rotation, codes, params)
+            seat_policies(rotation, slot_codes, slot_params, codes, params)
             play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, role_count, codes, params,
                       belief, grudge, legal, candidates, script, script_pos, stream, trace, False)
             write_row(s, opts, roles, out, i, game, deal_index, rotation)
