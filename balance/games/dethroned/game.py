@@ -255,7 +255,7 @@ def describe_action(action: int, card: int) -> str:
     target = (action >> rules.TARGET_SHIFT) & rules.FIELD_MASK
     side = "defence" if (action >> rules.SIDE_SHIFT) & 1 else "attack"
     if kind == "attack":
-        return f"attacks seat {target} with a {card_name(card)} (attack #{a})"
+        return f"attacks seat {target} with a {card_name(card)}"
     if kind == "defend":
         return f"defends attack #{a} with a {card_name(card)}"
     if kind in ("double", "halve"):

@@ -19,11 +19,11 @@ from numba import njit
 
 from balance.engine.rng import below, chance, uniform
 from balance.games.dethroned.roles import (
-    ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
+    ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
 )
 from balance.games.dethroned.rules import (
     ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_DEADLINE, AT_DEF_CARD,
-    AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS, H_PHASE,
+    AT_CREDIT, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS, H_PHASE,
     H_PLAYERS, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_BOMB_NEEDS_DEFENCE, O_DEFENDER_REDIRECT, PHASE_COMBAT,
     PL_ALIVE, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK,
     SIDE_DEFENCE, abase, action_kind, alive, attack_power, defence_power, defending, encode, hand_kind,
@@ -125,7 +125,8 @@ def expected_want(belief, want, i, role, k):
 @njit(cache=True)
 def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victim, sign):
     """``actor`` attacked (sign +1) or defended (sign -1) ``victim``: every heuristic observer
-    reweights its beliefs about the actor towards roles that want that."""
+    reweights its beliefs about the actor towards roles that want that, by the likelihood
+    1 + learning * sign * (how much the role wants the victim dead), floored above zero."""
     if actor == victim:
         return
     grudge[victim, actor] += max(0.0, sign)
@@ -135,7 +136,8 @@ def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victi
         rate = params[i, P_LEARNING]
         for r in range(belief.shape[2]):
             if belief[i, actor, r] > 0.0:
-                belief[i, actor, r] *= max(BELIEF_FLOOR, np.exp(rate * sign * expected_want(belief, want_total, i, r, victim)))
+                shift = rate * sign * expected_want(belief, want_total, i, r, victim)
+                belief[i, actor, r] *= max(BELIEF_FLOOR, 1.0 + shift)
         normalise(belief, i, actor)
 
 
@@ -260,23 +262,42 @@ def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge
 
 @njit(cache=True)
 def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
-    """Under attack: deal with the attack whose count ends first."""
+    """Under attack: Redirect the strongest attack it cannot beat at its favourite target (the
+    attacker if none), else deal with the attack whose count ends first."""
     urgent = -1
+    strongest = -1
     for a in range(s[H_ATTACK_TOP]):
         b = abase(a)
         if s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_VICTIM] == p:
             if urgent < 0 or s[b + AT_DEADLINE] < s[abase(urgent) + AT_DEADLINE]:
                 urgent = a
+            if smallest_beating(s, p, attack_power(s, a)) < 0 and (
+                    strongest < 0 or attack_power(s, a) > attack_power(s, strongest)):
+                strongest = a
     redirect_slot = find_kind(s, p, REDIRECT)
-    if redirect_slot >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT \
-            and smallest_beating(s, p, attack_power(s, urgent)) < 0:
+    if redirect_slot >= 0 and strongest >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT:
         target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
-        owner = s[abase(urgent) + AT_OWNER]
-        if target < 0 or not redirect_target_ok(s, p, urgent, target):
-            target = owner
-        if target != p and alive(s, target) and redirect_target_ok(s, p, urgent, target):
-            return encode(ACT_REDIRECT, redirect_slot, urgent, target, 0)
+        if target < 0 or not redirect_target_ok(s, p, strongest, target):
+            target = s[abase(strongest) + AT_OWNER]
+        if target != p and alive(s, target) and redirect_target_ok(s, p, strongest, target):
+            return encode(ACT_REDIRECT, redirect_slot, strongest, target, 0)
     return save_attack(s, opts, p, urgent, stream, params, roles, True)
+
+
+@njit(cache=True)
+def must_not_kill(s, roles, p):
+    """A kill now would break its win condition (the Shopkeeper's 'no kill')."""
+    limit = roles[s[pbase(p) + PL_ROLE], ROLE_MAX_KILLS]
+    return limit >= 0 and s[pbase(p) + PL_KILLS] >= limit
+
+
+@njit(cache=True)
+def hand_count(s, q):
+    n = 0
+    for h in range(HAND_SIZE):
+        if hand_kind(s, q, h) != NO_CARD:
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -330,7 +351,8 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
             continue
         victim = s[b + AT_VICTIM]
         feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
-        if -feeling > 1.0 - params[p, P_HELPING] or (cycling and feeling <= 0.0):
+        own_kill = s[b + AT_CREDIT] == p and must_not_kill(s, roles, p)
+        if -feeling > 1.0 - params[p, P_HELPING] or (cycling and feeling <= 0.0) or own_kill:
             allow = may_spend_modifier(s, roles, params, p, stream)
             action = save_attack(s, opts, p, a, stream, params, roles, allow)
             if action_kind(action) != ACT_PASS:
@@ -348,10 +370,12 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
     target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
     if target < 0:
         return ACT_PASS
-    if cycling and s[pbase(target) + PL_UNBEATEN_ON] == 0:
-        slot = lowest_battle(s, p)  # burn a card on an attack a free player can beat
-        if slot >= 0:
+    if must_not_kill(s, roles, p):
+        # only burn a low card on a free player holding cards, who can beat it
+        slot = lowest_battle(s, p)
+        if cycling and s[pbase(target) + PL_UNBEATEN_ON] == 0 and hand_count(s, target) >= HAND_SIZE - 1:
             return encode(ACT_ATTACK, slot, 0, target, 0)
+        return ACT_PASS
     slot = highest_battle(s, p)
     if slot >= 0 and score > 1.0 - params[p, P_AGGRESSION]:
         return encode(ACT_ATTACK, slot, 0, target, 0)
