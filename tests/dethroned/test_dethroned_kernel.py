@@ -99,3 +99,20 @@ def test_claims_are_truthful_without_lying_and_beliefs_follow():
 
 def test_columns_match_the_kernel_row():
     assert len(GAME.columns) == kernel.ROW_WIDTH
+
+
+def test_scripted_decisions_drive_the_event_loop():
+    st = setup(["Fool", "King", "Assassin"], "random")
+    passes = np.full((3, 1), -1, dtype=np.int64)
+    s, trace, row = GAME.replay(st, 9, 0, script=passes, checked=True)
+    assert s[rules.H_DEATHS] == 0 and s[rules.H_OUTCOME] == rules.OUTCOME_STALEMATE  # an impasse, voted to end
+    hand = [s[rules.pbase(0) + rules.PL_HAND + h] for h in range(rules.HAND_SIZE)]
+    slot = next(h for h, kind in enumerate(hand) if rules.is_battle(kind))
+    script = np.full((3, 1), -1, dtype=np.int64)
+    script[0, 0] = rules.encode(rules.ACT_ATTACK, slot, 0, 1, 0)  # seat 0 attacks seat 1, nobody answers
+    s, trace, row = GAME.replay(st, 9, 0, script=script, checked=True)
+    attack_time = next(t for t, event, player, arg, arg2 in trace if event == rules.EV_ACTION)
+    death = [(t, player, arg) for t, event, player, arg, arg2 in trace if event == rules.EV_DEATH]
+    window = 1000 * (st.options["window_seconds"] + st.options["count_seconds"])
+    assert death == [(attack_time + window, 1, 0)]
+    assert s[rules.H_OUTCOME] == rules.OUTCOME_VOTE and s[rules.H_VOTES] == 1

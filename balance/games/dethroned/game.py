@@ -14,10 +14,9 @@ from balance.games.dethroned import kernel, rules
 from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
 from balance.games.dethroned.policies import POLICY_SCRIPTED
 from balance.games.dethroned.roles import (
-    BUILTIN_ROLES, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, ROLE_ASSAILANT_ART,
+    BUILTIN_ROLES, GT, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, NOT_IN_PLAY, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
-    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, NOT_IN_PLAY, RoleSpec, parse_custom_role, role_table,
-    GT as GT_ROLES,
+    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec, parse_custom_role, role_table,
 )
 
 DEFAULT_MAX_DECISIONS = 3000
@@ -238,7 +237,7 @@ class Dethroned(Game):
             ("3p Assassin for Hire, random", self.make_setup("standard", 3, [("random", {})] * 3, rotate=False,
                                                              extra={"roles": ["Fool", "King", "Assassin"]})),
             ("8p Town Meeting, heuristic", self.make_setup("standard", 8, [("heuristic", {})] * 8, rotate=False,
-                                                           extra={"roles": list(GT_ROLES)})),
+                                                           extra={"roles": list(GT)})),
         ]
 
 

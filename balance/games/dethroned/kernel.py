@@ -18,19 +18,19 @@ from numba import njit, prange
 from balance.engine.kernels import seat_policies, split_game_index
 from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.policies import (
-    P_REACTION_MEAN, POLICY_SCRIPTED, decide_action, decide_claim, decide_credit, decide_vote, init_beliefs,
-    observe_claim, observe_hostility, reaction_delay,
+    decide_action, decide_claim, decide_credit, decide_vote, init_beliefs, observe_claim, observe_hostility,
+    reaction_delay,
 )
-from balance.games.dethroned.rules import (  # noqa: I001
-    ACT_CLEAR, PL_UNBEATEN_ON, encode,
-    ACT_ATTACK, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, DECK_SIZE, EV_ACTION, EV_CLAIM, EV_DEATH,
-    EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END, H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS, H_NOW,
-    H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VOTES, HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, O_IMPASSE_ROUNDS,
+from balance.games.dethroned.rules import (
+    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, DECK_SIZE, EV_ACTION, EV_CLAIM,
+    EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END, H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS,
+    H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VOTES, MAX_LEGAL, MAX_PLAYERS, O_IMPASSE_ROUNDS,
     O_MAX_DECISIONS, OUTCOME_CAPPED, OUTCOME_LAST_STANDING, OUTCOME_STALEMATE, OUTCOME_VOTE, PHASE_COMBAT,
-    PHASE_OVER, PHASE_PAUSE, PL_ALIVE, PL_ASSAILANT, PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE,
-    STATE_SIZE, TRACE_FIELDS, abase, action_attack, action_slot, hand_kind, trace_event, action_kind, action_target, alive, apply_action,
-    cards_consistent, clear_all_beaten, credit_candidates, defending, draw_to_full, earliest_deadline, end_game,
-    has_won, init_state, kill, list_legal, living_count, pbase, stalemate, unbeaten_total,
+    PHASE_OVER, PHASE_PAUSE, PL_ALIVE, PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_UNBEATEN_ON,
+    STATE_SIZE, TRACE_FIELDS, abase, action_attack, action_kind, action_slot, action_target, alive, apply_action,
+    cards_consistent, clear_all_beaten, credit_candidates, defending, draw_to_full, earliest_deadline, encode,
+    end_game, has_won, hand_kind, init_state, kill, list_legal, living_count, pbase, stalemate, trace_event,
+    unbeaten_total,
 )
 
 GAME_COLUMNS = ("game", "deal", "rotation", "outcome", "capped", "decisions", "deaths", "votes", "seconds",

@@ -19,15 +19,16 @@ from numba import njit
 
 from balance.engine.rng import below, chance, uniform
 from balance.games.dethroned.roles import (
-    ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
+    ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD,
+    ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
 )
 from balance.games.dethroned.rules import (
-    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_DEADLINE, AT_DEF_CARD,
-    AT_CREDIT, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS, H_PHASE,
-    H_PLAYERS, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_BOMB_NEEDS_DEFENCE, O_DEFENDER_REDIRECT, PHASE_COMBAT,
-    PL_ALIVE, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK,
-    SIDE_DEFENCE, abase, action_kind, alive, attack_power, defence_power, defending, encode, hand_kind,
-    bomb_anchor, deck_battle_sum, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
+    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_CREDIT, AT_DEADLINE,
+    AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS,
+    H_PHASE, H_PLAYERS, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, PHASE_COMBAT, PL_ALIVE,
+    PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK, SIDE_DEFENCE, abase,
+    action_kind, alive, attack_power, bomb_anchor, deck_battle_sum, defence_power, defending, encode, hand_kind,
+    conditions_hold, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
 )
 
 POLICY_RANDOM = 0
@@ -406,12 +407,12 @@ def believes_won(s, opts, roles, belief, p):
         role = row[ROLE_COND_BASE + 2 * c]
         want_alive = row[ROLE_COND_BASE + 2 * c + 1]
         mass = 0.0
-        for q in range(s[H_PLAYERS]):
+        for q in range(s[H_PLAYERS] if role >= 0 else 0):  # a role not in play never holds
             if s[pbase(q) + PL_ALIVE] == want_alive:
                 mass += belief[p, q, role]
         if mass >= BELIEVED:
             hits += 1
-    return hits > 0 if row[ROLE_COND_ANY] else hits == count
+    return conditions_hold(row, hits)
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from balance.games.dethroned.roles import (
-    KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROLE, KILL_ROYAL, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT,
+    KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT,
     ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE,
     ROLE_MAX_KILLS, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_ROYAL_ART,
     ROLE_ROYAL_DEFAULT, ROLE_SELF, SELF_ALIVE, SELF_DEAD,
@@ -770,7 +770,13 @@ def role_conditions_met(s, roles, p):
     for c in range(count):
         if role_status(s, row[ROLE_COND_BASE + 2 * c], row[ROLE_COND_BASE + 2 * c + 1]):
             hits += 1
-    return hits > 0 if row[ROLE_COND_ANY] else hits == count
+    return conditions_hold(row, hits)
+
+
+@njit(cache=True, inline="always")
+def conditions_hold(row, hits):
+    """All of the role's role conditions hold, or (ROLE_COND_ANY) at least one."""
+    return hits > 0 if row[ROLE_COND_ANY] else hits == row[ROLE_COND_COUNT]
 
 
 @njit(cache=True)
