@@ -71,7 +71,7 @@ def discussion(s, codes, params, role_count, belief, first, stream, trace):
         observe_claim(s, codes, params, role_count, belief, p, claim)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_player(s):
     """The living player whose reaction comes first (lowest seat on a tie)."""
     best = -1
@@ -81,7 +81,7 @@ def next_player(s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe_action(s, codes, params, want_total, belief, grudge, p, action, victim_before):
     """Public consequences of an action for the listeners' beliefs."""
     kind = action_kind(action)
@@ -254,6 +254,11 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
     players = slot_codes.shape[0]
     blocks = (count + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
     for block in prange(blocks):
+        # thread-private copies of the read-only inputs: the reference counts of shared arrays
+        # would otherwise bounce between cores at every call
+        local_opts, local_roles, local_setup_roles, local_count = opts.copy(), roles.copy(), setup_roles.copy(), \
+            role_count.copy()
+        local_cond, local_kill, local_total = want_cond.copy(), want_kill.copy(), want_total.copy()
         s = np.zeros(STATE_SIZE, dtype=np.int64)
         belief = np.zeros((MAX_PLAYERS, MAX_PLAYERS, roles.shape[0]), dtype=np.float64)
         grudge = np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.float64)
@@ -270,6 +275,6 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
             deal_index, rotation = split_game_index(game, rotations)
             open_stream(stream, seed, deal_index)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
-            play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, role_count, codes, params,
-                      belief, grudge, legal, candidates, script, script_pos, stream, trace, False)
-            write_row(s, opts, roles, out, i, game, deal_index, rotation)
+            play_game(s, local_opts, local_roles, local_cond, local_kill, local_total, local_setup_roles, local_count,
+                      codes, params, belief, grudge, legal, candidates, script, script_pos, stream, trace, False)
+            write_row(s, local_opts, local_roles, out, i, game, deal_index, rotation)

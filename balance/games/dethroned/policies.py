@@ -57,7 +57,7 @@ BELIEVED = 0.5
 HALF = 0.5  # the random policy's vote to continue
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reaction_delay(params, stream):
     mean = params[P_REACTION_MEAN] * MS_PER_SECOND
     spread = params[P_REACTION_SPREAD]
@@ -87,7 +87,7 @@ def init_beliefs(s, role_count, belief, grudge):
                 belief[i, j, r] /= total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def normalise(belief, i, j):
     total = 0.0
     for r in range(belief.shape[2]):
@@ -114,7 +114,7 @@ def observe_claim(s, codes, params, role_count, belief, claimer, claim):
         normalise(belief, i, claimer)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expected_want(belief, want, i, role, k):
     """How much ``role`` wants player k dead, in observer i's beliefs about k."""
     total = 0.0
@@ -143,14 +143,14 @@ def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victi
 
 
 # ---- the heuristic's view of the table ---------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kill_needs_open(s, opts, roles, p):
     row = roles[s[pbase(p) + PL_ROLE]]
     return (s[pbase(p) + PL_KILLS] < row[ROLE_MIN_KILLS] or not kill_class_met(s, opts, roles, p)
             or s[H_DEATHS] < row[ROLE_MIN_DEAD])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, q):
     """How much p wants q dead (negative: wants q alive), from p's win condition and beliefs;
     ``open_needs``: p still needs kills (kill_needs_open)."""
@@ -173,7 +173,7 @@ def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_need
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_kind(s, p, kind):
     for h in range(HAND_SIZE):
         if hand_kind(s, p, h) == kind:
@@ -181,7 +181,7 @@ def find_kind(s, p, kind):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def smallest_beating(s, p, needed):
     """Hand slot of the smallest Battle card worth at least ``needed``; -1 if none."""
     best = -1
@@ -192,7 +192,7 @@ def smallest_beating(s, p, needed):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def highest_battle(s, p):
     best = -1
     for h in range(HAND_SIZE):
@@ -202,12 +202,12 @@ def highest_battle(s, p):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wants_modifiers(s, roles, p):
     return s[pbase(p) + PL_MODS_PLAYED] < roles[s[pbase(p) + PL_ROLE], ROLE_MODS_PLAYED]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_spend_modifier(s, roles, params, p, stream):
     return wants_modifiers(s, roles, p) or not chance(stream, params[p, P_HOARDING])
 
@@ -285,14 +285,14 @@ def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, g
     return save_attack(s, opts, p, urgent, stream, params, roles, True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def must_not_kill(s, roles, p):
     """A kill now would break its win condition (the Shopkeeper's 'no kill')."""
     limit = roles[s[pbase(p) + PL_ROLE], ROLE_MAX_KILLS]
     return limit >= 0 and s[pbase(p) + PL_KILLS] >= limit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_count(s, q):
     n = 0
     for h in range(HAND_SIZE):
@@ -383,7 +383,7 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
     return ACT_PASS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_battle(s, p):
     best = -1
     for h in range(HAND_SIZE):

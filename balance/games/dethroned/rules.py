@@ -236,7 +236,7 @@ def power(kind, exponent):
     return (kind + 1) * 2.0 ** exponent
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trace_event(s, trace, event, player, arg, arg2):
     n = s[H_TRACE_LEN]
     if n < trace.shape[0]:
@@ -274,7 +274,7 @@ def init_state(s, players, seat_roles, roles, opts):
             s[CARD_BASE + card_id(p, k)] = LOC_DECK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_to_full(s, p):
     """Draw back up to HAND_SIZE from the own deck (no reshuffle). Returns cards drawn."""
     b = pbase(p)
@@ -306,13 +306,13 @@ def hand_kind(s, p, slot):
     return s[pbase(p) + PL_HAND + slot]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def attack_power(s, a):
     b = abase(a)
     return power(s[b + AT_CARD] % DECK_SIZE, s[b + AT_EXP])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def defence_power(s, a):
     b = abase(a)
     if s[b + AT_DEF_CARD] == NO_CARD:
@@ -320,7 +320,7 @@ def defence_power(s, a):
     return power(s[b + AT_DEF_CARD] % DECK_SIZE, s[b + AT_DEF_EXP])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def living_count(s):
     n = 0
     for p in range(s[H_PLAYERS]):
@@ -339,7 +339,7 @@ def add_unbeaten(s, victim, delta):
     s[H_UNBEATEN] += delta
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def battle_in_hand(s, p):
     for h in range(HAND_SIZE):
         if is_battle(hand_kind(s, p, h)):
@@ -347,7 +347,7 @@ def battle_in_hand(s, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def could_attack_later(s, p):
     """A Battle card in hand, or room in hand and a Battle card still to draw."""
     if battle_in_hand(s, p):
@@ -365,7 +365,7 @@ def could_attack_later(s, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def earliest_deadline(s):
     """(time, attack) of the unbeaten attack whose count ends first; (-1, -1) if none."""
     best_t = -1
@@ -381,7 +381,7 @@ def earliest_deadline(s):
 
 
 # ---- moving cards -----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_from_hand(s, p, slot):
     b = pbase(p)
     kind = s[b + PL_HAND + slot]
@@ -466,7 +466,7 @@ def new_attack_slot(s):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def check_beaten(s, a):
     """An attack is beaten when its defending card is worth at least as much."""
     b = abase(a)
@@ -477,7 +477,7 @@ def check_beaten(s, a):
 
 
 # ---- legality ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_act_on(s, p, a):
     """Defenders act only on attacks against themselves; others on any unbeaten attack."""
     b = abase(a)
