@@ -12,7 +12,7 @@ from balance.engine.kernels import seat_policies, slot_at_seat, split_game_index
 from balance.engine.rng import STREAM_SIZE, open_stream
 from balance.games.dethroned import kernel, rules
 from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
-from balance.games.dethroned.policies import POLICY_SCRIPTED
+from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
 from balance.games.dethroned.roles import (
     BUILTIN_ROLES, GT, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, NOT_IN_PLAY, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
@@ -210,8 +210,8 @@ class Dethroned(Game):
                          c["role_count"], codes, params,
                          np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS, c["roles"].shape[0])),
                          np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS)), np.zeros(rules.MAX_LEGAL, dtype=np.int64),
-                         np.zeros(rules.MAX_ATTACKS, dtype=np.int64), script, np.zeros(players, dtype=np.int64),
-                         stream, trace, checked)
+                         np.zeros(rules.MAX_ATTACKS, dtype=np.int64), script,
+                         np.zeros((MARKS, players), dtype=np.int64), stream, trace, checked)
         row = np.empty((1, len(self.columns)), dtype=np.int32)
         kernel.write_row(s, c["opts"], c["roles"], row, 0, game_index, deal_index, rotation)
         return s, trace[: s[rules.H_TRACE_LEN]], row[0]

@@ -18,13 +18,14 @@ from numba import njit, prange
 from balance.engine.kernels import seat_policies, split_game_index
 from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.policies import (
+    MARK_SCRIPT, MARK_SEEN, MARKS, NOT_SEEN,
     decide_action, decide_claim, decide_credit, decide_vote, init_beliefs, observe_claim, observe_hostility,
     reaction_delay,
 )
 from balance.games.dethroned.rules import (
     ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, DECK_SIZE, EV_ACTION, EV_CLAIM,
     EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END, H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS,
-    H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VOTES, MAX_LEGAL, MAX_PLAYERS, O_IMPASSE_ROUNDS,
+    H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VERSION, H_VOTES, MAX_LEGAL, MAX_PLAYERS, O_IMPASSE_ROUNDS,
     O_MAX_DECISIONS, OUTCOME_CAPPED, OUTCOME_LAST_STANDING, OUTCOME_STALEMATE, OUTCOME_VOTE, PHASE_COMBAT,
     PHASE_OVER, PHASE_PAUSE, PL_ALIVE, PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_UNBEATEN_ON,
     STATE_SIZE, TRACE_FIELDS, abase, action_attack, action_kind, action_slot, action_target, alive, apply_action,
@@ -93,7 +94,7 @@ def observe_action(s, codes, params, want_total, belief, grudge, p, action, vict
 
 @njit(cache=True)
 def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                  script_pos, p, stream, trace, checked):
+                  marks, p, stream, trace, checked):
     if not defending(s, p):
         drawn = draw_to_full(s, p)
         if drawn > 0:
@@ -102,7 +103,7 @@ def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, param
         action = encode(ACT_CLEAR, 0, 0, 0, 0)  # clearing beaten attacks is not a choice
     else:
         action = decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge,
-                               legal, script, script_pos, p, stream)
+                               legal, script, marks, p, stream)
         if checked:
             n = list_legal(s, opts, p, legal)
             if not is_listed(legal, n, action):
@@ -141,10 +142,11 @@ def resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, be
 
 @njit(cache=True)
 def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-              script_pos, stream, trace, impasse):
+              marks, stream, trace, impasse):
     """The living vote; the fastest player who wants to go on continues by attacking."""
     clear_all_beaten(s)
     s[H_VOTES] += 1
+    s[H_VERSION] += 1
     s[H_DEATHS_SINCE_VOTE] = 0
     s[H_PASS_STREAK] = 0
     s[H_PHASE] = PHASE_COMBAT
@@ -155,7 +157,7 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
         if not alive(s, p):
             continue
         action = decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                             script, script_pos, p, stream)
+                             script, marks, p, stream)
         delay = reaction_delay(params[p], stream)
         s[pbase(p) + PL_READY_AT] = s[H_NOW] + delay
         if action_kind(action) == ACT_ATTACK:
@@ -175,29 +177,30 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
 
 @njit(cache=True)
 def after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                script_pos, stream, trace):
+                marks, stream, trace):
     living = living_count(s)
     if living == 0 or (living == 1 and unbeaten_total(s) == 0):
         end_game(s, OUTCOME_LAST_STANDING)
     elif s[H_PHASE] == PHASE_PAUSE:
         if unbeaten_total(s) == 0:
             hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                      script_pos, stream, trace, False)
+                      marks, stream, trace, False)
     elif s[H_PASS_STREAK] > 0 and stalemate(s):
         end_game(s, OUTCOME_STALEMATE)
     elif s[H_PASS_STREAK] >= opts[O_IMPASSE_ROUNDS] * living:
         hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                  script_pos, stream, trace, True)
+                  marks, stream, trace, True)
 
 
 @njit(cache=True)
 def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, role_count, codes, params, belief,
-              grudge, legal, candidates, script, script_pos, stream, trace, checked):
+              grudge, legal, candidates, script, marks, stream, trace, checked):
     """One whole game from the deal to the reveal; ``codes``/``params`` are indexed by seat."""
     players = codes.shape[0]
     first = deal(s, opts, roles, players, setup_roles, stream)
     init_beliefs(s, role_count, belief, grudge)
-    script_pos[:] = 0
+    marks[MARK_SCRIPT, :] = 0
+    marks[MARK_SEEN, :] = NOT_SEEN
     discussion(s, codes, params, role_count, belief, first, stream, trace)
     for p in range(players):
         s[pbase(p) + PL_READY_AT] = reaction_delay(params[p], stream)
@@ -215,12 +218,12 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
             s[H_NOW] = s[pbase(p) + PL_READY_AT]
             s[H_DECISIONS] += 1
             take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                          script, script_pos, p, stream, trace, checked)
+                          script, marks, p, stream, trace, checked)
             s[pbase(p) + PL_READY_AT] = s[H_NOW] + reaction_delay(params[p], stream)
         if checked and not cards_consistent(s):
             raise ValueError("a card is not in exactly one place")
         after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                    script_pos, stream, trace)
+                    marks, stream, trace)
     trace_event(s, trace, EV_GAME_OVER, -1, s[H_OUTCOME], 0)
 
 
@@ -265,7 +268,7 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
         legal = np.zeros(MAX_LEGAL, dtype=np.int64)
         candidates = np.zeros(MAX_PLAYERS * MAX_PLAYERS, dtype=np.int64)
         script = np.zeros((players, 0), dtype=np.int64)
-        script_pos = np.zeros(players, dtype=np.int64)
+        marks = np.zeros((MARKS, players), dtype=np.int64)
         stream = np.zeros(STREAM_SIZE, dtype=np.uint64)
         trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         codes = np.zeros(players, dtype=np.int64)
@@ -276,5 +279,5 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
             open_stream(stream, seed, deal_index)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
             play_game(s, local_opts, local_roles, local_cond, local_kill, local_total, local_setup_roles, local_count,
-                      codes, params, belief, grudge, legal, candidates, script, script_pos, stream, trace, False)
+                      codes, params, belief, grudge, legal, candidates, script, marks, stream, trace, False)
             write_row(s, local_opts, local_roles, out, i, game, deal_index, rotation)

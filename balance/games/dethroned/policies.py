@@ -25,7 +25,7 @@ from balance.games.dethroned.roles import (
 from balance.games.dethroned.rules import (
     ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_CREDIT, AT_DEADLINE,
     AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS,
-    H_PHASE, H_PLAYERS, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, PHASE_COMBAT, PL_ALIVE,
+    H_PHASE, H_PLAYERS, H_VERSION, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, PHASE_COMBAT, PL_ALIVE,
     PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK, SIDE_DEFENCE, abase,
     action_kind, alive, attack_power, bomb_anchor, deck_battle_sum, defence_power, defending, encode, hand_kind,
     conditions_hold, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
@@ -34,6 +34,12 @@ from balance.games.dethroned.rules import (
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_SCRIPTED = 2  # forced decisions from a script (tests, positions); not a scenario policy
+
+# per-player integer policy memory ``marks[MARK_*, player]``
+MARK_SCRIPT = 0  # next scripted decision
+MARK_SEEN = 1  # table version at which the heuristic last chose to wait: it waits until a change
+MARKS = 2
+NOT_SEEN = -1
 
 # parameter row layout (shared by every policy: the first two are the speed of any player)
 P_REACTION_MEAN = 0  # seconds
@@ -450,35 +456,39 @@ def heuristic_claim(s, params, role_count, p, stream):
 
 # ---- the dispatcher -----------------------------------------------------------------------------
 @njit(cache=True)
-def next_scripted(script, script_pos, p):
-    k = script_pos[p]
+def next_scripted(script, marks, p):
+    k = marks[MARK_SCRIPT, p]
     if k >= script.shape[1] or script[p, k] < 0:
         return ACT_PASS
-    script_pos[p] = k + 1
+    marks[MARK_SCRIPT, p] = k + 1
     return script[p, k]
 
 
 @njit(cache=True)
 def decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                  script, script_pos, p, stream):
+                  script, marks, p, stream):
     code = codes[p]
     if code == POLICY_HEURISTIC:
-        return heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+        if marks[MARK_SEEN, p] == s[H_VERSION]:
+            return ACT_PASS  # nothing changed since it last chose to wait
+        action = heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+        marks[MARK_SEEN, p] = s[H_VERSION] if action == ACT_PASS else NOT_SEEN
+        return action
     if code == POLICY_SCRIPTED:
-        return next_scripted(script, script_pos, p)
+        return next_scripted(script, marks, p)
     n = list_legal(s, opts, p, legal)
     return legal[below(stream, n)]
 
 
 @njit(cache=True)
 def decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                script, script_pos, p, stream):
+                script, marks, p, stream):
     """PASS = vote to end; an ATTACK action = continue the game with that attack."""
     code = codes[p]
     if code == POLICY_HEURISTIC:
         return heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
     if code == POLICY_SCRIPTED:
-        return next_scripted(script, script_pos, p)
+        return next_scripted(script, marks, p)
     n = list_legal(s, opts, p, legal)
     attacks = 0
     for i in range(n):

@@ -62,7 +62,8 @@ H_ATTACK_TOP = 9  # attack slots in use lie below this
 H_VOTES = 10
 H_TRACE_LEN = 11
 H_UNBEATEN = 12  # unbeaten attacks on the table
-HEADER_SIZE = 13
+H_VERSION = 13  # grows with every change a player can see (actions, draws, deaths, votes)
+HEADER_SIZE = 14
 
 PHASE_COMBAT = 0
 PHASE_PAUSE = 1  # after a death: remaining attacks resolve, then the vote
@@ -286,6 +287,7 @@ def draw_to_full(s, p):
             s[b + PL_HAND + h] = kind
             s[CARD_BASE + card_id(p, kind)] = LOC_HAND
             drawn += 1
+    s[H_VERSION] += drawn
     return drawn
 
 
@@ -572,6 +574,7 @@ def apply_action(s, opts, p, action):
         if unbeaten_total(s) == 0:
             s[H_PASS_STREAK] += 1
         return
+    s[H_VERSION] += 1
     if kind == ACT_CLEAR:
         clear_front(s, p)
         draw_to_full(s, p)
@@ -703,6 +706,7 @@ def kill(s, opts, victim, a):
     s[vb + PL_DEATH_ORDER] = s[H_DEATHS]
     s[H_DEATHS] += 1
     s[H_DEATHS_SINCE_VOTE] += 1
+    s[H_VERSION] += 1
     s[kb + PL_KILLS] += 1
     s[kb + PL_KILLED_ROLES] |= 1 << s[vb + PL_ROLE]
     s[kb + PL_KILL_FLAGS] |= flags
