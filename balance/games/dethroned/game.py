@@ -58,6 +58,12 @@ def want_matrices(table: np.ndarray, art: bool) -> tuple[np.ndarray, np.ndarray]
 
 
 class Dethroned(Game):
+    """Seats and roles: a deal fixes the role assignment (the setup's roles dealt to seats at
+    random), the decks and the first claimer; rotation then moves the policies over the seats.
+    Scenarios where every seat plays the same policy set ``rotate = false`` (rotations would
+    replay identical games). ``seat_frame`` carries each seat's role, so win rate by role is a
+    grouped rate; several players can win the same game."""
+
     name = "dethroned"
     title = "DETHRONED"
     rulebook = "../shared/seeds/000_8eee51061ca1abf8.txt"

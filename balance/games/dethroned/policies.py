@@ -199,11 +199,12 @@ def smallest_beating(s, p, needed):
 
 
 @njit(cache=True, inline="always")
-def highest_battle(s, p):
+def extreme_battle(s, p, highest):
+    """Hand slot of the highest (or lowest) Battle card; -1 if none."""
     best = -1
     for h in range(HAND_SIZE):
         kind = hand_kind(s, p, h)
-        if is_battle(kind) and (best < 0 or kind > hand_kind(s, p, best)):
+        if is_battle(kind) and (best < 0 or (kind > hand_kind(s, p, best)) == highest):
             best = h
     return best
 
@@ -245,7 +246,7 @@ def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
     if bomb_slot >= 0 and anchor >= 0:
         return encode(ACT_BOMB, bomb_slot, anchor, 0, 0)
     if bomb_slot >= 0 and not has_def:
-        slot = highest_battle(s, p)
+        slot = extreme_battle(s, p, True)
         if slot >= 0:
             return encode(ACT_DEFEND, slot, a, 0, 0)  # a defending card for the Bomb to sit on
     return ACT_PASS
@@ -372,31 +373,21 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
                 halve = find_kind(s, p, HALVE)
                 if halve >= 0:
                     return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE)
-    if s[H_PHASE] != PHASE_COMBAT or highest_battle(s, p) < 0:
+    if s[H_PHASE] != PHASE_COMBAT or extreme_battle(s, p, True) < 0:
         return ACT_PASS
     target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
     if target < 0:
         return ACT_PASS
     if must_not_kill(s, roles, p):
         # only burn a low card on a free player holding cards, who can beat it
-        slot = lowest_battle(s, p)
+        slot = extreme_battle(s, p, False)
         if cycling and s[pbase(target) + PL_UNBEATEN_ON] == 0 and hand_count(s, target) >= HAND_SIZE - 1:
             return encode(ACT_ATTACK, slot, 0, target, 0)
         return ACT_PASS
-    slot = highest_battle(s, p)
+    slot = extreme_battle(s, p, True)
     if slot >= 0 and score > 1.0 - params[p, P_AGGRESSION]:
         return encode(ACT_ATTACK, slot, 0, target, 0)
     return ACT_PASS
-
-
-@njit(cache=True, inline="always")
-def lowest_battle(s, p):
-    best = -1
-    for h in range(HAND_SIZE):
-        kind = hand_kind(s, p, h)
-        if is_battle(kind) and (best < 0 or kind < hand_kind(s, p, best)):
-            best = h
-    return best
 
 
 @njit(cache=True)
@@ -427,7 +418,7 @@ def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, gru
     if believes_won(s, opts, roles, belief, p) or not chance(stream, params[p, P_STUBBORN]):
         return ACT_PASS
     target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
-    slot = highest_battle(s, p)
+    slot = extreme_battle(s, p, True)
     if target < 0 or slot < 0:
         return ACT_PASS
     return encode(ACT_ATTACK, slot, 0, target, 0)
