@@ -49,8 +49,19 @@ def progress_bar(total: int, label: str):
     """A progress bar on stderr for long work; yields the 'advance by n' callback."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    if total < 50_000 or not sys.stderr.isatty():
+    if total < 50_000:
         yield None
+        return
+    if not sys.stderr.isatty():  # logs: a line at every tenth of the work
+        done = [0, 0]
+
+        def advance(n):
+            done[0] += n
+            if done[0] * 10 // total > done[1] or done[0] >= total:
+                done[1] = done[0] * 10 // total
+                typer.echo(f"{label}: {done[0]:,}/{total:,}", err=True)
+
+        yield advance
         return
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   transient=True, console=None) as bar:

@@ -94,6 +94,12 @@ def estimate_rate(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL
         p = s / n
         return Estimate(p, lo, hi, n, n, float(np.sqrt(max(p * (1 - p), 1e-12) / n)), "wilson", successes=s)
     est = ratio_estimate(values, np.ones(n), clusters, level, method="cluster-robust")
+    if est.se == 0 and est.estimate in (0.0, 1.0):
+        # No variation at all (say, no capped game): a binomial on the deals, the conservative count.
+        k = est.clusters
+        s = int(round(est.estimate * k))
+        lo, hi = wilson(s, k, level)
+        return Estimate(est.estimate, lo, hi, k, k, 0.0, "wilson (deals)", successes=s)
     return Estimate(est.estimate, max(0.0, est.low), min(1.0, est.high), est.n, est.clusters, est.se, est.method)
 
 

@@ -1,15 +1,23 @@
-"""Compiled helpers every game's batch kernel shares: game indices, seat rotation."""
+"""Compiled helpers every game's batch kernel shares: the kernel decorator, game indices, seat
+rotation."""
+
+from functools import partial
 
 from numba import njit
 
+# Every compiled function of the project: cached, and with NumPy's error model, so arithmetic
+# never raises. A kernel function that cannot raise lets Numba drop its reference counting,
+# which otherwise costs more than the game rules themselves.
+kernel = partial(njit, cache=True, error_model="numpy")
 
-@njit(cache=True, inline="always")
+
+@kernel(inline="always")
 def split_game_index(game_index, rotations):
     """(deal, rotation) of a global game index: the rotations of one deal are consecutive."""
     return game_index // rotations, game_index % rotations
 
 
-@njit(cache=True)
+@kernel
 def seat_policies(rotation, slot_codes, slot_params, codes, params):
     """Seat the scenario's policy slots for one rotation: slot p sits at seat (p + rotation) % n."""
     n = len(slot_codes)

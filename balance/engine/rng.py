@@ -9,7 +9,8 @@ A stream is a two-element uint64 array ``[key, counter]`` that kernels carry in 
 """
 
 import numpy as np
-from numba import njit
+
+from balance.engine.kernels import kernel
 
 KEY = 0
 COUNTER = 1
@@ -22,7 +23,7 @@ SEED_SALT = np.uint64(0xD1B54A32D192ED03)
 U64_MASK_32 = np.uint64(0xFFFFFFFF)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mix64(z):
     """SplitMix64's finaliser: a bijective avalanche of one 64-bit word."""
     z = (z ^ (z >> np.uint64(30))) * MIX_1
@@ -30,88 +31,77 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def deal_key(master_seed, deal):
     """The stream key of one deal: distinct deals get unrelated streams."""
     return mix64(mix64(np.uint64(master_seed) ^ SEED_SALT) + np.uint64(deal) * GAMMA)
 
 
-@njit(cache=True)
+@kernel
 def new_stream(master_seed, deal):
     stream = np.empty(STREAM_SIZE, dtype=np.uint64)
     open_stream(stream, master_seed, deal)
     return stream
 
 
-@njit(cache=True)
+@kernel
 def open_stream(stream, master_seed, deal):
     """(Re)initialise ``stream`` in place for one deal; used to reuse a buffer between games."""
     stream[KEY] = deal_key(master_seed, deal)
     stream[COUNTER] = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_u64(stream):
     stream[COUNTER] += np.uint64(1)
     return mix64(stream[KEY] + stream[COUNTER] * GAMMA)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def below(stream, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift)."""
     high = next_u64(stream) >> np.uint64(32)
     return np.int64((high * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def uniform(stream):
     """A uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def chance(stream, p):
     return uniform(stream) < p
 
 
-@njit(cache=True)
+@kernel
 def random_bit(stream, mask):
     """A uniformly chosen set bit (as its index) of a non-zero integer bit mask."""
-    count = 0
+    pick = below(stream, bit_count(mask))
     m = mask
-    while m:
-        m &= m - 1
-        count += 1
-    pick = below(stream, count)
-    m = mask
-    while True:
-        low = m & -m
-        if pick == 0:
-            return bit_index(low)
-        pick -= 1
-        m ^= low
+    for _ in range(pick):
+        m &= m - 1  # drop the lowest set bit
+    return bit_index(m & -m)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
+def bit_count(mask):
+    """Number of set bits of a non-negative integer below 2**63 (SWAR popcount, no loop)."""
+    x = np.uint64(mask)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@kernel(inline="always")
 def bit_index(single_bit):
     """Index of the only set bit of a power of two."""
-    index = 0
-    while single_bit > 1:
-        single_bit >>= 1
-        index += 1
-    return index
+    return bit_count(single_bit - 1)
 
 
-@njit(cache=True, inline="always")
-def bit_count(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@njit(cache=True)
+@kernel
 def shuffle(stream, values, count):
     """Fisher-Yates shuffle of values[:count] in place."""
     for i in range(count - 1, 0, -1):

@@ -86,3 +86,10 @@ def test_running_estimate_ends_at_the_full_mean():
     values = np.r_[np.ones(30), np.zeros(70)]
     run = stats.running_estimate(values)
     assert run["n"].iloc[-1] == 100 and run["estimate"].iloc[-1] == pytest.approx(0.3)
+
+
+def test_a_rate_without_variation_still_has_an_honest_interval():
+    est = stats.estimate_rate(np.zeros(40), np.repeat(np.arange(10), 4))  # 10 deals, 4 games each
+    assert est.low == 0 and 0.2 < est.high < 0.35  # Wilson on 10 deals, not a zero-width interval
+    p_h, _ = stats.claim_pvalues(est, 0.001, 0.0, "at_most")
+    assert p_h > 0.05  # 10 deals cannot show a rate below 0.1%

@@ -28,7 +28,8 @@ def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, 
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         rng = new_stream(7, deal_index)
         trace = np.zeros((400, L.TRACE_FIELDS), dtype=np.int64)
-        ctx = (opts, setup.policy_codes, setup.policy_params, rng, np.zeros(0, np.int64), trace, new_work_buffer())
+        kernel_args = (opts, setup.policy_codes, setup.policy_params, rng, np.zeros(0, np.int64), trace,
+                       new_work_buffer())
         deal(state, opts, rng)
         decks = sorted(int(state[L.OWNED + s]) for s in range(players))
         crown = [int(state[L.OWNED + s]) & L.CROWN_MASK for s in range(players)]
@@ -36,7 +37,7 @@ def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, 
         while state[L.WINNER] == L.NOBODY and state[L.ROUND] < opts[L.OPT_MAX_ROUNDS]:
             vp_before = state[L.VP: L.VP + players].copy()
             state[L.TRACE_LEN] = 0
-            advance(state, ctx)
+            advance(state, *kernel_args)
             for s in range(players):
                 hand, discard, owned = state[L.HAND + s], state[L.DISCARD + s], state[L.OWNED + s]
                 assert hand & discard == 0, "a card in hand and discard pile at once"

@@ -108,8 +108,10 @@ class TakeTheThrone(Game):
         df["first_monarch_won"] = winner == 0
         df["leader_not_winner"] = decided & (winner_vp < vp.max(axis=1))
         labels = np.array([s.label for s in setup.seats], dtype=object)
-        slot = (np.clip(winner, 0, None) - df["rotation"].to_numpy()) % n
-        df["winner_policy"] = np.where(decided, labels[slot], "")
+        rotation = df["rotation"].to_numpy()
+        for seat in range(n):
+            df[f"policy_{seat}"] = labels[slot_at_seat(seat, rotation, n)]
+        df["winner_policy"] = np.where(decided, labels[slot_at_seat(np.clip(winner, 0, None), rotation, n)], "")
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
@@ -138,8 +140,8 @@ class TakeTheThrone(Game):
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         script = np.zeros(0, dtype=np.int64) if script is None else script
-        play_game(state, (setup.extra["kernel_options"], codes, params, new_stream(seed, deal_index), script, trace,
-                          new_work_buffer()))
+        play_game(state, setup.extra["kernel_options"], codes, params, new_stream(seed, deal_index), script, trace,
+                  new_work_buffer())
         return state, trace[: state[L.TRACE_LEN]]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:

@@ -107,7 +107,8 @@ AMBUSHES = CHARGE_CLASHES + 1
 ENTRAP_FLIPS = AMBUSHES + 1  # Entrap changed who holds the throne
 TRACE_LEN = ENTRAP_FLIPS + 1  # events written to the trace buffer
 SCRIPT_POS = TRACE_LEN + 1  # next decision read from the script (scripted policy)
-STATE_SIZE = SCRIPT_POS + 1
+SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted decision was missing or illegal
+STATE_SIZE = SCRIPT_ERROR + 1
 
 # ---- decisions: every choice is "pick one set bit of this mask" --------------------------
 SELECT_CARD = 0  # which card to play this round (card mask)

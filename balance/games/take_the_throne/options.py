@@ -59,7 +59,8 @@ HEURISTIC_PARAMS = (
     Param("defend_keep", 0.3, "Monarch: cost of spending Defend (kept for likely Attacks)", 0.0),
     Param("sabotage_disrupt", 0.3, "value of disturbing another player's card (Sabotage, Ally)", 0.0),
     Param("ally_refuse_vp", 7.0, "refuse Ally's extra VP when an Ally player would reach this many VP", 0.0),
-    Param("temperature", 0.2, "softmax temperature of the card choice, in VP (0 = always the best-scored card)",
+    Param("temperature", 1.0, "softmax temperature of the card choice, in VP (0 = always the best-scored card; "
+                         "low values make self-play near-deterministic and lock outcomes to seats)",
           0.0),
 )
 
@@ -77,6 +78,6 @@ POLICIES = (
                                           "likely Attacks, Feints near 8 VP, targets by threat.",
            HEURISTIC_PARAMS),
     Policy("cautious", POLICY_HEURISTIC, "The heuristic with other weights: expects more Charges, values "
-                                         "keeping strong cards more and the throne less, mixes less.",
-           _preset(keep_cost=0.4, throne_value=0.5, w_charge=2.5, temperature=0.15)),
+                                         "keeping strong cards more and holding the throne less.",
+           _preset(keep_cost=0.4, throne_value=1.0, w_charge=2.5)),
 )

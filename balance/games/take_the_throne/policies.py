@@ -20,15 +20,17 @@ Asymmetric and custom games it is a perfect-memory simplification.
 """
 
 import numpy as np
-from numba import njit
 
-from balance.engine.rng import bit_count, bit_index, random_bit, uniform
+from balance.engine.kernels import kernel
+
+from balance.engine.game import MAX_POLICY_PARAMS
+from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
 from balance.games.take_the_throne.layout import (
     ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND, COMMAND_REPLACE,
     COMMAND_VIEW, CONSOLIDATE, DECLINE, DEFEND, DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, FEINT, FEINT_EXTRA, HAND,
     INFILTRATE, MAIN, EXTRA, MONARCH, NO_CARD, RULESET, MODE_TWO_PLAYER, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC,
     POLICY_RANDOM, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD, REVEALED, SABOTAGE, SABOTAGE_TARGET,
-    SCRIPT_POS, SELECT_CARD, STEAL_VICTIM, STRENGTH, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, CROWN_MASK,
+    SCRIPT_ERROR, SCRIPT_POS, SELECT_CARD, STEAL_VICTIM, STRENGTH, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, CROWN_MASK,
     N_CARDS, AMBUSH_VP, RETAIN_VP, RETAIN_VP_TWO_PLAYER, TAKE_VP_TWO_PLAYER,
 )
 
@@ -37,8 +39,12 @@ P_W_ATTACK, P_W_INFILTRATE, P_W_CHARGE, P_W_DOMINATE, P_W_OTHER, P_THRONE_VALUE,
     P_DEFEND_KEEP, P_SABOTAGE_DISRUPT, P_ALLY_REFUSE_VP, P_TEMPERATURE = range(12)
 
 # Rows of the policies' scratch buffer (one per block of games; see new_work_buffer).
-ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_ODDS = range(6)
-WORK_ROWS = 6
+# Kernel functions index it directly (no row views) so Numba needs no reference counting.
+ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE, ROW_SCORES, ROW_PARAMS, ROW_TAKE = range(7)
+WORK_ROWS = 7
+WORK_WIDTH = max(N_CARDS, MAX_POLICY_PARAMS)
+
+CONTEST_MASK = (1 << ATTACK) | (1 << INFILTRATE) | (1 << CHARGE) | (1 << DOMINATE)
 
 # Card priorities of the greedy policy (first = most wanted).
 GREEDY_HOUSE_ORDER = np.array([CHARGE, INFILTRATE, ATTACK, DOMINATE, FEINT, SABOTAGE, ALLY, RAVEN, AMBUSH,
@@ -48,60 +54,73 @@ GREEDY_CROWN_ORDER = np.array([DEFEND, CONSOLIDATE, RAID, ENTRAP, COMMAND, AUTHO
 
 
 # ---- shared helpers ---------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def new_work_buffer():
-    return np.zeros((WORK_ROWS, N_CARDS), dtype=np.float64)
+    return np.zeros((WORK_ROWS, WORK_WIDTH), dtype=np.float64)
 
 
-@njit(cache=True)
-def softmax_pick(rng, choices, scores, temperature):
-    """A card of ``choices`` drawn with probability proportional to exp(score / temperature);
-    temperature 0 plays the best card. Mixing keeps equal players from all making the same play."""
+@kernel
+def softmax_pick(rng, choices, work):
+    """A card of ``choices`` drawn with probability proportional to exp(score / temperature)
+    (scores in the work buffer's score row); temperature 0 plays the best card. Mixing keeps
+    equal players from all making the same play."""
+    temperature = work[ROW_PARAMS, P_TEMPERATURE]
     best, best_score = -1, -1e300
     for c in range(N_CARDS):
-        if choices >> c & 1 and scores[c] > best_score:
-            best, best_score = c, scores[c]
+        if choices >> c & 1 and work[ROW_SCORES, c] > best_score:
+            best, best_score = c, work[ROW_SCORES, c]
     if temperature <= 0.0:
         return best
     total = 0.0
     for c in range(N_CARDS):
         if choices >> c & 1:
-            total += np.exp((scores[c] - best_score) / temperature)
+            work[ROW_SCORES, c] = np.exp((work[ROW_SCORES, c] - best_score) / temperature)
+            total += work[ROW_SCORES, c]
     pick = uniform(rng) * total
     for c in range(N_CARDS):
         if choices >> c & 1:
-            pick -= np.exp((scores[c] - best_score) / temperature)
+            pick -= work[ROW_SCORES, c]
             if pick <= 0.0:
                 return c
     return best
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def available_cards(state, seat):
     """What a player can play from: the hand, or the discard pile when the hand is empty."""
     hand = state[HAND + seat]
     return hand if hand != 0 else state[DISCARD + seat]
 
 
-@njit(cache=True)
-def seat_with_max_vp(state, seats):
-    best, best_vp = -1, -1
+@kernel
+def seat_with_max_vp(state, seats, rng):
+    """The seat of ``seats`` with the most VP; ties broken at random, so no seat is favoured."""
+    return extreme_vp_seat(state, seats, rng, 1)
+
+
+@kernel
+def seat_with_min_vp(state, seats, rng):
+    """The seat of ``seats`` with the fewest VP; ties broken at random."""
+    return extreme_vp_seat(state, seats, rng, -1)
+
+
+@kernel
+def extreme_vp_seat(state, seats, rng, sign):
+    best, best_key, ties = -1, 0, 0
     for s in range(state[PLAYERS]):
-        if seats >> s & 1 and state[VP + s] > best_vp:
-            best, best_vp = s, state[VP + s]
+        if not seats >> s & 1:
+            continue
+        key = sign * state[VP + s]
+        if best < 0 or key > best_key:
+            best, best_key, ties = s, key, 1
+        elif key == best_key:
+            ties += 1
+            if below(rng, ties) == 0:  # reservoir sampling: each tied seat equally likely
+                best = s
     return best
 
 
-@njit(cache=True)
-def seat_with_min_vp(state, seats):
-    best, best_vp = -1, 1 << 30
-    for s in range(state[PLAYERS]):
-        if seats >> s & 1 and state[VP + s] < best_vp:
-            best, best_vp = s, state[VP + s]
-    return best
-
-
-@njit(cache=True)
+@kernel
 def first_in_order(order, choices):
     for c in order:
         if choices >> c & 1:
@@ -110,34 +129,35 @@ def first_in_order(order, choices):
 
 
 # ---- the heuristic's opponent model -----------------------------------------------------
-@njit(cache=True)
-def card_weight(card, params):
+@kernel(inline="always")
+def card_weight(card, work):
     if card == ATTACK:
-        return params[P_W_ATTACK]
+        return work[ROW_PARAMS, P_W_ATTACK]
     if card == INFILTRATE:
-        return params[P_W_INFILTRATE]
+        return work[ROW_PARAMS, P_W_INFILTRATE]
     if card == CHARGE:
-        return params[P_W_CHARGE]
+        return work[ROW_PARAMS, P_W_CHARGE]
     if card == DOMINATE:
-        return params[P_W_DOMINATE]
-    return params[P_W_OTHER]
+        return work[ROW_PARAMS, P_W_DOMINATE]
+    return work[ROW_PARAMS, P_W_OTHER]
 
 
-@njit(cache=True)
-def model_player(state, seat, params, work):
+@kernel
+def model_player(state, seat, work):
     """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate)."""
     cards = available_cards(state, seat)
-    total = 0.0
-    for c in range(ATTACK, REINFORCE + 1):
-        if cards >> c & 1:
-            total += card_weight(c, params)
+    strengthless = bit_count(cards & ~CONTEST_MASK)
+    total = strengthless * work[ROW_PARAMS, P_W_OTHER]
+    for card in (ATTACK, INFILTRATE, CHARGE, DOMINATE):
+        if cards >> card & 1:
+            total += card_weight(card, work)
     for row, card in ((ROW_ATTACK, ATTACK), (ROW_INFILTRATE, INFILTRATE), (ROW_CHARGE, CHARGE),
                       (ROW_DOMINATE, DOMINATE)):
-        work[row, seat] = card_weight(card, params) / total if total > 0.0 and cards >> card & 1 else 0.0
+        work[row, seat] = card_weight(card, work) / total if total > 0.0 and cards >> card & 1 else 0.0
 
 
-@njit(cache=True)
-def model_house(state, params, skip, work):
+@kernel
+def model_house(state, skip, work):
     """Model every house player except ``skip`` (the Monarch and ``skip`` get zero odds)."""
     monarch = state[MONARCH]
     for s in range(state[PLAYERS]):
@@ -145,10 +165,10 @@ def model_house(state, params, skip, work):
             for row in (ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE):
                 work[row, s] = 0.0
         else:
-            model_player(state, s, params, work)
+            model_player(state, s, work)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def p_none(state, work, row_a, row_b):
     """P(no modelled player plays the card of row_a or of row_b); row_b = -1 for none."""
     p = 1.0
@@ -157,7 +177,7 @@ def p_none(state, work, row_a, row_b):
     return p
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def p_exactly_one(state, work, row_one, row_none):
     """P(exactly one modelled player plays row_one's card and nobody plays row_none's);
     row_none = -1 for no second condition. Players are independent."""
@@ -174,7 +194,7 @@ def p_exactly_one(state, work, row_one, row_none):
     return total
 
 
-@njit(cache=True)
+@kernel
 def p_monarch_keeps(state, work, defend):
     """P(no house card survives the contest). A card survives iff exactly one Charge is left
     (Dominate needs that too) or an Attack is left (an Infiltrate needs one); Defend removes
@@ -184,7 +204,7 @@ def p_monarch_keeps(state, work, defend):
     return p_none(state, work, ROW_ATTACK, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def monarch_card_odds(state, card):
     hand = available_cards(state, state[MONARCH])
     if not hand >> card & 1:
@@ -192,32 +212,32 @@ def monarch_card_odds(state, card):
     return 1.0 / bit_count(hand)
 
 
-@njit(cache=True)
-def p_take_with(state, card, work):
-    """P(a house player takes the throne playing contest card ``card``), the others as modelled."""
+@kernel
+def fill_take_odds(state, work):
+    """work[ROW_TAKE, card]: P(the deciding house player takes the throne playing contest card
+    ``card``), the other house players as modelled and the Monarch playing any card of its hand."""
     house = state[PLAYERS] - 1
     monarch_block = 1.0 - monarch_card_odds(state, RAID) / house - monarch_card_odds(state, ENTRAP) \
         - 0.5 * monarch_card_odds(state, COMMAND) / house
     no_defend = 1.0 - monarch_card_odds(state, DEFEND)
-    if card == CHARGE:
-        p = p_none(state, work, ROW_CHARGE, ROW_DOMINATE)
-    elif card == DOMINATE:
-        p = p_exactly_one(state, work, ROW_CHARGE, ROW_DOMINATE)
-    elif card == INFILTRATE:
-        # some Attack to feed on, and not exactly one Charge; half the ties with other Infiltrates
-        p_not_one_charge = 1.0 - p_exactly_one(state, work, ROW_CHARGE, -1)
-        p_no_attack_not_one = p_none(state, work, ROW_ATTACK, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
-        p = (p_not_one_charge - p_no_attack_not_one) * no_defend * half_ties(state, work, ROW_INFILTRATE)
-    elif card == ATTACK:
-        # no Infiltrate (mine feeds it) and not exactly one Charge; half the ties with other Attacks
-        p = (p_none(state, work, ROW_INFILTRATE, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_INFILTRATE)) \
-            * no_defend * half_ties(state, work, ROW_ATTACK)
-    else:
-        p = 0.0
-    return max(0.0, p * monarch_block)
+    p_one_charge = p_exactly_one(state, work, ROW_CHARGE, -1)
+    # Charge: nobody else plays Charge or Dominate
+    charge = p_none(state, work, ROW_CHARGE, ROW_DOMINATE)
+    # Dominate: exactly one other Charge and no other Dominate
+    dominate = p_exactly_one(state, work, ROW_CHARGE, ROW_DOMINATE)
+    # Infiltrate: an Attack to feed on, not exactly one Charge; half the ties with other Infiltrates
+    no_attack_not_one = p_none(state, work, ROW_ATTACK, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_ATTACK)
+    infiltrate = (1.0 - p_one_charge - no_attack_not_one) * no_defend * half_ties(state, work, ROW_INFILTRATE)
+    # Attack: no Infiltrate (mine feeds it), not exactly one Charge; half the ties with other Attacks
+    attack = (p_none(state, work, ROW_INFILTRATE, -1) - p_exactly_one(state, work, ROW_CHARGE, ROW_INFILTRATE)) \
+        * no_defend * half_ties(state, work, ROW_ATTACK)
+    work[ROW_TAKE, CHARGE] = max(0.0, charge * monarch_block)
+    work[ROW_TAKE, DOMINATE] = max(0.0, dominate * monarch_block)
+    work[ROW_TAKE, INFILTRATE] = max(0.0, infiltrate * monarch_block)
+    work[ROW_TAKE, ATTACK] = max(0.0, attack * monarch_block)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def half_ties(state, work, row):
     p = 1.0
     for s in range(state[PLAYERS]):
@@ -225,38 +245,38 @@ def half_ties(state, work, row):
     return p
 
 
-@njit(cache=True)
-def win_value(vp_after, params):
-    return params[P_WIN_VALUE] if vp_after >= WIN_VP else 0.0
+@kernel(inline="always")
+def win_value(vp_after, work):
+    return work[ROW_PARAMS, P_WIN_VALUE] if vp_after >= WIN_VP else 0.0
 
 
-@njit(cache=True)
-def best_house_card(state, seat, choices, params, rng, work):
+@kernel
+def best_house_card(state, seat, choices, rng, work):
     """The heuristic's card for a house player among ``choices`` (selection, Feint, replacement)."""
-    model_house(state, params, seat, work)
+    model_house(state, seat, work)
     vp = state[VP + seat]
-    take_value = 1.0 + params[P_THRONE_VALUE] + win_value(vp + 1, params)
+    take_value = 1.0 + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)
     p_keep = p_monarch_keeps(state, work, monarch_card_odds(state, DEFEND) > 0.5)
-    scores = work[ROW_SCORES]
+    fill_take_odds(state, work)
     for card in range(ATTACK, REINFORCE + 1):
         if not choices >> card & 1:
             continue
         if STRENGTH[card] > 0:
-            score = p_take_with(state, card, work) * take_value - params[P_KEEP_COST] * STRENGTH[card]
+            score = work[ROW_TAKE, card] * take_value - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[card]
         elif card == SABOTAGE:
-            score = p_keep + params[P_SABOTAGE_DISRUPT]
+            score = p_keep + work[ROW_PARAMS, P_SABOTAGE_DISRUPT]
         elif card == FEINT:
             # pay 1 VP, add the best contest card; taking the throne then pays 2 VP
             cost = 1 if vp > 0 else 0
-            feint_take_value = 2.0 + params[P_THRONE_VALUE] + win_value(vp - cost + 2, params)
+            feint_take_value = 2.0 + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp - cost + 2, work)
             extra = 0.0
             for c in (ATTACK, INFILTRATE, CHARGE, DOMINATE):
                 if (state[HAND + seat] | state[DISCARD + seat]) >> c & 1:
-                    extra = max(extra, p_take_with(state, c, work) * feint_take_value
-                                - params[P_KEEP_COST] * STRENGTH[c])
+                    extra = max(extra, work[ROW_TAKE, c] * feint_take_value
+                                - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[c])
             score = extra - cost
         elif card == ALLY:
-            score = (1.0 - p_keep) * 2.0 + monarch_card_odds(state, DEFEND) * params[P_SABOTAGE_DISRUPT]
+            score = (1.0 - p_keep) * 2.0 + monarch_card_odds(state, DEFEND) * work[ROW_PARAMS, P_SABOTAGE_DISRUPT]
         elif card == AMBUSH:
             hit = (monarch_card_odds(state, RAID) + monarch_card_odds(state, COMMAND)) / (state[PLAYERS] - 1) \
                 + monarch_card_odds(state, CHAOS)
@@ -265,29 +285,28 @@ def best_house_card(state, seat, choices, params, rng, work):
             score = 0.8
         else:
             score = 0.0
-        scores[card] = score
-    return softmax_pick(rng, choices, scores, params[P_TEMPERATURE])
+        work[ROW_SCORES, card] = score
+    return softmax_pick(rng, choices, work)
 
 
-@njit(cache=True)
-def best_crown_card(state, choices, params, rng, work):
+@kernel
+def best_crown_card(state, choices, rng, work):
     """The heuristic's card for the Monarch among ``choices``."""
     n = state[PLAYERS]
     monarch = state[MONARCH]
-    model_house(state, params, -1, work)
+    model_house(state, -1, work)
     vp = state[VP + monarch]
     danger = 0.0
     richest = -1
     for s in range(n):
         if s != monarch:
             if state[VP + s] + 1 >= WIN_VP:
-                danger = params[P_WIN_VALUE]
+                danger = work[ROW_PARAMS, P_WIN_VALUE]
             if richest < 0 or state[VP + s] > state[VP + richest]:
                 richest = s
-    lose_value = -params[P_THRONE_VALUE] - danger
+    lose_value = -work[ROW_PARAMS, P_THRONE_VALUE] - danger
     keep = p_monarch_keeps(state, work, False)
-    target = threat_target(state, seats_except(state, monarch), params, work)
-    scores = work[ROW_SCORES]
+    target = threat_target(state, seats_except(state, monarch), rng, work)
     for card in range(ABDICATE, ENTRAP + 1):
         if not choices >> card & 1:
             continue
@@ -295,7 +314,7 @@ def best_crown_card(state, choices, params, rng, work):
         p = keep
         if card == DEFEND:
             p = p_monarch_keeps(state, work, True)
-            bonus = -params[P_DEFEND_KEEP]
+            bonus = -work[ROW_PARAMS, P_DEFEND_KEEP]
         elif card == CONSOLIDATE:
             bonus = p
         elif card == RAID or card == COMMAND:
@@ -307,16 +326,16 @@ def best_crown_card(state, choices, params, rng, work):
         elif card == AUTHORITY and state[VP + richest] > vp:
             bonus = 1.0
         if card == ABDICATE:
-            score = 1.0 + keep * (params[P_THRONE_VALUE] + win_value(vp + 1, params)) + (1.0 - keep) * lose_value
+            score = 1.0 + keep * (work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)) + (1.0 - keep) * lose_value
         else:
             extra = 1 if card == CONSOLIDATE else 0
-            retain_value = RETAIN_VP + params[P_THRONE_VALUE] + win_value(vp + RETAIN_VP + extra, params)
+            retain_value = RETAIN_VP + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + RETAIN_VP + extra, work)
             score = p * retain_value + (1.0 - p) * lose_value + bonus
-        scores[card] = score
-    return softmax_pick(rng, choices, scores, params[P_TEMPERATURE])
+        work[ROW_SCORES, card] = score
+    return softmax_pick(rng, choices, work)
 
 
-@njit(cache=True)
+@kernel
 def keep_without(state, work, seat):
     """p_monarch_keeps with ``seat``'s card removed (Raid)."""
     saved = work[ROW_ATTACK, seat], work[ROW_INFILTRATE, seat], work[ROW_CHARGE, seat], work[ROW_DOMINATE, seat]
@@ -326,49 +345,59 @@ def keep_without(state, work, seat):
     return keep
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def seats_except(state, seat):
     return ((1 << state[PLAYERS]) - 1) & ~(1 << seat)
 
 
-@njit(cache=True)
-def threat(state, seat, params, work):
-    """How likely ``seat`` is to take the throne this round, with weight on players near 8 VP."""
-    model_player(state, seat, params, work)
+@kernel
+def threat(state, seat, work):
+    """How likely ``seat`` is to take the throne this round, with weight on players near 8 VP
+    (from the modelled odds: model_house must have run)."""
     t = work[ROW_CHARGE, seat] + work[ROW_DOMINATE, seat] + 0.5 * (work[ROW_ATTACK, seat] + work[ROW_INFILTRATE, seat])
     if state[VP + seat] + 1 >= WIN_VP:
         t += 1.0
     return t
 
 
-@njit(cache=True)
-def threat_target(state, seats, params, work):
-    best, best_threat = -1, -1.0
+@kernel
+def threat_target(state, seats, rng, work):
+    """The most threatening seat of ``seats``; ties broken at random, so no seat is favoured."""
+    best, best_threat, ties = -1, -1.0, 0
     for s in range(state[PLAYERS]):
         if seats >> s & 1:
-            t = threat(state, s, params, work)
+            t = threat(state, s, work)
             if t > best_threat:
-                best, best_threat = s, t
+                best, best_threat, ties = s, t, 1
+            elif t == best_threat:
+                ties += 1
+                if below(rng, ties) == 0:
+                    best = s
     return best
 
 
-@njit(cache=True)
-def current_leader(state):
-    """The revealed contender who would take the throne if play stopped now (-1 if none)."""
-    best, best_strength = -1, 0
+@kernel
+def current_leader(state, rng):
+    """The revealed contender who would take the throne if play stopped now (-1 if none); among
+    equally strong contenders one at random."""
+    best, best_strength, ties = -1, 0, 0
     for s in range(state[PLAYERS]):
         if s == state[MONARCH] or not state[REVEALED + s]:
             continue
-        for slot in (MAIN, EXTRA):
-            card = state[slot + s]
-            if card != NO_CARD and STRENGTH[card] > best_strength:
-                best, best_strength = s, STRENGTH[card]
+        strength = max(STRENGTH[state[MAIN + s]] if state[MAIN + s] != NO_CARD else 0,
+                       STRENGTH[state[EXTRA + s]] if state[EXTRA + s] != NO_CARD else 0)
+        if strength > best_strength:
+            best, best_strength, ties = s, strength, 1
+        elif strength == best_strength and strength > 0:
+            ties += 1
+            if below(rng, ties) == 0:
+                best = s
     return best
 
 
 # ---- two-player heuristic ----------------------------------------------------------------
-@njit(cache=True)
-def best_two_player_card(state, seat, choices, params, rng, work):
+@kernel
+def best_two_player_card(state, seat, choices, rng, work):
     """Score each card against the opponent's modelled play by resolving the two-card contest."""
     other = 1 - seat
     monarch = state[MONARCH] == seat
@@ -376,9 +405,8 @@ def best_two_player_card(state, seat, choices, params, rng, work):
     total = 0.0
     for c in range(ATTACK, REINFORCE + 1):
         if theirs >> c & 1:
-            total += card_weight(c, params)
+            total += card_weight(c, work)
     vp, their_vp = state[VP + seat], state[VP + other]
-    scores = work[ROW_SCORES]
     for mine in range(ATTACK, REINFORCE + 1):
         if not choices >> mine & 1:
             continue
@@ -386,28 +414,28 @@ def best_two_player_card(state, seat, choices, params, rng, work):
         for c in range(ATTACK, REINFORCE + 1):
             if not theirs >> c & 1:
                 continue
-            p = card_weight(c, params) / total
+            p = card_weight(c, work) / total
             my_strength = contest_strength(mine, mine, c)
             their_strength = contest_strength(c, mine, c)
             if monarch:
                 if their_strength > my_strength:
-                    gain = -params[P_THRONE_VALUE] - win_value(their_vp + TAKE_VP_TWO_PLAYER, params)
+                    gain = -work[ROW_PARAMS, P_THRONE_VALUE] - win_value(their_vp + TAKE_VP_TWO_PLAYER, work)
                 else:
-                    gain = RETAIN_VP_TWO_PLAYER + params[P_THRONE_VALUE] + win_value(vp + RETAIN_VP_TWO_PLAYER, params)
+                    gain = RETAIN_VP_TWO_PLAYER + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + RETAIN_VP_TWO_PLAYER, work)
             elif my_strength > their_strength:
-                gain = TAKE_VP_TWO_PLAYER + params[P_THRONE_VALUE] + win_value(vp + TAKE_VP_TWO_PLAYER, params)
+                gain = TAKE_VP_TWO_PLAYER + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + TAKE_VP_TWO_PLAYER, work)
             else:
-                gain = -win_value(their_vp + RETAIN_VP_TWO_PLAYER, params)
+                gain = -win_value(their_vp + RETAIN_VP_TWO_PLAYER, work)
             score += p * gain
         if mine == REINFORCE:
-            score += params[P_KEEP_COST] * 4.0 * bit_count(state[DISCARD + seat]) + (0.0 if monarch else 1.0)
+            score += work[ROW_PARAMS, P_KEEP_COST] * 4.0 * bit_count(state[DISCARD + seat]) + (0.0 if monarch else 1.0)
         else:
-            score -= params[P_KEEP_COST] * STRENGTH[mine]
-        scores[mine] = score
-    return softmax_pick(rng, choices, scores, params[P_TEMPERATURE])
+            score -= work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[mine]
+        work[ROW_SCORES, mine] = score
+    return softmax_pick(rng, choices, work)
 
 
-@njit(cache=True)
+@kernel
 def contest_strength(card, a, b):
     """Strength left to ``card`` (one of a, b) after the contest checks of a two-card contest."""
     charges = (a == CHARGE) + (b == CHARGE)
@@ -422,69 +450,72 @@ def contest_strength(card, a, b):
 
 
 # ---- dispatch -----------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def scripted_choice(state, choices, script):
+    """The next scripted decision. A missing or illegal one sets SCRIPT_ERROR (the position API
+    reports it) and takes the lowest legal choice, so the kernel itself never raises."""
     pos = state[SCRIPT_POS]
-    if pos >= len(script):
-        raise ValueError("scripted policy: the script ran out of decisions")
     state[SCRIPT_POS] = pos + 1
-    value = script[pos]
-    if not (value >= 0 and choices >> value & 1):
-        raise ValueError("scripted policy: scripted decision is not legal here")
-    return value
+    if pos < len(script):
+        value = script[pos]
+        if value >= 0 and choices >> value & 1:
+            return value
+    state[SCRIPT_ERROR] = 1
+    return bit_index(choices & -choices)
 
 
-@njit(cache=True)
-def greedy_choice(state, kind, seat, choices):
+@kernel
+def greedy_choice(state, kind, seat, choices, rng):
     if kind == SELECT_CARD or kind == REPLACEMENT_CARD or kind == FEINT_EXTRA:
         if choices & CROWN_MASK:
             return first_in_order(GREEDY_CROWN_ORDER, choices)
         return first_in_order(GREEDY_HOUSE_ORDER, choices)
     if kind == TIE_BREAK or kind == ENTRAP_GIVE:
-        return seat_with_min_vp(state, choices)
+        return seat_with_min_vp(state, choices, rng)
     if kind == ALLY_ACCEPT:
         return ACCEPT
-    return seat_with_max_vp(state, choices)
+    return seat_with_max_vp(state, choices, rng)
 
 
-@njit(cache=True)
-def heuristic_choice(state, kind, seat, choices, params, rng, work):
+@kernel
+def heuristic_choice(state, kind, seat, choices, rng, work):
     monarch = state[MONARCH]
     if kind == SELECT_CARD or kind == REPLACEMENT_CARD or kind == FEINT_EXTRA:
         if state[RULESET] == MODE_TWO_PLAYER:
-            return best_two_player_card(state, seat, choices, params, rng, work)
+            return best_two_player_card(state, seat, choices, rng, work)
         if choices & CROWN_MASK:
-            return best_crown_card(state, choices, params, rng, work)
-        return best_house_card(state, seat, choices, params, rng, work)
+            return best_crown_card(state, choices, rng, work)
+        return best_house_card(state, seat, choices, rng, work)
+    model_house(state, -1, work)
     if kind == RAID_TARGET or kind == COMMAND_VIEW:
-        return threat_target(state, choices, params, work)
+        return threat_target(state, choices, rng, work)
     if kind == COMMAND_REPLACE:
         viewed = state[VIEWED_SEAT]
         if viewed >= 0 and choices >> viewed & 1 and STRENGTH[state[VIEWED_CARD]] > 0:
             return viewed
         others = choices & ~(1 << viewed) if viewed >= 0 else choices
-        return threat_target(state, others if others else choices, params, work)
+        return threat_target(state, others if others else choices, rng, work)
     if kind == SABOTAGE_TARGET:
-        leader = current_leader(state)
+        leader = current_leader(state, rng)
         if leader >= 0 and choices >> leader & 1:
             return leader
         if choices >> monarch & 1 and state[MAIN + monarch] == DEFEND:
             return monarch
         house = choices & ~(1 << monarch)
-        return threat_target(state, house if house else choices, params, work)
+        return threat_target(state, house if house else choices, rng, work)
     if kind == TIE_BREAK or kind == ENTRAP_GIVE:
-        return seat_with_min_vp(state, choices)
+        return seat_with_min_vp(state, choices, rng)
     if kind == ALLY_ACCEPT:
         if state[VP + seat] + 1 >= WIN_VP:
             return ACCEPT
         for s in range(state[PLAYERS]):
-            if s != seat and state[MAIN + s] == ALLY and state[VP + s] + 2 >= params[P_ALLY_REFUSE_VP]:
+            if s != seat and state[MAIN + s] == ALLY and state[VP + s] + 2 >= work[ROW_PARAMS, P_ALLY_REFUSE_VP]:
                 return DECLINE
         return ACCEPT
-    return seat_with_max_vp(state, choices)
+    return seat_with_max_vp(state, choices, rng)
 
 
-@njit(cache=True)
+@kernel
 def decide(state, kind, seat, choices, policy_codes, policy_params, rng, script, work):
     """The one door through which every decision of the kernel passes."""
     if choices & (choices - 1) == 0:
@@ -493,7 +524,9 @@ def decide(state, kind, seat, choices, policy_codes, policy_params, rng, script,
     if code == POLICY_RANDOM:
         return random_bit(rng, choices)
     if code == POLICY_GREEDY:
-        return greedy_choice(state, kind, seat, choices)
+        return greedy_choice(state, kind, seat, choices, rng)
     if code == POLICY_HEURISTIC:
-        return heuristic_choice(state, kind, seat, choices, policy_params[seat], rng, work)
+        for k in range(MAX_POLICY_PARAMS):
+            work[ROW_PARAMS, k] = policy_params[seat, k]
+        return heuristic_choice(state, kind, seat, choices, rng, work)
     return scripted_choice(state, choices, script)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.policies import new_work_buffer
@@ -117,12 +118,14 @@ class Position:
             else:
                 script.append(int(d))
         codes = np.full(self.players, SCRIPTED, dtype=np.int64)
-        params = np.zeros((self.players, 1))
+        params = np.zeros((self.players, MAX_POLICY_PARAMS))
         self.state[L.SCRIPT_POS] = 0
         first = int(self.state[L.TRACE_LEN])
         vp_before = self.vp
-        advance(self.state, (self.opts, codes, params, self.rng, np.array(script, dtype=np.int64), self.trace,
-                             new_work_buffer()))
+        advance(self.state, self.opts, codes, params, self.rng, np.array(script, dtype=np.int64), self.trace,
+                new_work_buffer())
+        if self.state[L.SCRIPT_ERROR]:
+            raise ValueError("a scripted decision was missing or is not legal at that point")
         if self.state[L.SCRIPT_POS] != len(script):
             raise ValueError(f"{len(script) - self.state[L.SCRIPT_POS]} scripted decisions were not asked for")
         return describe_events(self.trace[first: self.state[L.TRACE_LEN]], [f"seat {s}" for s in range(self.players)],

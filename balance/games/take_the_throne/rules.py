@@ -1,10 +1,13 @@
 """Take the Throne: the rules kernel. Every rule of the game is here, once.
 
-The state record is laid out in layout.py. ``ctx`` is the tuple
-``(opts, codes, params, rng, script, trace, work)`` every function passes along: the rule options
-vector, the policy code and parameter row of each seat, the game's random stream, the scripted
-decisions (tests and positions), the event trace buffer (size 0 in batch runs) and the policies'
-scratch buffer (allocated once per block of games, not per decision).
+The state record is laid out in layout.py. The kernel's arguments,
+``opts, codes, params, rng, script, trace, work``, are passed along to every function that needs
+them: the rule options vector, the policy code and parameter row of each seat, the game's random
+stream, the scripted decisions (tests and positions), the event trace buffer (size 0 in batch
+runs) and the policies' scratch buffer (allocated once per block of games, not per decision).
+They are passed as separate arrays, not as a tuple, and no kernel function creates array views:
+that lets Numba drop all reference counting from these functions, which would otherwise cost
+more than the rules themselves.
 
 Round (3 to 5 players): simultaneous selection; reveal from the Monarch clockwise, each card's
 immediate action resolving at once; resolution (Defend and the contest checks, ties chosen by the
@@ -14,9 +17,9 @@ round (play_two_player_round).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from balance.engine.kernels import seat_policies, split_game_index
+from balance.engine.kernels import kernel, seat_policies, split_game_index
 from balance.engine.rng import bit_count, open_stream, random_bit, shuffle
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.games.take_the_throne.layout import (
@@ -43,7 +46,7 @@ BLOCK = 256  # games per parallel work item (scratch buffers are reused within a
 
 
 # ---- small state helpers -------------------------------------------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def log(state, trace, event, seat, card, other, value):
     """Append an event to the trace (a no-op in batch runs, where the buffer has no rows)."""
     k = state[TRACE_LEN]
@@ -53,7 +56,7 @@ def log(state, trace, event, seat, card, other, value):
         state[TRACE_LEN] = k + 1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def card_set(cards):
     mask = 0
     for c in cards:
@@ -61,13 +64,13 @@ def card_set(cards):
     return mask
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def add_vp(state, seat, amount, reason, trace):
     state[VP + seat] += amount
     log(state, trace, EV_VP, seat, NO_CARD, reason, amount)
 
 
-@njit(cache=True)
+@kernel
 def steal_vp(state, thief, victim, reason, trace):
     """Move one VP from victim to thief (nothing if the victim has none)."""
     if state[VP + victim] > 0:
@@ -75,7 +78,7 @@ def steal_vp(state, thief, victim, reason, trace):
         add_vp(state, thief, 1, reason, trace)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def pick_up_if_empty(state, seat, trace):
     """A player with no card in hand picks up their discard pile."""
     if state[HAND + seat] == 0 and state[DISCARD + seat] != 0:
@@ -84,12 +87,12 @@ def pick_up_if_empty(state, seat, trace):
         log(state, trace, EV_PICKUP, seat, NO_CARD, NO_CARD, 0)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def in_play(state, seat):
     return state[MAIN + seat] != NO_CARD or state[EXTRA + seat] != NO_CARD
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def count_in_play(state, card):
     count = 0
     for s in range(state[PLAYERS]):
@@ -97,7 +100,7 @@ def count_in_play(state, card):
     return count
 
 
-@njit(cache=True)
+@kernel
 def discard_in_play(state, card, reason, trace):
     """Discard every copy of ``card`` in play (face down to its owner's discard pile)."""
     for s in range(state[PLAYERS]):
@@ -106,7 +109,7 @@ def discard_in_play(state, card, reason, trace):
                 discard_slot(state, s, slot, reason, trace)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def discard_slot(state, seat, slot, reason, trace):
     card = state[slot + seat]
     state[DISCARD + seat] |= 1 << card
@@ -114,7 +117,7 @@ def discard_slot(state, seat, slot, reason, trace):
     log(state, trace, EV_DISCARD, seat, card, NO_CARD, reason)
 
 
-@njit(cache=True)
+@kernel
 def spring_ambush(state, seat, trace):
     """An unrevealed Ambush that is viewed, discarded or replaced pays 2 VP (once)."""
     if state[MAIN + seat] == AMBUSH and not state[REVEALED + seat] and not state[AMBUSH_SPRUNG + seat]:
@@ -124,24 +127,24 @@ def spring_ambush(state, seat, trace):
         add_vp(state, seat, AMBUSH_VP, VP_AMBUSH, trace)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def seats_mask(state, exclude):
     return ((1 << state[PLAYERS]) - 1) & ~(1 << exclude) if exclude >= 0 else (1 << state[PLAYERS]) - 1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def can_replace(state, seat):
     return in_play(state, seat) and (state[HAND + seat] | state[DISCARD + seat]) != 0
 
 
 # ---- replacing a card in play (Command, Sabotage, Chaos) -----------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def replaced_slot(state, seat):
     """A Feint player's additional card is the one replaced; the Feint stays in play."""
     return EXTRA if state[EXTRA + seat] != NO_CARD else MAIN
 
 
-@njit(cache=True)
+@kernel
 def swap_in(state, seat, new_card, trace):
     slot = replaced_slot(state, seat)
     old = state[slot + seat]
@@ -150,10 +153,9 @@ def swap_in(state, seat, new_card, trace):
     log(state, trace, EV_REPLACE, seat, new_card, old, 0)
 
 
-@njit(cache=True)
-def replace_by_choice(state, seat, ctx):
+@kernel
+def replace_by_choice(state, seat, opts, codes, params, rng, script, trace, work):
     """The player swaps their card in play for one of their choice from hand."""
-    opts, codes, params, rng, script, trace, work = ctx
     spring_ambush(state, seat, trace)
     pick_up_if_empty(state, seat, trace)
     new_card = decide(state, REPLACEMENT_CARD, seat, state[HAND + seat], codes, params, rng, script, work)
@@ -161,11 +163,10 @@ def replace_by_choice(state, seat, ctx):
 
 
 # ---- immediate actions ---------------------------------------------------------------------
-@njit(cache=True)
-def resolve_immediate(state, seat, card, ctx):
+@kernel
+def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace, work):
     """Resolve ``card``'s immediate action. Returns the card whose immediate action follows
     (Feint's additional card), or NO_CARD."""
-    opts, codes, params, rng, script, trace, work = ctx
     monarch = state[MONARCH]
     house = seats_mask(state, monarch)
     if card == RAID:
@@ -195,7 +196,7 @@ def resolve_immediate(state, seat, card, ctx):
                 targets |= 1 << s
         if targets:
             target = decide(state, COMMAND_REPLACE, seat, targets, codes, params, rng, script, work)
-            replace_by_choice(state, target, ctx)
+            replace_by_choice(state, target, opts, codes, params, rng, script, trace, work)
     elif card == CHAOS:
         for k in range(1, state[PLAYERS]):
             s = (monarch + k) % state[PLAYERS]
@@ -215,7 +216,7 @@ def resolve_immediate(state, seat, card, ctx):
                 targets |= 1 << s
         if targets:
             target = decide(state, SABOTAGE_TARGET, seat, targets, codes, params, rng, script, work)
-            replace_by_choice(state, target, ctx)
+            replace_by_choice(state, target, opts, codes, params, rng, script, trace, work)
     elif card == FEINT:
         sources = state[HAND + seat]
         if opts[OPT_FEINT_FROM_DISCARD]:
@@ -237,7 +238,7 @@ def resolve_immediate(state, seat, card, ctx):
 
 
 # ---- the contest -------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def contest_check(state, check, trace):
     if check == CHECK_CHARGES:
         if count_in_play(state, CHARGE) > 1:
@@ -251,7 +252,7 @@ def contest_check(state, check, trace):
             discard_in_play(state, DOMINATE, BY_NO_SINGLE_CHARGE, trace)
 
 
-@njit(cache=True)
+@kernel
 def run_contest_checks(state, opts, trace):
     """Checks (a) Charges, (b) Infiltrate, (c) Dominate, in the order the option gives."""
     order = opts[OPT_CONTEST_ORDER]
@@ -260,7 +261,7 @@ def run_contest_checks(state, opts, trace):
     contest_check(state, order % 10, trace)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def strength_of(state, seat):
     best = 0
     for slot in (MAIN, EXTRA):
@@ -270,10 +271,9 @@ def strength_of(state, seat):
     return best
 
 
-@njit(cache=True)
-def would_take(state, ctx):
+@kernel
+def would_take(state, opts, codes, params, rng, script, trace, work):
     """The house player with the highest strength left (the Monarch breaks ties), or NOBODY."""
-    opts, codes, params, rng, script, trace, work = ctx
     monarch = state[MONARCH]
     top, tied = 0, 0
     for s in range(state[PLAYERS]):
@@ -290,10 +290,9 @@ def would_take(state, ctx):
 
 
 # ---- a round, 3 to 5 players --------------------------------------------------------------
-@njit(cache=True)
-def select_cards(state, ctx):
+@kernel
+def select_cards(state, opts, codes, params, rng, script, trace, work):
     """All players choose at once: every choice is made before any card leaves a hand."""
-    opts, codes, params, rng, script, trace, work = ctx
     n = state[PLAYERS]
     for s in range(n):
         pick_up_if_empty(state, s, trace)
@@ -307,28 +306,27 @@ def select_cards(state, ctx):
         log(state, trace, EV_SELECT, s, card, NO_CARD, 0)
 
 
-@njit(cache=True)
-def reveal_all(state, ctx):
+@kernel
+def reveal_all(state, opts, codes, params, rng, script, trace, work):
     n = state[PLAYERS]
     for k in range(n):
         s = (state[MONARCH] + k) % n
         state[REVEALED + s] = 1
         card = state[MAIN + s]
         if card != NO_CARD:
-            log(state, ctx[5], EV_REVEAL, s, card, NO_CARD, 0)
+            log(state, trace, EV_REVEAL, s, card, NO_CARD, 0)
         while card != NO_CARD:
-            card = resolve_immediate(state, s, card, ctx)
+            card = resolve_immediate(state, s, card, opts, codes, params, rng, script, trace, work)
 
 
-@njit(cache=True)
-def settle_throne(state, ctx):
+@kernel
+def settle_throne(state, opts, codes, params, rng, script, trace, work):
     """Resolution up to who holds the throne. Returns (taker or NOBODY, retained)."""
-    opts, codes, params, rng, script, trace, work = ctx
     monarch = state[MONARCH]
     if state[MAIN + monarch] == DEFEND:
         discard_in_play(state, ATTACK, BY_DEFEND, trace)
     run_contest_checks(state, opts, trace)
-    taker = would_take(state, ctx)
+    taker = would_take(state, opts, codes, params, rng, script, trace, work)
     if state[MAIN + monarch] == ENTRAP:
         state[ENTRAP_FLIPS] += 1
         if taker != NOBODY:
@@ -344,10 +342,9 @@ def settle_throne(state, ctx):
     return NOBODY, not state[ABDICATED]
 
 
-@njit(cache=True)
-def award_end_of_turn(state, taker, retained, ctx):
+@kernel
+def award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, trace, work):
     """VP for the throne, then every other end-of-turn text, clockwise from the Monarch."""
-    opts, codes, params, rng, script, trace, work = ctx
     n = state[PLAYERS]
     monarch = state[MONARCH]
     if retained:
@@ -377,7 +374,7 @@ def award_end_of_turn(state, taker, retained, ctx):
                 add_vp(state, s, 1, VP_FEINT, trace)
             elif card == ALLY and not ally_settled and taker != NOBODY and taker != s:
                 ally_settled = True
-                settle_ally(state, taker, ctx)
+                settle_ally(state, taker, opts, codes, params, rng, script, trace, work)
             elif card == RAVEN and single_raven:
                 victims = 0
                 for o in range(n):
@@ -388,10 +385,9 @@ def award_end_of_turn(state, taker, retained, ctx):
                              VP_RAVEN, trace)
 
 
-@njit(cache=True)
-def settle_ally(state, taker, ctx):
+@kernel
+def settle_ally(state, taker, opts, codes, params, rng, script, trace, work):
     """The taker decides once whether to take the extra VP; if so every Ally player gains 2."""
-    opts, codes, params, rng, script, trace, work = ctx
     if decide(state, ALLY_ACCEPT, taker, (1 << ACCEPT) | 1, codes, params, rng, script, work) != ACCEPT:
         return
     add_vp(state, taker, 1, VP_ALLY, trace)
@@ -402,7 +398,7 @@ def settle_ally(state, taker, ctx):
                     add_vp(state, s, ALLY_VP, VP_ALLY_BONUS, trace)
 
 
-@njit(cache=True)
+@kernel
 def clear_round_marks(state):
     for s in range(state[PLAYERS]):
         state[MAIN + s] = NO_CARD
@@ -414,7 +410,7 @@ def clear_round_marks(state):
     state[VIEWED_CARD] = NO_CARD
 
 
-@njit(cache=True)
+@kernel
 def cleanup(state, taker, trace):
     n = state[PLAYERS]
     monarch = state[MONARCH]
@@ -434,14 +430,14 @@ def cleanup(state, taker, trace):
     clear_round_marks(state)
 
 
-@njit(cache=True)
-def play_round(state, ctx):
-    trace = ctx[5]
+@kernel
+def play_round(state, opts, codes, params, rng, script, trace, work):
+    trace = trace
     state[REIGNS + state[MONARCH]] += 1
     log(state, trace, EV_ROUND, state[MONARCH], NO_CARD, NO_CARD, 0)
-    select_cards(state, ctx)
-    reveal_all(state, ctx)
-    taker, retained = settle_throne(state, ctx)
+    select_cards(state, opts, codes, params, rng, script, trace, work)
+    reveal_all(state, opts, codes, params, rng, script, trace, work)
+    taker, retained = settle_throne(state, opts, codes, params, rng, script, trace, work)
     if retained:
         state[RETENTIONS] += 1
         log(state, trace, EV_RETAIN, state[MONARCH], NO_CARD, NO_CARD, 0)
@@ -450,20 +446,19 @@ def play_round(state, ctx):
         log(state, trace, EV_TAKE, taker, NO_CARD, NO_CARD, 0)
     else:
         log(state, trace, EV_TAKE_BACK, state[MONARCH], NO_CARD, NO_CARD, 0)
-    award_end_of_turn(state, taker, retained, ctx)
+    award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, trace, work)
     cleanup(state, taker, trace)
 
 
 # ---- a round, 2 players ------------------------------------------------------------------
-@njit(cache=True)
-def play_two_player_round(state, ctx):
+@kernel
+def play_two_player_round(state, opts, codes, params, rng, script, trace, work):
     """Both reveal at once; the non-Monarch takes the throne only with strictly higher strength."""
-    opts, codes, params, rng, script, trace, work = ctx
     monarch = state[MONARCH]
     other = 1 - monarch
     state[REIGNS + monarch] += 1
     log(state, trace, EV_ROUND, monarch, NO_CARD, NO_CARD, 0)
-    select_cards(state, ctx)
+    select_cards(state, opts, codes, params, rng, script, trace, work)
     for s in range(2):
         state[REVEALED + s] = 1
         log(state, trace, EV_REVEAL, s, state[MAIN + s], NO_CARD, 0)
@@ -492,7 +487,7 @@ def play_two_player_round(state, ctx):
 
 
 # ---- a whole game ------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def draw_from_pool(rng, kept, pool, count):
     """A card mask: the kept cards plus ``count`` distinct random cards of the pool."""
     cards = np.array(pool)
@@ -500,7 +495,7 @@ def draw_from_pool(rng, kept, pool, count):
     return card_set(kept) | card_set(cards[:count])
 
 
-@njit(cache=True)
+@kernel
 def deal(state, opts, rng):
     """Set up a new game: Monarch at seat 0, decks by mode, starting VP."""
     state[:] = 0
@@ -546,35 +541,33 @@ def deal(state, opts, rng):
         state[HAND + s] = state[OWNED + s]
 
 
-@njit(cache=True)
-def advance(state, ctx):
+@kernel
+def advance(state, opts, codes, params, rng, script, trace, work):
     """One whole round, then the win check: the Monarch after cleanup with 8+ VP wins."""
     if state[RULESET] == MODE_TWO_PLAYER:
-        play_two_player_round(state, ctx)
+        play_two_player_round(state, opts, codes, params, rng, script, trace, work)
     else:
-        play_round(state, ctx)
+        play_round(state, opts, codes, params, rng, script, trace, work)
     state[ROUND] += 1
     monarch = state[MONARCH]
     if state[VP + monarch] >= WIN_VP:
         state[WINNER] = monarch
-        log(state, ctx[5], EV_WIN, monarch, NO_CARD, NO_CARD, state[VP + monarch])
+        log(state, trace, EV_WIN, monarch, NO_CARD, NO_CARD, state[VP + monarch])
 
 
-@njit(cache=True)
-def play_on(state, ctx):
+@kernel
+def play_on(state, opts, codes, params, rng, script, trace, work):
     """Play rounds until a Monarch wins or the round cap is reached."""
-    opts = ctx[0]
-    trace = ctx[5]
     while state[WINNER] == NOBODY and state[ROUND] < opts[OPT_MAX_ROUNDS]:
-        advance(state, ctx)
+        advance(state, opts, codes, params, rng, script, trace, work)
     if state[WINNER] == NOBODY:
         log(state, trace, EV_CAP, NOBODY, NO_CARD, NO_CARD, state[ROUND])
 
 
-@njit(cache=True)
-def play_game(state, ctx):
-    deal(state, ctx[0], ctx[3])
-    play_on(state, ctx)
+@kernel
+def play_game(state, opts, codes, params, rng, script, trace, work):
+    deal(state, opts, rng)
+    play_on(state, opts, codes, params, rng, script, trace, work)
 
 
 # ---- batch -------------------------------------------------------------------------------
@@ -582,7 +575,7 @@ def play_game(state, ctx):
 N_FIXED_COLUMNS = 12
 
 
-@njit(cache=True)
+@kernel
 def write_row(row, state, game_index, deal_index, rotation):
     row[0], row[1], row[2] = game_index, deal_index, rotation
     row[3] = state[PLAYERS]
@@ -603,7 +596,7 @@ def write_row(row, state, game_index, deal_index, rotation):
         row[k + c] = state[PLAYS + c]
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, out):
     n = opts[OPT_PLAYERS]
     blocks = (count + BLOCK - 1) // BLOCK
@@ -614,11 +607,11 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
-        ctx = (opts, codes, params, rng, no_script, no_trace, new_work_buffer())
+        work = new_work_buffer()
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             game_index = start + i
             deal_index, rotation = split_game_index(game_index, rotations)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
             open_stream(rng, seed, deal_index)
-            play_game(state, ctx)
+            play_game(state, opts, codes, params, rng, no_script, no_trace, work)
             write_row(out[i], state, game_index, deal_index, rotation)
