@@ -218,6 +218,10 @@ class Dethroned(Game):
                          np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS)), np.zeros(rules.MAX_LEGAL, dtype=np.int64),
                          np.zeros(rules.MAX_ATTACKS, dtype=np.int64), script,
                          np.zeros((MARKS, players), dtype=np.int64), stream, trace, checked)
+        if s[rules.H_ERROR] == rules.ERROR_ILLEGAL_ACTION:
+            raise ValueError("policy chose an illegal action")
+        if s[rules.H_ERROR] == rules.ERROR_CARDS:
+            raise ValueError("a card is not in exactly one place")
         row = np.empty((1, len(self.columns)), dtype=np.int32)
         kernel.write_row(s, c["opts"], c["roles"], row, 0, game_index, deal_index, rotation)
         return s, trace[: s[rules.H_TRACE_LEN]], row[0]

@@ -13,9 +13,10 @@ Output row (int32): GAME_COLUMNS, then per seat SEAT_FIELDS (role, won, alive, k
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
+from numba import prange
 
-from balance.engine.kernels import seat_policies, split_game_index
+from balance.engine.kernels import kernel, seat_policies, split_game_index
 from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.policies import (
     MARK_SCRIPT, MARK_SEEN, MARKS, NOT_SEEN,
@@ -23,15 +24,15 @@ from balance.games.dethroned.policies import (
     reaction_delay,
 )
 from balance.games.dethroned.rules import (
-    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, DECK_SIZE, EV_ACTION, EV_CLAIM,
-    EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END, H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS,
-    H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VERSION, H_VOTES, MAX_LEGAL, MAX_PLAYERS, O_IMPASSE_ROUNDS,
-    O_MAX_DECISIONS, OUTCOME_CAPPED, OUTCOME_LAST_STANDING, OUTCOME_STALEMATE, OUTCOME_VOTE, PHASE_COMBAT,
-    PHASE_OVER, PHASE_PAUSE, PL_ALIVE, PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_UNBEATEN_ON,
-    STATE_SIZE, TRACE_FIELDS, abase, action_attack, action_kind, action_slot, action_target, alive, apply_action,
-    cards_consistent, clear_all_beaten, credit_candidates, defending, draw_to_full, earliest_deadline, encode,
-    end_game, has_won, hand_kind, init_state, kill, list_legal, living_count, pbase, stalemate, trace_event,
-    unbeaten_total,
+    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, DECK_SIZE, ERROR_CARDS,
+    ERROR_ILLEGAL_ACTION, EV_ACTION, EV_CLAIM, EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END,
+    H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS, H_ERROR, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS,
+    H_VERSION, H_VOTES, MAX_LEGAL, MAX_PLAYERS, NO_ERROR, O_IMPASSE_ROUNDS, O_MAX_DECISIONS, OUTCOME_CAPPED,
+    OUTCOME_LAST_STANDING, OUTCOME_STALEMATE, OUTCOME_VOTE, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE, PL_ALIVE,
+    PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_UNBEATEN_ON, STATE_SIZE, TRACE_FIELDS, abase,
+    action_attack, action_kind, action_slot, action_target, alive, apply_action, cards_consistent,
+    clear_all_beaten, credit_candidates, defending, draw_to_full, earliest_deadline, encode, end_game, has_won,
+    hand_kind, init_state, kill, list_legal, living_count, pbase, stalemate, trace_event, unbeaten_total,
 )
 
 GAME_COLUMNS = ("game", "deal", "rotation", "outcome", "capped", "decisions", "deaths", "votes", "seconds",
@@ -108,7 +109,9 @@ def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, param
             n = list_legal(s, opts, p, legal)
             if not is_listed(legal, n, action):
                 trace_event(s, trace, EV_ACTION, p, action, ILLEGAL)  # the state stays for inspection
-                raise ValueError("policy chose an illegal action")
+                s[H_ERROR] = ERROR_ILLEGAL_ACTION
+                end_game(s, OUTCOME_CAPPED)
+                return
     kind = action_kind(action)
     victim_before = s[abase(action_attack(action)) + AT_VICTIM] if kind == ACT_DEFEND else -1
     card = hand_kind(s, p, action_slot(action))
@@ -220,8 +223,11 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
             take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
                           script, marks, p, stream, trace, checked)
             s[pbase(p) + PL_READY_AT] = s[H_NOW] + reaction_delay(params[p], stream)
-        if checked and not cards_consistent(s):
-            raise ValueError("a card is not in exactly one place")
+        if checked and s[H_ERROR] == NO_ERROR and not cards_consistent(s):
+            s[H_ERROR] = ERROR_CARDS
+            end_game(s, OUTCOME_CAPPED)
+        if s[H_ERROR] != NO_ERROR:
+            break
         after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
                     marks, stream, trace)
     trace_event(s, trace, EV_GAME_OVER, -1, s[H_OUTCOME], 0)

@@ -21,6 +21,7 @@ Actions are int64 codes: kind (ACT_*) | hand slot << 4 | attack << 8 | target <<
 import numpy as np
 from numba import njit
 
+from balance.engine.kernels import kernel
 from balance.games.dethroned.roles import (
     KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT,
     ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE,
@@ -63,7 +64,12 @@ H_VOTES = 10
 H_TRACE_LEN = 11
 H_UNBEATEN = 12  # unbeaten attacks on the table
 H_VERSION = 13  # grows with every change a player can see (actions, draws, deaths, votes)
-HEADER_SIZE = 14
+H_ERROR = 14  # checked runs only: why the game was stopped (ERROR_*)
+HEADER_SIZE = 15
+
+NO_ERROR = 0
+ERROR_ILLEGAL_ACTION = 1  # a policy chose an action list_legal does not offer
+ERROR_CARDS = 2  # a card is not in exactly one place
 
 PHASE_COMBAT = 0
 PHASE_PAUSE = 1  # after a death: remaining attacks resolve, then the vote
