@@ -13,9 +13,9 @@ Output row (int32): GAME_COLUMNS, then per seat SEAT_FIELDS (role, won, alive, k
 """
 
 import numpy as np
-from numba import njit
 from numba import prange
 
+from balance.engine.kernels import kernel
 from balance.engine.kernels import kernel, seat_policies, split_game_index
 from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.policies import (
@@ -48,7 +48,7 @@ GAMES_PER_BLOCK = 256
 ILLEGAL = -2  # trace mark of an illegal action found in checked runs
 
 
-@njit(cache=True)
+@kernel
 def deal(s, opts, roles, players, setup_roles, stream):
     """Roles to seats, decks shuffled, the first claimer: drawn first, so every rotation of a
     deal sees the same deal."""
@@ -62,7 +62,7 @@ def deal(s, opts, roles, players, setup_roles, stream):
     return below(stream, players)
 
 
-@njit(cache=True)
+@kernel
 def discussion(s, codes, params, role_count, belief, first, stream, trace):
     """Each player claims a role, clockwise from the first; heuristic listeners update beliefs."""
     for k in range(s[H_PLAYERS]):
@@ -73,7 +73,7 @@ def discussion(s, codes, params, role_count, belief, first, stream, trace):
         observe_claim(s, codes, params, role_count, belief, p, claim)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_player(s):
     """The living player whose reaction comes first (lowest seat on a tie)."""
     best = -1
@@ -83,7 +83,7 @@ def next_player(s):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def observe_action(s, codes, params, want_total, belief, grudge, p, action, victim_before):
     """Public consequences of an action for the listeners' beliefs."""
     kind = action_kind(action)
@@ -93,7 +93,7 @@ def observe_action(s, codes, params, want_total, belief, grudge, p, action, vict
         observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, -1.0)
 
 
-@njit(cache=True)
+@kernel
 def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
                   marks, p, stream, trace, checked):
     if not defending(s, p):
@@ -121,7 +121,7 @@ def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, param
     observe_action(s, codes, params, want_total, belief, grudge, p, action, victim_before)
 
 
-@njit(cache=True)
+@kernel
 def is_listed(legal, n, action):
     for i in range(n):
         if legal[i] == action:
@@ -129,7 +129,7 @@ def is_listed(legal, n, action):
     return False
 
 
-@njit(cache=True)
+@kernel
 def resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, belief, grudge, candidates, a, stream,
                      trace):
     victim = s[abase(a) + AT_VICTIM]
@@ -143,7 +143,7 @@ def resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, be
     trace_event(s, trace, EV_DEATH, victim, killer, s[pbase(victim) + PL_ROLE])
 
 
-@njit(cache=True)
+@kernel
 def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
               marks, stream, trace, impasse):
     """The living vote; the fastest player who wants to go on continues by attacking."""
@@ -161,7 +161,7 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
             continue
         action = decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
                              script, marks, p, stream)
-        delay = reaction_delay(params[p], stream)
+        delay = reaction_delay(params, p, stream)
         s[pbase(p) + PL_READY_AT] = s[H_NOW] + delay
         if action_kind(action) == ACT_ATTACK:
             trace_event(s, trace, EV_VOTE_CONTINUE, p, action, 0)
@@ -178,7 +178,7 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
     observe_action(s, codes, params, want_total, belief, grudge, best_p, best_action, -1)
 
 
-@njit(cache=True)
+@kernel
 def after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
                 marks, stream, trace):
     living = living_count(s)
@@ -195,7 +195,7 @@ def after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params,
                   marks, stream, trace, True)
 
 
-@njit(cache=True)
+@kernel
 def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, role_count, codes, params, belief,
               grudge, legal, candidates, script, marks, stream, trace, checked):
     """One whole game from the deal to the reveal; ``codes``/``params`` are indexed by seat."""
@@ -206,7 +206,7 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
     marks[MARK_SEEN, :] = NOT_SEEN
     discussion(s, codes, params, role_count, belief, first, stream, trace)
     for p in range(players):
-        s[pbase(p) + PL_READY_AT] = reaction_delay(params[p], stream)
+        s[pbase(p) + PL_READY_AT] = reaction_delay(params, p, stream)
     while s[H_PHASE] != PHASE_OVER:
         if s[H_DECISIONS] >= opts[O_MAX_DECISIONS]:
             end_game(s, OUTCOME_CAPPED)
@@ -222,7 +222,7 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
             s[H_DECISIONS] += 1
             take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
                           script, marks, p, stream, trace, checked)
-            s[pbase(p) + PL_READY_AT] = s[H_NOW] + reaction_delay(params[p], stream)
+            s[pbase(p) + PL_READY_AT] = s[H_NOW] + reaction_delay(params, p, stream)
         if checked and s[H_ERROR] == NO_ERROR and not cards_consistent(s):
             s[H_ERROR] = ERROR_CARDS
             end_game(s, OUTCOME_CAPPED)
@@ -233,7 +233,7 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
     trace_event(s, trace, EV_GAME_OVER, -1, s[H_OUTCOME], 0)
 
 
-@njit(cache=True)
+@kernel
 def write_row(s, opts, roles, out, i, game, deal_index, rotation):
     players = s[H_PLAYERS]
     capped = s[H_OUTCOME] == OUTCOME_CAPPED
@@ -256,7 +256,7 @@ def write_row(s, opts, roles, out, i, game, deal_index, rotation):
         out[i, b + S_KILLS] = s[pbase(p) + PL_KILLS]
 
 
-@njit(parallel=True, cache=True)
+@kernel(parallel=True)
 def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_kill, want_total, setup_roles,
                    role_count, slot_codes, slot_params, out):
     """Games start .. start + count - 1, in blocks of GAMES_PER_BLOCK reusing scratch buffers."""

@@ -15,8 +15,8 @@ through two role-by-role matrices computed from the role table (game.py):
 """
 
 import numpy as np
-from numba import njit
 
+from balance.engine.kernels import kernel
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, chance, uniform
 from balance.games.dethroned.roles import (
@@ -64,16 +64,16 @@ BELIEVED = 0.5
 HALF = 0.5  # the random policy's vote to continue
 
 
-@njit(cache=True, inline="always")
-def reaction_delay(params, stream):
-    mean = params[P_REACTION_MEAN] * MS_PER_SECOND
-    spread = params[P_REACTION_SPREAD]
+@kernel(inline="always")
+def reaction_delay(params, p, stream):
+    mean = params[p, P_REACTION_MEAN] * MS_PER_SECOND
+    spread = params[p, P_REACTION_SPREAD]
     delay = mean * (1.0 + spread * (2.0 * uniform(stream) - 1.0))
     return max(MIN_DELAY_MS, np.int64(delay))
 
 
 # ---- beliefs ----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def init_beliefs(s, role_count, belief, grudge):
     """Uniform over the roles in play, minus one copy of the observer's own role."""
     players = s[H_PLAYERS]
@@ -94,7 +94,7 @@ def init_beliefs(s, role_count, belief, grudge):
                 belief[i, j, r] /= total
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def normalise(belief, i, j):
     total = 0.0
     for r in range(belief.shape[2]):
@@ -105,7 +105,7 @@ def normalise(belief, i, j):
         belief[i, j, r] /= total
 
 
-@njit(cache=True)
+@kernel
 def observe_claim(s, codes, params, role_count, belief, claimer, claim):
     distinct = 0
     for r in range(role_count.shape[0]):
@@ -121,7 +121,7 @@ def observe_claim(s, codes, params, role_count, belief, claimer, claim):
         normalise(belief, i, claimer)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def expected_want(belief, want, i, role, k):
     """How much ``role`` wants player k dead, in observer i's beliefs about k."""
     total = 0.0
@@ -130,7 +130,7 @@ def expected_want(belief, want, i, role, k):
     return total
 
 
-@njit(cache=True)
+@kernel
 def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victim, sign):
     """``actor`` attacked (sign +1) or defended (sign -1) ``victim``: every heuristic observer
     reweights its beliefs about the actor towards roles that want that, by the likelihood
@@ -150,14 +150,14 @@ def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victi
 
 
 # ---- the heuristic's view of the table ---------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def kill_needs_open(s, opts, roles, p):
-    row = roles[s[pbase(p) + PL_ROLE]]
-    return (s[pbase(p) + PL_KILLS] < row[ROLE_MIN_KILLS] or not kill_class_met(s, opts, roles, p)
-            or s[H_DEATHS] < row[ROLE_MIN_DEAD])
+    role = s[pbase(p) + PL_ROLE]
+    return (s[pbase(p) + PL_KILLS] < roles[role, ROLE_MIN_KILLS] or not kill_class_met(s, opts, roles, p)
+            or s[H_DEATHS] < roles[role, ROLE_MIN_DEAD])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, q):
     """How much p wants q dead (negative: wants q alive), from p's win condition and beliefs;
     ``open_needs``: p still needs kills (kill_needs_open)."""
@@ -180,7 +180,7 @@ def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_need
     return total
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def find_kind(s, p, kind):
     for h in range(HAND_SIZE):
         if hand_kind(s, p, h) == kind:
@@ -188,7 +188,7 @@ def find_kind(s, p, kind):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def smallest_beating(s, p, needed):
     """Hand slot of the smallest Battle card worth at least ``needed``; -1 if none."""
     best = -1
@@ -199,7 +199,7 @@ def smallest_beating(s, p, needed):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def extreme_battle(s, p, highest):
     """Hand slot of the highest (or lowest) Battle card; -1 if none."""
     best = -1
@@ -210,17 +210,17 @@ def extreme_battle(s, p, highest):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def wants_modifiers(s, roles, p):
     return s[pbase(p) + PL_MODS_PLAYED] < roles[s[pbase(p) + PL_ROLE], ROLE_MODS_PLAYED]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def may_spend_modifier(s, roles, params, p, stream):
     return wants_modifiers(s, roles, p) or not chance(stream, params[p, P_HOARDING])
 
 
-@njit(cache=True)
+@kernel
 def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
     """The best way for p to beat unbeaten attack ``a`` now (a Battle card, then Modifiers)."""
     b = abase(a)
@@ -253,7 +253,7 @@ def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
     return ACT_PASS
 
 
-@njit(cache=True)
+@kernel
 def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p):
     """(target, desire) of the living player p most wants dead and has no live attack on."""
     open_needs = kill_needs_open(s, opts, roles, p)
@@ -269,7 +269,7 @@ def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge
     return best, best_score
 
 
-@njit(cache=True)
+@kernel
 def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
     """Under attack: Redirect the strongest attack it cannot beat at its favourite target (the
     attacker if none), else deal with the attack whose count ends first."""
@@ -293,14 +293,14 @@ def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, g
     return save_attack(s, opts, p, urgent, stream, params, roles, True)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def must_not_kill(s, roles, p):
     """A kill now would break its win condition (the Shopkeeper's 'no kill')."""
     limit = roles[s[pbase(p) + PL_ROLE], ROLE_MAX_KILLS]
     return limit >= 0 and s[pbase(p) + PL_KILLS] >= limit
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hand_count(s, q):
     n = 0
     for h in range(HAND_SIZE):
@@ -309,7 +309,7 @@ def hand_count(s, q):
     return n
 
 
-@njit(cache=True)
+@kernel
 def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p):
     """A role that must play its Modifiers (Alchemist) plays one wherever it is legal, in the
     direction its feelings about the victim point: Redirect an attack at its favourite target,
@@ -340,13 +340,13 @@ def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, be
     return ACT_PASS
 
 
-@njit(cache=True)
+@kernel
 def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
     if defending(s, p):
         return heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
-    own = roles[s[pbase(p) + PL_ROLE]]
+    own = s[pbase(p) + PL_ROLE]
     open_needs = kill_needs_open(s, opts, roles, p)
-    cycling = own[ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > own[ROLE_DECK_SUM_MAX]
+    cycling = roles[own, ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > roles[own, ROLE_DECK_SUM_MAX]
     if wants_modifiers(s, roles, p):
         action = spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge,
                                          open_needs, p)
@@ -391,29 +391,29 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
     return ACT_PASS
 
 
-@njit(cache=True)
+@kernel
 def believes_won(s, opts, roles, belief, p):
     """p's own reading of its win condition now: the role conditions judged by its beliefs."""
     if not own_conditions_met(s, opts, roles, p):
         return False
-    row = roles[s[pbase(p) + PL_ROLE]]
-    count = row[ROLE_COND_COUNT]
+    own = s[pbase(p) + PL_ROLE]
+    count = roles[own, ROLE_COND_COUNT]
     if count == 0:
         return True
     hits = 0
     for c in range(count):
-        role = row[ROLE_COND_BASE + 2 * c]
-        want_alive = row[ROLE_COND_BASE + 2 * c + 1]
+        role = roles[own, ROLE_COND_BASE + 2 * c]
+        want_alive = roles[own, ROLE_COND_BASE + 2 * c + 1]
         mass = 0.0
         for q in range(s[H_PLAYERS] if role >= 0 else 0):  # a role not in play never holds
             if s[pbase(q) + PL_ALIVE] == want_alive:
                 mass += belief[p, q, role]
         if mass >= BELIEVED:
             hits += 1
-    return conditions_hold(row, hits)
+    return conditions_hold(roles, own, hits)
 
 
-@njit(cache=True)
+@kernel
 def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
     """End when it believes it has won; otherwise continue (by attacking) with P_STUBBORN."""
     if believes_won(s, opts, roles, belief, p) or not chance(stream, params[p, P_STUBBORN]):
@@ -425,7 +425,7 @@ def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, gru
     return encode(ACT_ATTACK, slot, 0, target, 0)
 
 
-@njit(cache=True)
+@kernel
 def heuristic_claim(s, params, role_count, p, stream):
     """The truth, or with P_LYING another role in play (chosen by copies in play)."""
     own = s[pbase(p) + PL_ROLE]
@@ -447,7 +447,7 @@ def heuristic_claim(s, params, role_count, p, stream):
 
 
 # ---- the dispatcher -----------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def next_scripted(script, marks, p):
     k = marks[MARK_SCRIPT, p]
     if k >= script.shape[1] or script[p, k] < 0:
@@ -456,7 +456,7 @@ def next_scripted(script, marks, p):
     return script[p, k]
 
 
-@njit(cache=True)
+@kernel
 def decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
                   script, marks, p, stream):
     code = codes[p]
@@ -472,7 +472,7 @@ def decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, param
     return legal[below(stream, n)]
 
 
-@njit(cache=True)
+@kernel
 def decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
                 script, marks, p, stream):
     """PASS = vote to end; an ATTACK action = continue the game with that attack."""
@@ -492,7 +492,7 @@ def decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params,
     return legal[below(stream, attacks)]
 
 
-@njit(cache=True)
+@kernel
 def decide_claim(s, codes, params, role_count, p, stream):
     code = codes[p]
     if code == POLICY_HEURISTIC:
@@ -510,7 +510,7 @@ def decide_claim(s, codes, params, role_count, p, stream):
     return s[pbase(p) + PL_ROLE]
 
 
-@njit(cache=True)
+@kernel
 def decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, candidates, n,
                   stream):
     """The dying defender names the killer among equal simultaneous attacks: the heuristic

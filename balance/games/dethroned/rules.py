@@ -19,8 +19,8 @@ Actions are int64 codes: kind (ACT_*) | hand slot << 4 | attack << 8 | target <<
 """
 
 import numpy as np
-from numba import njit
 
+from balance.engine.kernels import kernel
 from balance.engine.kernels import kernel
 from balance.games.dethroned.roles import (
     KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT,
@@ -186,64 +186,64 @@ EV_DRAW = 5
 EV_GAME_OVER = 6
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def pbase(p):
     return PLAYER_BASE + p * PLAYER_SIZE
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def abase(a):
     return ATTACK_BASE + a * ATTACK_SIZE
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def card_id(owner, kind):
     return owner * DECK_SIZE + kind
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def encode(kind, slot, attack, target, side):
     return (kind | (slot << SLOT_SHIFT) | (attack << ATTACK_SHIFT) | (target << TARGET_SHIFT)
             | (side << SIDE_SHIFT))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def action_kind(action):
     return action & KIND_MASK
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def action_slot(action):
     return (action >> SLOT_SHIFT) & KIND_MASK
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def action_attack(action):
     return (action >> ATTACK_SHIFT) & FIELD_MASK
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def action_target(action):
     return (action >> TARGET_SHIFT) & FIELD_MASK
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def action_side(action):
     return (action >> SIDE_SHIFT) & 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def is_battle(kind):
     return 0 <= kind < BATTLE_KINDS
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def power(kind, exponent):
     """Exact value of a Battle card after its Doubles and Halves."""
     return (kind + 1) * 2.0 ** exponent
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def trace_event(s, trace, event, player, arg, arg2):
     n = s[H_TRACE_LEN]
     if n < trace.shape[0]:
@@ -256,7 +256,7 @@ def trace_event(s, trace, event, player, arg, arg2):
 
 
 # ---- setting up -------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def init_state(s, players, seat_roles, roles, opts):
     """Empty table: roles at seats (deal order), all decks in draw order 0..13, no hands."""
     s[:] = 0
@@ -281,7 +281,7 @@ def init_state(s, players, seat_roles, roles, opts):
             s[CARD_BASE + card_id(p, k)] = LOC_DECK
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def draw_to_full(s, p):
     """Draw back up to HAND_SIZE from the own deck (no reshuffle). Returns cards drawn."""
     b = pbase(p)
@@ -298,29 +298,29 @@ def draw_to_full(s, p):
 
 
 # ---- queries ----------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def alive(s, p):
     return s[pbase(p) + PL_ALIVE] == 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def defending(s, p):
     """Under attack: an attack (beaten or not) is still in front of the player."""
     return s[pbase(p) + PL_ATTACKS_ON] > 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hand_kind(s, p, slot):
     return s[pbase(p) + PL_HAND + slot]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def attack_power(s, a):
     b = abase(a)
     return power(s[b + AT_CARD] % DECK_SIZE, s[b + AT_EXP])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def defence_power(s, a):
     b = abase(a)
     if s[b + AT_DEF_CARD] == NO_CARD:
@@ -328,7 +328,7 @@ def defence_power(s, a):
     return power(s[b + AT_DEF_CARD] % DECK_SIZE, s[b + AT_DEF_EXP])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def living_count(s):
     n = 0
     for p in range(s[H_PLAYERS]):
@@ -336,18 +336,18 @@ def living_count(s):
     return n
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def unbeaten_total(s):
     return s[H_UNBEATEN]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def add_unbeaten(s, victim, delta):
     s[pbase(victim) + PL_UNBEATEN_ON] += delta
     s[H_UNBEATEN] += delta
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def battle_in_hand(s, p):
     for h in range(HAND_SIZE):
         if is_battle(hand_kind(s, p, h)):
@@ -355,7 +355,7 @@ def battle_in_hand(s, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def could_attack_later(s, p):
     """A Battle card in hand, or room in hand and a Battle card still to draw."""
     if battle_in_hand(s, p):
@@ -373,7 +373,7 @@ def could_attack_later(s, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def earliest_deadline(s):
     """(time, attack) of the unbeaten attack whose count ends first; (-1, -1) if none."""
     best_t = -1
@@ -389,7 +389,7 @@ def earliest_deadline(s):
 
 
 # ---- moving cards -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def take_from_hand(s, p, slot):
     b = pbase(p)
     kind = s[b + PL_HAND + slot]
@@ -397,7 +397,7 @@ def take_from_hand(s, p, slot):
     return kind
 
 
-@njit(cache=True)
+@kernel
 def add_mod(s, a, card, side):
     b = abase(a)
     n = s[b + AT_MOD_COUNT]
@@ -406,7 +406,7 @@ def add_mod(s, a, card, side):
     s[CARD_BASE + card] = LOC_FIELD
 
 
-@njit(cache=True)
+@kernel
 def discard_defence(s, a):
     """The defending card and the Modifiers on it leave the attack (to the centre)."""
     b = abase(a)
@@ -425,7 +425,7 @@ def discard_defence(s, a):
     s[b + AT_MOD_COUNT] = kept
 
 
-@njit(cache=True)
+@kernel
 def free_attack(s, a, attack_card_loc):
     """Take an attack off the table: its cards go to the centre (or the card to a role card)."""
     b = abase(a)
@@ -447,7 +447,7 @@ def free_attack(s, a, attack_card_loc):
     s[H_ATTACK_TOP] = top
 
 
-@njit(cache=True)
+@kernel
 def place_attack(s, opts, a, owner, victim):
     """Point attack slot ``a`` at ``victim`` as a fresh attack of ``owner`` (deadline restarts)."""
     b = abase(a)
@@ -464,7 +464,7 @@ def place_attack(s, opts, a, owner, victim):
     s[H_PASS_STREAK] = 0
 
 
-@njit(cache=True)
+@kernel
 def new_attack_slot(s):
     for a in range(MAX_ATTACKS):
         if s[abase(a) + AT_STATE] == ATTACK_FREE:
@@ -474,7 +474,7 @@ def new_attack_slot(s):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def check_beaten(s, a):
     """An attack is beaten when its defending card is worth at least as much."""
     b = abase(a)
@@ -485,7 +485,7 @@ def check_beaten(s, a):
 
 
 # ---- legality ---------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def may_act_on(s, p, a):
     """Defenders act only on attacks against themselves; others on any unbeaten attack."""
     b = abase(a)
@@ -496,7 +496,7 @@ def may_act_on(s, p, a):
     return True
 
 
-@njit(cache=True)
+@kernel
 def list_legal(s, opts, p, out):
     """All legal actions of living player ``p`` now into ``out``; returns how many (PASS first)."""
     n = 0
@@ -548,7 +548,7 @@ def list_legal(s, opts, p, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def bomb_anchor(s, opts, victim):
     """The attack a Bomb for ``victim`` is laid on: the first unbeaten attack on it with a
     defending card (or with the option off, any); -1 if none."""
@@ -560,7 +560,7 @@ def bomb_anchor(s, opts, victim):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def redirect_target_ok(s, p, a, t):
     """The redirector may hold only one live attack per victim (this one excepted)."""
     b = abase(a)
@@ -570,7 +570,7 @@ def redirect_target_ok(s, p, a, t):
 
 
 # ---- applying actions -------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def apply_action(s, opts, p, action):
     """Apply one legal action of player ``p`` at time H_NOW."""
     kind = action_kind(action)
@@ -619,7 +619,7 @@ def apply_action(s, opts, p, action):
         s[pbase(p) + PL_MODS_PLAYED] += 1
 
 
-@njit(cache=True)
+@kernel
 def redirect(s, opts, p, a, target, card):
     """Claim attack ``a`` with its Modifiers and send it, as a new attack, at ``target``."""
     b = abase(a)
@@ -635,7 +635,7 @@ def redirect(s, opts, p, a, target, card):
     place_attack(s, opts, a, p, target)
 
 
-@njit(cache=True)
+@kernel
 def bomb(s, a, card):
     """Every unbeaten attack on this attack's victim is beaten at once."""
     b = abase(a)
@@ -650,7 +650,7 @@ def bomb(s, a, card):
             add_unbeaten(s, victim, -1)
 
 
-@njit(cache=True)
+@kernel
 def clear_front(s, p):
     """The defender clears every beaten attack in front of it (all must be beaten)."""
     for a in range(s[H_ATTACK_TOP]):
@@ -659,7 +659,7 @@ def clear_front(s, p):
             free_attack(s, a, LOC_DISCARD)
 
 
-@njit(cache=True)
+@kernel
 def clear_all_beaten(s):
     for p in range(s[H_PLAYERS]):
         if s[pbase(p) + PL_UNBEATEN_ON] == 0 and s[pbase(p) + PL_ATTACKS_ON] > 0:
@@ -667,7 +667,7 @@ def clear_all_beaten(s):
 
 
 # ---- deaths -----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def credit_candidates(s, victim, out):
     """Unbeaten attacks on ``victim`` that would get the kill now: the highest value, then the
     first placed; several only if they are equal in value and were placed at the same moment
@@ -695,7 +695,7 @@ def credit_candidates(s, victim, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def kill(s, opts, victim, a):
     """``victim`` dies to attack ``a``: the killing blow goes on its role card, the other attacks
     on it are cleared, the credited player's kill record grows and its skull is spent."""
@@ -728,7 +728,7 @@ def kill(s, opts, victim, a):
 
 
 # ---- the end ----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def deck_battle_sum(s, opts, p):
     b = pbase(p)
     total = 0
@@ -744,7 +744,7 @@ def deck_battle_sum(s, opts, p):
     return total
 
 
-@njit(cache=True)
+@kernel
 def role_status(s, role, want_alive):
     """Some player holding ``role`` is alive (want_alive) / dead; False if the role is not in play."""
     for q in range(s[H_PLAYERS]):
@@ -753,11 +753,11 @@ def role_status(s, role, want_alive):
     return False
 
 
-@njit(cache=True)
+@kernel
 def kill_class_met(s, opts, roles, p):
-    row = roles[s[pbase(p) + PL_ROLE]]
+    role = s[pbase(p) + PL_ROLE]
     flags = s[pbase(p) + PL_KILL_FLAGS]
-    cls = row[ROLE_KILL_CLASS]
+    cls = roles[role, ROLE_KILL_CLASS]
     if cls == KILL_NONE:
         return True
     if cls == KILL_ROYAL:
@@ -767,67 +767,68 @@ def kill_class_met(s, opts, roles, p):
     if cls == KILL_ASSAILANT:
         need = KF_ASSAILANT if opts[O_SENTINEL_ROYAL_ASSAILANT] else KF_ASSAILANT_NOT_ROYAL
         return (flags & need) != 0
-    return row[ROLE_KILL_ROLE] >= 0 and (s[pbase(p) + PL_KILLED_ROLES] >> row[ROLE_KILL_ROLE]) & 1 == 1
+    return roles[role, ROLE_KILL_ROLE] >= 0 and (s[pbase(p) + PL_KILLED_ROLES] >> roles[role, ROLE_KILL_ROLE]) & 1 == 1
 
 
-@njit(cache=True)
+@kernel
 def role_conditions_met(s, roles, p):
-    row = roles[s[pbase(p) + PL_ROLE]]
-    count = row[ROLE_COND_COUNT]
+    role = s[pbase(p) + PL_ROLE]
+    count = roles[role, ROLE_COND_COUNT]
     if count == 0:
         return True
     hits = 0
     for c in range(count):
-        if role_status(s, row[ROLE_COND_BASE + 2 * c], row[ROLE_COND_BASE + 2 * c + 1]):
+        if role_status(s, roles[role, ROLE_COND_BASE + 2 * c], roles[role, ROLE_COND_BASE + 2 * c + 1]):
             hits += 1
-    return conditions_hold(row, hits)
+    return conditions_hold(roles, role, hits)
 
 
-@njit(cache=True, inline="always")
-def conditions_hold(row, hits):
+@kernel(inline="always")
+def conditions_hold(roles, role, hits):
     """All of the role's role conditions hold, or (ROLE_COND_ANY) at least one."""
-    return hits > 0 if row[ROLE_COND_ANY] else hits == row[ROLE_COND_COUNT]
+    return hits > 0 if roles[role, ROLE_COND_ANY] else hits == roles[role, ROLE_COND_COUNT]
 
 
-@njit(cache=True)
+@kernel
 def has_won(s, opts, roles, p):
     """Every building block of the player's win condition holds now."""
     return own_conditions_met(s, opts, roles, p) and role_conditions_met(s, roles, p)
 
 
-@njit(cache=True)
+@kernel
 def own_conditions_met(s, opts, roles, p):
     """The building blocks the player can check without knowing hidden roles."""
     b = pbase(p)
-    row = roles[s[b + PL_ROLE]]
+    role = s[b + PL_ROLE]
     is_alive = s[b + PL_ALIVE] == 1
-    if row[ROLE_SELF] == SELF_ALIVE and not is_alive:
+    if roles[role, ROLE_SELF] == SELF_ALIVE and not is_alive:
         return False
-    if row[ROLE_SELF] == SELF_DEAD and is_alive:
+    if roles[role, ROLE_SELF] == SELF_DEAD and is_alive:
         return False
     kills = s[b + PL_KILLS]
-    if kills < row[ROLE_MIN_KILLS] or (row[ROLE_MAX_KILLS] >= 0 and kills > row[ROLE_MAX_KILLS]):
+    limit = roles[role, ROLE_MAX_KILLS]
+    if kills < roles[role, ROLE_MIN_KILLS] or (limit >= 0 and kills > limit):
         return False
     if not kill_class_met(s, opts, roles, p):
         return False
-    if s[H_DEATHS] < row[ROLE_MIN_DEAD] or s[b + PL_MODS_PLAYED] < row[ROLE_MODS_PLAYED]:
+    if s[H_DEATHS] < roles[role, ROLE_MIN_DEAD] or s[b + PL_MODS_PLAYED] < roles[role, ROLE_MODS_PLAYED]:
         return False
-    if row[ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > row[ROLE_DECK_SUM_MAX]:
+    if roles[role, ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > roles[role, ROLE_DECK_SUM_MAX]:
         return False
-    if row[ROLE_NEIGHBOURS]:
+    if roles[role, ROLE_NEIGHBOURS]:
         n = s[H_PLAYERS]
         if not alive(s, (p + n - 1) % n) and not alive(s, (p + 1) % n):
             return False
     return True
 
 
-@njit(cache=True)
+@kernel
 def end_game(s, outcome):
     s[H_PHASE] = PHASE_OVER
     s[H_OUTCOME] = outcome
 
 
-@njit(cache=True)
+@kernel
 def stalemate(s):
     """No attack on the table and no living player can ever attack again."""
     if unbeaten_total(s) > 0:
@@ -838,7 +839,7 @@ def stalemate(s):
     return True
 
 
-@njit(cache=True)
+@kernel
 def cards_consistent(s):
     """Each card is in exactly one place: the places read off the deck orders, hands and attacks
     agree with the card locations, nothing is listed twice, and one killing blow lies on each
