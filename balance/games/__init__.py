@@ -10,6 +10,7 @@ from balance.engine.game import Game, SetupError
 REGISTRY = {
     "take_the_throne": "balance.games.take_the_throne.game",
     "imposter_kings": "balance.games.imposter_kings.game",
+    "dethroned": "balance.games.dethroned.game",
 }
 
 

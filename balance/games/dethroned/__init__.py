@@ -1,0 +1,1 @@
+"""DETHRONED: the real-time hidden-role combat card game (KiteLion Games)."""

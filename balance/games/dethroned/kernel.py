@@ -1,0 +1,289 @@
+"""DETHRONED's event loop and batch kernel: rules.py's transitions driven by policies.py's decisions.
+
+One game: the deal (roles to seats, each deck shuffled, three cards each), the discussion phase
+(claims clockwise from a random first player), then real time. The next event is whichever
+comes first: the earliest deadline of an unbeaten attack (its victim dies) or the earliest
+reaction of a living player (it draws back to three if free to, then acts). After a death the
+game pauses: remaining attacks resolve (no new attacks or Redirects), then the living vote; a
+player continues the game by attacking, the fastest such player's attack stands. An impasse
+(every living player passed again and again with nothing on the table) is a vote too; nobody
+able to attack ever again is a stalemate. A decision cap ends every game.
+
+Output row (int32): GAME_COLUMNS, then per seat SEAT_FIELDS (role, won, alive, kills); -1 pads.
+"""
+
+import numpy as np
+from numba import prange
+
+from balance.engine.kernels import kernel
+from balance.engine.kernels import kernel, seat_policies, split_game_index
+from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
+from balance.games.dethroned.policies import (
+    MARK_SCRIPT, MARK_SEEN, MARKS, NOT_SEEN,
+    decide_action, decide_claim, decide_credit, decide_vote, init_beliefs, observe_claim, observe_hostility,
+    reaction_delay,
+)
+from balance.games.dethroned.rules import (
+    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, DECK_SIZE, ERROR_CARDS,
+    ERROR_ILLEGAL_ACTION, EV_ACTION, EV_CLAIM, EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END,
+    H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS, H_ERROR, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS,
+    H_VERSION, H_VOTES, MAX_LEGAL, MAX_PLAYERS, NO_ERROR, O_IMPASSE_ROUNDS, O_MAX_DECISIONS, OUTCOME_CAPPED,
+    OUTCOME_LAST_STANDING, OUTCOME_STALEMATE, OUTCOME_VOTE, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE, PL_ALIVE,
+    PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_UNBEATEN_ON, STATE_SIZE, TRACE_FIELDS, abase,
+    action_attack, action_kind, action_slot, action_target, alive, apply_action, cards_consistent,
+    clear_all_beaten, credit_candidates, defending, draw_to_full, earliest_deadline, encode, end_game, has_won,
+    hand_kind, init_state, kill, list_legal, living_count, pbase, stalemate, trace_event, unbeaten_total,
+)
+
+GAME_COLUMNS = ("game", "deal", "rotation", "outcome", "capped", "decisions", "deaths", "votes", "seconds",
+                "players")
+SEAT_FIELDS = ("role", "won", "alive", "kills")
+C_GAME, C_DEAL, C_ROTATION, C_OUTCOME, C_CAPPED, C_DECISIONS, C_DEATHS, C_VOTES, C_SECONDS, C_PLAYERS = \
+    range(len(GAME_COLUMNS))
+SEAT_BASE = len(GAME_COLUMNS)
+ROW_WIDTH = SEAT_BASE + MAX_PLAYERS * len(SEAT_FIELDS)
+S_ROLE, S_WON, S_ALIVE, S_KILLS = range(len(SEAT_FIELDS))
+MS_PER_SECOND = 1000
+GAMES_PER_BLOCK = 256
+ILLEGAL = -2  # trace mark of an illegal action found in checked runs
+
+
+@kernel
+def deal(s, opts, roles, players, setup_roles, stream):
+    """Roles to seats, decks shuffled, the first claimer: drawn first, so every rotation of a
+    deal sees the same deal."""
+    seat_roles = setup_roles[:players].copy()
+    shuffle(stream, seat_roles, players)
+    init_state(s, players, seat_roles, roles, opts)
+    for p in range(players):
+        b = pbase(p) + PL_DECK
+        shuffle(stream, s[b:b + DECK_SIZE], DECK_SIZE)
+        draw_to_full(s, p)
+    return below(stream, players)
+
+
+@kernel
+def discussion(s, codes, params, role_count, belief, first, stream, trace):
+    """Each player claims a role, clockwise from the first; heuristic listeners update beliefs."""
+    for k in range(s[H_PLAYERS]):
+        p = (first + k) % s[H_PLAYERS]
+        claim = decide_claim(s, codes, params, role_count, p, stream)
+        s[pbase(p) + PL_CLAIM] = claim
+        trace_event(s, trace, EV_CLAIM, p, claim, 0)
+        observe_claim(s, codes, params, role_count, belief, p, claim)
+
+
+@kernel(inline="always")
+def next_player(s):
+    """The living player whose reaction comes first (lowest seat on a tie)."""
+    best = -1
+    for p in range(s[H_PLAYERS]):
+        if alive(s, p) and (best < 0 or s[pbase(p) + PL_READY_AT] < s[pbase(best) + PL_READY_AT]):
+            best = p
+    return best
+
+
+@kernel(inline="always")
+def observe_action(s, codes, params, want_total, belief, grudge, p, action, victim_before):
+    """Public consequences of an action for the listeners' beliefs."""
+    kind = action_kind(action)
+    if kind == ACT_ATTACK or kind == ACT_REDIRECT:
+        observe_hostility(s, codes, params, want_total, belief, grudge, p, action_target(action), 1.0)
+    elif kind == ACT_DEFEND and victim_before != p:
+        observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, -1.0)
+
+
+@kernel
+def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
+                  marks, p, stream, trace, checked):
+    if not defending(s, p):
+        drawn = draw_to_full(s, p)
+        if drawn > 0:
+            trace_event(s, trace, EV_DRAW, p, drawn, 0)
+    if defending(s, p) and s[pbase(p) + PL_UNBEATEN_ON] == 0:
+        action = encode(ACT_CLEAR, 0, 0, 0, 0)  # clearing beaten attacks is not a choice
+    else:
+        action = decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge,
+                               legal, script, marks, p, stream)
+        if checked:
+            n = list_legal(s, opts, p, legal)
+            if not is_listed(legal, n, action):
+                trace_event(s, trace, EV_ACTION, p, action, ILLEGAL)  # the state stays for inspection
+                s[H_ERROR] = ERROR_ILLEGAL_ACTION
+                end_game(s, OUTCOME_CAPPED)
+                return
+    kind = action_kind(action)
+    victim_before = s[abase(action_attack(action)) + AT_VICTIM] if kind == ACT_DEFEND else -1
+    card = hand_kind(s, p, action_slot(action))
+    apply_action(s, opts, p, action)
+    if kind != ACT_PASS:
+        trace_event(s, trace, EV_ACTION, p, action, card)
+    observe_action(s, codes, params, want_total, belief, grudge, p, action, victim_before)
+
+
+@kernel
+def is_listed(legal, n, action):
+    for i in range(n):
+        if legal[i] == action:
+            return True
+    return False
+
+
+@kernel
+def resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, belief, grudge, candidates, a, stream,
+                     trace):
+    victim = s[abase(a) + AT_VICTIM]
+    n = credit_candidates(s, victim, candidates)
+    chosen = candidates[0]
+    if n > 1:
+        chosen = decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim,
+                               candidates, n, stream)
+    killer = s[abase(chosen) + AT_OWNER]
+    kill(s, opts, victim, chosen)
+    trace_event(s, trace, EV_DEATH, victim, killer, s[pbase(victim) + PL_ROLE])
+
+
+@kernel
+def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
+              marks, stream, trace, impasse):
+    """The living vote; the fastest player who wants to go on continues by attacking."""
+    clear_all_beaten(s)
+    s[H_VOTES] += 1
+    s[H_VERSION] += 1
+    s[H_DEATHS_SINCE_VOTE] = 0
+    s[H_PASS_STREAK] = 0
+    s[H_PHASE] = PHASE_COMBAT
+    best_p = -1
+    best_action = ACT_PASS
+    best_delay = 0
+    for p in range(s[H_PLAYERS]):
+        if not alive(s, p):
+            continue
+        action = decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
+                             script, marks, p, stream)
+        delay = reaction_delay(params, p, stream)
+        s[pbase(p) + PL_READY_AT] = s[H_NOW] + delay
+        if action_kind(action) == ACT_ATTACK:
+            trace_event(s, trace, EV_VOTE_CONTINUE, p, action, 0)
+            if best_p < 0 or delay < best_delay:
+                best_p, best_action, best_delay = p, action, delay
+        else:
+            trace_event(s, trace, EV_VOTE_END, p, 0, 0)
+    if best_p < 0:
+        end_game(s, OUTCOME_STALEMATE if impasse else OUTCOME_VOTE)
+        return
+    card = hand_kind(s, best_p, action_slot(best_action))
+    apply_action(s, opts, best_p, best_action)
+    trace_event(s, trace, EV_ACTION, best_p, best_action, card)
+    observe_action(s, codes, params, want_total, belief, grudge, best_p, best_action, -1)
+
+
+@kernel
+def after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
+                marks, stream, trace):
+    living = living_count(s)
+    if living == 0 or (living == 1 and unbeaten_total(s) == 0):
+        end_game(s, OUTCOME_LAST_STANDING)
+    elif s[H_PHASE] == PHASE_PAUSE:
+        if unbeaten_total(s) == 0:
+            hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
+                      marks, stream, trace, False)
+    elif s[H_PASS_STREAK] > 0 and stalemate(s):
+        end_game(s, OUTCOME_STALEMATE)
+    elif s[H_PASS_STREAK] >= opts[O_IMPASSE_ROUNDS] * living:
+        hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
+                  marks, stream, trace, True)
+
+
+@kernel
+def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, role_count, codes, params, belief,
+              grudge, legal, candidates, script, marks, stream, trace, checked):
+    """One whole game from the deal to the reveal; ``codes``/``params`` are indexed by seat."""
+    players = codes.shape[0]
+    first = deal(s, opts, roles, players, setup_roles, stream)
+    init_beliefs(s, role_count, belief, grudge)
+    marks[MARK_SCRIPT, :] = 0
+    marks[MARK_SEEN, :] = NOT_SEEN
+    discussion(s, codes, params, role_count, belief, first, stream, trace)
+    for p in range(players):
+        s[pbase(p) + PL_READY_AT] = reaction_delay(params, p, stream)
+    while s[H_PHASE] != PHASE_OVER:
+        if s[H_DECISIONS] >= opts[O_MAX_DECISIONS]:
+            end_game(s, OUTCOME_CAPPED)
+            break
+        deadline, a = earliest_deadline(s)
+        p = next_player(s)
+        if a >= 0 and (p < 0 or deadline <= s[pbase(p) + PL_READY_AT]):
+            s[H_NOW] = deadline
+            resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, belief, grudge, candidates, a,
+                             stream, trace)
+        else:
+            s[H_NOW] = s[pbase(p) + PL_READY_AT]
+            s[H_DECISIONS] += 1
+            take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
+                          script, marks, p, stream, trace, checked)
+            s[pbase(p) + PL_READY_AT] = s[H_NOW] + reaction_delay(params, p, stream)
+        if checked and s[H_ERROR] == NO_ERROR and not cards_consistent(s):
+            s[H_ERROR] = ERROR_CARDS
+            end_game(s, OUTCOME_CAPPED)
+        if s[H_ERROR] != NO_ERROR:
+            break
+        after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
+                    marks, stream, trace)
+    trace_event(s, trace, EV_GAME_OVER, -1, s[H_OUTCOME], 0)
+
+
+@kernel
+def write_row(s, opts, roles, out, i, game, deal_index, rotation):
+    players = s[H_PLAYERS]
+    capped = s[H_OUTCOME] == OUTCOME_CAPPED
+    out[i, :] = -1
+    out[i, C_GAME] = game
+    out[i, C_DEAL] = deal_index
+    out[i, C_ROTATION] = rotation
+    out[i, C_OUTCOME] = s[H_OUTCOME]
+    out[i, C_CAPPED] = capped
+    out[i, C_DECISIONS] = s[H_DECISIONS]
+    out[i, C_DEATHS] = s[H_DEATHS]
+    out[i, C_VOTES] = s[H_VOTES]
+    out[i, C_SECONDS] = s[H_NOW] // MS_PER_SECOND
+    out[i, C_PLAYERS] = players
+    for p in range(players):
+        b = SEAT_BASE + p * len(SEAT_FIELDS)
+        out[i, b + S_ROLE] = s[pbase(p) + PL_ROLE]
+        out[i, b + S_WON] = 0 if capped else has_won(s, opts, roles, p)
+        out[i, b + S_ALIVE] = s[pbase(p) + PL_ALIVE]
+        out[i, b + S_KILLS] = s[pbase(p) + PL_KILLS]
+
+
+@kernel(parallel=True)
+def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_kill, want_total, setup_roles,
+                   role_count, slot_codes, slot_params, out):
+    """Games start .. start + count - 1, in blocks of GAMES_PER_BLOCK reusing scratch buffers."""
+    players = slot_codes.shape[0]
+    blocks = (count + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
+    for block in prange(blocks):
+        # thread-private copies of the read-only inputs: the reference counts of shared arrays
+        # would otherwise bounce between cores at every call
+        local_opts, local_roles, local_setup_roles, local_count = opts.copy(), roles.copy(), setup_roles.copy(), \
+            role_count.copy()
+        local_cond, local_kill, local_total = want_cond.copy(), want_kill.copy(), want_total.copy()
+        s = np.zeros(STATE_SIZE, dtype=np.int64)
+        belief = np.zeros((MAX_PLAYERS, MAX_PLAYERS, roles.shape[0]), dtype=np.float64)
+        grudge = np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.float64)
+        legal = np.zeros(MAX_LEGAL, dtype=np.int64)
+        candidates = np.zeros(MAX_PLAYERS * MAX_PLAYERS, dtype=np.int64)
+        script = np.zeros((players, 0), dtype=np.int64)
+        marks = np.zeros((MARKS, players), dtype=np.int64)
+        stream = np.zeros(STREAM_SIZE, dtype=np.uint64)
+        trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
+        codes = np.zeros(players, dtype=np.int64)
+        params = np.zeros(slot_params.shape, dtype=np.float64)
+        for i in range(block * GAMES_PER_BLOCK, min(count, (block + 1) * GAMES_PER_BLOCK)):
+            game = start + i
+            deal_index, rotation = split_game_index(game, rotations)
+            open_stream(stream, seed, deal_index)
+            seat_policies(rotation, slot_codes, slot_params, codes, params)
+            play_game(s, local_opts, local_roles, local_cond, local_kill, local_total, local_setup_roles, local_count,
+                      codes, params, belief, grudge, legal, candidates, script, marks, stream, trace, False)
+            write_row(s, local_opts, local_roles, out, i, game, deal_index, rotation)

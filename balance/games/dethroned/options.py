@@ -1,0 +1,69 @@
+"""DETHRONED's modes, rule readings (options) and policy registry."""
+
+from balance.engine.game import Mode, Option, Param, Policy
+from balance.games.dethroned.policies import POLICY_HEURISTIC, POLICY_RANDOM
+from balance.games.dethroned.rules import MAX_PLAYERS, MIN_PLAYERS
+
+MODES = {
+    "standard": Mode("standard", tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+                     "One game: discussion, real-time combat, votes after deaths, reveal. Roles from the "
+                     "scenario's `roles` list (and `[[custom_roles]]`)."),
+}
+
+OPTIONS = (
+    Option("symbols", "default", "Which symbols the roles carry: 'default' = the companion app's role table, "
+           "'art' = the printed card art (Fool, Princess not Assailants; Sage, Sweetheart Royalty).",
+           choices=("default", "art")),
+    Option("window_seconds", 3.0, "Seconds a defender has before the attacker's count starts (rulebook: 3)."),
+    Option("count_seconds", 3.0, "Seconds of the attacker's 3-2-1 count (a spoken count of three).", assumed=True),
+    Option("redirect_credit", True, "A Redirect gives the redirector the kill credit of the attack "
+           "(rulebook: 'the attack now counts as yours')."),
+    Option("shopkeeper_deck", "undrawn", "What the Shopkeeper's deck sum counts: 'undrawn' deck, or "
+           "'deck_and_hand'.", choices=("undrawn", "deck_and_hand")),
+    Option("sentinel_counts_royal_assailant", True, "A Sentinel's kill of a crown-and-skull role that has "
+           "not killed yet counts as killing an Assailant."),
+    Option("fool_must_kill_king", False, "The Fool must be credited with the King's kill (as the rulebook's "
+           "combat example reads) instead of the King merely dead."),
+    Option("bomb_needs_defence", True, "A Bomb must be played on a defending Battle card in front of the "
+           "victim (main rules: it 'modifies a defending Player's Battle card'); false: on the player."),
+    Option("defender_may_redirect", True, "A player under attack may Redirect an attack against itself "
+           "(it may play Modifiers on its own combat, as in the advanced combat example).", assumed=True),
+    Option("first_vote_after_two_at_8", False, "With 8 players the first pause and vote come after the "
+           "second death (companion text); default: after every death (main rules)."),
+    Option("impasse_rounds", 2, "An impasse vote is held when, with no attack on the table, the living "
+           "players have passed this many reactions each in a row.", assumed=True),
+)
+
+SPEED = (
+    Param("reaction_mean", 1.0, "Mean reaction delay in seconds.", 0.05, 30.0),
+    Param("reaction_spread", 0.5, "Delay uniform in mean * [1 - spread, 1 + spread].", 0.0, 0.95),
+)
+HEURISTIC_PARAMS = SPEED + (
+    Param("lying", 0.3, "Probability of claiming another role in play in the discussion.", 0.0, 1.0),
+    Param("trust", 0.6, "Probability it gives that another player's claim is true.", 0.0, 1.0),
+    Param("aggression", 0.5, "Attacks (and pushes attacks) when wanting a player dead exceeds 1 - aggression.",
+          0.0, 1.0),
+    Param("helping", 0.6, "Helps a player it wants alive when that wish exceeds 1 - helping.", 0.0, 1.0),
+    Param("hoarding", 0.5, "Probability of keeping a Modifier instead of spending it outside its own defence.",
+          0.0, 1.0),
+    Param("stubborn", 0.8, "Probability of voting to continue (by attacking) when it believes it has not won.",
+          0.0, 1.0),
+    Param("learning", 1.0, "How strongly attacks and help move its beliefs about the actor's role.", 0.0, 10.0),
+)
+
+
+def _with(params: tuple[Param, ...], **defaults: float) -> tuple[Param, ...]:
+    return tuple(Param(p.name, defaults.get(p.name, p.default), p.doc, p.low, p.high) for p in params)
+
+
+POLICIES = (
+    Policy("random", POLICY_RANDOM, "Uniform over legal actions at each reaction; random claims and votes.",
+           SPEED),
+    Policy("heuristic", POLICY_HEURISTIC, "Role-aware: claims (lying by a tendency), Bayesian beliefs from "
+           "claims and actions, targets from its win condition, helps allies, votes by its condition.",
+           HEURISTIC_PARAMS),
+    Policy("trusting", POLICY_HEURISTIC, "The heuristic at a trusting, honest table.",
+           _with(HEURISTIC_PARAMS, lying=0.1, trust=0.9, learning=0.5)),
+    Policy("suspicious", POLICY_HEURISTIC, "The heuristic at a suspicious, lying table.",
+           _with(HEURISTIC_PARAMS, lying=0.5, trust=0.3, learning=2.0)),
+)

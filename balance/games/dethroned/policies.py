@@ -1,0 +1,531 @@
+"""DETHRONED's compiled policies and the dispatcher every decision of the kernel goes through.
+
+Decisions: a role claim (discussion phase), an action at each reaction (list_legal's moves), a
+vote after a death or at an impasse (PASS = end, an ATTACK action = continue by attacking), and
+the defender's choice of kill credit between equal simultaneous attacks.
+
+Policies see only public information plus their own role: claims, who attacks and helps whom,
+who is dead and who was credited. The heuristic keeps beliefs belief[observer, player, role]
+(probabilities over the roles in play), updated by Bayes from claims (trusting them with
+probability ``trust``) and from actions: attacking k makes roles that want k dead more likely,
+defending k makes them less likely (strength ``learning``). Its targets follow the win condition
+through two role-by-role matrices computed from the role table (game.py):
+  want_cond[R, V]  > 0 if role R wants role V dead, < 0 alive (role conditions, kill-free parts)
+  want_kill[R, V]  the part that disappears once R's kill needs are met (kill counts/classes)
+"""
+
+import numpy as np
+
+from balance.engine.kernels import kernel
+from balance.engine.kernels import kernel
+from balance.engine.rng import below, chance, uniform
+from balance.games.dethroned.roles import (
+    ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD,
+    ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
+)
+from balance.games.dethroned.rules import (
+    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_CREDIT, AT_DEADLINE,
+    AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS,
+    H_PHASE, H_PLAYERS, H_VERSION, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, PHASE_COMBAT, PL_ALIVE,
+    PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK, SIDE_DEFENCE, abase,
+    action_kind, alive, attack_power, bomb_anchor, deck_battle_sum, defence_power, defending, encode, hand_kind,
+    conditions_hold, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
+)
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_SCRIPTED = 2  # forced decisions from a script (tests, positions); not a scenario policy
+
+# per-player integer policy memory ``marks[MARK_*, player]``
+MARK_SCRIPT = 0  # next scripted decision
+MARK_SEEN = 1  # table version at which the heuristic last chose to wait: it waits until a change
+MARKS = 2
+NOT_SEEN = -1
+
+# parameter row layout (shared by every policy: the first two are the speed of any player)
+P_REACTION_MEAN = 0  # seconds
+P_REACTION_SPREAD = 1  # delay uniform in mean * [1 - spread, 1 + spread]
+P_LYING = 2
+P_TRUST = 3
+P_AGGRESSION = 4
+P_HELPING = 5
+P_HOARDING = 6
+P_STUBBORN = 7
+P_LEARNING = 8
+
+MIN_DELAY_MS = 50
+MS_PER_SECOND = 1000.0
+THREAT_WEIGHT = 0.5  # how much "that role wants me dead" adds to wanting it dead
+GRUDGE_WEIGHT = 0.3  # per attack received from that player
+PILE_ON = 0.3  # a player already under attack is an easier kill
+NEIGHBOUR_CARE = 0.8  # a player whose win needs a living neighbour protects it
+BELIEF_FLOOR = 1e-6
+BELIEVED = 0.5
+HALF = 0.5  # the random policy's vote to continue
+
+
+@kernel(inline="always")
+def reaction_delay(params, p, stream):
+    mean = params[p, P_REACTION_MEAN] * MS_PER_SECOND
+    spread = params[p, P_REACTION_SPREAD]
+    delay = mean * (1.0 + spread * (2.0 * uniform(stream) - 1.0))
+    return max(MIN_DELAY_MS, np.int64(delay))
+
+
+# ---- beliefs ----------------------------------------------------------------------------------
+@kernel
+def init_beliefs(s, role_count, belief, grudge):
+    """Uniform over the roles in play, minus one copy of the observer's own role."""
+    players = s[H_PLAYERS]
+    belief[:] = 0.0
+    grudge[:] = 0.0
+    for i in range(players):
+        own = s[pbase(i) + PL_ROLE]
+        for j in range(players):
+            if j == i:
+                belief[i, j, own] = 1.0
+                continue
+            total = 0.0
+            for r in range(role_count.shape[0]):
+                w = role_count[r] - (1.0 if r == own else 0.0)
+                belief[i, j, r] = w
+                total += w
+            for r in range(role_count.shape[0]):
+                belief[i, j, r] /= total
+
+
+@kernel(inline="always")
+def normalise(belief, i, j):
+    total = 0.0
+    for r in range(belief.shape[2]):
+        total += belief[i, j, r]
+    if total <= 0.0:
+        return
+    for r in range(belief.shape[2]):
+        belief[i, j, r] /= total
+
+
+@kernel
+def observe_claim(s, codes, params, role_count, belief, claimer, claim):
+    distinct = 0
+    for r in range(role_count.shape[0]):
+        if role_count[r] > 0:
+            distinct += 1
+    for i in range(s[H_PLAYERS]):
+        if i == claimer or codes[i] != POLICY_HEURISTIC:
+            continue
+        trust = params[i, P_TRUST]
+        other = (1.0 - trust) / max(1, distinct - 1)
+        for r in range(belief.shape[2]):
+            belief[i, claimer, r] *= trust if r == claim else other
+        normalise(belief, i, claimer)
+
+
+@kernel(inline="always")
+def expected_want(belief, want, i, role, k):
+    """How much ``role`` wants player k dead, in observer i's beliefs about k."""
+    total = 0.0
+    for v in range(belief.shape[2]):
+        total += belief[i, k, v] * want[role, v]
+    return total
+
+
+@kernel
+def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victim, sign):
+    """``actor`` attacked (sign +1) or defended (sign -1) ``victim``: every heuristic observer
+    reweights its beliefs about the actor towards roles that want that, by the likelihood
+    1 + learning * sign * (how much the role wants the victim dead), floored above zero."""
+    if actor == victim:
+        return
+    grudge[victim, actor] += max(0.0, sign)
+    for i in range(s[H_PLAYERS]):
+        if i == actor or codes[i] != POLICY_HEURISTIC or not alive(s, i):
+            continue
+        rate = params[i, P_LEARNING]
+        for r in range(belief.shape[2]):
+            if belief[i, actor, r] > 0.0:
+                shift = rate * sign * expected_want(belief, want_total, i, r, victim)
+                belief[i, actor, r] *= max(BELIEF_FLOOR, 1.0 + shift)
+        normalise(belief, i, actor)
+
+
+# ---- the heuristic's view of the table ---------------------------------------------------------
+@kernel(inline="always")
+def kill_needs_open(s, opts, roles, p):
+    role = s[pbase(p) + PL_ROLE]
+    return (s[pbase(p) + PL_KILLS] < roles[role, ROLE_MIN_KILLS] or not kill_class_met(s, opts, roles, p)
+            or s[H_DEATHS] < roles[role, ROLE_MIN_DEAD])
+
+
+@kernel(inline="always")
+def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, q):
+    """How much p wants q dead (negative: wants q alive), from p's win condition and beliefs;
+    ``open_needs``: p still needs kills (kill_needs_open)."""
+    own = s[pbase(p) + PL_ROLE]
+    total = 0.0
+    for r in range(belief.shape[2]):
+        w = belief[p, q, r]
+        if w > 0.0:
+            value = want_cond[own, r] + THREAT_WEIGHT * want_total[r, own]
+            if open_needs:
+                value += want_kill[own, r]
+            total += w * value
+    total += GRUDGE_WEIGHT * grudge[p, q]
+    if s[pbase(q) + PL_UNBEATEN_ON] > 0:
+        total += PILE_ON
+    if roles[own, ROLE_NEIGHBOURS]:
+        n = s[H_PLAYERS]
+        if q == (p + 1) % n or q == (p + n - 1) % n:
+            total -= NEIGHBOUR_CARE
+    return total
+
+
+@kernel(inline="always")
+def find_kind(s, p, kind):
+    for h in range(HAND_SIZE):
+        if hand_kind(s, p, h) == kind:
+            return h
+    return -1
+
+
+@kernel(inline="always")
+def smallest_beating(s, p, needed):
+    """Hand slot of the smallest Battle card worth at least ``needed``; -1 if none."""
+    best = -1
+    for h in range(HAND_SIZE):
+        kind = hand_kind(s, p, h)
+        if is_battle(kind) and kind + 1 >= needed and (best < 0 or kind < hand_kind(s, p, best)):
+            best = h
+    return best
+
+
+@kernel(inline="always")
+def extreme_battle(s, p, highest):
+    """Hand slot of the highest (or lowest) Battle card; -1 if none."""
+    best = -1
+    for h in range(HAND_SIZE):
+        kind = hand_kind(s, p, h)
+        if is_battle(kind) and (best < 0 or (kind > hand_kind(s, p, best)) == highest):
+            best = h
+    return best
+
+
+@kernel(inline="always")
+def wants_modifiers(s, roles, p):
+    return s[pbase(p) + PL_MODS_PLAYED] < roles[s[pbase(p) + PL_ROLE], ROLE_MODS_PLAYED]
+
+
+@kernel(inline="always")
+def may_spend_modifier(s, roles, params, p, stream):
+    return wants_modifiers(s, roles, p) or not chance(stream, params[p, P_HOARDING])
+
+
+@kernel
+def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
+    """The best way for p to beat unbeaten attack ``a`` now (a Battle card, then Modifiers)."""
+    b = abase(a)
+    atk = attack_power(s, a)
+    slot = smallest_beating(s, p, atk)
+    if slot >= 0:
+        return encode(ACT_DEFEND, slot, a, 0, 0)
+    if not allow_modifiers:
+        return ACT_PASS
+    has_def = s[b + AT_DEF_CARD] != NO_CARD
+    room = s[b + AT_MOD_COUNT] < MAX_MODS
+    halve = find_kind(s, p, HALVE)
+    double = find_kind(s, p, DOUBLE)
+    if room and halve >= 0 and (defence_power(s, a) >= atk / 2.0 or smallest_beating(s, p, atk / 2.0) >= 0):
+        return encode(ACT_HALVE, halve, a, 0, SIDE_ATTACK)
+    if room and double >= 0 and has_def and 2.0 * defence_power(s, a) >= atk:
+        return encode(ACT_DOUBLE, double, a, 0, SIDE_DEFENCE)
+    if double >= 0 and not has_def:
+        slot = smallest_beating(s, p, atk / 2.0)
+        if slot >= 0:
+            return encode(ACT_DEFEND, slot, a, 0, 0)  # the Double follows at the next reaction
+    bomb_slot = find_kind(s, p, BOMB)
+    anchor = bomb_anchor(s, opts, s[b + AT_VICTIM])
+    if bomb_slot >= 0 and anchor >= 0:
+        return encode(ACT_BOMB, bomb_slot, anchor, 0, 0)
+    if bomb_slot >= 0 and not has_def:
+        slot = extreme_battle(s, p, True)
+        if slot >= 0:
+            return encode(ACT_DEFEND, slot, a, 0, 0)  # a defending card for the Bomb to sit on
+    return ACT_PASS
+
+
+@kernel
+def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p):
+    """(target, desire) of the living player p most wants dead and has no live attack on."""
+    open_needs = kill_needs_open(s, opts, roles, p)
+    best = -1
+    best_score = -1e9
+    for q in range(s[H_PLAYERS]):
+        if q == p or not alive(s, q) or (s[pbase(p) + PL_ATTACKING] >> q) & 1:
+            continue
+        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, q)
+        if score > best_score:
+            best = q
+            best_score = score
+    return best, best_score
+
+
+@kernel
+def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+    """Under attack: Redirect the strongest attack it cannot beat at its favourite target (the
+    attacker if none), else deal with the attack whose count ends first."""
+    urgent = -1
+    strongest = -1
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_VICTIM] == p:
+            if urgent < 0 or s[b + AT_DEADLINE] < s[abase(urgent) + AT_DEADLINE]:
+                urgent = a
+            if smallest_beating(s, p, attack_power(s, a)) < 0 and (
+                    strongest < 0 or attack_power(s, a) > attack_power(s, strongest)):
+                strongest = a
+    redirect_slot = find_kind(s, p, REDIRECT)
+    if redirect_slot >= 0 and strongest >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT:
+        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+        if target < 0 or not redirect_target_ok(s, p, strongest, target):
+            target = s[abase(strongest) + AT_OWNER]
+        if target != p and alive(s, target) and redirect_target_ok(s, p, strongest, target):
+            return encode(ACT_REDIRECT, redirect_slot, strongest, target, 0)
+    return save_attack(s, opts, p, urgent, stream, params, roles, True)
+
+
+@kernel(inline="always")
+def must_not_kill(s, roles, p):
+    """A kill now would break its win condition (the Shopkeeper's 'no kill')."""
+    limit = roles[s[pbase(p) + PL_ROLE], ROLE_MAX_KILLS]
+    return limit >= 0 and s[pbase(p) + PL_KILLS] >= limit
+
+
+@kernel(inline="always")
+def hand_count(s, q):
+    n = 0
+    for h in range(HAND_SIZE):
+        if hand_kind(s, q, h) != NO_CARD:
+            n += 1
+    return n
+
+
+@kernel
+def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p):
+    """A role that must play its Modifiers (Alchemist) plays one wherever it is legal, in the
+    direction its feelings about the victim point: Redirect an attack at its favourite target,
+    Bomb for a player it likes, Double or Halve against players it dislikes."""
+    redirect_slot = find_kind(s, p, REDIRECT)
+    bomb_slot = find_kind(s, p, BOMB)
+    double = find_kind(s, p, DOUBLE)
+    halve = find_kind(s, p, HALVE)
+    target = -1
+    if redirect_slot >= 0 and s[H_PHASE] == PHASE_COMBAT:
+        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] != ATTACK_UNBEATEN or s[b + AT_VICTIM] == p or s[b + AT_MOD_COUNT] >= MAX_MODS:
+            continue
+        victim = s[b + AT_VICTIM]
+        feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
+        if target >= 0:
+            if redirect_target_ok(s, p, a, target):
+                return encode(ACT_REDIRECT, redirect_slot, a, target, 0)
+        has_def = s[b + AT_DEF_CARD] != NO_CARD
+        if bomb_slot >= 0 and feeling <= 0.0 and bomb_anchor(s, opts, victim) >= 0:
+            return encode(ACT_BOMB, bomb_slot, bomb_anchor(s, opts, victim), 0, 0)
+        if double >= 0:
+            return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK if feeling > 0.0 or not has_def else SIDE_DEFENCE)
+        if halve >= 0:
+            return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE if feeling > 0.0 and has_def else SIDE_ATTACK)
+    return ACT_PASS
+
+
+@kernel
+def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+    if defending(s, p):
+        return heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+    own = s[pbase(p) + PL_ROLE]
+    open_needs = kill_needs_open(s, opts, roles, p)
+    cycling = roles[own, ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > roles[own, ROLE_DECK_SUM_MAX]
+    if wants_modifiers(s, roles, p):
+        action = spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge,
+                                         open_needs, p)
+        if action_kind(action) != ACT_PASS:
+            return action
+    # help players it wants alive (a cycling Shopkeeper helps anyone it does not want dead),
+    # push attacks on players it wants dead
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] != ATTACK_UNBEATEN or s[b + AT_VICTIM] == p:
+            continue
+        victim = s[b + AT_VICTIM]
+        feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
+        own_kill = s[b + AT_CREDIT] == p and must_not_kill(s, roles, p)
+        if -feeling > 1.0 - params[p, P_HELPING] or (cycling and feeling <= 0.0) or own_kill:
+            allow = may_spend_modifier(s, roles, params, p, stream)
+            action = save_attack(s, opts, p, a, stream, params, roles, allow)
+            if action_kind(action) != ACT_PASS:
+                return action
+        elif feeling > 1.0 - params[p, P_AGGRESSION] and s[b + AT_MOD_COUNT] < MAX_MODS:
+            if s[b + AT_DEF_CARD] != NO_CARD and may_spend_modifier(s, roles, params, p, stream):
+                double = find_kind(s, p, DOUBLE)
+                if double >= 0:
+                    return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK)
+                halve = find_kind(s, p, HALVE)
+                if halve >= 0:
+                    return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE)
+    if s[H_PHASE] != PHASE_COMBAT or extreme_battle(s, p, True) < 0:
+        return ACT_PASS
+    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    if target < 0:
+        return ACT_PASS
+    if must_not_kill(s, roles, p):
+        # only burn a low card on a free player holding cards, who can beat it
+        slot = extreme_battle(s, p, False)
+        if cycling and s[pbase(target) + PL_UNBEATEN_ON] == 0 and hand_count(s, target) >= HAND_SIZE - 1:
+            return encode(ACT_ATTACK, slot, 0, target, 0)
+        return ACT_PASS
+    slot = extreme_battle(s, p, True)
+    if slot >= 0 and score > 1.0 - params[p, P_AGGRESSION]:
+        return encode(ACT_ATTACK, slot, 0, target, 0)
+    return ACT_PASS
+
+
+@kernel
+def believes_won(s, opts, roles, belief, p):
+    """p's own reading of its win condition now: the role conditions judged by its beliefs."""
+    if not own_conditions_met(s, opts, roles, p):
+        return False
+    own = s[pbase(p) + PL_ROLE]
+    count = roles[own, ROLE_COND_COUNT]
+    if count == 0:
+        return True
+    hits = 0
+    for c in range(count):
+        role = roles[own, ROLE_COND_BASE + 2 * c]
+        want_alive = roles[own, ROLE_COND_BASE + 2 * c + 1]
+        mass = 0.0
+        for q in range(s[H_PLAYERS] if role >= 0 else 0):  # a role not in play never holds
+            if s[pbase(q) + PL_ALIVE] == want_alive:
+                mass += belief[p, q, role]
+        if mass >= BELIEVED:
+            hits += 1
+    return conditions_hold(roles, own, hits)
+
+
+@kernel
+def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+    """End when it believes it has won; otherwise continue (by attacking) with P_STUBBORN."""
+    if believes_won(s, opts, roles, belief, p) or not chance(stream, params[p, P_STUBBORN]):
+        return ACT_PASS
+    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    slot = extreme_battle(s, p, True)
+    if target < 0 or slot < 0:
+        return ACT_PASS
+    return encode(ACT_ATTACK, slot, 0, target, 0)
+
+
+@kernel
+def heuristic_claim(s, params, role_count, p, stream):
+    """The truth, or with P_LYING another role in play (chosen by copies in play)."""
+    own = s[pbase(p) + PL_ROLE]
+    if not chance(stream, params[p, P_LYING]):
+        return own
+    total = 0
+    for r in range(role_count.shape[0]):
+        if r != own:
+            total += role_count[r]
+    if total == 0:
+        return own
+    pick = below(stream, total)
+    for r in range(role_count.shape[0]):
+        if r != own:
+            if pick < role_count[r]:
+                return r
+            pick -= role_count[r]
+    return own
+
+
+# ---- the dispatcher -----------------------------------------------------------------------------
+@kernel
+def next_scripted(script, marks, p):
+    k = marks[MARK_SCRIPT, p]
+    if k >= script.shape[1] or script[p, k] < 0:
+        return ACT_PASS
+    marks[MARK_SCRIPT, p] = k + 1
+    return script[p, k]
+
+
+@kernel
+def decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
+                  script, marks, p, stream):
+    code = codes[p]
+    if code == POLICY_HEURISTIC:
+        if marks[MARK_SEEN, p] == s[H_VERSION]:
+            return ACT_PASS  # nothing changed since it last chose to wait
+        action = heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+        marks[MARK_SEEN, p] = s[H_VERSION] if action == ACT_PASS else NOT_SEEN
+        return action
+    if code == POLICY_SCRIPTED:
+        return next_scripted(script, marks, p)
+    n = list_legal(s, opts, p, legal)
+    return legal[below(stream, n)]
+
+
+@kernel
+def decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
+                script, marks, p, stream):
+    """PASS = vote to end; an ATTACK action = continue the game with that attack."""
+    code = codes[p]
+    if code == POLICY_HEURISTIC:
+        return heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+    if code == POLICY_SCRIPTED:
+        return next_scripted(script, marks, p)
+    n = list_legal(s, opts, p, legal)
+    attacks = 0
+    for i in range(n):
+        if action_kind(legal[i]) == ACT_ATTACK:
+            legal[attacks] = legal[i]
+            attacks += 1
+    if attacks == 0 or chance(stream, HALF):
+        return ACT_PASS
+    return legal[below(stream, attacks)]
+
+
+@kernel
+def decide_claim(s, codes, params, role_count, p, stream):
+    code = codes[p]
+    if code == POLICY_HEURISTIC:
+        return heuristic_claim(s, params, role_count, p, stream)
+    if code == POLICY_SCRIPTED:
+        return s[pbase(p) + PL_ROLE]
+    total = 0
+    for r in range(role_count.shape[0]):
+        total += role_count[r]
+    pick = below(stream, total)
+    for r in range(role_count.shape[0]):
+        if pick < role_count[r]:
+            return r
+        pick -= role_count[r]
+    return s[pbase(p) + PL_ROLE]
+
+
+@kernel
+def decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, candidates, n,
+                  stream):
+    """The dying defender names the killer among equal simultaneous attacks: the heuristic
+    favours the attacker it likes best, others the first."""
+    if codes[victim] == POLICY_RANDOM:
+        return candidates[below(stream, n)]
+    if codes[victim] == POLICY_SCRIPTED:
+        return candidates[0]
+    best = candidates[0]
+    best_score = 1e9
+    open_needs = kill_needs_open(s, opts, roles, victim)
+    for i in range(n):
+        owner = s[abase(candidates[i]) + AT_OWNER]
+        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, victim, owner)
+        if score < best_score:
+            best = candidates[i]
+            best_score = score
+    return best

@@ -1,0 +1,118 @@
+"""Invariants under random and heuristic play, determinism, replay == batch, the decision cap."""
+
+import numba
+import numpy as np
+import pytest
+
+from balance.games.dethroned import kernel, rules
+from balance.games.dethroned.game import GAME
+
+ROYAL_FAMILY = ["King's Hand", "Princess", "Fool", "Sage", "King"]
+TOWN_MEETING = ["Suitor", "Sweetheart", "Alchemist", "Anarchist", "Butcher", "Butcher's Boy", "Arbiter", "Sentinel"]
+ON_SALE = ["Assassin", "Shopkeeper", "Maniac"]
+
+
+def setup(roles, policy="heuristic", rotate=False, **kw):
+    seats = policy if isinstance(policy, list) else [(policy, {})] * len(roles)
+    return GAME.make_setup("standard", len(roles), seats, rotate=rotate, extra={"roles": roles}, **kw)
+
+
+@pytest.mark.parametrize("roles, policy, options", [
+    (ROYAL_FAMILY, "heuristic", {}),
+    (ROYAL_FAMILY, "random", {}),
+    (TOWN_MEETING, "heuristic", {"bomb_needs_defence": False, "first_vote_after_two_at_8": True}),
+    (TOWN_MEETING, "random", {"symbols": "art", "defender_may_redirect": False}),
+    (ON_SALE, "suspicious", {"shopkeeper_deck": "deck_and_hand"}),
+])
+def test_every_action_legal_every_card_in_one_place_dead_players_never_act(roles, policy, options):
+    st = setup(roles, policy, options=options)
+    for g in range(12):
+        s, trace, row = GAME.replay(st, 7, g, checked=True)  # raises on an illegal action or a lost card
+        dead = set()
+        for t, event, player, arg, arg2 in trace:
+            if event == rules.EV_DEATH:
+                dead.add(player)
+            elif event in (rules.EV_ACTION, rules.EV_DRAW, rules.EV_VOTE_END, rules.EV_VOTE_CONTINUE):
+                assert player not in dead
+        assert s[rules.H_PHASE] == rules.PHASE_OVER
+        assert sum(1 - s[rules.pbase(p) + rules.PL_ALIVE] for p in range(len(roles))) == s[rules.H_DEATHS]
+
+
+def test_every_game_ends_and_the_cap_is_its_own_outcome_never_a_win():
+    st = setup(ROYAL_FAMILY)
+    df = GAME.frame(st, GAME.simulate(st, 3, 0, 300))
+    assert set(df["outcome"]) <= {rules.OUTCOME_VOTE, rules.OUTCOME_STALEMATE, rules.OUTCOME_LAST_STANDING,
+                                  rules.OUTCOME_CAPPED}
+    capped = setup(ROYAL_FAMILY, max_length=5)
+    df = GAME.frame(capped, GAME.simulate(capped, 3, 0, 50))
+    assert (df["outcome"] == rules.OUTCOME_CAPPED).all() and (df["capped"] == 1).all()
+    seats = GAME.seat_frame(capped, df)
+    assert seats["won"].sum() == 0
+
+
+def test_same_seed_same_rows_whatever_the_threads_and_batches():
+    st = setup(ROYAL_FAMILY, [("heuristic", {}), ("random", {}), ("trusting", {}), ("suspicious", {}),
+                              ("heuristic", {})], rotate=True)
+    numba.set_num_threads(1)
+    one = GAME.simulate(st, 11, 0, 600)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    whole = GAME.simulate(st, 11, 0, 600)
+    split = np.vstack([GAME.simulate(st, 11, 0, 257), GAME.simulate(st, 11, 257, 343)])
+    assert np.array_equal(one, whole) and np.array_equal(whole, split)
+    assert not np.array_equal(whole, GAME.simulate(st, 12, 0, 600))
+
+
+def test_replay_equals_batch_and_rotation_moves_policies_not_the_deal():
+    st = setup(ROYAL_FAMILY, [("heuristic", {}), ("random", {}), ("random", {}), ("random", {}), ("random", {})],
+               rotate=True)
+    batch = GAME.simulate(st, 5, 0, 40)
+    for g in (0, 3, 17, 39):
+        s, trace, row = GAME.replay(st, 5, g)
+        assert np.array_equal(row, batch[g])
+    df = GAME.frame(st, batch)
+    roles = df[[f"role_{p}" for p in range(5)]].to_numpy()
+    assert (roles[:5] == roles[0]).all()  # the five rotations of deal 0 share the role deal
+    seats = GAME.seat_frame(st, df)
+    first = seats[(seats.deal == 0)]
+    assert sorted(first[first.policy == "heuristic"].seat) == [0, 1, 2, 3, 4]
+
+
+def test_transcript_reads_the_game():
+    st = setup(ROYAL_FAMILY)
+    lines = GAME.transcript(st, 1, 0)
+    assert lines[0].startswith("DETHRONED game 0") and "claims" in lines[1]
+    assert lines[-1].startswith("winners:") and any("game over" in line for line in lines)
+
+
+def test_claims_are_truthful_without_lying_and_beliefs_follow():
+    st = setup(ON_SALE, [("heuristic", {"lying": 0.0})] * 3)
+    for g in range(5):
+        s, trace, row = GAME.replay(st, 2, g)
+        for t, event, player, arg, arg2 in trace:
+            if event == rules.EV_CLAIM:
+                assert arg == s[rules.pbase(player) + rules.PL_ROLE]
+    liars = setup(ON_SALE, [("heuristic", {"lying": 1.0})] * 3)
+    s, trace, row = GAME.replay(liars, 2, 0)
+    claims = [(player, arg) for t, event, player, arg, arg2 in trace if event == rules.EV_CLAIM]
+    assert all(arg != s[rules.pbase(player) + rules.PL_ROLE] for player, arg in claims)
+
+
+def test_columns_match_the_kernel_row():
+    assert len(GAME.columns) == kernel.ROW_WIDTH
+
+
+def test_scripted_decisions_drive_the_event_loop():
+    st = setup(["Fool", "King", "Assassin"], "random")
+    passes = np.full((3, 1), -1, dtype=np.int64)
+    s, trace, row = GAME.replay(st, 9, 0, script=passes, checked=True)
+    assert s[rules.H_DEATHS] == 0 and s[rules.H_OUTCOME] == rules.OUTCOME_STALEMATE  # an impasse, voted to end
+    hand = [s[rules.pbase(0) + rules.PL_HAND + h] for h in range(rules.HAND_SIZE)]
+    slot = next(h for h, kind in enumerate(hand) if rules.is_battle(kind))
+    script = np.full((3, 1), -1, dtype=np.int64)
+    script[0, 0] = rules.encode(rules.ACT_ATTACK, slot, 0, 1, 0)  # seat 0 attacks seat 1, nobody answers
+    s, trace, row = GAME.replay(st, 9, 0, script=script, checked=True)
+    attack_time = next(t for t, event, player, arg, arg2 in trace if event == rules.EV_ACTION)
+    death = [(t, player, arg) for t, event, player, arg, arg2 in trace if event == rules.EV_DEATH]
+    window = 1000 * (st.options["window_seconds"] + st.options["count_seconds"])
+    assert death == [(attack_time + window, 1, 0)]
+    assert s[rules.H_OUTCOME] == rules.OUTCOME_VOTE and s[rules.H_VOTES] == 1
