@@ -15,8 +15,7 @@ Output row (int32): GAME_COLUMNS, then per seat SEAT_FIELDS (role, won, alive, k
 import numpy as np
 from numba import prange
 
-from balance.engine.kernels import kernel
-from balance.engine.kernels import kernel, seat_policies, split_game_index
+from balance.engine.kernels import allocating_kernel, kernel, seat_policies, split_game_index
 from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.policies import (
     MARK_SCRIPT, MARK_SEEN, MARKS, NOT_SEEN,
@@ -29,7 +28,7 @@ from balance.games.dethroned.rules import (
     H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS, H_ERROR, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS,
     H_VERSION, H_VOTES, MAX_LEGAL, MAX_PLAYERS, NO_ERROR, O_IMPASSE_ROUNDS, O_MAX_DECISIONS, OUTCOME_CAPPED,
     OUTCOME_LAST_STANDING, OUTCOME_STALEMATE, OUTCOME_VOTE, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE, PL_ALIVE,
-    PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_UNBEATEN_ON, STATE_SIZE, TRACE_FIELDS, abase,
+    PL_ASSAILANT, PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON, STATE_SIZE, TRACE_FIELDS, abase,
     action_attack, action_kind, action_slot, action_target, alive, apply_action, cards_consistent,
     clear_all_beaten, credit_candidates, defending, draw_to_full, earliest_deadline, encode, end_game, has_won,
     hand_kind, init_state, kill, list_legal, living_count, pbase, stalemate, trace_event, unbeaten_total,
@@ -52,14 +51,21 @@ ILLEGAL = -2  # trace mark of an illegal action found in checked runs
 def deal(s, opts, roles, players, setup_roles, stream):
     """Roles to seats, decks shuffled, the first claimer: drawn first, so every rotation of a
     deal sees the same deal."""
-    seat_roles = setup_roles[:players].copy()
-    shuffle(stream, seat_roles, players)
-    init_state(s, players, seat_roles, roles, opts)
+    init_state(s, players, setup_roles, roles, opts)
+    for i in range(players - 1, 0, -1):  # Fisher-Yates over the seats' roles, as rng.shuffle draws
+        swap_roles(s, i, below(stream, i + 1))
     for p in range(players):
         b = pbase(p) + PL_DECK
         shuffle(stream, s[b:b + DECK_SIZE], DECK_SIZE)
         draw_to_full(s, p)
     return below(stream, players)
+
+
+@kernel
+def swap_roles(s, p, q):
+    """Exchange the role cards (and their symbols) of seats p and q."""
+    for field in (PL_ROLE, PL_ROYAL, PL_ASSAILANT):
+        s[pbase(p) + field], s[pbase(q) + field] = s[pbase(q) + field], s[pbase(p) + field]
 
 
 @kernel
@@ -223,7 +229,7 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
             take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
                           script, marks, p, stream, trace, checked)
             s[pbase(p) + PL_READY_AT] = s[H_NOW] + reaction_delay(params, p, stream)
-        if checked and s[H_ERROR] == NO_ERROR and not cards_consistent(s):
+        if checked and s[H_ERROR] == NO_ERROR and not cards_consistent(s, legal):  # legal: free between decisions
             s[H_ERROR] = ERROR_CARDS
             end_game(s, OUTCOME_CAPPED)
         if s[H_ERROR] != NO_ERROR:
@@ -256,7 +262,7 @@ def write_row(s, opts, roles, out, i, game, deal_index, rotation):
         out[i, b + S_KILLS] = s[pbase(p) + PL_KILLS]
 
 
-@kernel(parallel=True)
+@allocating_kernel(parallel=True)
 def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_kill, want_total, setup_roles,
                    role_count, slot_codes, slot_params, out):
     """Games start .. start + count - 1, in blocks of GAMES_PER_BLOCK reusing scratch buffers."""

@@ -17,7 +17,6 @@ through two role-by-role matrices computed from the role table (game.py):
 import numpy as np
 
 from balance.engine.kernels import kernel
-from balance.engine.kernels import kernel
 from balance.engine.rng import below, chance, uniform
 from balance.games.dethroned.roles import (
     ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD,

@@ -117,7 +117,7 @@ class Position:
         return [bool(rules.has_won(self.s, self.opts, self.roles, p)) for p in range(self.players)]
 
     def cards_consistent(self) -> bool:
-        return bool(rules.cards_consistent(self.s))
+        return bool(rules.cards_consistent(self.s, np.zeros(rules.MAX_PLAYERS * rules.DECK_SIZE, dtype=np.int64)))
 
     # ---- acting -------------------------------------------------------------------------------
     def legal_actions(self, p: int) -> list[int]:

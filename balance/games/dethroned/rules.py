@@ -21,7 +21,6 @@ Actions are int64 codes: kind (ACT_*) | hand slot << 4 | attack << 8 | target <<
 import numpy as np
 
 from balance.engine.kernels import kernel
-from balance.engine.kernels import kernel
 from balance.games.dethroned.roles import (
     KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT,
     ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE,
@@ -840,12 +839,13 @@ def stalemate(s):
 
 
 @kernel
-def cards_consistent(s):
+def cards_consistent(s, seen):
     """Each card is in exactly one place: the places read off the deck orders, hands and attacks
     agree with the card locations, nothing is listed twice, and one killing blow lies on each
-    dead player's role card."""
+    dead player's role card. ``seen`` is scratch space of at least MAX_PLAYERS * DECK_SIZE entries."""
     players = s[H_PLAYERS]
-    seen = np.zeros(MAX_PLAYERS * DECK_SIZE, dtype=np.int64)
+    for c in range(MAX_PLAYERS * DECK_SIZE):
+        seen[c] = 0
     for p in range(players):
         b = pbase(p)
         for k in range(DECK_SIZE):
