@@ -103,7 +103,7 @@ def _html_table(df: pd.DataFrame, verdict_col: str | None = None) -> str:
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
-def _md_table(df: pd.DataFrame) -> str:
+def markdown_table(df: pd.DataFrame) -> str:
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * len(df.columns)]
     for row in df.itertuples(index=False):
         lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
@@ -151,7 +151,7 @@ def write_report(studies, output: Path) -> tuple[Path, Path]:
     if overview:
         ov = pd.DataFrame(overview)
         html_parts.append("<h2>All claims</h2>" + _html_table(ov, "verdict"))
-        md_parts += ["## All claims", "", _md_table(ov), ""]
+        md_parts += ["## All claims", "", markdown_table(ov), ""]
     html_parts.append("<p>Rates are given with 95% intervals (Wilson when every deal is one game; "
                       "cluster-robust by deal when seat rotations replay a deal). A claim <i>holds</i> when an "
                       "equivalence (TOST) or one-sided test shows it, <i>fails</i> when a test shows the "
@@ -167,11 +167,11 @@ def write_report(studies, output: Path) -> tuple[Path, Path]:
             md_parts += [scenario.description, ""]
         head = pd.DataFrame(header_rows(scenario, summary), columns=["", "study"])
         html_parts.append(_html_table(head))
-        md_parts += [_md_table(head), ""]
+        md_parts += [markdown_table(head), ""]
         claims = _claims_view(summary["claims"])
         if not claims.empty:
             html_parts.append("<h3>Claims</h3>" + _html_table(claims, "verdict"))
-            md_parts += ["### Claims", "", _md_table(claims), ""]
+            md_parts += ["### Claims", "", markdown_table(claims), ""]
         uni = summary.get("seat_uniformity")
         if uni and uni["df"]:
             text = (f"Seat uniformity: {uni['test']}, chi-square = {uni['statistic']:.2f} on {uni['df']} df, "
@@ -180,7 +180,7 @@ def write_report(studies, output: Path) -> tuple[Path, Path]:
             md_parts += [text, ""]
         q = summary["quantities"][["quantity", "by", "group", "estimate", "low", "high", "n", "method"]]
         html_parts.append("<h3>Quantities</h3>" + _html_table(q))
-        md_parts += ["### Quantities", "", _md_table(q), ""]
+        md_parts += ["### Quantities", "", markdown_table(q), ""]
         plots = [("rates", rate_plot(summary["quantities"], title)),
                  ("length", length_plot(results.games, scenario.setup.game.length_column, title)),
                  ("convergence", convergence_plot(results.seats, title))]

@@ -25,6 +25,7 @@ from scipy import stats
 ALPHA = 0.05
 LEVEL = 0.95
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
+EXACT = 1e-12  # values closer than this are equal (fixed facts computed in floating point)
 
 
 @dataclass(frozen=True)
@@ -108,8 +109,9 @@ def estimate_mean(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL
     return ratio_estimate(values, np.ones(len(values)), clusters, level, method="t (deal clusters)")
 
 
-def _p_greater(est: Estimate, bound: float) -> float:
-    """p-value of H0: X <= bound against X > bound."""
+def _p_greater(est: Estimate, bound: float, inclusive: bool = False) -> float:
+    """p-value of H0: X <= bound against X > bound. ``inclusive``: when the quantity has no
+    sampling error (a setup's fixed fact), a value on the bound counts as beyond it."""
     if est.binomial:
         if bound >= 1:
             return 1.0
@@ -119,12 +121,12 @@ def _p_greater(est: Estimate, bound: float) -> float:
     if not np.isfinite(est.se) or est.clusters < 2:
         return 1.0
     if est.se == 0:
-        return 0.0 if est.estimate > bound else 1.0
+        return 0.0 if est.estimate > bound or (inclusive and abs(est.estimate - bound) < EXACT) else 1.0
     return float(stats.t.sf((est.estimate - bound) / est.se, est.clusters - 1))
 
 
-def _p_less(est: Estimate, bound: float) -> float:
-    """p-value of H0: X >= bound against X < bound."""
+def _p_less(est: Estimate, bound: float, inclusive: bool = False) -> float:
+    """p-value of H0: X >= bound against X < bound (``inclusive`` as in _p_greater)."""
     if est.binomial:
         if bound <= 0:
             return 1.0
@@ -134,7 +136,7 @@ def _p_less(est: Estimate, bound: float) -> float:
     if not np.isfinite(est.se) or est.clusters < 2:
         return 1.0
     if est.se == 0:
-        return 0.0 if est.estimate < bound else 1.0
+        return 0.0 if est.estimate < bound or (inclusive and abs(est.estimate - bound) < EXACT) else 1.0
     return float(stats.t.cdf((est.estimate - bound) / est.se, est.clusters - 1))
 
 
@@ -143,14 +145,14 @@ def claim_pvalues(est: Estimate, target: float, tolerance: float, compare: str) 
     the test whose rejection shows the claim true, and of the test whose rejection shows it false."""
     if compare == "about":
         low, high = target - tolerance, target + tolerance
-        p_holds = max(_p_greater(est, low), _p_less(est, high))  # TOST
+        p_holds = max(_p_greater(est, low, True), _p_less(est, high, True))  # TOST
         p_fails = min(1.0, 2 * min(_p_less(est, low), _p_greater(est, high)))
     elif compare == "at_most":
         bound = target + tolerance
-        p_holds, p_fails = _p_less(est, bound), _p_greater(est, bound)
+        p_holds, p_fails = _p_less(est, bound, True), _p_greater(est, bound)
     elif compare == "at_least":
         bound = target - tolerance
-        p_holds, p_fails = _p_greater(est, bound), _p_less(est, bound)
+        p_holds, p_fails = _p_greater(est, bound, True), _p_less(est, bound)
     else:
         raise ValueError(compare)
     return p_holds, p_fails

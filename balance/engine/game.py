@@ -171,7 +171,9 @@ class Setup:
         }
 
     def extra_description(self) -> dict[str, Any]:
-        return {k: v for k, v in self.extra.items() if isinstance(v, (str, int, float, bool, list, dict))}
+        """The game-specific scenario data a report should show (keys starting with _ are internal)."""
+        return {k: v for k, v in self.extra.items()
+                if not k.startswith("_") and isinstance(v, (str, int, float, bool, list, dict))}
 
 
 class Game:

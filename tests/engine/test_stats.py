@@ -93,3 +93,11 @@ def test_a_rate_without_variation_still_has_an_honest_interval():
     assert est.low == 0 and 0.2 < est.high < 0.35  # Wilson on 10 deals, not a zero-width interval
     p_h, _ = stats.claim_pvalues(est, 0.001, 0.0, "at_most")
     assert p_h > 0.05  # 10 deals cannot show a rate below 0.1%
+
+
+def test_a_fixed_fact_on_the_band_edge_holds():
+    # "About half the roles are Assailants" for a setup with 2 of 5: exactly 0.4, no sampling error.
+    est = stats.Estimate(0.4, 0.4, 0.4, 100, 100, 0.0, "fixed")
+    assert stats.verdicts(*map(np.atleast_1d, stats.claim_pvalues(est, 0.5, 0.1, "about")))[0] == ["holds"]
+    outside = stats.Estimate(0.375, 0.375, 0.375, 100, 100, 0.0, "fixed")
+    assert stats.verdicts(*map(np.atleast_1d, stats.claim_pvalues(outside, 0.5, 0.1, "about")))[0] == ["fails"]

@@ -19,7 +19,7 @@ import pandas as pd
 from balance.engine.runner import simulate
 from balance.engine.scenario import load_scenario
 from balance.games.dethroned.game import GAME
-from balance.report import _md_table as md_table
+from balance.report import markdown_table as md_table
 from balance.games.dethroned.roles import BUILTIN_ROLES, SUGGESTED_SETUPS
 
 SCENARIO_DIR = Path("scenarios/dethroned")
