@@ -9,10 +9,10 @@ __version__ = "0.1.0"
 
 
 def _source_hash() -> str:
-    """A hash of every source file of the package."""
+    """A hash of every source file that holds compiled code (the engine and the games)."""
     digest = hashlib.sha256()
     root = Path(__file__).parent
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted([*root.glob("engine/*.py"), *root.glob("games/**/*.py")]):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
