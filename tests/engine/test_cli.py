@@ -1,7 +1,6 @@
 """The command line end to end, bad input included (one line naming file and key, exit 2)."""
 
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest

@@ -1,7 +1,6 @@
 """The statistics: interval coverage on a known coin, verdicts, Holm, uniformity, clusters."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from balance import stats

@@ -1,6 +1,5 @@
 """Invariants under random play, scoring, determinism, replay == batch."""
 
-import numba
 import numpy as np
 import pytest
 
@@ -81,17 +80,6 @@ def test_quickplay_matches_need_seven_round_wins():
     df = GAME.frame(setup, GAME.simulate(setup, 2, 0, 10))
     assert (df["points"] == 1).all()
     assert (df.groupby("game")["row"].count() >= 7).all()
-
-
-def test_same_rows_whatever_the_thread_count_and_batch_split():
-    setup = GAME.make_setup("full", 2, [("heuristic", {}), ("search", {"rollouts": 2})])
-    numba.set_num_threads(1)
-    one = GAME.simulate(setup, 5, 0, 20)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    whole = GAME.simulate(setup, 5, 0, 20)
-    split = np.concatenate([GAME.simulate(setup, 5, 0, 7), GAME.simulate(setup, 5, 7, 13)])
-    assert np.array_equal(one, whole) and np.array_equal(whole, split)
-    assert not np.array_equal(whole, GAME.simulate(setup, 6, 0, 20))
 
 
 def test_replay_of_match_k_equals_the_batch_row():

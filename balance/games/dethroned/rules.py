@@ -18,8 +18,6 @@ values stay exact (a 7 halved twice is 7 * 2**-2 = 1.75); comparisons are exact 
 Actions are int64 codes: kind (ACT_*) | hand slot << 4 | attack << 8 | target << 16 | side << 24.
 """
 
-import numpy as np
-
 from balance.engine.kernels import kernel
 from balance.games.dethroned.roles import (
     KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT,

@@ -1,0 +1,32 @@
+"""The engine's contract, checked on every registered game: results depend on the seed only
+(not on threads, batch size or where a run resumed), and every game can be replayed."""
+
+import numba
+import numpy as np
+import pytest
+
+from balance.games import game_names, get_game
+
+SETUPS = [(name, label, setup) for name in game_names() for label, setup in get_game(name).bench_setups()[:2]]
+
+
+@pytest.mark.parametrize("name, label, setup", SETUPS, ids=[f"{n}: {lab}" for n, lab, _ in SETUPS])
+def test_same_rows_whatever_threads_batches_and_resume_point(name, label, setup):
+    game = get_game(name)
+    count = 6 * setup.rotations
+    numba.set_num_threads(1)
+    try:
+        one = game.simulate(setup, 11, 0, count)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    whole = game.simulate(setup, 11, 0, count)
+    cut = 2 * setup.rotations
+    split = np.concatenate([game.simulate(setup, 11, 0, cut), game.simulate(setup, 11, cut, count - cut)])
+    assert np.array_equal(one, whole) and np.array_equal(whole, split)
+    assert not np.array_equal(whole, game.simulate(setup, 12, 0, count))
+
+
+@pytest.mark.parametrize("name, label, setup", SETUPS[::2], ids=[f"{n}: {lab}" for n, lab, _ in SETUPS[::2]])
+def test_every_game_replays_as_a_transcript(name, label, setup):
+    lines = get_game(name).transcript(setup, 11, 1)
+    assert lines and all(isinstance(line, str) for line in lines)
