@@ -166,7 +166,8 @@ class Setup:
             "policies": [s.label for s in self.seats],
             "rotate": self.rotate,
             "max_length": self.max_length or self.game.default_max_length,
-            "assumed": [o.name for o in self.game.options if o.assumed and self.options.get(o.name) == o.default],
+            "assumed": [o.name for o in self.game.options if o.assumed and self.options.get(o.name) == o.default]
+            + self.game.assumed_facts(self),
             **({"extra": self.extra_description()} if self.extra else {}),
         }
 
@@ -231,6 +232,10 @@ class Game:
 
     def validate(self, setup: Setup) -> None:
         """Cross-checks that need the whole setup (player count per mode is checked already)."""
+
+    def assumed_facts(self, setup: Setup) -> list[str]:
+        """Facts the setup relies on that the rulebook does not give (reports name them)."""
+        return []
 
     # ---- running ------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:

@@ -72,6 +72,11 @@ class TakeTheThrone(Game):
                 raise SetupError("options.house_cards", f"a house player holds {L.HOUSE_HAND_SIZE} house cards")
         setup.extra["kernel_options"] = self.kernel_options(setup, crown, house)
 
+    def assumed_facts(self, setup: Setup) -> list[str]:
+        if setup.mode in ("mirror", "asymmetric"):
+            return ["each house deck holds one of every house card (the random cards' pool)"]
+        return []
+
     def kernel_options(self, setup: Setup, crown: int, house: int) -> np.ndarray:
         opts = np.zeros(L.N_OPTIONS, dtype=np.int64)
         o = setup.options
