@@ -104,23 +104,34 @@ def summary_of(scenario: Scenario, results: Results) -> dict:
     from balance.stats import summarize
 
     return {"study": scenario.describe(), "games": results.n_games,
-            **summarize(results, scenario.claims, looks=results.meta.get("looks", 1))}
+            **summarize(results, scenario.claims)}
 
 
 def claims_text(scenario: Scenario, summary: dict) -> str:
+    from balance.stats import fact_text, format_p, verdict_text
+
+    count = f"{summary['games']:,} games"
+    if summary.get("unit") == "round":
+        count = f"{summary['games']:,} matches ({summary['rows']:,} rounds)"
+    lines = [f"{scenario.title}  [{scenario.path}]  {count}, {scenario.setup.rotation_text}, seed {scenario.seed}"]
+    sequential = summary.get("sequential")
+    if sequential:
+        lines.append(f"  stopped at look {sequential['look'] + 1} of {len(sequential['looks'])} "
+                     f"(alpha spent there {sequential['alpha']:.2g})")
     table = summary["claims"]
-    lines = [f"{scenario.title}  [{scenario.path}]  {summary['games']:,} games, seed {scenario.seed}"]
     if len(table):
-        lines.append(f"  {'claim':<28} {'group':<18} {'estimate':>9} {'95% interval':>19} {'target':>15}  verdict")
-        for r in table.itertuples():
-            target = {"about": f"{r.target:g}±{r.tolerance:g}", "at_most": f"<= {r.target + r.tolerance:g}",
-                      "at_least": f">= {r.target - r.tolerance:g}"}[r.compare]
-            lines.append(f"  {r.claim:<28} {r.group:<18} {r.estimate:>9.4f} [{r.low:>8.4f}, {r.high:>8.4f}] "
-                         f"{target:>15}  {r.verdict}")
+        lines.append("  claims (effect, deciding interval; p adjusted for Holm and the looks):")
+        for claim, rows in table.groupby("claim", sort=False):
+            lines.append(f"  {claim}: {rows['text'].iloc[0]}")
+            lines += [f"    {verdict_text(r)}" for r in rows.to_dict("records")]
+    facts = summary.get("facts")
+    if facts is not None and len(facts):
+        lines.append("  facts of the setup:")
+        lines += [f"    {fact_text(r)}" for r in facts.to_dict("records")]
     uni = summary.get("seat_uniformity")
     if uni and uni["df"]:
-        lines.append(f"  seat uniformity: {uni['test']}, chi2 = {uni['statistic']:.2f} on {uni['df']} df, "
-                     f"p = {uni['p']:.3g}")
+        lines.append(f"  seat uniformity: {uni['test']}, statistic {uni['statistic']:.2f} on {uni['df']}"
+                     f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, p = {format_p(uni['p'])}")
     return "\n".join(lines)
 
 

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from balance.stats import running_estimate  # noqa: E402
+from balance.stats import format_p, running_estimate  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -97,7 +97,7 @@ def _html_table(df: pd.DataFrame, verdict_col: str | None = None) -> str:
     for row in df.itertuples(index=False):
         cells = []
         for col, v in zip(df.columns, row):
-            cls = f' class="{v}"' if col == verdict_col else ""
+            cls = f' class="{str(v).split()[0]}"' if col == verdict_col else ""
             cells.append(f"<td{cls}>{html.escape(_fmt(v))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
@@ -111,12 +111,34 @@ def markdown_table(df: pd.DataFrame) -> str:
 
 
 def _claims_view(claims: pd.DataFrame) -> pd.DataFrame:
+    """The verdict table: the estimate with its 95% interval, the interval that decides (at the
+    level Holm and the looks leave), the effect in the claim's units, adjusted p-values."""
     if claims.empty:
         return claims
-    view = claims[["claim", "group", "estimate", "low", "high", "compare", "target", "tolerance", "p_holds_holm",
-                   "p_fails_holm", "verdict"]].copy()
-    return view.rename(columns={"low": "95% low", "high": "95% high", "p_holds_holm": "p (holds, Holm)",
-                                "p_fails_holm": "p (fails, Holm)"})
+    view = claims[["claim", "group", "estimate", "low", "high", "decide_low", "decide_high", "compare", "target",
+                   "tolerance"]].copy()
+    scale = np.where(claims["proportion"], 100.0, 1.0)
+    view.insert(7, "effect", [f"{v:+.3g}{' pts' if p else ''}" for v, p in
+                              zip((claims["estimate"] - claims["target"]) * scale, claims["proportion"])])
+    view["p (holds)"] = claims["p_holds_adjusted"].map(format_p)
+    view["p (fails)"] = claims["p_fails_adjusted"].map(format_p)
+    view["verdict"] = claims["verdict"]
+    return view.rename(columns={"low": "95% low", "high": "95% high", "decide_low": "deciding low",
+                                "decide_high": "deciding high"})
+
+
+def _facts_view(facts: pd.DataFrame) -> pd.DataFrame:
+    view = facts[["claim", "group", "value", "compare", "target", "tolerance"]].copy()
+    view["inside the band"] = np.where(facts["inside"], "inside", "outside")
+    view["verdict"] = facts["verdict"]
+    return view
+
+
+def _count_text(scenario, summary) -> str:
+    """Distinct games (matches and their rounds where a row is a round)."""
+    if scenario.setup.game.unit == "round":
+        return f"{summary['games']:,} matches ({summary['rows']:,} rounds)"
+    return f"{summary['games']:,}"
 
 
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
@@ -125,8 +147,8 @@ def header_rows(scenario, summary) -> list[tuple[str, str]]:
             ("mode", d["mode"]), ("players", str(d["players"])),
             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
             ("policies by seat slot", ", ".join(d["policies"])),
-            ("seat rotation", "on (each deal replayed under every rotation)" if d["rotate"] else "off"),
-            ("games", f"{summary['games']:,}"), ("seed", str(d["seed"])),
+            ("seat rotation", d["rotation"]),
+            ("games", _count_text(scenario, summary)), ("seed", str(d["seed"])),
             ("cap", f"{d['max_length']} {scenario.setup.game.unit}s"
                     if scenario.setup.game.unit == "round" else f"{d['max_length']} rounds/turns")]
     if d["assumed"]:
@@ -147,16 +169,24 @@ def write_report(studies, output: Path) -> tuple[Path, Path]:
     for scenario, _, summary in studies:
         for r in summary["claims"].itertuples():
             overview.append({"study": scenario.name, "claim": r.claim, "group": r.group, "estimate": r.estimate,
-                             "95% low": r.low, "95% high": r.high, "verdict": r.verdict})
+                             "95% low": r.low, "95% high": r.high, "deciding low": r.decide_low,
+                             "deciding high": r.decide_high, "verdict": r.verdict})
+        for r in summary.get("facts", pd.DataFrame()).itertuples():
+            overview.append({"study": scenario.name, "claim": r.claim, "group": r.group, "estimate": r.value,
+                             "95% low": "fixed fact", "95% high": "", "deciding low": "", "deciding high": "",
+                             "verdict": r.verdict})
     if overview:
         ov = pd.DataFrame(overview)
         html_parts.append("<h2>All claims</h2>" + _html_table(ov, "verdict"))
         md_parts += ["## All claims", "", markdown_table(ov), ""]
-    html_parts.append("<p>Rates are given with 95% intervals (Wilson when every deal is one game; "
-                      "cluster-robust by deal when seat rotations replay a deal). A claim <i>holds</i> when an "
-                      "equivalence (TOST) or one-sided test shows it, <i>fails</i> when a test shows the "
-                      "opposite, and is <i>undecided</i> otherwise; p-values are Holm-corrected over each "
-                      "study's claims.</p>")
+    html_parts.append("<p>Estimates come with 95% intervals, the deal as the sampling unit (rates: exact "
+                      "binomial bounds on the effective number of deals; means and ratios: cluster-robust, "
+                      "bootstrap-t over few deals). The <i>deciding</i> interval is the pair of one-sided bounds "
+                      "at the level left after Holm's correction over the study's claims and the alpha spent at "
+                      "the look: an <i>about</i> claim holds when it lies inside the band (edges included) and "
+                      "fails when it lies outside; an <i>at most</i> / <i>at least</i> claim holds or fails by "
+                      "its upper / lower bound. p-values are adjusted for Holm and the looks. Fixed facts of the "
+                      "setup have no interval and are not tested.</p>")
     for scenario, results, summary in studies:
         name = scenario.name
         title = scenario.title
@@ -172,10 +202,15 @@ def write_report(studies, output: Path) -> tuple[Path, Path]:
         if not claims.empty:
             html_parts.append("<h3>Claims</h3>" + _html_table(claims, "verdict"))
             md_parts += ["### Claims", "", markdown_table(claims), ""]
+        facts = summary.get("facts")
+        if facts is not None and not facts.empty:
+            view = _facts_view(facts)
+            html_parts.append("<h3>Facts of the setup</h3>" + _html_table(view, "verdict"))
+            md_parts += ["### Facts of the setup", "", markdown_table(view), ""]
         uni = summary.get("seat_uniformity")
         if uni and uni["df"]:
-            text = (f"Seat uniformity: {uni['test']}, chi-square = {uni['statistic']:.2f} on {uni['df']} df, "
-                    f"p = {uni['p']:.3g}.")
+            text = (f"Seat uniformity: {uni['test']}, statistic {uni['statistic']:.2f} on {uni['df']}"
+                    f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, p = {format_p(uni['p'])}.")
             html_parts.append(f"<p>{text}</p>")
             md_parts += [text, ""]
         q = summary["quantities"][["quantity", "by", "group", "estimate", "low", "high", "n", "method"]]

@@ -1,21 +1,39 @@
-"""Estimates with intervals, claim verdicts, multiplicity correction, seat uniformity.
+"""Estimates with intervals, claim verdicts, multiplicity and look corrections, seat uniformity.
 
-Independence. Games of one deal replayed under several seat rotations share their random numbers,
-so they are not independent. Every estimate therefore treats the deal as the sampling unit
-(``cluster``): when each deal contributes one row, a rate is a plain binomial proportion (Wilson
-interval, exact binomial tests); otherwise a rate, mean or ratio is estimated from per-deal sums
-with a cluster-robust (delta-method) standard error and Student-t tests on deals - 1 degrees of
-freedom.
+Sampling unit. Games of one deal replayed under several seat rotations share their random
+numbers, and a game's seats or a match's rounds are not independent either, so every estimate
+treats the deal as the sampling unit (``cluster``).
 
-Verdicts. A claim "X is about p (+/- d)" holds when a TOST equivalence test shows X inside
-[p - d, p + d] (equivalently: the 90% interval lies inside the band), fails when a test shows X
-outside it, and is undecided otherwise. "at most" / "at least" claims are one-sided tests
-against target +/- tolerance. All claims of one study form one family: both kinds of p-values
-are Holm-adjusted over it before they are compared with alpha.
+Reference distributions (each gives the interval and the p-values, so an interval and a test
+never disagree):
+- Rates: exact Clopper-Pearson bounds on an effective sample size (Korn-Graubard): n divided by
+  the design effect of the deal clusters (at least 1), scaled for the deals' degrees of freedom.
+  With one row per deal this is the plain exact binomial. Rare events cannot show their own
+  design effect, so the bounds are never narrower than those of 0 (or all) events counted once
+  per deal: more events never give a better verdict.
+- Means and ratios: the ratio of per-deal sums with a cluster-robust (delta-method) standard
+  error; a bootstrap-t over deals when deals are few (skewed quantities such as game length), a
+  Student t on deals - 1 degrees of freedom otherwise. A sampled quantity without spread (SE 0)
+  proves nothing: undecided.
+- Fixed facts of the setup (declared by the game): a value, inside or outside the band, no test.
+
+Verdicts. "within +/- d" includes the edge. At level ``a`` the deciding interval is the pair of
+one-sided (1 - a) bounds [L, U]. "about": holds when [L, U] lies inside the band, fails when it
+lies outside it. "at most b": holds when U <= b, fails when L > b ("at least" mirrored). The
+p-values are those of the same bounds. Claims (not facts) of one study form one family: p-values
+are Holm-adjusted over it, then adjusted for the look of a sequential study; a verdict needs an
+adjusted p-value below ALPHA, and the interval shown beside it is taken at the level that decides.
+
+Sequential looks: an O'Brien-Fleming type alpha-spending function (Lan-DeMets),
+alpha(t) = 2 - 2 Phi(z_{1 - ALPHA/2} / sqrt(t)) at information fraction t (games so far / planned
+maximum); look k tests at its increment alpha(t_k) - alpha(t_{k-1}). By the union bound the
+chance of any wrong verdict over all looks stays below ALPHA, whatever the correlation between
+looks (slightly conservative compared with exact group-sequential boundaries).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,37 +43,196 @@ from scipy import stats
 ALPHA = 0.05
 LEVEL = 0.95
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
+TOO_FEW_DEALS = "undecided (too few deals)"
+NO_SPREAD = "undecided (no spread)"
 EXACT = 1e-12  # values closer than this are equal (fixed facts computed in floating point)
+BOOTSTRAP_MAX_DEALS = 2000  # bootstrap-t over deals up to this many; Student t beyond (CLT)
+BOOTSTRAP_REPLICATES = 1999
+BOOTSTRAP_SEED = 20261130  # a fixed stream: the same data always give the same interval
+
+
+# ---- reference distributions --------------------------------------------------------------
+class Reference:
+    """The sampling distribution of an estimate: one-sided bounds and their dual p-values.
+
+    ``p_above(b)``: p-value against "X <= b" (small when X > b is shown); ``lower(a) > b`` exactly
+    when ``p_above(b) < a``. ``p_below`` and ``upper`` mirror it.
+    """
+
+    testable = True
+
+    def lower(self, a: float) -> float:
+        raise NotImplementedError
+
+    def upper(self, a: float) -> float:
+        raise NotImplementedError
+
+    def p_above(self, b: float) -> float:
+        raise NotImplementedError
+
+    def p_below(self, b: float) -> float:
+        raise NotImplementedError
+
+
+class Untestable(Reference):
+    """No test possible (no spread, a single deal): every p-value is 1, every bound open."""
+
+    testable = False
+
+    def lower(self, a):
+        return np.nan
+
+    def upper(self, a):
+        return np.nan
+
+    def p_above(self, b):
+        return 1.0
+
+    def p_below(self, b):
+        return 1.0
 
 
 @dataclass(frozen=True)
+class StudentT(Reference):
+    estimate: float
+    se: float
+    df: int
+
+    def lower(self, a):
+        return self.estimate - stats.t.isf(a, self.df) * self.se
+
+    def upper(self, a):
+        return self.estimate + stats.t.isf(a, self.df) * self.se
+
+    def p_above(self, b):
+        return float(stats.t.sf((self.estimate - b) / self.se, self.df))
+
+    def p_below(self, b):
+        return float(stats.t.cdf((self.estimate - b) / self.se, self.df))
+
+
+@dataclass(frozen=True)
+class BootstrapT(Reference):
+    """Bootstrap-t: ``t`` holds the sorted (estimate* - estimate) / se* of the replicates."""
+
+    estimate: float
+    se: float
+    t: np.ndarray
+
+    def _count_at_least(self, s: float) -> int:
+        return len(self.t) - int(np.searchsorted(self.t, s, side="left"))
+
+    def _count_at_most(self, s: float) -> int:
+        return int(np.searchsorted(self.t, s, side="right"))
+
+    def p_above(self, b):
+        return (1 + self._count_at_least((self.estimate - b) / self.se)) / (len(self.t) + 1)
+
+    def p_below(self, b):
+        return (1 + self._count_at_most((self.estimate - b) / self.se)) / (len(self.t) + 1)
+
+    def lower(self, a):
+        # p_above(b) < a  <=>  fewer than a (B + 1) - 1 replicates reach (estimate - b) / se
+        allowed = math.ceil(a * (len(self.t) + 1) - 1) - 1
+        if allowed < 0:
+            return -np.inf
+        if allowed >= len(self.t):
+            return np.inf
+        return self.estimate - self.se * self.t[len(self.t) - 1 - allowed]
+
+    def upper(self, a):
+        allowed = math.ceil(a * (len(self.t) + 1) - 1) - 1
+        if allowed < 0:
+            return np.inf
+        if allowed >= len(self.t):
+            return -np.inf
+        return self.estimate - self.se * self.t[allowed]
+
+
+@dataclass(frozen=True)
+class EffectiveBinomial(Reference):
+    """Clopper-Pearson bounds for ``x`` events of ``n`` effective trials (Korn-Graubard), never
+    narrower than 0 (or all) events in ``deals`` independent deals."""
+
+    x: float
+    n: float
+    deals: int
+
+    def lower(self, a):
+        cp = stats.beta.ppf(a, self.x, self.n - self.x + 1) if self.x > 0 else 0.0
+        return float(min(cp, a ** (1 / self.deals)))
+
+    def upper(self, a):
+        cp = stats.beta.isf(a, self.x + 1, self.n - self.x) if self.x < self.n else 1.0
+        return float(max(cp, 1 - a ** (1 / self.deals)))
+
+    def p_above(self, b):
+        if b <= 0:
+            return 0.0 if self.x > 0 else 1.0
+        if b >= 1:
+            return 1.0
+        cp = stats.beta.cdf(b, self.x, self.n - self.x + 1) if self.x > 0 else 1.0  # P(Bin(n, b) >= x)
+        return float(max(cp, b**self.deals))
+
+    def p_below(self, b):
+        if b >= 1:
+            return 0.0 if self.x < self.n else 1.0
+        if b <= 0:
+            return 1.0
+        cp = stats.beta.sf(b, self.x + 1, self.n - self.x) if self.x < self.n else 1.0  # P(Bin(n, b) <= x)
+        return float(max(cp, (1 - b) ** self.deals))
+
+
+@dataclass(frozen=True)
+class Fixed(Reference):
+    """A fixed fact of the setup: no sampling error, the edge of a band counts as inside."""
+
+    value: float
+    testable = False
+
+    def lower(self, a):
+        return self.value
+
+    def upper(self, a):
+        return self.value
+
+    def p_above(self, b):
+        return 0.0 if self.value >= b - EXACT else 1.0
+
+    def p_below(self, b):
+        return 0.0 if self.value <= b + EXACT else 1.0
+
+
+# ---- estimates ----------------------------------------------------------------------------
+@dataclass(frozen=True)
 class Estimate:
     estimate: float
-    low: float
+    low: float  # the estimate's two-sided LEVEL interval
     high: float
     n: int  # rows (games, rounds or seat-rows) behind the estimate
-    clusters: int  # independent units (deals)
+    clusters: int  # independent units (deals) that carry information
     se: float
     method: str
-    successes: int = -1  # binomial estimates only
+    reference: Reference = Untestable()
 
     @property
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
     @property
-    def binomial(self) -> bool:
-        return self.successes >= 0
+    def fixed(self) -> bool:
+        return isinstance(self.reference, Fixed)
 
 
-def wilson(successes: int, n: int, level: float = LEVEL) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    ci = stats.binomtest(int(successes), int(n)).proportion_ci(confidence_level=level, method="wilson")
-    return float(ci.low), float(ci.high)
+def _with_reference(estimate: float, n: int, clusters: int, se: float, method: str, ref: Reference,
+                    level: float = LEVEL) -> Estimate:
+    a = (1 - level) / 2
+    return Estimate(float(estimate), float(ref.lower(a)), float(ref.upper(a)), int(n), int(clusters), float(se),
+                    method, ref)
 
 
 def exact_interval(successes: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """Clopper-Pearson interval of a binomial proportion."""
     if n == 0:
         return (0.0, 1.0)
     ci = stats.binomtest(int(successes), int(n)).proportion_ci(confidence_level=level, method="exact")
@@ -68,94 +245,114 @@ def _cluster_sums(values: np.ndarray, weights: np.ndarray, clusters: np.ndarray)
     return (np.bincount(codes, weights=values, minlength=k), np.bincount(codes, weights=weights, minlength=k))
 
 
-def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.ndarray, level: float = LEVEL,
-                   method: str = "cluster-robust") -> Estimate:
-    """sum(numerator) / sum(denominator) with a delta-method SE over clusters."""
-    y, x = _cluster_sums(np.asarray(numerator, float), np.asarray(denominator, float), np.asarray(clusters))
+def _ratio_se(y: np.ndarray, x: np.ndarray, r: float) -> float:
+    """Cluster-robust (delta-method) standard error of sum(y) / sum(x) over k clusters."""
     k = len(y)
-    if k == 0 or x.sum() == 0:
-        return Estimate(np.nan, np.nan, np.nan, len(numerator), k, np.nan, method)
+    return float(np.sqrt(k / (k - 1) * np.sum((y - r * x) ** 2)) / x.sum())
+
+
+def _bootstrap_t(y: np.ndarray, x: np.ndarray, r: float, se: float) -> np.ndarray:
+    """Sorted bootstrap-t statistics of the ratio, resampling whole deals."""
+    k = len(y)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    w = rng.multinomial(k, np.full(k, 1 / k), size=BOOTSTRAP_REPLICATES).astype(float)
+    sy, sx = w @ y, w @ x
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rb = sy / sx
+        ss = w @ (y * y) - 2 * rb * (w @ (x * y)) + rb**2 * (w @ (x * x))
+        seb = np.sqrt(k / (k - 1) * np.maximum(ss, 0)) / sx
+        t = (rb - r) / seb
+    # a replicate without spread: its statistic is infinite in the direction it moved
+    t = np.where(seb > 0, t, np.where(rb > r, np.inf, np.where(rb < r, -np.inf, 0.0)))
+    return np.sort(t)
+
+
+def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.ndarray, level: float = LEVEL,
+                   method: str = "ratio") -> Estimate:
+    """sum(numerator) / sum(denominator), the deal as the sampling unit."""
+    y, x = _cluster_sums(np.asarray(numerator, float), np.asarray(denominator, float), np.asarray(clusters))
+    carrying = x != 0  # deals without a denominator hold no information on the ratio
+    y, x = y[carrying], x[carrying]
+    k = len(y)
+    if k == 0:
+        return Estimate(np.nan, np.nan, np.nan, len(numerator), 0, np.nan, method)
     r = y.sum() / x.sum()
-    if k > 1:
-        resid = y - r * x
-        se = float(np.sqrt(k / (k - 1) * np.sum(resid**2)) / x.sum())
-        t = stats.t.ppf(0.5 + level / 2, k - 1)
-    else:
-        se, t = np.inf, np.inf
-    return Estimate(float(r), float(r - t * se), float(r + t * se), len(numerator), k, se, method)
-
-
-def estimate_rate(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL) -> Estimate:
-    values = np.asarray(values, dtype=float)
-    clusters = np.asarray(clusters)
-    n = len(values)
-    if n and len(np.unique(clusters)) == n:
-        s = int(values.sum())
-        lo, hi = wilson(s, n, level)
-        p = s / n
-        return Estimate(p, lo, hi, n, n, float(np.sqrt(max(p * (1 - p), 1e-12) / n)), "wilson", successes=s)
-    est = ratio_estimate(values, np.ones(n), clusters, level, method="cluster-robust")
-    if est.se == 0 and est.estimate in (0.0, 1.0):
-        # No variation at all (say, no capped game): a binomial on the deals, the conservative count.
-        k = est.clusters
-        s = int(round(est.estimate * k))
-        lo, hi = wilson(s, k, level)
-        return Estimate(est.estimate, lo, hi, k, k, 0.0, "wilson (deals)", successes=s)
-    return Estimate(est.estimate, max(0.0, est.low), min(1.0, est.high), est.n, est.clusters, est.se, est.method)
+    se = _ratio_se(y, x, r) if k > 1 else np.nan
+    if k < 2 or not se > EXACT * max(1.0, abs(r)):
+        return Estimate(float(r), np.nan, np.nan, len(numerator), k, 0.0 if k > 1 else np.nan,
+                        f"{method}: no spread", Untestable())
+    if k <= BOOTSTRAP_MAX_DEALS:
+        return _with_reference(r, len(numerator), k, se, f"{method}: bootstrap-t over deals",
+                               BootstrapT(float(r), se, _bootstrap_t(y, x, r, se)), level)
+    return _with_reference(r, len(numerator), k, se, f"{method}: t over deals", StudentT(float(r), se, k - 1), level)
 
 
 def estimate_mean(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL) -> Estimate:
     values = np.asarray(values, dtype=float)
-    return ratio_estimate(values, np.ones(len(values)), clusters, level, method="t (deal clusters)")
+    return ratio_estimate(values, np.ones(len(values)), clusters, level, method="mean")
 
 
-def _p_greater(est: Estimate, bound: float, inclusive: bool = False) -> float:
-    """p-value of H0: X <= bound against X > bound. ``inclusive``: when the quantity has no
-    sampling error (a setup's fixed fact), a value on the bound counts as beyond it."""
-    if est.binomial:
-        if bound >= 1:
-            return 1.0
-        if bound <= 0:
-            return 0.0 if est.successes > 0 else 1.0
-        return float(stats.binomtest(est.successes, est.n, bound, alternative="greater").pvalue)
-    if not np.isfinite(est.se) or est.clusters < 2:
-        return 1.0
-    if est.se == 0:
-        return 0.0 if est.estimate > bound or (inclusive and abs(est.estimate - bound) < EXACT) else 1.0
-    return float(stats.t.sf((est.estimate - bound) / est.se, est.clusters - 1))
+def estimate_rate(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL) -> Estimate:
+    """A 0/1 rate: exact binomial bounds on the effective sample size (Korn-Graubard)."""
+    values = np.asarray(values, dtype=float)
+    clusters = np.asarray(clusters)
+    n = len(values)
+    if n == 0:
+        return Estimate(np.nan, np.nan, np.nan, 0, 0, np.nan, "rate")
+    y, m = _cluster_sums(values, np.ones(n), clusters)
+    k = len(y)
+    p = y.sum() / n
+    if k == n:  # one row per deal: the exact binomial
+        ref = EffectiveBinomial(float(y.sum()), float(n), n)
+        return _with_reference(p, n, k, math.sqrt(p * (1 - p) / n), "exact binomial", ref, level)
+    n_eff = float(n)
+    if 0 < p < 1 and k > 1:
+        deff = _ratio_se(y, m, p) ** 2 / (p * (1 - p) / n)
+        n_eff = n / max(1.0, deff)
+    if k > 1:  # degrees of freedom of the deals (Korn-Graubard)
+        n_eff *= (stats.norm.isf((1 - LEVEL) / 2) / stats.t.isf((1 - LEVEL) / 2, k - 1)) ** 2
+    ref = EffectiveBinomial(p * n_eff, n_eff, k)
+    return _with_reference(p, n, k, math.sqrt(p * (1 - p) / n_eff), "exact binomial, effective n (deal clusters)",
+                           ref, level)
 
 
-def _p_less(est: Estimate, bound: float, inclusive: bool = False) -> float:
-    """p-value of H0: X >= bound against X < bound (``inclusive`` as in _p_greater)."""
-    if est.binomial:
-        if bound <= 0:
-            return 1.0
-        if bound >= 1:
-            return 0.0 if est.successes < est.n else 1.0
-        return float(stats.binomtest(est.successes, est.n, bound, alternative="less").pvalue)
-    if not np.isfinite(est.se) or est.clusters < 2:
-        return 1.0
-    if est.se == 0:
-        return 0.0 if est.estimate < bound or (inclusive and abs(est.estimate - bound) < EXACT) else 1.0
-    return float(stats.t.cdf((est.estimate - bound) / est.se, est.clusters - 1))
+def fixed_fact(frame: pd.DataFrame, column: str, denominator: str | None) -> Estimate:
+    """A quantity the game declares fixed by the setup (the same in every game)."""
+    num = frame[column].to_numpy(float)
+    value = num.sum() / (frame[denominator].to_numpy(float).sum() if denominator else len(num))
+    return Estimate(float(value), np.nan, np.nan, len(num), 0, 0.0, "fixed fact of the setup", Fixed(float(value)))
 
 
+def estimate(kind: str, frame: pd.DataFrame, column: str, denominator: str | None = None,
+             cluster: str = "deal", level: float = LEVEL, fixed: bool = False) -> Estimate:
+    """Estimate a declared quantity (``rate``, ``mean`` or ``ratio``) from a result frame."""
+    if fixed:
+        return fixed_fact(frame, column, denominator)
+    clusters = frame[cluster].to_numpy()
+    if kind == "rate":
+        return estimate_rate(frame[column].to_numpy(), clusters, level)
+    if kind == "mean":
+        return estimate_mean(frame[column].to_numpy(), clusters, level)
+    if kind == "ratio":
+        return ratio_estimate(frame[column].to_numpy(), frame[denominator].to_numpy(), clusters, level)
+    raise ValueError(kind)
+
+
+# ---- claims -------------------------------------------------------------------------------
 def claim_pvalues(est: Estimate, target: float, tolerance: float, compare: str) -> tuple[float, float]:
-    """(p that the claim holds is rejected-as-false, p that the claim fails) — i.e. the p-values of
-    the test whose rejection shows the claim true, and of the test whose rejection shows it false."""
+    """(p_holds, p_fails): the p-values of the test whose rejection shows the claim true, and of
+    the test whose rejection shows it false. The edge of the band belongs to the claim."""
+    ref = est.reference
     if compare == "about":
         low, high = target - tolerance, target + tolerance
-        p_holds = max(_p_greater(est, low, True), _p_less(est, high, True))  # TOST
-        p_fails = min(1.0, 2 * min(_p_less(est, low), _p_greater(est, high)))
-    elif compare == "at_most":
+        return max(ref.p_above(low), ref.p_below(high)), min(ref.p_below(low), ref.p_above(high))
+    if compare == "at_most":
         bound = target + tolerance
-        p_holds, p_fails = _p_less(est, bound, True), _p_greater(est, bound)
-    elif compare == "at_least":
+        return ref.p_below(bound), ref.p_above(bound)
+    if compare == "at_least":
         bound = target - tolerance
-        p_holds, p_fails = _p_greater(est, bound, True), _p_less(est, bound)
-    else:
-        raise ValueError(compare)
-    return p_holds, p_fails
+        return ref.p_above(bound), ref.p_below(bound)
+    raise ValueError(compare)
 
 
 def holm(pvalues: np.ndarray) -> np.ndarray:
@@ -164,56 +361,267 @@ def holm(pvalues: np.ndarray) -> np.ndarray:
     m = len(p)
     if m == 0:
         return p
-    order = np.argsort(p)
+    order = np.argsort(p, kind="stable")
     adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
     out = np.empty(m)
     out[order] = adjusted
     return out
 
 
-def verdicts(p_holds: np.ndarray, p_fails: np.ndarray, alpha: float = ALPHA) -> tuple[list[str], np.ndarray, np.ndarray]:
-    adj_h, adj_f = holm(p_holds), holm(p_fails)
-    out = [HOLDS if h < alpha else FAILS if f < alpha else UNDECIDED for h, f in zip(adj_h, adj_f)]
-    return out, adj_h, adj_f
+def spent_alpha(fraction: float, alpha: float = ALPHA) -> float:
+    """O'Brien-Fleming type spending function (Lan-DeMets): alpha spent by information fraction t."""
+    if fraction <= 0:
+        return 0.0
+    return float(2 * stats.norm.sf(stats.norm.isf(alpha / 2) / math.sqrt(min(1.0, fraction))))
 
 
-def seat_uniformity(won: np.ndarray, seat: np.ndarray, clusters: np.ndarray) -> dict:
-    """Chi-square test that every seat wins equally often.
+def look_alpha(looks: list[int] | None, look: int | None, alpha: float = ALPHA) -> float:
+    """The alpha look ``look`` of the planned ``looks`` may spend (all of it for a fixed study)."""
+    if not looks:
+        return alpha
+    look = len(looks) - 1 if look is None else look
+    last = looks[-1]
+    before = looks[look - 1] / last if look > 0 else 0.0
+    return spent_alpha(looks[look] / last, alpha) - spent_alpha(before, alpha)
 
-    With one game per deal it is Pearson's goodness-of-fit test on the win counts (scipy); with
-    rotated deals (correlated games) a cluster-robust Wald test of equal seat rates, chi-square
-    with seats - 1 degrees of freedom.
+
+def sequential_looks(batch: int, max_games: int) -> list[int]:
+    """Game counts at which a sequential study looks at its claims: batch, 2 batch, 4 batch, ...,
+    max_games."""
+    looks = []
+    n = batch
+    while n < max_games:
+        looks.append(n)
+        n *= 2
+    looks.append(max_games)
+    return looks
+
+
+def _effective_level(p_raw: float, p_family: float, look_level: float, family: int) -> float:
+    """The per-claim level at which the raw p-value is compared: Holm and the look together, so that
+    the interval at this level decides exactly as the adjusted p-value does."""
+    if p_raw > 0 and p_family > 0:
+        return look_level * p_raw / p_family
+    return look_level / max(1, family)
+
+
+CLAIM_COLUMNS = ["claim", "text", "by", "group", "estimate", "low", "high", "se", "n", "deals", "compare", "target",
+                 "tolerance", "proportion", "decide_low", "decide_high", "decide_level", "p_holds", "p_fails",
+                 "p_holds_adjusted", "p_fails_adjusted", "verdict"]
+FACT_COLUMNS = ["claim", "text", "by", "group", "value", "compare", "target", "tolerance", "band_low", "band_high",
+                "inside", "verdict"]
+
+
+def _claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
+    """(sampled rows, fact rows), one per claim and group."""
+    game = results.setup.game
+    sampled, facts = [], []
+    for claim in claims:
+        quantity = game.quantity(claim.quantity, claim.id)
+        frame = results.table(quantity.table)
+        for column, value in claim.where.items():
+            frame = frame[frame[column] == value]
+        groups = [(None, frame)] if claim.by is None else list(frame.groupby(claim.by, sort=True))
+        for group, part in groups:
+            est = estimate(quantity.kind, part, quantity.column, quantity.denominator, fixed=quantity.fixed)
+            base = {"claim": claim.id, "text": claim.text, "by": claim.by or "",
+                    "group": "" if group is None else str(group),
+                    "compare": claim.compare, "target": claim.target, "tolerance": claim.tolerance}
+            if est.fixed:
+                p_h, _ = claim_pvalues(est, claim.target, claim.tolerance, claim.compare)
+                low, high = _band(claim)
+                facts.append({**base, "value": est.estimate, "band_low": low, "band_high": high,
+                              "inside": p_h == 0, "verdict": HOLDS if p_h == 0 else FAILS})
+                continue
+            p_h, p_f = claim_pvalues(est, claim.target, claim.tolerance, claim.compare)
+            few = est.clusters < claim.min_deals
+            reason = TOO_FEW_DEALS if few else (NO_SPREAD if not est.reference.testable else "")
+            if reason:
+                p_h = p_f = 1.0
+            sampled.append({**base, "estimate": est.estimate, "low": est.low, "high": est.high, "se": est.se,
+                            "n": est.n, "deals": est.clusters, "proportion": _is_proportion(quantity, part),
+                            "p_holds": p_h, "p_fails": p_f, "_reason": reason, "_ref": est.reference,
+                            "_claim": claim})
+    return sampled, facts
+
+
+def _band(claim) -> tuple[float, float]:
+    if claim.compare == "about":
+        return claim.target - claim.tolerance, claim.target + claim.tolerance
+    if claim.compare == "at_most":
+        return -np.inf, claim.target + claim.tolerance
+    return claim.target - claim.tolerance, np.inf
+
+
+def _is_proportion(quantity, frame: pd.DataFrame) -> bool:
+    """A share of games or rows (reported in percentage points): a rate, or a ratio of 0/1 columns."""
+    if quantity.kind == "rate":
+        return True
+    if quantity.kind != "ratio":
+        return False
+    cols = frame[[quantity.column, quantity.denominator]]
+    return bool(cols.isin([0, 1]).all().all() and (cols[quantity.column] <= cols[quantity.denominator]).all())
+
+
+def study_looks(results) -> tuple[list[int] | None, int | None]:
+    """(planned looks, the look the study stopped at) from ``results.meta``; (None, None) for a
+    fixed-size study."""
+    meta = results.meta or {}
+    looks = meta.get("looks")
+    if not isinstance(looks, list):
+        return None, None
+    return looks, meta.get("look", len(looks) - 1)
+
+
+def evaluate_claims(results, claims, alpha: float = ALPHA, looks: list[int] | None = None,
+                    look: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(claims, facts). Claims: one row per sampled claim and group with the estimate, its 95%
+    interval, the deciding interval, p-values adjusted for Holm and for the look, and the verdict.
+    Facts: the claims on fixed facts of the setup, inside or outside their band. The looks default
+    to those in ``results.meta``."""
+    if looks is None:
+        looks, look = study_looks(results)
+    level = look_alpha(looks, look, alpha)
+    sampled, facts = _claim_rows(results, claims)
+    m = len(sampled)
+    p_h = np.array([r["p_holds"] for r in sampled], float)
+    p_f = np.array([r["p_fails"] for r in sampled], float)
+    holm_h, holm_f = holm(p_h), holm(p_f)
+    for i, row in enumerate(sampled):
+        row["p_holds_adjusted"] = min(1.0, holm_h[i] * alpha / level)
+        row["p_fails_adjusted"] = min(1.0, holm_f[i] * alpha / level)
+        a_h = _effective_level(p_h[i], holm_h[i], level, m)
+        a_f = _effective_level(p_f[i], holm_f[i], level, m)
+        if row["_reason"]:
+            verdict, a = row["_reason"], min(a_h, a_f)
+        elif holm_h[i] < level:
+            verdict, a = HOLDS, a_h
+        elif holm_f[i] < level:
+            verdict, a = FAILS, a_f
+        else:
+            verdict, a = UNDECIDED, min(a_h, a_f)
+        row["decide_low"], row["decide_high"] = row["_ref"].lower(a), row["_ref"].upper(a)
+        row["decide_level"], row["verdict"] = a, verdict
+    table = pd.DataFrame(sampled, columns=CLAIM_COLUMNS)
+    return table, pd.DataFrame(facts, columns=FACT_COLUMNS)
+
+
+def should_stop(results, claims, precision, look: int, looks: list[int]) -> bool:
+    """At look index ``look`` of the planned ``looks``: is every claim decided, or does every claim
+    meet its precision target (its own ``half_width`` / ``relative_half_width``, else the study's)?"""
+    if look >= len(looks) - 1:
+        return True
+    table, _ = evaluate_claims(results, claims, looks=looks, look=look)
+    if table.empty:
+        return True
+    decided = table["verdict"].isin([HOLDS, FAILS]).all()
+    by_id = {c.id: c for c in claims}
+    precise = all(_precise(row, by_id[row.claim], precision) for row in table.itertuples())
+    return bool(decided or precise)
+
+
+def _precise(row, claim, precision) -> bool:
+    """Is the 95% interval's half-width within the claim's own target (absolute or relative to the
+    estimate), or else the study's?"""
+    absolute, relative = claim.half_width, claim.relative_half_width
+    if absolute is None and relative is None:
+        absolute, relative = precision.half_width, precision.relative_half_width
+    if row.deals < claim.min_deals or not np.isfinite(row.high - row.low):
+        return False
+    half = (row.high - row.low) / 2
+    if absolute is not None and half <= absolute:
+        return True
+    return relative is not None and half <= relative * abs(row.estimate)
+
+
+# ---- verdict lines ------------------------------------------------------------------------
+P_FLOOR = 1e-6  # smaller p-values are printed as "< 1e-6" (a floating-point 0 is no certainty)
+
+
+def format_p(p: float) -> str:
+    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.2g}"
+
+
+def _band_text(compare: str, tolerance: float, scale: float) -> str:
+    tol = f"{tolerance * scale:g}"
+    return {"about": f"band +/- {tol}", "at_most": f"at most +{tol}", "at_least": f"at least -{tol}"}[compare]
+
+
+def _label(row) -> str:
+    return f"{row['by']} {row['group']}" if row["by"] else row["claim"]
+
+
+def verdict_text(row) -> str:
+    """A claim row (a mapping) as one line: the effect in the claim's units (percentage points for
+    shares), the deciding interval, the band, the verdict and its adjusted p-value, e.g.
+    "seat 0: +3.6 points [+3.2, +4] from 25% (band +/- 5): holds (p < 1e-06)"."""
+    proportion = bool(row["proportion"])
+    scale, unit, percent = (100.0, " points", "%") if proportion else (1.0, "", "")
+    target = row["target"]
+    effect = (row["estimate"] - target) * scale
+    low, high = (row["decide_low"] - target) * scale, (row["decide_high"] - target) * scale
+    interval = f"[{low:+.3g}, {high:+.3g}]" if np.isfinite(low) and np.isfinite(high) else "[no interval]"
+    p = {HOLDS: row["p_holds_adjusted"], FAILS: row["p_fails_adjusted"]}.get(row["verdict"])
+    p_text = f" (p {'= ' if p >= P_FLOOR else ''}{format_p(p)})" if p is not None else ""
+    band = _band_text(row["compare"], row["tolerance"], scale)
+    return (f"{_label(row)}: {effect:+.3g}{unit} {interval} from {target * scale:g}{percent} ({band}): "
+            f"{row['verdict']}{p_text}")
+
+
+def fact_text(row) -> str:
+    """A fact row (a mapping) as one line: its value, the band, inside or outside."""
+    band = {"about": f"{row['target']:g} +/- {row['tolerance']:g}", "at_most": f"at most {row['band_high']:g}",
+            "at_least": f"at least {row['band_low']:g}"}[row["compare"]]
+    where = "inside" if row["inside"] else "outside"
+    return f"{_label(row)}: {row['value']:.4g}, a fixed fact of the setup, {where} {band}: {row['verdict']}"
+
+
+# ---- seat uniformity ----------------------------------------------------------------------
+def seat_uniformity(won: np.ndarray, seat: np.ndarray, clusters: np.ndarray, games: np.ndarray | None = None) -> dict:
+    """Test that every seat wins equally often.
+
+    Pearson's chi-square on the win counts when every deal is one game with at most one winner
+    (a multinomial); otherwise (rotated deals, several winners in a game) a cluster-robust Wald
+    test of equal seat rates over deals, with an F reference (Hotelling's small-sample correction).
+    ``games`` identifies a game's rows (for the several-winners check); default: the clusters.
     """
     won = np.asarray(won, float)
+    seat = np.asarray(seat)
+    clusters = np.asarray(clusters)
     seats = np.unique(seat)
     k = len(seats)
     if k < 2:
         return {"test": "none", "statistic": np.nan, "df": 0, "p": np.nan}
-    counts = np.array([won[seat == s].sum() for s in seats])
-    per_seat_rows = np.array([(seat == s).sum() for s in seats])
-    game_clusters = pd.Series(clusters)
-    independent = all(game_clusters[seat == s].is_unique for s in seats) and \
-        len(np.unique(clusters)) == per_seat_rows[0]
-    if independent and (per_seat_rows == per_seat_rows[0]).all() and counts.sum() > 0:
-        st = stats.chisquare(counts)
-        return {"test": "pearson chi-square", "statistic": float(st.statistic), "df": k - 1, "p": float(st.pvalue)}
     codes, _ = pd.factorize(clusters, sort=False)
     g = codes.max() + 1
+    game_codes = codes if games is None else pd.factorize(np.asarray(games), sort=False)[0]
+    one_winner = np.bincount(game_codes, weights=won).max() <= 1
+    one_game_per_deal = (np.bincount(codes) == k).all() and game_codes.max() + 1 == g
+    counts = np.array([won[seat == s].sum() for s in seats])
+    if one_winner and one_game_per_deal and counts.sum() > 0:
+        st = stats.chisquare(counts)
+        return {"test": "pearson chi-square", "statistic": float(st.statistic), "df": k - 1, "p": float(st.pvalue)}
     y = np.zeros((g, k))
     x = np.zeros((g, k))
     for j, s in enumerate(seats):
-        m = seat == s
-        y[:, j] = np.bincount(codes[m], weights=won[m], minlength=g)
-        x[:, j] = np.bincount(codes[m], minlength=g)
+        mask = seat == s
+        y[:, j] = np.bincount(codes[mask], weights=won[mask], minlength=g)
+        x[:, j] = np.bincount(codes[mask], minlength=g)
+    q = k - 1
+    if g <= q + 1:
+        return {"test": "cluster-robust Wald F", "statistic": np.nan, "df": q, "df2": 0, "p": np.nan}
     rates = y.sum(0) / x.sum(0)
     resid = (y - rates * x) / x.sum(0)
     cov = g / (g - 1) * resid.T @ resid
-    contrast = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
+    contrast = np.hstack([np.eye(q), -np.ones((q, 1))])
     d = contrast @ rates
     w = float(d @ np.linalg.pinv(contrast @ cov @ contrast.T) @ d)
-    return {"test": "cluster-robust Wald chi-square", "statistic": w, "df": k - 1, "p": float(stats.chi2.sf(w, k - 1))}
+    f = w * (g - q) / ((g - 1) * q)
+    return {"test": "cluster-robust Wald F", "statistic": f, "df": q, "df2": g - q,
+            "p": float(stats.f.sf(f, q, g - q))}
 
 
+# ---- study summaries ----------------------------------------------------------------------
 def running_estimate(values: np.ndarray, points: int = 60, level: float = LEVEL) -> pd.DataFrame:
     """The estimate after the first n rows, at ``points`` values of n (for convergence plots).
 
@@ -232,47 +640,6 @@ def running_estimate(values: np.ndarray, points: int = 60, level: float = LEVEL)
     return pd.DataFrame({"n": ns, "estimate": mean, "low": mean - half, "high": mean + half})
 
 
-def estimate(kind: str, frame: pd.DataFrame, column: str, denominator: str | None = None,
-             cluster: str = "deal", level: float = LEVEL) -> Estimate:
-    """Estimate a declared quantity (``rate``, ``mean`` or ``ratio``) from a result frame."""
-    clusters = frame[cluster].to_numpy()
-    if kind == "rate":
-        return estimate_rate(frame[column].to_numpy(), clusters, level)
-    if kind == "mean":
-        return estimate_mean(frame[column].to_numpy(), clusters, level)
-    if kind == "ratio":
-        return ratio_estimate(frame[column].to_numpy(), frame[denominator].to_numpy(), clusters, level)
-    raise ValueError(kind)
-
-
-CLAIM_COLUMNS = ["claim", "text", "group", "estimate", "low", "high", "n", "compare", "target", "tolerance",
-                 "p_holds", "p_fails", "p_holds_holm", "p_fails_holm", "verdict"]
-
-
-def evaluate_claims(results, claims, alpha: float = ALPHA, looks: int = 1) -> pd.DataFrame:
-    """One row per claim and group with the estimate, its 95% interval, Holm-adjusted p-values and
-    the verdict. ``looks`` > 1 (sequential stopping) splits alpha over the planned looks."""
-    game = results.setup.game
-    rows = []
-    for claim in claims:
-        quantity = game.quantity(claim.quantity, claim.id)
-        frame = results.table(quantity.table)
-        for column, value in claim.where.items():
-            frame = frame[frame[column] == value]
-        groups = [(None, frame)] if claim.by is None else list(frame.groupby(claim.by, sort=True))
-        for group, part in groups:
-            est = estimate(quantity.kind, part, quantity.column, quantity.denominator)
-            p_h, p_f = claim_pvalues(est, claim.target, claim.tolerance, claim.compare)
-            rows.append({"claim": claim.id, "text": claim.text, "group": "" if group is None else str(group),
-                         "estimate": est.estimate, "low": est.low, "high": est.high, "n": est.n,
-                         "compare": claim.compare, "target": claim.target, "tolerance": claim.tolerance,
-                         "p_holds": p_h, "p_fails": p_f})
-    table = pd.DataFrame(rows, columns=CLAIM_COLUMNS[:-3])
-    verdict, adj_h, adj_f = verdicts(table["p_holds"].to_numpy(), table["p_fails"].to_numpy(), alpha / looks)
-    table["p_holds_holm"], table["p_fails_holm"], table["verdict"] = adj_h, adj_f, verdict
-    return table[CLAIM_COLUMNS]
-
-
 def estimate_row(est: Estimate) -> dict:
     return {"estimate": est.estimate, "low": est.low, "high": est.high, "n": est.n, "clusters": est.clusters,
             "method": est.method}
@@ -287,24 +654,33 @@ def quantity_table(results) -> pd.DataFrame:
         if q.by:
             for by in q.by:
                 for group, part in frame.groupby(by, sort=True):
-                    est = estimate(q.kind, part, q.column, q.denominator)
+                    est = estimate(q.kind, part, q.column, q.denominator, fixed=q.fixed)
                     rows.append({"quantity": q.name, "by": by, "group": str(group), **estimate_row(est)})
         else:
-            est = estimate(q.kind, frame, q.column, q.denominator)
+            est = estimate(q.kind, frame, q.column, q.denominator, fixed=q.fixed)
             rows.append({"quantity": q.name, "by": "", "group": "", **estimate_row(est)})
     return pd.DataFrame(rows)
 
 
-def summarize(results, claims, looks: int = 1) -> dict:
-    """The study's numbers: claims with verdicts, every declared quantity, seat uniformity."""
+def summarize(results, claims) -> dict:
+    """The study's numbers: claims with verdicts (at the look the study stopped at, from
+    ``results.meta``), facts of the setup, every declared quantity, seat uniformity."""
     seats = results.seats
+    claims_table, facts = evaluate_claims(results, claims)
+    looks, look = study_looks(results)
     summary = {
         "games": results.n_games,
         "rows": len(results.games),
-        "claims": evaluate_claims(results, claims, looks=looks),
+        "unit": results.setup.game.unit,
+        "deals": int(results.games["deal"].nunique()) if len(results.games) else 0,
+        "claims": claims_table,
+        "facts": facts,
         "quantities": quantity_table(results),
     }
+    if looks is not None:
+        summary["sequential"] = {"looks": list(looks), "look": look, "alpha": look_alpha(looks, look)}
     if "won" in seats.columns and "seat" in seats.columns:
+        game_key = seats.groupby(["game", "row"] if "row" in seats.columns else ["game"], sort=False).ngroup()
         summary["seat_uniformity"] = seat_uniformity(seats["won"].to_numpy(), seats["seat"].to_numpy(),
-                                                     seats["deal"].to_numpy())
+                                                     seats["deal"].to_numpy(), game_key.to_numpy())
     return summary

@@ -120,6 +120,8 @@ class Quantity:
     kind: ``rate`` (mean of a 0/1 column), ``mean`` (mean of a numeric column) or ``ratio``
     (sum of ``column`` over sum of ``denominator``). ``table`` is ``games`` (the game's rows) or
     ``seats`` (one row per game and seat). ``by`` lists the columns a claim may group by.
+    ``fixed``: a fact of the setup, the same in every game (a share of roles, a constant of the
+    deck): reported as a value inside or outside a claim's band, without interval or test.
     """
 
     name: str
@@ -129,6 +131,7 @@ class Quantity:
     table: str = "games"
     denominator: str | None = None
     by: tuple[str, ...] = ()
+    fixed: bool = False
 
 
 @dataclass
@@ -145,9 +148,29 @@ class Setup:
     extra: dict[str, Any] = field(default_factory=dict)  # game-specific structured data
 
     @property
+    def identical_players(self) -> bool:
+        """Every seat plays the same policy with the same parameters."""
+        first = self.seats[0]
+        return all(s.policy.code == first.policy.code and np.array_equal(s.row, first.row) for s in self.seats)
+
+    @property
+    def rotation_needed(self) -> bool:
+        """False when rotated replays would be identical games (identical players, and a game whose
+        rotation moves only the policies over the seats)."""
+        return not (self.game.rotation_keeps_deal and self.identical_players)
+
+    @property
     def rotations(self) -> int:
         """How many seat rotations each deal is replayed under (common random numbers)."""
-        return len(self.seats) if self.rotate else 1
+        return len(self.seats) if self.rotate and self.rotation_needed else 1
+
+    @property
+    def rotation_text(self) -> str:
+        if not self.rotate:
+            return "off"
+        if not self.rotation_needed:
+            return "rotation not needed: identical players (each deal played once)"
+        return f"on ({self.rotations} rotations of every deal)"
 
     @property
     def policy_codes(self) -> np.ndarray:
@@ -165,6 +188,7 @@ class Setup:
             "options": dict(self.options),
             "policies": [s.label for s in self.seats],
             "rotate": self.rotate,
+            "rotation": self.rotation_text,
             "max_length": self.max_length or self.game.default_max_length,
             "assumed": [o.name for o in self.game.options if o.assumed and self.options.get(o.name) == o.default]
             + self.game.assumed_facts(self),
@@ -201,6 +225,10 @@ class Game:
     default_max_length: int = 0
     length_column: str = ""  # the result column that measures a game's length (report plots)
     seat_word: str = "seat"  # how the report names a seat: "seat" or "role"
+    # True when a rotation moves only the policies over the seats and the deal (cards, roles,
+    # who starts) stays on its seats: rotated replays of identical players are then identical
+    # games, so such a setup plays each deal once. False when a rotation also moves the deal.
+    rotation_keeps_deal: bool = False
 
     # ---- declarations -------------------------------------------------------------------
     def policy(self, name: str, key: str) -> Policy:

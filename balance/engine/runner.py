@@ -158,27 +158,23 @@ def planned_looks(batch: int, max_games: int) -> list[int]:
 
 def run_until_decided(scenario: Scenario, seed: int, *, progress: Progress | None = None,
                       chunk: int = DEFAULT_CHUNK) -> Results:
-    """Sequential stopping: play until every claim is decided or every interval is narrower than
-    the scenario's half-width, or the game cap. Alpha is split over the planned looks
-    (Bonferroni), so the verdicts keep their error rate whatever look stops the run."""
-    from balance.stats import evaluate_claims
+    """Sequential stopping: play until every claim is decided or meets its precision target, or the
+    game cap. Alpha is spent over the planned looks (O'Brien-Fleming type, see balance.stats), so
+    the verdicts keep their error rate whatever look stops the run; ``meta`` records the looks."""
+    from balance.stats import sequential_looks, should_stop
 
     precision = scenario.precision
     rotations = scenario.setup.rotations
-    looks = [round_to_deals(n, rotations) for n in planned_looks(precision.batch, precision.max_games)]
+    looks = [round_to_deals(n, rotations) for n in sequential_looks(precision.batch, precision.max_games)]
     frames: list[pd.DataFrame] = []
     done = 0
     results = None
-    for look in looks:
+    for index, look in enumerate(looks):
         part = simulate(scenario.setup, seed, look - done, start=done, chunk=chunk, progress=progress)
         frames.append(part.games)
         done = look
-        results = Results(scenario.setup, seed, pd.concat(frames, ignore_index=True), meta={"looks": len(looks)})
-        if not scenario.claims:
-            break
-        table = evaluate_claims(results, scenario.claims, looks=len(looks))
-        decided = (table["verdict"] != "undecided").all()
-        precise = ((table["high"] - table["low"]) / 2 <= precision.half_width).all()
-        if decided or precise:
+        results = Results(scenario.setup, seed, pd.concat(frames, ignore_index=True),
+                          meta={"looks": looks, "look": index})
+        if not scenario.claims or should_stop(results, scenario.claims, precision, index, looks):
             break
     return results

@@ -2,11 +2,15 @@
 
 Keys (top level):
   game, mode, players, title, description, seed, games, rotate, max_length,
-  [precision] half_width / max_games / batch   (sequential stopping instead of a fixed count)
+  min_deals   independent deals a sampled claim needs before it can be decided (default 30)
+  [precision] max_games / batch, and the default precision target of every claim: half_width
+              (absolute, in the claim's units) / relative_half_width (of the estimate)
+              (sequential stopping instead of a fixed count)
   [options]   the game's rule readings (see ``balance games``)
   [[seats]]   policy = "...", [seats.params] ...   (one table per seat, in seat order), or
   seats = "policy"                                  (every seat plays that policy)
-  [[claims]]  id, text, quantity, by, target, tolerance, compare ("about", "at_most", "at_least")
+  [[claims]]  id, text, quantity, by, target, tolerance, compare ("about", "at_most", "at_least"),
+              where, half_width / relative_half_width (this claim's precision target)
   plus any table the game itself declares (``Game.parse_extra``).
 
 Every error names the file and the dotted key, as ``SetupError``.
@@ -14,6 +18,7 @@ Every error names the file and the dotted key, as ``SetupError``.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +28,9 @@ from balance.engine.game import Game, SeatPolicy, Setup, SetupError
 
 COMPARES = ("about", "at_most", "at_least")
 TOP_KEYS = {"game", "mode", "players", "title", "description", "seed", "games", "rotate", "max_length",
-            "precision", "options", "seats", "claims"}
+            "precision", "options", "seats", "claims", "min_deals"}
+MIN_DEALS = 30  # default: fewer independent deals leave a sampled claim undecided
+INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -38,13 +45,20 @@ class Claim:
     compare: str = "about"
     by: str | None = None
     where: dict[str, Any] = field(default_factory=dict)  # keep only rows with these column values
+    min_deals: int = MIN_DEALS  # fewer independent deals: "undecided (too few deals)"
+    half_width: float | None = None  # precision target in the claim's units (sequential studies)
+    relative_half_width: float | None = None  # precision target relative to the estimate
 
 
 @dataclass(frozen=True)
 class Precision:
-    half_width: float
+    """Sequential stopping: look after batch, 2 batch, 4 batch... games, up to max_games. The
+    half-widths are the precision target of every claim that sets none of its own."""
+
     max_games: int
     batch: int
+    half_width: float | None = 0.01
+    relative_half_width: float | None = None
 
 
 @dataclass
@@ -131,14 +145,44 @@ def _parse_seats(raw: Any, players: int) -> list[tuple[str, dict]] | str:
     return seats
 
 
-def _parse_claims(raw: Any, game: Game) -> list[Claim]:
+def _finite(value: Any, key: str) -> float:
+    value = float(_expect(value, (int, float), key))
+    if not math.isfinite(value):
+        raise SetupError(key, f"must be a finite number; got {value}")
+    return value
+
+
+def _count(value: Any, key: str, low: int) -> int:
+    """An integer in [low, int64 max]."""
+    value = _expect(value, int, key)
+    if not low <= value <= INT64_MAX:
+        raise SetupError(key, f"must lie in [{low}, {INT64_MAX}]; got {value}")
+    return value
+
+
+def _precision_targets(entry: dict, key: str) -> tuple[float | None, float | None]:
+    """(half_width, relative_half_width) of a claim or of the [precision] table, each optional."""
+    half = relative = None
+    if "half_width" in entry:
+        half = _finite(entry["half_width"], f"{key}half_width")
+        if half <= 0:
+            raise SetupError(f"{key}half_width", f"must be positive; got {half}")
+    if "relative_half_width" in entry:
+        relative = _finite(entry["relative_half_width"], f"{key}relative_half_width")
+        if not 0 < relative <= 1:
+            raise SetupError(f"{key}relative_half_width", f"must lie in (0, 1]; got {relative}")
+    return half, relative
+
+
+def _parse_claims(raw: Any, game: Game, min_deals: int = MIN_DEALS) -> list[Claim]:
     claims = []
     _expect(raw, list, "claims")
     seen = set()
     for i, entry in enumerate(raw):
         key = f"claims[{i}]"
         _expect(entry, dict, key)
-        allowed = {"id", "text", "quantity", "target", "tolerance", "compare", "by", "where"}
+        allowed = {"id", "text", "quantity", "target", "tolerance", "compare", "by", "where", "half_width",
+                   "relative_half_width"}
         unknown = set(entry) - allowed
         if unknown:
             raise SetupError(f"{key}.{sorted(unknown)[0]}", f"unknown key (known: {', '.join(sorted(allowed))})")
@@ -152,8 +196,8 @@ def _parse_claims(raw: Any, game: Game) -> list[Claim]:
         by = entry.get("by")
         if by is not None and by not in quantity.by:
             raise SetupError(f"{key}.by", f"'{quantity.name}' can be grouped by {', '.join(quantity.by) or 'nothing'}; got {by!r}")
-        target = float(_expect(entry["target"], (int, float), f"{key}.target"))
-        tolerance = float(_expect(entry.get("tolerance", 0.0), (int, float), f"{key}.tolerance"))
+        target = _finite(entry["target"], f"{key}.target")
+        tolerance = _finite(entry.get("tolerance", 0.0), f"{key}.tolerance")
         if tolerance < 0 or (compare == "about" and tolerance == 0):
             raise SetupError(f"{key}.tolerance", "an 'about' claim needs a positive tolerance")
         if quantity.kind == "rate" and not 0 <= target <= 1:
@@ -164,7 +208,9 @@ def _parse_claims(raw: Any, game: Game) -> list[Claim]:
         seen.add(claim_id)
         where = _expect(entry.get("where", {}), dict, f"{key}.where")
         text = _expect(entry.get("text", claim_id), str, f"{key}.text")
-        claims.append(Claim(claim_id, text, quantity.name, target, tolerance, compare, by, where))
+        half, relative = _precision_targets(entry, f"{key}.")
+        claims.append(Claim(claim_id, text, quantity.name, target, tolerance, compare, by, where, min_deals,
+                            half, relative))
     return claims
 
 
@@ -196,15 +242,20 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         precision = None
         if "precision" in data:
             p = _expect(data["precision"], dict, "precision")
-            unknown = set(p) - {"half_width", "max_games", "batch"}
+            known = ("half_width", "relative_half_width", "max_games", "batch")
+            unknown = set(p) - set(known)
             if unknown:
-                raise SetupError(f"precision.{sorted(unknown)[0]}", "unknown key (known: half_width, max_games, batch)")
-            half = float(_expect(p.get("half_width", 0.01), (int, float), "precision.half_width"))
-            if not 0 < half < 1:
-                raise SetupError("precision.half_width", "must lie in (0, 1)")
-            precision = Precision(half, _expect(p.get("max_games", 1_000_000), int, "precision.max_games"),
-                                  _expect(p.get("batch", 20_000), int, "precision.batch"))
-        claims = _parse_claims(data.get("claims", []), game)
+                raise SetupError(f"precision.{sorted(unknown)[0]}", f"unknown key (known: {', '.join(known)})")
+            max_games = _count(p.get("max_games", 1_000_000), "precision.max_games", 1)
+            batch = _count(p.get("batch", 20_000), "precision.batch", 1)
+            if batch > max_games:
+                raise SetupError("precision.batch", f"must not exceed max_games ({max_games}); got {batch}")
+            half, relative = _precision_targets(p, "precision.")
+            if half is None and relative is None:
+                half = Precision.half_width
+            precision = Precision(max_games, batch, half, relative)
+        min_deals = _count(data.get("min_deals", MIN_DEALS), "min_deals", 2)
+        claims = _parse_claims(data.get("claims", []), game, min_deals)
         title = _expect(data.get("title", path.stem if path else game.title), str, "title")
         description = _expect(data.get("description", ""), str, "description")
     except SetupError as err:

@@ -1,56 +1,91 @@
-"""The statistics: interval coverage on a known coin, verdicts, Holm, uniformity, clusters."""
+"""The statistics: methods against direct computations, verdicts, facts, looks, uniformity.
+
+The helpers at the top (a synthetic game and its results) are shared with
+test_stats_error_rates.py, which measures the error rates of the verdicts by simulation."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from balance import stats
+from balance.engine.game import Quantity
+from balance.engine.runner import Results
+from balance.engine.scenario import Claim
+
+# ---- a synthetic game: outcomes with a known truth fed through the project's functions -------
+QUANTITIES = (
+    Quantity("rate", "a 0/1 outcome per row", "rate", "event"),
+    Quantity("length", "a game length per row", "mean", "length"),
+    Quantity("share", "a ratio of sums", "ratio", "num", denominator="den"),
+    Quantity("fact", "a fixed fact of the setup", "ratio", "num", denominator="den", fixed=True),
+    Quantity("win", "a seat's win", "rate", "won", table="seats", by=("seat",)),
+)
 
 
-def test_wilson_interval_covers_a_known_coin_about_95_percent_of_the_time():
-    rng = np.random.default_rng(1)
-    p, n, reps = 0.3, 200, 2000
-    hits = 0
-    for x in rng.binomial(n, p, reps):
-        lo, hi = stats.wilson(x, n)
-        hits += lo <= p <= hi
-    assert 0.93 <= hits / reps <= 0.97
+class SyntheticGame:
+    name = "synthetic"
+    unit = "game"
+    quantities = QUANTITIES
+
+    def quantity(self, name, key):
+        return next(q for q in self.quantities if q.name == name)
+
+    def seat_frame(self, setup, games):
+        return games.attrs["seats"]
 
 
-def test_cluster_robust_interval_covers_when_games_share_a_deal():
-    # Four correlated games per deal (like seat rotations): a naive binomial interval would be
-    # too narrow; the cluster-robust one keeps its coverage.
-    rng = np.random.default_rng(2)
-    hits, reps = 0, 600
-    for _ in range(reps):
-        deal_effect = rng.random(300) < 0.5
-        values = np.repeat(deal_effect, 4) ^ (rng.random(1200) < 0.2)
-        est = stats.estimate_rate(values, np.repeat(np.arange(300), 4))
-        hits += est.low <= 0.5 <= est.high
-    assert 0.92 <= hits / reps <= 0.975
+def results(games: pd.DataFrame, seats: pd.DataFrame | None = None, meta: dict | None = None) -> Results:
+    """Results of the synthetic game; ``games`` needs a ``deal`` column."""
+    games = games.copy()
+    if "game" not in games:
+        games["game"] = np.arange(len(games))
+    games.attrs["seats"] = seats if seats is not None else pd.DataFrame()
+    return Results(SimpleNamespace(game=SyntheticGame()), 1, games, meta=meta or {})
 
 
-def verdict(successes, n, target, tolerance, compare="about"):
-    est = stats.estimate_rate(np.r_[np.ones(successes), np.zeros(n - successes)], np.arange(n))
+def claim(quantity: str, target: float, tolerance: float, compare: str = "about", min_deals: int = 30,
+          **extra) -> Claim:
+    return Claim(quantity, quantity, quantity, target, tolerance, compare, min_deals=min_deals, **extra)
+
+
+def clustered_events(rng, deals: int, games: int, rate: float, shared: float) -> tuple[np.ndarray, np.ndarray]:
+    """``games`` correlated 0/1 games per deal with marginal ``rate``: a deal is prone with
+    probability rate / shared, and each game of a prone deal has the event with probability
+    ``shared`` (shared = 1: a deal's games are identical, as rotations of identical players)."""
+    prone = rng.random(deals) < rate / shared
+    events = np.repeat(prone, games) & (rng.random(deals * games) < shared)
+    return events.astype(float), np.repeat(np.arange(deals), games)
+
+
+def verdict_of(est: stats.Estimate, target: float, tolerance: float, compare: str = "about") -> str:
+    """The verdict of a single claim at one look (no multiplicity)."""
     p_h, p_f = stats.claim_pvalues(est, target, tolerance, compare)
-    return stats.verdicts(np.array([p_h]), np.array([p_f]))[0][0]
+    return stats.HOLDS if p_h < stats.ALPHA else stats.FAILS if p_f < stats.ALPHA else stats.UNDECIDED
+
+
+def binomial(successes: int, n: int) -> stats.Estimate:
+    return stats.estimate_rate(np.r_[np.ones(successes), np.zeros(n - successes)], np.arange(n))
+
+
+# ---- methods -------------------------------------------------------------------------------
+def test_independent_rate_is_the_exact_binomial():
+    est = binomial(30, 100)
+    assert (est.low, est.high) == pytest.approx(stats.exact_interval(30, 100))
+    # the dual test: "at most 0.4" holds exactly when the one-sided 95% upper bound is below 0.4
+    assert est.reference.p_below(0.4) == pytest.approx(stats.stats.binom.cdf(30, 100, 0.4))
 
 
 def test_equivalence_verdicts():
-    assert verdict(5000, 10000, 0.5, 0.02) == "holds"
-    assert verdict(6000, 10000, 0.5, 0.02) == "fails"
-    assert verdict(12, 20, 0.5, 0.02) == "undecided"
-    assert verdict(10, 10000, 0.0, 0.005, "at_most") == "holds"
-    assert verdict(100, 10000, 0.0, 0.005, "at_most") == "fails"
-    assert verdict(9000, 10000, 0.8, 0.0, "at_least") == "holds"
-
-
-def test_tost_matches_the_90_percent_interval_rule():
-    # Inside the band exactly when the 90% (two-sided) interval is inside it, up to the method.
-    x, n = 5150, 10000
-    lo, hi = stats.exact_interval(x, n, level=0.90)
-    est = stats.estimate_rate(np.r_[np.ones(x), np.zeros(n - x)], np.arange(n))
-    p_h, _ = stats.claim_pvalues(est, 0.5, 0.03, "about")
-    assert (p_h < 0.05) == (0.47 <= lo and hi <= 0.53)
+    assert verdict_of(binomial(5000, 10000), 0.5, 0.02) == "holds"
+    assert verdict_of(binomial(6000, 10000), 0.5, 0.02) == "fails"
+    assert verdict_of(binomial(12, 20), 0.5, 0.02) == "undecided"
+    assert verdict_of(binomial(10, 10000), 0.0, 0.005, "at_most") == "holds"
+    assert verdict_of(binomial(100, 10000), 0.0, 0.005, "at_most") == "fails"
+    assert verdict_of(binomial(9000, 10000), 0.8, 0.0, "at_least") == "holds"
 
 
 def test_holm_adjustment():
@@ -58,26 +93,13 @@ def test_holm_adjustment():
     assert np.allclose(adjusted, [0.03, 0.06, 0.06, 0.02])
 
 
-def test_seat_uniformity():
-    rng = np.random.default_rng(3)
-    n = 4000
-    winner = rng.integers(0, 4, n)
-    seat = np.tile(np.arange(4), n)
-    won = (np.repeat(winner, 4) == seat)
-    fair = stats.seat_uniformity(won, seat, np.repeat(np.arange(n), 4))
-    assert fair["test"] == "pearson chi-square" and fair["p"] > 0.001
-    skewed_winner = np.where(rng.random(n) < 0.1, 0, winner)
-    skewed = stats.seat_uniformity(np.repeat(skewed_winner, 4) == seat, seat, np.repeat(np.arange(n), 4))
-    assert skewed["p"] < 1e-6
-    rotated = stats.seat_uniformity(np.repeat(skewed_winner, 4) == seat, seat, np.repeat(np.arange(n // 4), 16))
-    assert rotated["test"].startswith("cluster-robust") and rotated["p"] < 1e-3
-
-
 def test_ratio_estimate_against_a_direct_computation():
     rounds = np.array([5, 7, 3, 9, 4])
     kept = np.array([2, 4, 1, 5, 2])
     est = stats.ratio_estimate(kept, rounds, np.arange(5))
     assert est.estimate == pytest.approx(kept.sum() / rounds.sum())
+    resid = kept - est.estimate * rounds
+    assert est.se == pytest.approx(np.sqrt(5 / 4 * np.sum(resid**2)) / rounds.sum())
     assert est.low < est.estimate < est.high
 
 
@@ -87,16 +109,128 @@ def test_running_estimate_ends_at_the_full_mean():
     assert run["n"].iloc[-1] == 100 and run["estimate"].iloc[-1] == pytest.approx(0.3)
 
 
-def test_a_rate_without_variation_still_has_an_honest_interval():
+def test_lan_demets_spending_spends_all_alpha_and_little_early():
+    looks = stats.sequential_looks(1000, 20_000)
+    assert looks == [1000, 2000, 4000, 8000, 16000, 20000]
+    spent = [stats.look_alpha(looks, k) for k in range(len(looks))]
+    assert sum(spent) == pytest.approx(stats.ALPHA)
+    assert spent[0] < 1e-6 and spent[-1] > spent[0]
+    assert stats.look_alpha(None, None) == stats.ALPHA  # a fixed-size study spends it at once
+
+
+# ---- rare events: one method for 0, 1 or many events ---------------------------------------
+def test_more_rare_events_never_give_a_better_verdict():
+    # 2,000 deals x 4 games; the cap is reached in 0, 1, 2... games, each in its own deal.
+    clusters = np.repeat(np.arange(2000), 4)
+    p_holds = []
+    for events in range(12):
+        values = np.zeros(8000)
+        values[np.arange(events) * 4] = 1
+        p_holds.append(stats.claim_pvalues(stats.estimate_rate(values, clusters), 0.001, 0.0, "at_most")[0])
+    assert all(a <= b + 1e-12 for a, b in zip(p_holds, p_holds[1:]))
+
+
+def test_a_rate_without_events_still_has_an_honest_interval():
     est = stats.estimate_rate(np.zeros(40), np.repeat(np.arange(10), 4))  # 10 deals, 4 games each
-    assert est.low == 0 and 0.2 < est.high < 0.35  # Wilson on 10 deals, not a zero-width interval
-    p_h, _ = stats.claim_pvalues(est, 0.001, 0.0, "at_most")
-    assert p_h > 0.05  # 10 deals cannot show a rate below 0.1%
+    assert est.low == 0 and 0.2 < est.high < 0.35  # as 0 events in 10 deals, not in 40 games
+    assert stats.claim_pvalues(est, 0.001, 0.0, "at_most")[0] > 0.05
 
 
-def test_a_fixed_fact_on_the_band_edge_holds():
-    # "About half the roles are Assailants" for a setup with 2 of 5: exactly 0.4, no sampling error.
-    est = stats.Estimate(0.4, 0.4, 0.4, 100, 100, 0.0, "fixed")
-    assert stats.verdicts(*map(np.atleast_1d, stats.claim_pvalues(est, 0.5, 0.1, "about")))[0] == ["holds"]
-    outside = stats.Estimate(0.375, 0.375, 0.375, 100, 100, 0.0, "fixed")
-    assert stats.verdicts(*map(np.atleast_1d, stats.claim_pvalues(outside, 0.5, 0.1, "about")))[0] == ["fails"]
+# ---- what is shown decides ----------------------------------------------------------------
+def test_the_deciding_interval_decides_560_wins_of_2000():
+    games = pd.DataFrame({"deal": np.arange(2000), "event": np.r_[np.ones(560), np.zeros(1440)]})
+    table, _ = stats.evaluate_claims(results(games), [claim("rate", 0.30, 0.0, "at_most")])
+    row = table.iloc[0]
+    assert row["verdict"] == "holds" and row["decide_high"] <= 0.30 < row["high"]  # one-sided 95% bound
+
+
+def test_every_verdict_agrees_with_its_deciding_interval_under_holm_and_looks():
+    rng = np.random.default_rng(11)
+    claims = [claim("rate", 0.3, 0.02), claim("length", 10, 1.0), claim("share", 0.5, 0.0, "at_most"),
+              claim("rate", 0.27, 0.0, "at_least")]
+    claims = [Claim(f"c{i}", c.text, c.quantity, c.target, c.tolerance, c.compare) for i, c in enumerate(claims)]
+    looks = [200, 400, 800]
+    checked = set()
+    for rep in range(60):
+        n = int(rng.choice(looks))
+        games = pd.DataFrame({"deal": np.arange(n), "event": rng.random(n) < rng.uniform(0.2, 0.4),
+                              "length": rng.gamma(4, rng.uniform(2.2, 2.8), n),
+                              "num": rng.random(n) < rng.uniform(0.3, 0.7), "den": np.ones(n)})
+        table, _ = stats.evaluate_claims(results(games, meta={"looks": looks, "look": looks.index(n)}), claims)
+        for r in table.itertuples():
+            lo, hi = stats._band(next(c for c in claims if c.id == r.claim))
+            inside = lo <= r.decide_low and r.decide_high <= hi
+            outside = r.decide_high < lo or r.decide_low > hi
+            assert (r.verdict == "holds") == inside and (r.verdict == "fails") == outside
+            assert (r.verdict == "holds") == (r.p_holds_adjusted < stats.ALPHA)
+            assert (r.verdict == "fails") == (r.p_fails_adjusted < stats.ALPHA)
+            checked.add(r.verdict)
+    assert checked == {"holds", "fails", "undecided"}, checked
+
+
+def test_p_values_print_as_a_bound_not_zero():
+    assert stats.format_p(0.0) == "< 1e-06" and stats.format_p(0.0123) == "0.012"
+
+
+def test_verdict_line_states_the_effect_in_points():
+    games = pd.DataFrame({"deal": np.arange(20000), "event": np.r_[np.ones(5720), np.zeros(14280)]})
+    table, _ = stats.evaluate_claims(results(games), [claim("rate", 0.25, 0.05)])
+    line = stats.verdict_text(table.iloc[0])
+    assert line.startswith("rate: +3.6 points [+3.") and "from 25% (band +/- 5): holds" in line
+
+
+# ---- no spread is not certainty; facts are facts ------------------------------------------
+def test_a_ratio_or_mean_without_spread_is_undecided():
+    three_of_three = pd.DataFrame({"deal": np.arange(3), "num": [1, 1, 1], "den": [1, 1, 1],
+                                   "length": [8, 8, 8], "event": [0, 0, 0]})
+    claims = [claim("share", 0.5, 0.1, min_deals=2), claim("length", 8, 1.0, min_deals=2)]
+    claims = [Claim(f"c{i}", c.text, c.quantity, c.target, c.tolerance, min_deals=2) for i, c in enumerate(claims)]
+    table, _ = stats.evaluate_claims(results(three_of_three), claims)
+    assert list(table["verdict"]) == ["undecided (no spread)"] * 2
+    assert (table["p_holds"] == 1).all() and (table["p_fails"] == 1).all()
+
+
+def test_fixed_facts_are_shown_apart_with_the_edge_inside():
+    games = pd.DataFrame({"deal": np.arange(50), "num": 2, "den": 5, "event": 0.0})
+    claims = [Claim("edge", "", "fact", 0.5, 0.1), Claim("out", "", "fact", 0.5, 0.09),
+              Claim("most", "", "fact", 0.3, 0.1, "at_most")]
+    table, facts = stats.evaluate_claims(results(games), claims)
+    assert table.empty  # facts are not in the Holm family
+    assert list(facts["verdict"]) == ["holds", "fails", "holds"] and list(facts["inside"]) == [True, False, True]
+    assert "0.4, a fixed fact of the setup, inside 0.5 +/- 0.1: holds" in stats.fact_text(facts.iloc[0])
+
+
+def test_too_few_deals_leave_a_claim_undecided():
+    games = pd.DataFrame({"deal": np.arange(29), "event": np.zeros(29)})
+    table, _ = stats.evaluate_claims(results(games), [claim("rate", 0.5, 0.5)])  # even a sure thing
+    assert table.iloc[0]["verdict"] == "undecided (too few deals)"
+
+
+# ---- sequential stopping ------------------------------------------------------------------
+def test_should_stop_on_a_claims_own_precision_in_its_units():
+    rng = np.random.default_rng(5)
+    games = pd.DataFrame({"deal": np.arange(4000), "length": rng.gamma(4, 2, 4000), "event": 0.0})
+    study = SimpleNamespace(half_width=0.01, relative_half_width=None)  # a rate's target, useless for rounds
+    looks = [4000, 8000, 16000]
+    loose = [claim("length", 8, 0.0001, half_width=0.5)]  # undecidable band, precise enough in rounds
+    assert stats.should_stop(results(games), loose, study, 0, looks)
+    assert stats.should_stop(results(games), [claim("length", 8, 0.0001, relative_half_width=0.02)], study, 0, looks)
+    assert not stats.should_stop(results(games), [claim("length", 8, 0.0001)], study, 0, looks)
+
+
+# ---- seat uniformity ----------------------------------------------------------------------
+def test_seat_uniformity_picks_its_test():
+    rng = np.random.default_rng(3)
+    n = 4000
+    winner = rng.integers(0, 4, n)
+    seat = np.tile(np.arange(4), n)
+    fair = stats.seat_uniformity(np.repeat(winner, 4) == seat, seat, np.repeat(np.arange(n), 4))
+    assert fair["test"] == "pearson chi-square" and fair["p"] > 0.001
+    skewed_winner = np.where(rng.random(n) < 0.1, 0, winner)
+    skewed = stats.seat_uniformity(np.repeat(skewed_winner, 4) == seat, seat, np.repeat(np.arange(n), 4))
+    assert skewed["p"] < 1e-6
+    rotated = stats.seat_uniformity(np.repeat(skewed_winner, 4) == seat, seat, np.repeat(np.arange(n // 4), 16))
+    assert rotated["test"] == "cluster-robust Wald F" and rotated["p"] < 1e-3
+    team = np.repeat(rng.integers(0, 2, n), 4) == seat % 2  # seats 0 and 2 win together, or 1 and 3
+    teams = stats.seat_uniformity(team, seat, np.repeat(np.arange(n), 4))
+    assert teams["test"] == "cluster-robust Wald F"

@@ -77,15 +77,16 @@ class Dethroned(Game):
     rows_per_game = 1
     default_max_length = DEFAULT_MAX_DECISIONS
     seat_word = "role"
+    rotation_keeps_deal = True  # the role deal and decks stay on the seats; rotation moves the policies
     quantities = (
         Quantity("win_rate", "Share of games a seat wins (capped games are losses)", "rate", "won", table="seats",
                  by=("role", "policy", "seat")),
         Quantity("survival_rate", "Share of games a seat is alive at the end", "rate", "alive", table="seats",
                  by=("role", "policy", "seat")),
         Quantity("assailant_share", "Assailant roles per player at the start (default symbols)", "ratio",
-                 "assailants_default", denominator="players"),
+                 "assailants_default", denominator="players", fixed=True),
         Quantity("assailant_share_art", "Assailant roles per player at the start (printed-art symbols)", "ratio",
-                 "assailants_art", denominator="players"),
+                 "assailants_art", denominator="players", fixed=True),
         Quantity("capped_rate", "Share of games stopped by the decision cap", "rate", "capped"),
         Quantity("deaths", "Deaths per game", "mean", "deaths"),
         Quantity("seconds", "Simulated game length in seconds", "mean", "seconds"),

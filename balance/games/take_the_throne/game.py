@@ -46,6 +46,7 @@ class TakeTheThrone(Game):
     columns = COLUMNS
     default_max_length = 100
     length_column = "rounds"
+    rotation_keeps_deal = True  # the deal stays on the seats; rotation moves the policies
     quantities = (
         Quantity("win_rate", "share of games a seat (or policy) wins; capped games are no win", "rate", "won",
                  table="seats", by=("seat", "policy")),
