@@ -255,7 +255,8 @@ def _bootstrap_t(y: np.ndarray, x: np.ndarray, r: float, se: float) -> np.ndarra
     """Sorted bootstrap-t statistics of the ratio, resampling whole deals."""
     k = len(y)
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    w = rng.multinomial(k, np.full(k, 1 / k), size=BOOTSTRAP_REPLICATES).astype(float)
+    draws = rng.integers(0, k, (BOOTSTRAP_REPLICATES, k)) + k * np.arange(BOOTSTRAP_REPLICATES)[:, None]
+    w = np.bincount(draws.ravel(), minlength=BOOTSTRAP_REPLICATES * k).reshape(BOOTSTRAP_REPLICATES, k).astype(float)
     sy, sx = w @ y, w @ x
     with np.errstate(divide="ignore", invalid="ignore"):
         rb = sy / sx
@@ -607,18 +608,21 @@ def seat_uniformity(won: np.ndarray, seat: np.ndarray, clusters: np.ndarray, gam
         mask = seat == s
         y[:, j] = np.bincount(codes[mask], weights=won[mask], minlength=g)
         x[:, j] = np.bincount(codes[mask], minlength=g)
-    q = k - 1
-    if g <= q + 1:
-        return {"test": "cluster-robust Wald F", "statistic": np.nan, "df": q, "df2": 0, "p": np.nan}
     rates = y.sum(0) / x.sum(0)
-    resid = (y - rates * x) / x.sum(0)
+    pooled = y.sum() / x.sum()
+    # covariance of the seat rates over deals under the null (all seats at the pooled rate): a
+    # score-type statistic, better sized with few deals than the unrestricted one
+    resid = (y - pooled * x) / x.sum(0)
     cov = g / (g - 1) * resid.T @ resid
-    contrast = np.hstack([np.eye(q), -np.ones((q, 1))])
+    contrast = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
+    v = contrast @ cov @ contrast.T
+    q = int(np.linalg.matrix_rank(v, tol=EXACT * max(1.0, np.abs(v).max())))  # team wins tie seats together
+    if q == 0 or g <= q:
+        return {"test": "cluster-robust Wald F", "statistic": np.nan, "df": k - 1, "df2": 0, "p": np.nan}
     d = contrast @ rates
-    w = float(d @ np.linalg.pinv(contrast @ cov @ contrast.T) @ d)
-    f = w * (g - q) / ((g - 1) * q)
-    return {"test": "cluster-robust Wald F", "statistic": f, "df": q, "df2": g - q,
-            "p": float(stats.f.sf(f, q, g - q))}
+    w = float(d @ np.linalg.pinv(v) @ d)
+    f = w * (g - q) / ((g - 1) * q)  # Hotelling's T^2 to F
+    return {"test": "cluster-robust Wald F", "statistic": f, "df": q, "df2": g - q, "p": float(stats.f.sf(f, q, g - q))}
 
 
 # ---- study summaries ----------------------------------------------------------------------

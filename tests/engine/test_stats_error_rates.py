@@ -1,0 +1,168 @@
+"""The error rates of the verdicts, measured by simulation: synthetic outcomes with a known truth
+fed through the project's statistics (fixed seeds; replicates enough for a Monte-Carlo error
+below 0.01). Nominal 0.95 coverage must measure >= 0.93; a promised 0.05 error <= 0.06."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from balance import stats
+from tests.engine.test_stats import claim, clustered_events, results, verdict_of
+
+COVERAGE = 0.93
+ERROR = 0.06
+REPS = 1000
+FEW_REPS = 500  # for the slower cases: Monte-Carlo error at 0.05 still below 0.01
+
+
+def coverage(draw, truth, reps=REPS) -> float:
+    return float(np.mean([(lambda e: e.low <= truth <= e.high)(draw()) for _ in range(reps)]))
+
+
+def verdict_rate(draw, target, tolerance, compare, verdict, reps=REPS) -> float:
+    return float(np.mean([verdict_of(draw(), target, tolerance, compare) == verdict for _ in range(reps)]))
+
+
+# ---- rates --------------------------------------------------------------------------------
+@pytest.mark.parametrize("expected_events", [0.5, 3, 10])
+def test_clustered_rare_rate_interval_covers(expected_events):
+    rng = np.random.default_rng(int(expected_events * 10))
+    rate = expected_events / 2000  # 500 deals x 4 correlated games
+    assert coverage(lambda: stats.estimate_rate(*clustered_events(rng, 500, 4, rate, 0.5)), rate) >= COVERAGE
+
+
+def test_independent_rate_interval_covers():
+    rng = np.random.default_rng(1)
+    draw = lambda: stats.estimate_rate(rng.random(200) < 0.3, np.arange(200))  # noqa: E731
+    assert coverage(draw, 0.3) >= COVERAGE
+
+
+def test_clustered_common_rate_interval_covers():
+    rng = np.random.default_rng(2)
+    draw = lambda: stats.estimate_rate(*clustered_events(rng, 300, 4, 0.5, 0.8))  # noqa: E731
+    assert coverage(draw, 0.5) >= COVERAGE
+
+
+def test_at_most_a_rare_rate_on_its_edge_rarely_holds():
+    # "at most 0.1%" with the truth exactly 0.1%, 5,000 deals x 4 correlated games
+    rng = np.random.default_rng(3)
+    draw = lambda: stats.estimate_rate(*clustered_events(rng, 5000, 4, 0.001, 0.5))  # noqa: E731
+    assert verdict_rate(draw, 0.001, 0.0, "at_most", "holds", reps=600) <= ERROR
+
+
+def test_at_least_a_common_rate_on_its_edge_rarely_holds():
+    # "at least 99%" with the truth exactly 99%, 300 deals x 4 correlated games
+    rng = np.random.default_rng(4)
+
+    def draw():
+        misses, deals = clustered_events(rng, 300, 4, 0.01, 0.5)
+        return stats.estimate_rate(1 - misses, deals)
+
+    assert verdict_rate(draw, 0.99, 0.0, "at_least", "holds") <= ERROR
+
+
+@pytest.mark.parametrize("compare, target, tolerance, truth, wrong", [
+    ("about", 0.25, 0.05, 0.30, "fails"),      # on the edge: inside the band
+    ("about", 0.25, 0.05, 0.3001, "holds"),    # just outside
+    ("at_most", 0.30, 0.0, 0.3001, "holds"),
+    ("at_least", 0.30, 0.0, 0.2999, "holds"),
+])
+def test_clustered_rate_verdicts_on_the_band_edge_keep_their_error_at_30_deals(compare, target, tolerance, truth,
+                                                                                 wrong):
+    rng = np.random.default_rng(5)
+    draw = lambda: stats.estimate_rate(*clustered_events(rng, 30, 4, truth, 0.6))  # noqa: E731
+    assert verdict_rate(draw, target, tolerance, compare, wrong) <= ERROR
+
+
+# ---- means and ratios ---------------------------------------------------------------------
+def test_mean_of_a_skewed_length_covers_with_20_deals():
+    rng = np.random.default_rng(6)
+    draw = lambda: stats.estimate_mean(5 + rng.exponential(4, 20), np.arange(20))  # noqa: E731
+    assert coverage(draw, 9.0) >= COVERAGE
+
+
+@pytest.mark.parametrize("compare, wrong", [("about", "fails"), ("at_most", "holds"), ("at_least", "holds")])
+def test_mean_verdicts_on_the_band_edge_keep_their_error(compare, wrong):
+    # lengths 5 + exponential(4): mean 9. "about 8 +/- 1" has 9 on its (inside) edge; "at most 9 -
+    # tiny" and "at least 9 + tiny" are false by a hair.
+    rng = np.random.default_rng(7)
+    target, tolerance = {"about": (8.0, 1.0), "at_most": (9 - 1e-9, 0.0), "at_least": (9 + 1e-9, 0.0)}[compare]
+    draw = lambda: stats.estimate_mean(5 + rng.exponential(4, 60), np.arange(60))  # noqa: E731
+    assert verdict_rate(draw, target, tolerance, compare, wrong, reps=FEW_REPS) <= ERROR
+
+
+def test_clustered_ratio_interval_covers():
+    rng = np.random.default_rng(8)
+
+    def draw():
+        rounds = rng.integers(3, 15, 200)
+        kept = rng.binomial(rounds, np.clip(rng.normal(0.5, 0.1, 200), 0, 1))
+        return stats.ratio_estimate(kept, rounds, np.repeat(np.arange(50), 4))
+
+    assert coverage(draw, 0.5, reps=FEW_REPS) >= COVERAGE
+
+
+def test_zero_spread_groups_are_never_decided():
+    rng = np.random.default_rng(9)
+    claims = [claim("share", 0.5, 0.1, min_deals=2), claim("length", 8, 1.0, min_deals=2)]
+    claims[1] = claims[1].__class__("length2", "", "length", 8, 1.0, min_deals=2)
+    for _ in range(50):
+        n = int(rng.integers(2, 40))
+        games = pd.DataFrame({"deal": np.arange(n), "num": 1, "den": 1, "length": float(rng.integers(1, 20)),
+                              "event": 0.0})
+        table, _ = stats.evaluate_claims(results(games), claims)
+        assert table["verdict"].str.startswith("undecided").all()
+
+
+# ---- seat uniformity ----------------------------------------------------------------------
+@pytest.mark.parametrize("deals", [10, 25, 100, 1000])
+def test_seat_uniformity_keeps_its_size_over_rotated_deals(deals):
+    rng = np.random.default_rng(deals)
+    seat = np.tile(np.arange(4), deals * 4)
+    clusters = np.repeat(np.arange(deals), 16)
+    rejected = 0
+    for _ in range(REPS):
+        # four rotations per deal; the winning seat of a deal's games is shared half of the time
+        shared = np.repeat(rng.integers(0, 4, deals), 4)
+        winner = np.where(rng.random(deals * 4) < 0.5, shared, rng.integers(0, 4, deals * 4))
+        rejected += stats.seat_uniformity(np.repeat(winner, 4) == seat, seat, clusters)["p"] < stats.ALPHA
+    assert rejected / REPS <= ERROR
+
+
+@pytest.mark.parametrize("deals", [10, 100, 1000])
+def test_seat_uniformity_keeps_its_size_with_team_wins(deals):
+    rng = np.random.default_rng(deals + 1)
+    seat = np.tile(np.arange(4), deals)
+    clusters = np.repeat(np.arange(deals), 4)
+    rejected = 0
+    for _ in range(REPS):
+        team = np.repeat(rng.integers(0, 2, deals), 4) == seat % 2  # seats 0+2 or 1+3 win together
+        test = stats.seat_uniformity(team, seat, clusters)
+        rejected += test["p"] < stats.ALPHA
+    assert test["test"] == "cluster-robust Wald F" and rejected / REPS <= ERROR
+
+
+# ---- sequential looks ---------------------------------------------------------------------
+@pytest.mark.parametrize("truth, wrong", [(0.55, "fails"), (0.5501, "holds")])
+def test_sequential_study_keeps_its_error_over_the_looks(truth, wrong):
+    # "about 0.5 +/- 0.05", looks at 100, 200, 400 and 800 games, stopping when decided
+    rng = np.random.default_rng(10)
+    looks = stats.sequential_looks(100, 800)
+    claims = [claim("rate", 0.5, 0.05)]
+    precision = SimpleNamespace(half_width=None, relative_half_width=None)
+    errors = 0
+    reps = FEW_REPS
+    for _ in range(reps):
+        outcomes = rng.random(looks[-1]) < truth
+        for look, n in enumerate(looks):
+            res = results(pd.DataFrame({"deal": np.arange(n), "event": outcomes[:n]}),
+                          meta={"looks": looks, "look": look})
+            if stats.should_stop(res, claims, precision, look, looks):
+                break
+        table, _ = stats.evaluate_claims(res, claims)
+        errors += table.iloc[0]["verdict"] == wrong
+    assert errors / reps <= ERROR
