@@ -108,7 +108,7 @@ def summary_of(scenario: Scenario, results: Results) -> dict:
 
 
 def claims_text(scenario: Scenario, summary: dict) -> str:
-    from balance.stats import fact_text, format_p, verdict_text
+    from balance.stats import fact_text, p_clause, verdict_text
 
     count = f"{summary['games']:,} games"
     if summary.get("unit") == "round":
@@ -131,7 +131,7 @@ def claims_text(scenario: Scenario, summary: dict) -> str:
     uni = summary.get("seat_uniformity")
     if uni and uni["df"]:
         lines.append(f"  seat uniformity: {uni['test']}, statistic {uni['statistic']:.2f} on {uni['df']}"
-                     f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, p = {format_p(uni['p'])}")
+                     f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, {p_clause(uni['p'])}")
     return "\n".join(lines)
 
 

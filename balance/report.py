@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from balance.stats import format_p, running_estimate  # noqa: E402
+from balance.stats import format_p, p_clause, running_estimate  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -210,7 +210,7 @@ def write_report(studies, output: Path) -> tuple[Path, Path]:
         uni = summary.get("seat_uniformity")
         if uni and uni["df"]:
             text = (f"Seat uniformity: {uni['test']}, statistic {uni['statistic']:.2f} on {uni['df']}"
-                    f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, p = {format_p(uni['p'])}.")
+                    f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, {p_clause(uni['p'])}.")
             html_parts.append(f"<p>{text}</p>")
             md_parts += [text, ""]
         q = summary["quantities"][["quantity", "by", "group", "estimate", "low", "high", "n", "method"]]

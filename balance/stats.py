@@ -46,7 +46,7 @@ HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 TOO_FEW_DEALS = "undecided (too few deals)"
 NO_SPREAD = "undecided (no spread)"
 EXACT = 1e-12  # values closer than this are equal (fixed facts computed in floating point)
-BOOTSTRAP_MAX_DEALS = 2000  # bootstrap-t over deals up to this many; Student t beyond (CLT)
+BOOTSTRAP_MAX_DEALS = 500  # bootstrap-t over deals up to this many; Student t beyond (CLT)
 BOOTSTRAP_REPLICATES = 1999
 BOOTSTRAP_SEED = 20261130  # a fixed stream: the same data always give the same interval
 
@@ -543,6 +543,11 @@ def format_p(p: float) -> str:
     return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.2g}"
 
 
+def p_clause(p: float) -> str:
+    """"p = 0.012" or "p < 1e-06"."""
+    return f"p {'' if p < P_FLOOR else '= '}{format_p(p)}"
+
+
 def _band_text(compare: str, tolerance: float, scale: float) -> str:
     tol = f"{tolerance * scale:g}"
     return {"about": f"band +/- {tol}", "at_most": f"at most +{tol}", "at_least": f"at least -{tol}"}[compare]
@@ -563,7 +568,7 @@ def verdict_text(row) -> str:
     low, high = (row["decide_low"] - target) * scale, (row["decide_high"] - target) * scale
     interval = f"[{low:+.3g}, {high:+.3g}]" if np.isfinite(low) and np.isfinite(high) else "[no interval]"
     p = {HOLDS: row["p_holds_adjusted"], FAILS: row["p_fails_adjusted"]}.get(row["verdict"])
-    p_text = f" (p {'= ' if p >= P_FLOOR else ''}{format_p(p)})" if p is not None else ""
+    p_text = f" ({p_clause(p)})" if p is not None else ""
     band = _band_text(row["compare"], row["tolerance"], scale)
     return (f"{_label(row)}: {effect:+.3g}{unit} {interval} from {target * scale:g}{percent} ({band}): "
             f"{row['verdict']}{p_text}")
