@@ -60,7 +60,7 @@ def test_check_prints_claims_with_intervals_and_verdicts(tmp_path):
     assert [r["group"] for r in rows if r["claim"] == "fair"] == ["0", "1", "2"]
     for r in rows:
         assert r["low"] <= r["estimate"] <= r["high"] and r["verdict"] in ("holds", "fails", "undecided")
-    assert report["games"] == 402  # rounded up to whole deals (3 rotations)
+    assert report["games"] == 400  # identical players: each deal played once (no rotation needed)
 
 
 def test_check_strict_exits_non_zero_when_a_claim_fails(tmp_path):
