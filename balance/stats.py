@@ -34,7 +34,7 @@ looks (slightly conservative compared with exact group-sequential boundaries).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -117,7 +117,7 @@ class BootstrapT(Reference):
 
     estimate: float
     se: float
-    t: np.ndarray
+    t: np.ndarray = field(repr=False)
 
     def _count_at_least(self, s: float) -> int:
         return len(self.t) - int(np.searchsorted(self.t, s, side="left"))
@@ -229,14 +229,6 @@ def _with_reference(estimate: float, n: int, clusters: int, se: float, method: s
     a = (1 - level) / 2
     return Estimate(float(estimate), float(ref.lower(a)), float(ref.upper(a)), int(n), int(clusters), float(se),
                     method, ref)
-
-
-def exact_interval(successes: int, n: int, level: float = LEVEL) -> tuple[float, float]:
-    """Clopper-Pearson interval of a binomial proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    ci = stats.binomtest(int(successes), int(n)).proportion_ci(confidence_level=level, method="exact")
-    return float(ci.low), float(ci.high)
 
 
 def _cluster_sums(values: np.ndarray, weights: np.ndarray, clusters: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -419,7 +411,7 @@ def _claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
     sampled, facts = [], []
     for claim in claims:
         quantity = game.quantity(claim.quantity, claim.id)
-        frame = results.table(quantity.table)
+        frame = _columns(results.table(quantity.table), quantity, claim.by, *claim.where)
         for column, value in claim.where.items():
             frame = frame[frame[column] == value]
         groups = [(None, frame)] if claim.by is None else list(frame.groupby(claim.by, sort=True))
@@ -444,6 +436,13 @@ def _claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
                             "p_holds": p_h, "p_fails": p_f, "_reason": reason, "_ref": est.reference,
                             "_claim": claim})
     return sampled, facts
+
+
+def _columns(frame: pd.DataFrame, quantity, *keys: str | None) -> pd.DataFrame:
+    """Only the columns an estimate of ``quantity`` grouped or filtered by ``keys`` reads (grouping
+    a wide frame copies every column)."""
+    wanted = ["deal", quantity.column, quantity.denominator, *keys]
+    return frame[list(dict.fromkeys(c for c in wanted if c is not None))]
 
 
 def _band(claim) -> tuple[float, float]:
@@ -662,7 +661,7 @@ def quantity_table(results) -> pd.DataFrame:
         frame = results.table(q.table)
         if q.by:
             for by in q.by:
-                for group, part in frame.groupby(by, sort=True):
+                for group, part in _columns(frame, q, by).groupby(by, sort=True):
                     est = estimate(q.kind, part, q.column, q.denominator, fixed=q.fixed)
                     rows.append({"quantity": q.name, "by": by, "group": str(group), **estimate_row(est)})
         else:
