@@ -108,12 +108,10 @@ def summary_of(scenario: Scenario, results: Results) -> dict:
 
 
 def claims_text(scenario: Scenario, summary: dict) -> str:
-    from balance.stats import fact_text, p_clause, verdict_text
+    from balance.stats import count_text, fact_text, p_clause, verdict_text
 
-    count = f"{summary['games']:,} games"
-    if summary.get("unit") == "round":
-        count = f"{summary['games']:,} matches ({summary['rows']:,} rounds)"
-    lines = [f"{scenario.title}  [{scenario.path}]  {count}, {scenario.setup.rotation_text}, seed {scenario.seed}"]
+    lines = [f"{scenario.title}  [{scenario.path}]  {count_text(summary)}, {scenario.setup.rotation_text}, "
+             f"seed {scenario.seed}"]
     sequential = summary.get("sequential")
     if sequential:
         lines.append(f"  stopped at look {sequential['look'] + 1} of {len(sequential['looks'])} "

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from balance.stats import format_p, p_clause, running_estimate  # noqa: E402
+from balance.stats import count_text, format_p, p_clause, running_estimate  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -134,13 +134,6 @@ def _facts_view(facts: pd.DataFrame) -> pd.DataFrame:
     return view
 
 
-def _count_text(scenario, summary) -> str:
-    """Distinct games (matches and their rounds where a row is a round)."""
-    if scenario.setup.game.unit == "round":
-        return f"{summary['games']:,} matches ({summary['rows']:,} rounds)"
-    return f"{summary['games']:,}"
-
-
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
     d = scenario.describe()
     rows = [("game", f"{scenario.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
@@ -148,7 +141,7 @@ def header_rows(scenario, summary) -> list[tuple[str, str]]:
             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
             ("policies by seat slot", ", ".join(d["policies"])),
             ("seat rotation", d["rotation"]),
-            ("games", _count_text(scenario, summary)), ("seed", str(d["seed"])),
+            ("games", count_text(summary)), ("seed", str(d["seed"])),
             ("cap", f"{d['max_length']} {scenario.setup.game.unit}s"
                     if scenario.setup.game.unit == "round" else f"{d['max_length']} rounds/turns")]
     if d["assumed"]:

@@ -552,6 +552,13 @@ def _band_text(compare: str, tolerance: float, scale: float) -> str:
     return {"about": f"band +/- {tol}", "at_most": f"at most +{tol}", "at_least": f"at least -{tol}"}[compare]
 
 
+def count_text(summary: dict) -> str:
+    """The study's size in distinct games (matches and their rounds where a row is a round)."""
+    if summary.get("unit") == "round":
+        return f"{summary['games']:,} matches ({summary['rows']:,} rounds)"
+    return f"{summary['games']:,} games"
+
+
 def _label(row) -> str:
     return f"{row['by']} {row['group']}" if row["by"] else row["claim"]
 
