@@ -237,3 +237,22 @@ def test_seat_uniformity_picks_its_test():
     team = np.repeat(rng.integers(0, 2, n), 4) == seat % 2  # seats 0 and 2 win together, or 1 and 3
     teams = stats.seat_uniformity(team, seat, np.repeat(np.arange(n), 4))
     assert teams["test"] == "cluster-robust Wald F"
+
+
+@pytest.mark.parametrize("kind", ["bootstrap-t", "student-t", "effective binomial"])
+def test_bounds_and_p_values_never_disagree(kind):
+    # lower(a) > b exactly when p_above(b) < a (and mirrored), so an interval decides as its test
+    rng = np.random.default_rng(12)
+    if kind == "effective binomial":
+        est = stats.estimate_rate(rng.random(400) < 0.05, np.repeat(np.arange(100), 4))
+    else:
+        deals = 40 if kind == "bootstrap-t" else stats.BOOTSTRAP_MAX_DEALS + 1
+        est = stats.estimate_mean(rng.lognormal(0, 1, deals), np.arange(deals))
+    ref = est.reference
+    expected = {"bootstrap-t": stats.BootstrapT, "student-t": stats.StudentT, "effective binomial":
+                stats.EffectiveBinomial}[kind]
+    assert isinstance(ref, expected)
+    for a in (0.001, 0.01, 0.025, 0.05, 0.2):
+        for b in np.linspace(est.estimate - 4 * est.se, est.estimate + 4 * est.se, 201):
+            assert (ref.lower(a) > b) == (ref.p_above(b) < a)
+            assert (ref.upper(a) < b) == (ref.p_below(b) < a)
