@@ -96,9 +96,7 @@ def check_common_flags(games: int | None = None, seed: int | None = None, thread
 
 
 # ---- progress ------------------------------------------------------------------------------------
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
+def _duration(seconds: float) -> str:
     seconds = round(seconds)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
         else f"{seconds // 60}:{seconds % 60:02d}"
@@ -107,13 +105,15 @@ def _duration(seconds: float | None) -> str:
 class ProgressDisplay(Tracker):
     """Progress on stderr (never stdout, so --json stays clean), for work expected to take more
     than SHOW_AFTER seconds: a bar on a terminal, a line every LINE_SECONDS otherwise. The time
-    left is measured on the games played by this run only, so a resumed study shows what it still
-    needs. Close it when the work is done (the bar goes away)."""
+    left is measured on the games played by this run after its first kernel call (which loads or
+    compiles the kernel), so a resumed study shows what it still needs. Close it when the work is
+    done (the bar goes away)."""
 
     def __init__(self, label: str, unit: str = "games"):
         self.label, self.unit = label, unit
         self.total = self.done = self.played = 0
         self.started = self.last_line = time.monotonic()
+        self.warm = None  # (time, games played) after the first kernel call
         self.shown = False
         self.bar = None
         self.task = None
@@ -122,25 +122,31 @@ class ProgressDisplay(Tracker):
     def begin(self, total: int, kept: int) -> None:
         self.total, self.done, self.played = total, kept, 0
         self.started = time.monotonic()
+        self.warm = None
         if kept:
             self.notice(f"{self.label}: {kept:,} {self.unit} kept from an earlier run")
 
     def advance(self, n: int) -> None:
         self.done += n
         self.played += n
-        elapsed = time.monotonic() - self.started
-        left = elapsed / self.played * max(self.total - self.done, 0)
-        if not self.shown and elapsed + left > SHOW_AFTER:
+        now = time.monotonic()
+        if self.warm is None:
+            self.warm = (now, self.played)
+        since, played_before = self.warm
+        speed = (self.played - played_before) / (now - since) if self.played > played_before else None
+        left = max(self.total - self.done, 0) / speed if speed else 0.0  # unknown until a second call
+        if not self.shown and now - self.started + left > SHOW_AFTER:
             self._show()
+        status = f"{_duration(left)} left" if speed else "time left: measuring"
         if self.bar is not None:
-            self.bar.update(self.task, completed=self.done, total=self.total, left=_duration(left))
-        elif self.shown and time.monotonic() - self.last_line >= LINE_SECONDS:
-            self._line(f"{self.done:,}/{self.total:,} {self.unit}, {_duration(left)} left")
+            self.bar.update(self.task, completed=self.done, total=self.total, status=status)
+        elif self.shown and now - self.last_line >= LINE_SECONDS:
+            self._line(f"{self.done:,}/{self.total:,} {self.unit}, {status}")
 
     def phase(self, text: str) -> None:
         """A last step after the games (summarizing, writing): shown in place of the time left."""
         if self.bar is not None:
-            self.bar.update(self.task, left=text)
+            self.bar.update(self.task, status=text)
         elif self.shown:
             self._line(text)
 
@@ -159,9 +165,9 @@ class ProgressDisplay(Tracker):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn(f"{self.unit}, {{task.fields[left]}} left"), transient=True,
+                            TextColumn(f"{self.unit}, {{task.fields[status]}}"), transient=True,
                             console=Console(stderr=True))
-        self.task = self.bar.add_task(self.label, total=self.total, completed=self.done, left="?")
+        self.task = self.bar.add_task(self.label, total=self.total, completed=self.done, status="")
         self.bar.start()
 
     def _line(self, text: str) -> None:
@@ -388,10 +394,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                     results = play(sc, games, tracker)
                     tracker.phase("summarizing")
                     studies.append((sc, results, summary_of(sc, results)))
-            with progress("report", "studies") as tracker:
-                tracker.begin(len(studies), 0)
-                tracker.phase("writing the report")
-                html, md = write_report(studies, output)
+            html, md = write_report(studies, output)
         if json_out:
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}))
         else:
@@ -511,7 +514,8 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
         if json_out:
             typer.echo(json.dumps(to_jsonable(table), indent=2))
             return
-        facts = "".join(f", {k} {v}" for k, v in setup.extra_description().items())
+        facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}"
+                        for k, v in setup.extra_description().items())
         typer.echo(f"{g.title}, mode {setup.mode}, {setup.players} players{facts}: win rate of the row policy "
                    f"(one seat) against the column policy (all other seats), {n:,} games each, seed {seed}")
         width = max(12, *(len(name) for name in names))
