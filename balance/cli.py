@@ -77,6 +77,11 @@ def user_errors():
     except (ScenarioError, RunError, UserError, SetupError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)
+    except OSError as err:  # a path that cannot be written or read (permissions, a full disk)
+        if isinstance(err, BrokenPipeError):
+            raise
+        typer.echo(f"error: {err.filename}: {err.strerror}", err=True)
+        raise typer.Exit(2)
 
 
 def check_flag(value: int | float | None, flag: str, *, integer: bool = True, low: float | None = None,

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Setup
-from balance.engine.scenario import Scenario, load_scenario
+from balance.engine.scenario import Claim, Precision, Scenario, load_scenario
 
 DEFAULT_CHUNK = 100_000
 MANIFEST = "manifest.json"
@@ -145,17 +145,18 @@ def planned_looks(batch: int, max_games: int) -> list[int]:
     return looks
 
 
-def claims_settled(results: Results, scenario: Scenario, look: int, looks: list[int]) -> bool:
+def claims_settled(results: Results, claims: list[Claim], precision: Precision, look: int,
+                   looks: list[int]) -> bool:
     """Sequential stopping rule at look index ``look``: every claim decided, or every interval
     narrower than the scenario's half-width. Alpha is split over the planned looks (Bonferroni),
     so the verdicts keep their error rate whatever look stops the run."""
     from balance.stats import evaluate_claims
 
-    if not scenario.claims:
+    if not claims:
         return True
-    table = evaluate_claims(results, scenario.claims, looks=len(looks))
+    table = evaluate_claims(results, claims, looks=len(looks))
     decided = (table["verdict"] != "undecided").all()
-    precise = ((table["high"] - table["low"]) / 2 <= scenario.precision.half_width).all()
+    precise = ((table["high"] - table["low"]) / 2 <= precision.half_width).all()
     return bool(decided or precise)
 
 
@@ -192,7 +193,7 @@ def play_study(scenario: Scenario, seed: int, looks: list[int], *, folder: Study
         if played > look:
             games = games[games["game"] < look].reset_index(drop=True)
         results = Results(setup, seed, games, meta={"looks": looks, "look": index})
-        if index == len(looks) - 1 or claims_settled(results, scenario, index, looks):
+        if index == len(looks) - 1 or claims_settled(results, scenario.claims, scenario.precision, index, looks):
             break
     return results
 
@@ -345,7 +346,7 @@ class StudyFolder:
                                    "in the folder; choose another --out")
             raise RunError(f"{path}: holds another study: {first_difference(key['study'], manifest['study'])}; "
                            "choose another --out")
-        held = sum(p["end"] - p["start"] for p in manifest["parts"])
+        held = _held(manifest)
         if games is not None and games < held:
             raise RunError(f"{path}: holds {held:,} games of this study, more than the {games:,} asked; "
                            f"ask for {held:,} or more, or choose another --out")
@@ -357,8 +358,7 @@ class StudyFolder:
     # ---- parts ----
     @property
     def held(self) -> int:
-        parts = self.manifest["parts"]
-        return parts[-1]["end"] if parts else 0
+        return _held(self.manifest)
 
     def games_from(self, start: int, look: int, seed: int, tracker: Tracker) -> tuple[pd.DataFrame, int]:
         """The part starting at game ``start`` (read back, or played again if damaged), or, past
@@ -405,6 +405,11 @@ class StudyFolder:
         write_atomic(self.path / RESULTS, _frame_bytes(results.games))
         self.manifest.update(games=results.n_games, looks=results.meta["looks"], look=results.meta["look"])
         write_atomic(self.path / MANIFEST, _json(self.manifest))
+
+
+def _held(manifest: dict) -> int:
+    """Games a manifest's parts hold (they tile [0, held) in order)."""
+    return manifest["parts"][-1]["end"] if manifest["parts"] else 0
 
 
 def _json(obj: Any) -> bytes:
@@ -463,7 +468,7 @@ def run_to_folder(scenario: Scenario, seed: int, games: int | None, out: Path, *
 def held_games(folder: Path) -> int:
     """Games a study folder holds (0 if it holds none)."""
     try:
-        return sum(p["end"] - p["start"] for p in json.loads((folder / MANIFEST).read_text())["parts"])
+        return _held(json.loads((folder / MANIFEST).read_text()))
     except (OSError, ValueError, KeyError):
         return 0
 

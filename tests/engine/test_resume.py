@@ -94,8 +94,9 @@ def test_fewer_games_than_the_folder_holds_are_refused(tmp_path):
 
 def test_a_parameter_changed_in_its_seventh_significant_digit_is_another_study(tmp_path):
     def with_temperature(value):
-        return STUDY.replace('seats = "random"', f'[[seats]]\npolicy = "heuristic"\nparams = {{ temperature = {value} }}\n'
-                                                 '[[seats]]\npolicy = "random"\n[[seats]]\npolicy = "random"')
+        seats = (f'[[seats]]\npolicy = "heuristic"\nparams = {{ temperature = {value} }}\n'
+                 '[[seats]]\npolicy = "random"\n[[seats]]\npolicy = "random"')
+        return STUDY.replace('seats = "random"', seats)
 
     out = tmp_path / "run"
     assert invoke("run", write(tmp_path, with_temperature(7), "a.toml"), "--out", out, "--games", 60)[0] == 0
