@@ -1,4 +1,9 @@
-"""The `balance` command line: games, run, check, report, replay, bench, matrix."""
+"""The `balance` command line: games, run, check, report, replay, bench, matrix.
+
+Every input is validated before anything is written or played; bad input (a scenario key, a flag)
+is one line naming the file or the flag and the key, exit status 2. Long work shows progress on
+stderr; Ctrl-C says what was kept and how to resume (exit status 130).
+"""
 
 from __future__ import annotations
 
@@ -8,24 +13,57 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Iterator, Optional
 
+import numba
 import numpy as np
 import pandas as pd
 import typer
+from typer.core import TyperGroup
+from typer.core import _click  # Typer's own copy of click: its exceptions are these, not click's
 
-from balance.engine.game import SetupError
-from balance.engine.runner import (DEFAULT_CHUNK, SUMMARY, Results, RunError, round_to_deals, run_to_folder,
-                                   run_until_decided, set_threads, simulate)
-from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from balance.engine.game import INT64_MAX, SetupError, check_number
+from balance.engine.runner import (DEFAULT_CHUNK, MANIFEST, SUMMARY, Results, RunError, Tracker, held_games,
+                                   load_results, load_study, play_range, play_study, round_to_deals, run_to_folder,
+                                   set_threads, study_looks, write_atomic)
+from balance.engine.scenario import (Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data,
+                                     scenario_files)
+from balance.games import game_names, get_game
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+SHOW_AFTER = 2.0  # seconds: work expected to take longer shows its progress
+LINE_SECONDS = 5.0  # seconds between progress lines when stderr is not a terminal
+MAX_BENCH_SECONDS = 3600.0
+INTERRUPTED = 130  # exit status after Ctrl-C (128 + SIGINT)
+
+
+class OneLineErrors(TyperGroup):
+    """Command-line usage errors (an unknown flag, a value of the wrong type) as one line, exit 2,
+    like every other bad input; Ctrl-C outside a command as exit 130."""
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            status = super().main(*args, standalone_mode=False, **kwargs)
+        except _click.exceptions.NoArgsIsHelpError as err:
+            err.show()
+            sys.exit(2)
+        except _click.exceptions.UsageError as err:
+            typer.echo(f"error: {err.format_message()}", err=True)
+            sys.exit(2)
+        except typer.Abort:
+            typer.echo("interrupted", err=True)
+            sys.exit(INTERRUPTED)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Monte-Carlo balance analysis for tabletop card games.")
 
-GamesOpt = typer.Option(None, "--games", "-n", help="Games to play (overrides the scenario).")
-SeedOpt = typer.Option(None, "--seed", "-s", help="Master seed (overrides the scenario).")
+GamesOpt = typer.Option(None, "--games", "-n", help="Games to play (overrides the scenario's games and precision).")
+SeedOpt = typer.Option(None, "--seed", "-s", help="Master seed, 0 to 2**63-1 (overrides the scenario).")
 ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores). Results do not depend on it.")
-JsonOpt = typer.Option(False, "--json", help="Print JSON instead of tables.")
+JsonOpt = typer.Option(False, "--json", help="Print JSON instead of tables (progress stays on stderr).")
 
 
 class UserError(Exception):
@@ -36,52 +74,149 @@ class UserError(Exception):
 def user_errors():
     try:
         yield
-    except (ScenarioError, RunError, UserError) as err:
+    except (ScenarioError, RunError, UserError, SetupError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)
-    except SetupError as err:
-        typer.echo(f"error: {err}", err=True)
+    except OSError as err:  # a path that cannot be written or read (permissions, a full disk)
+        if isinstance(err, BrokenPipeError):
+            raise
+        typer.echo(f"error: {err.filename}: {err.strerror}", err=True)
         raise typer.Exit(2)
+
+
+def check_flag(value: int | float | None, flag: str, *, integer: bool = True, low: float | None = None,
+               high: float | None = None) -> None:
+    """A numeric flag: finite, whole where a count is meant, in range; else one line naming it."""
+    if value is not None:
+        try:
+            check_number(value, flag, integer=integer, low=low, high=high)
+        except SetupError as err:
+            raise UserError(str(err)) from None
+
+
+def check_common_flags(games: int | None = None, seed: int | None = None, threads: int | None = None) -> None:
+    check_flag(games, "--games", low=1)
+    check_flag(seed, "--seed", low=0, high=INT64_MAX)
+    check_flag(threads, "--threads", low=1, high=numba.config.NUMBA_NUM_THREADS)
+
+
+# ---- progress ------------------------------------------------------------------------------------
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
+        else f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class ProgressDisplay(Tracker):
+    """Progress on stderr (never stdout, so --json stays clean), for work expected to take more
+    than SHOW_AFTER seconds: a bar on a terminal, a line every LINE_SECONDS otherwise. The time
+    left is measured on the games played by this run after its first kernel call (which loads or
+    compiles the kernel), so a resumed study shows what it still needs. Close it when the work is
+    done (the bar goes away)."""
+
+    def __init__(self, label: str, unit: str = "games"):
+        self.label, self.unit = label, unit
+        self.total = self.done = self.played = 0
+        self.started = self.last_line = time.monotonic()
+        self.warm = None  # (time, games played) after the first kernel call
+        self.shown = False
+        self.bar = None
+        self.task = None
+        self.terminal = sys.stderr.isatty()
+
+    def begin(self, total: int, kept: int) -> None:
+        self.total, self.done, self.played = total, kept, 0
+        self.started = time.monotonic()
+        self.warm = None
+        if kept:
+            self.notice(f"{self.label}: {kept:,} {self.unit} kept from an earlier run")
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        self.played += n
+        now = time.monotonic()
+        if self.warm is None:
+            self.warm = (now, self.played)
+        since, played_before = self.warm
+        speed = (self.played - played_before) / (now - since) if self.played > played_before else None
+        left = max(self.total - self.done, 0) / speed if speed else 0.0  # unknown until a second call
+        if not self.shown and now - self.started + left > SHOW_AFTER:
+            self._show()
+        status = f"{_duration(left)} left" if speed else "time left: measuring"
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done, total=self.total, status=status)
+        elif self.shown and now - self.last_line >= LINE_SECONDS:
+            self._line(f"{self.done:,}/{self.total:,} {self.unit}, {status}")
+
+    def phase(self, text: str) -> None:
+        """A last step after the games (summarizing, writing): shown in place of the time left."""
+        if self.bar is not None:
+            self.bar.update(self.task, status=text)
+        elif self.shown:
+            self._line(text)
+
+    def notice(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.console.print(line)
+        else:
+            typer.echo(line, err=True)
+
+    def _show(self) -> None:
+        self.shown = True
+        if not self.terminal:
+            self.last_line = -math.inf  # the first line at once
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn(f"{self.unit}, {{task.fields[status]}}"), transient=True,
+                            console=Console(stderr=True))
+        self.task = self.bar.add_task(self.label, total=self.total, completed=self.done, status="")
+        self.bar.start()
+
+    def _line(self, text: str) -> None:
+        self.last_line = time.monotonic()
+        typer.echo(f"{self.label}: {text}", err=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+        elif self.shown:
+            self._line(f"done, {self.done:,} {self.unit} in {_duration(time.monotonic() - self.started)}")
 
 
 @contextmanager
-def progress_bar(total: int, label: str):
-    """A progress bar on stderr for long work; yields the 'advance by n' callback."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    if total < 50_000:
-        yield None
-        return
-    if not sys.stderr.isatty():  # logs: a line at every tenth of the work
-        done = [0, 0]
-
-        def advance(n):
-            done[0] += n
-            if done[0] * 10 // total > done[1] or done[0] >= total:
-                done[1] = done[0] * 10 // total
-                typer.echo(f"{label}: {done[0]:,}/{total:,}", err=True)
-
-        yield advance
-        return
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True, console=None) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+def progress(label: str, unit: str = "games") -> Iterator[ProgressDisplay]:
+    display = ProgressDisplay(label, unit)
+    try:
+        yield display
+    finally:
+        display.close()
 
 
+@contextmanager
+def on_interrupt(kept: Callable[[], str]) -> Iterator[None]:
+    """Ctrl-C: one line saying what was kept (``kept()``), exit status 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: {kept()}", err=True)
+        raise typer.Exit(INTERRUPTED) from None
+
+
+def nothing_kept() -> str:
+    return "nothing kept (this command plays in memory; `balance run` keeps a resumable study)"
+
+
+# ---- studies -------------------------------------------------------------------------------------
 def load(path: Path | str) -> Scenario:
     return load_scenario(path)
 
 
-def play(scenario: Scenario, games: int | None, seed: int | None) -> Results:
+def play(scenario: Scenario, games: int | None, tracker: Tracker) -> Results:
     """Play a scenario in memory: a fixed count, or sequentially to its precision target."""
-    seed = scenario.seed if seed is None else seed
-    if games is None and scenario.precision is not None:
-        with progress_bar(scenario.precision.max_games, scenario.name) as advance:
-            return run_until_decided(scenario, seed, progress=advance)
-    n = round_to_deals(scenario.games if games is None else games, scenario.setup.rotations)
-    with progress_bar(n, scenario.name) as advance:
-        return simulate(scenario.setup, seed, n, progress=advance)
+    return play_study(scenario, scenario.seed, study_looks(scenario, games), tracker=tracker)
 
 
 def to_jsonable(obj):
@@ -137,8 +272,6 @@ def claims_text(scenario: Scenario, summary: dict) -> str:
 @app.command()
 def games(json_out: bool = JsonOpt):
     """List the games with their modes, rule options and policies."""
-    from balance.games import game_names, get_game
-
     out = []
     for name in game_names():
         g = get_game(name)
@@ -172,25 +305,32 @@ def games(json_out: bool = JsonOpt):
 @app.command()
 def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
         games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt,
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output folder (default runs/<scenario>)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Study folder (default runs/<scenario>)."),
         chunk: int = typer.Option(DEFAULT_CHUNK, help="Games per saved part (resume granularity)."),
         threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
-    """Play a scenario; write results.parquet (one row per game) and summary.json. Resumable."""
+    """Play a scenario into a study folder: results.parquet (one row per game, or per round for
+    match games) and summary.json. Plays --games, else the scenario's precision plan, else its games.
+
+    Resume rules: run the same command again to continue an interrupted study; ask for more games
+    to extend it (only the missing games are played). A folder of another setup, seed or chunk, or
+    asking for fewer games than it holds, is refused. A damaged part is played again."""
     with user_errors():
+        check_common_flags(games, seed, threads)
+        check_flag(chunk, "--chunk", low=1)
         sc = load(scenario)
-        set_threads(threads)
         if seed is not None:
             sc.seed = seed
-        n = round_to_deals(games if games is not None else (sc.precision.max_games if sc.precision else sc.games),
-                           sc.setup.rotations)
         folder = out or Path("runs") / sc.name
-        with progress_bar(n, sc.name) as advance:
-            results = run_to_folder(sc, sc.seed, n, folder, chunk=chunk, progress=advance)
-        summary = summary_of(sc, results)
+        set_threads(threads)
+        resume = " ".join(["balance run", str(scenario), "--out", str(folder), "--seed", str(sc.seed),
+                           "--chunk", str(chunk)] + (["--games", str(games)] if games is not None else []))
+        with on_interrupt(lambda: f"{held_games(folder):,} games kept in {folder}; resume with: {resume}"):
+            with progress(sc.name) as tracker:
+                results = run_to_folder(sc, sc.seed, games, folder, chunk=chunk, tracker=tracker)
+                tracker.phase("summarizing")
+                summary = summary_of(sc, results)
         payload = to_jsonable(summary)
-        tmp = folder / (SUMMARY + ".tmp")
-        tmp.write_text(json.dumps(payload, indent=2))
-        tmp.replace(folder / SUMMARY)
+        write_atomic(folder / SUMMARY, json.dumps(payload, indent=2).encode())
         if json_out:
             typer.echo(json.dumps(payload, indent=2))
         else:
@@ -203,57 +343,72 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
           games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
           strict: bool = typer.Option(False, "--strict", help="Exit 1 when any claim fails."),
           json_out: bool = JsonOpt):
-    """Play each scenario and print its claims: estimate, 95% interval, verdict."""
+    """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict."""
     with user_errors():
-        files = scenario_files(scenarios)
-        loaded = [load(f) for f in files]  # validate every file before playing any
-        if not loaded:
-            raise UserError("no scenario files given")
+        check_common_flags(games, seed, threads)
+        loaded = [load(f) for f in scenario_paths(scenarios)]  # validate every file before playing any
         set_threads(threads)
         reports, failed = [], False
-        for sc in loaded:
-            if seed is not None:
-                sc.seed = seed
-            summary = summary_of(sc, play(sc, games, None))
-            failed |= bool((summary["claims"]["verdict"] == "fails").any())
-            reports.append(to_jsonable(summary) if json_out else claims_text(sc, summary))
+        with on_interrupt(nothing_kept):
+            for sc in loaded:
+                if seed is not None:
+                    sc.seed = seed
+                with progress(sc.name) as tracker:
+                    results = play(sc, games, tracker)
+                    tracker.phase("summarizing")
+                    summary = summary_of(sc, results)
+                failed |= bool((summary["claims"]["verdict"] == "fails").any())
+                reports.append(to_jsonable(summary) if json_out else claims_text(sc, summary))
         typer.echo(json.dumps(reports, indent=2) if json_out else "\n\n".join(reports))
         if strict and failed:
             raise typer.Exit(1)
 
 
+def scenario_paths(sources: list[Path]) -> list[Path]:
+    """The scenario files of the arguments (folders expanded); an empty folder is bad input."""
+    for src in sources:
+        if src.is_dir() and not scenario_files([src]):
+            raise UserError(f"{src}: no scenario files (*.toml) in this folder")
+    return scenario_files(sources)
+
+
 @app.command()
-def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folders, or run folders (from `run`)."),
+def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folders, or study folders (from `run`)."),
            output: Path = typer.Option(..., "-o", "--output", help="The HTML file to write (Markdown beside it)."),
            games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
            json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies."""
-    from balance.engine.runner import MANIFEST, load_results
     from balance.report import write_report
 
     with user_errors():
+        check_common_flags(games, seed, threads)
         if output.suffix.lower() != ".html":
-            raise UserError(f"{output}: the report file must end in .html")
+            raise UserError(f"-o: {output}: the report file must end in .html")
+        if output.is_dir():
+            raise UserError(f"-o: {output} is a folder")
         pending = []
         for src in sources:
             if src.is_dir() and (src / MANIFEST).exists():
-                pending.append(("folder", src))
+                pending.append(("folder", src, None))
             else:
-                pending += [("scenario", f) for f in scenario_files([src])]
-        if not pending:
-            raise UserError("no scenarios or run folders given")
-        loaded = [(kind, path, load(path) if kind == "scenario" else None) for kind, path in pending]
+                pending += [("scenario", f, None) for f in scenario_paths([src])]
+        loaded = [(kind, path, load(path) if kind == "scenario" else load_results(path)) for kind, path, _ in pending]
         set_threads(threads)
         studies = []
-        for kind, path, sc in loaded:
-            if kind == "folder":
-                sc, results = load_results(path)
-            else:
+        with on_interrupt(nothing_kept):
+            for kind, path, source in loaded:
+                if kind == "folder":
+                    sc, results = source
+                    studies.append((sc, results, summary_of(sc, results)))
+                    continue
+                sc = source
                 if seed is not None:
                     sc.seed = seed
-                results = play(sc, games, None)
-            studies.append((sc, results, summary_of(sc, results)))
-        html, md = write_report(studies, output)
+                with progress(sc.name) as tracker:
+                    results = play(sc, games, tracker)
+                    tracker.phase("summarizing")
+                    studies.append((sc, results, summary_of(sc, results)))
+            html, md = write_report(studies, output)
         if json_out:
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}))
         else:
@@ -261,15 +416,27 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
 
 
 @app.command()
-def replay(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
-           game: int = typer.Option(..., "--game", "-g", help="Index of the game in the batch run (0-based)."),
-           seed: Optional[int] = SeedOpt, json_out: bool = JsonOpt):
-    """Replay game K of the scenario's batch run as a readable transcript."""
+def replay(source: Path = typer.Argument(..., help="Scenario TOML file, or a study folder (from `run`)."),
+           game: int = typer.Option(..., "--game", "-g", help="Index of the game in the study (0-based)."),
+           seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Master seed of a scenario file's study "
+                                                                        "(a study folder has its own)."),
+           json_out: bool = JsonOpt):
+    """Replay game K of a study as a readable transcript, through the very kernel the batch used."""
     with user_errors():
-        sc = load(scenario)
-        if game < 0:
-            raise UserError(f"--game: must be 0 or more; got {game}")
-        lines = sc.setup.game.transcript(sc.setup, sc.seed if seed is None else seed, game)
+        check_common_flags(seed=seed)
+        if source.is_dir():
+            sc, manifest = load_study(source)
+            if seed is not None and seed != sc.seed:
+                raise UserError(f"--seed: the study folder {source} was played with seed {sc.seed}")
+            size = held_games(source)
+        else:
+            sc = load(source)
+            if seed is not None:
+                sc.seed = seed
+            size = study_looks(sc, None)[-1]
+        if not 0 <= game < size:
+            raise UserError(f"--game: the study has games 0 to {size - 1:,}; got {game}")
+        lines = sc.setup.game.transcript(sc.setup, sc.seed, game)
         if json_out:
             typer.echo(json.dumps({"game": game, "transcript": lines}, indent=2))
         else:
@@ -278,13 +445,15 @@ def replay(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
 
 @app.command()
 def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this game."),
-          seconds: float = typer.Option(5.0, help="Time to spend per setup (after warm-up)."),
+          seconds: float = typer.Option(5.0, help="Time to spend per setup (after warm-up), above 0."),
           threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
     """Measure games (or rounds) per second and per minute of each game's benchmark setups, on all
     threads unless --threads says otherwise (JIT warm-up excluded)."""
-    from balance.games import game_names, get_game
-
     with user_errors():
+        check_common_flags(threads=threads)
+        check_flag(seconds, "--seconds", integer=False, high=MAX_BENCH_SECONDS)
+        if seconds <= 0:
+            raise UserError(f"--seconds: must be above 0; got {seconds:g}")
         names = [game] if game else game_names()
         for n in names:
             get_game(n, "--game")
@@ -311,31 +480,47 @@ def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this gam
             typer.echo(json.dumps(rows, indent=2))
 
 
+MATRIX_FLAGS = {"mode": "--mode", "players": "--players"}  # scenario keys the matrix's flags set
+
+
 @app.command()
-def matrix(game: str = typer.Argument(..., help="Game name."),
-           policies: str = typer.Option(..., "--policies", help="Comma-separated policy names."),
-           mode: Optional[str] = typer.Option(None, "--mode"), players: int = typer.Option(2, "--players"),
-           games: int = typer.Option(20_000, "--games", "-n"), seed: int = typer.Option(1, "--seed", "-s"),
+def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)."),
+           policies: str = typer.Option(..., "--policies", help="Comma-separated policy names, e.g. random,heuristic."),
+           mode: Optional[str] = typer.Option(None, "--mode", help="Mode (default: the game's first)."),
+           players: Optional[int] = typer.Option(None, "--players", help="Players (default: the mode's fewest)."),
+           scenario: Optional[Path] = typer.Option(
+               None, "--scenario", help="Take mode, players, options and game tables (e.g. DETHRONED's roles) "
+                                        "from this scenario file; its seats are replaced."),
+           games: int = typer.Option(20_000, "--games", "-n", help="Games per cell (rounded up to whole deals)."),
+           seed: int = typer.Option(1, "--seed", "-s", help="Master seed, the same for every cell."),
            threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
     """Win-rate matrix: each policy in seat slot 0 against every policy in the other seats,
-    rotated over seats with common random numbers; the row policy's win rate with its interval."""
-    from balance.games import get_game
+    rotated over seats with common random numbers; the row policy's win rate with its interval.
+    Without --scenario the setup is the game's default for the mode and player count (DETHRONED:
+    the first suggested setup of that size)."""
     from balance.stats import estimate
 
     with user_errors():
-        g = get_game(game, "game")
+        check_common_flags(games, seed, threads)
+        g = get_game(game, "GAME")
         names = [p.strip() for p in policies.split(",") if p.strip()]
-        mode = mode or next(iter(g.modes))
+        if not names:
+            raise UserError(f"--policies: no policy named (known: {', '.join(p.name for p in g.policies)})")
         for name in names:
             g.policy(name, "--policies")
+        data = matrix_base(g, scenario, mode, players)
+        setups = {(a, b): matrix_setup(data, scenario, a, b) for a in names for b in names}
+        setup = next(iter(setups.values()))
+        n = round_to_deals(games, setup.rotations)
         set_threads(threads)
         rows = []
-        for a in names:
-            for b in names:
-                setup = g.make_setup(mode, players, [(a, {})] + [(b, {})] * (players - 1))
-                res = simulate(setup, seed, round_to_deals(games, setup.rotations))
+        with on_interrupt(nothing_kept), progress(f"matrix {g.name}") as tracker:
+            tracker.begin(n * len(setups), 0)
+            for (a, b), cell in setups.items():
+                res = Results(cell, seed, play_range(cell, seed, 0, n, tracker))
                 seats = res.seats
-                slot0 = seats[seats["policy"].eq(a) & ((seats["seat"] - seats["rotation"]) % players == 0)]
+                slot0 = seats[seats["policy"].eq(cell.seats[0].label)
+                              & ((seats["seat"] - seats["rotation"]) % cell.players == 0)]
                 est = estimate("rate", slot0, "won")
                 rows.append({"row": a, "column": b, "win_rate": est.estimate, "low": est.low, "high": est.high,
                              "games": res.n_games})
@@ -343,14 +528,46 @@ def matrix(game: str = typer.Argument(..., help="Game name."),
         if json_out:
             typer.echo(json.dumps(to_jsonable(table), indent=2))
             return
-        typer.echo(f"{g.title}, mode {mode}, {players} players: win rate of the row policy (one seat) against the "
-                   f"column policy (all other seats), {games:,} games each, seed {seed}")
-        width = max(12, *(len(n) for n in names))
+        facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}"
+                        for k, v in setup.extra_description().items())
+        typer.echo(f"{g.title}, mode {setup.mode}, {setup.players} players{facts}: win rate of the row policy "
+                   f"(one seat) against the column policy (all other seats), {n:,} games each, seed {seed}")
+        width = max(12, *(len(name) for name in names))
         typer.echo(" " * width + "".join(f"{b:>26}" for b in names))
         for a in names:
             cells = table[table["row"] == a]
             typer.echo(f"{a:<{width}}" + "".join(f"{r.win_rate:>8.3f} [{r.low:.3f},{r.high:.3f}]".rjust(26)
                                                  for r in cells.itertuples()))
+
+
+def matrix_base(g, scenario: Path | None, mode: str | None, players: int | None) -> dict:
+    """The scenario table every cell of a matrix shares (its seats set per cell)."""
+    if scenario is not None:
+        data = read_scenario_data(scenario)
+        if data.get("game") != g.name:
+            raise UserError(f"--scenario: {scenario} is a scenario of {data.get('game')!r}, not of {g.name}")
+        data.update({k: v for k, v in (("mode", mode), ("players", players)) if v is not None})
+    else:
+        mode = mode or next(iter(g.modes))
+        if mode not in g.modes:
+            raise UserError(f"--mode: unknown mode '{mode}' of {g.name} (known: {', '.join(g.modes)})")
+        players = players or g.modes[mode].players[0]
+        data = {"game": g.name, "mode": mode, "players": players, **g.default_extra(mode, players)}
+    data.update(rotate=True, claims=[])
+    data.pop("precision", None)
+    return data
+
+
+def matrix_setup(data: dict, scenario: Path | None, row: str, column: str):
+    """The setup of one cell: the row policy in slot 0, the column policy in every other seat."""
+    players = data["players"] if isinstance(data["players"], int) else 1
+    try:
+        return parse_scenario({**data, "seats": [row] + [column] * (players - 1)}, scenario).setup
+    except ScenarioError as err:
+        if scenario is not None:
+            raise
+        flag = MATRIX_FLAGS.get(err.key, "--policies" if err.key.startswith("seats") else err.key)
+        raise UserError(f"{flag}: {err.message}") from None
 
 
 def main():

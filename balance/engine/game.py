@@ -13,6 +13,7 @@ The engine never looks inside a kernel. It asks a game for a block of result row
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,11 +39,33 @@ class Mode:
     doc: str
 
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def check_number(value: Any, key: str, *, integer: bool = False, low: float | None = None,
+                 high: float | None = None) -> None:
+    """A scenario number the kernels can store: finite, integral where an integer is meant (and
+    within int64), inside the declared bounds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SetupError(key, f"expected a number, got {value!r}")
+    if not math.isfinite(value):
+        raise SetupError(key, f"must be a finite number; got {value!r}")
+    if integer and value != int(value):
+        raise SetupError(key, f"must be a whole number; got {value!r}")
+    if integer and not INT64_MIN <= value <= INT64_MAX:
+        raise SetupError(key, f"must fit in a 64-bit integer; got {value!r}")
+    if low is not None and value < low:
+        raise SetupError(key, f"must be at least {low:g}; got {value!r}")
+    if high is not None and value > high:
+        raise SetupError(key, f"must be at most {high:g}; got {value!r}")
+
+
 @dataclass(frozen=True)
 class Option:
     """A rule reading the rulebook leaves open, or a modelling choice; a scenario key.
 
     ``assumed`` marks a default that rests on an assumed fact: reports say so in their header.
+    ``low``/``high`` bound a numeric option (inclusive).
     """
 
     name: str
@@ -50,6 +73,8 @@ class Option:
     doc: str
     choices: tuple | None = None
     assumed: bool = False
+    low: float | None = None
+    high: float | None = None
 
     def coerce(self, value: Any, key: str) -> Any:
         expected = type(self.default)
@@ -57,6 +82,8 @@ class Option:
             value = float(value)
         if type(value) is not expected:
             raise SetupError(key, f"expected {expected.__name__}, got {type(value).__name__} {value!r}")
+        if expected in (int, float):
+            check_number(value, key, integer=expected is int, low=self.low, high=self.high)
         if self.choices is not None and value not in self.choices:
             raise SetupError(key, f"must be one of {', '.join(map(str, self.choices))}; got {value!r}")
         return value
@@ -64,13 +91,15 @@ class Option:
 
 @dataclass(frozen=True)
 class Param:
-    """A numeric parameter of a policy, stored as float64 in the kernel's parameter row."""
+    """A numeric parameter of a policy, stored as float64 in the kernel's parameter row;
+    ``integer`` parameters (counts, codes) must be whole numbers."""
 
     name: str
     default: float
     doc: str
     low: float = -np.inf
     high: float = np.inf
+    integer: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,10 +119,7 @@ class Policy:
                 raise SetupError(f"{key}.{name}", f"unknown parameter of policy '{self.name}' (known: {listing})")
         for i, p in enumerate(self.params):
             value = given.get(p.name, p.default)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise SetupError(f"{key}.{p.name}", f"expected a number, got {value!r}")
-            if not p.low <= value <= p.high:
-                raise SetupError(f"{key}.{p.name}", f"must lie in [{p.low}, {p.high}]; got {value}")
+            check_number(value, f"{key}.{p.name}", integer=p.integer, low=p.low, high=p.high)
             row[i] = float(value)
         return row
 
@@ -252,6 +278,11 @@ class Game:
             out[name] = known[name].coerce(value, f"{key}.{name}")
         return out
 
+    def default_extra(self, mode: str, players: int) -> dict[str, Any]:
+        """The game-specific scenario tables a setup of ``mode`` for ``players`` players takes when
+        none are given (``balance matrix`` without a scenario). Default: none."""
+        return {}
+
     def parse_extra(self, raw: dict[str, Any], setup: Setup, key: str) -> None:
         """Game-specific scenario tables (custom roles, deck files...). Default: none allowed."""
         if raw:
@@ -296,11 +327,31 @@ class Game:
         """The (label, setup) pairs ``balance bench`` measures."""
         return []
 
-    # ---- helpers for subclasses ----------------------------------------------------------
-    def make_setup(self, mode: str, players: int, seats: list[tuple[str, dict]], options: dict | None = None,
-                   rotate: bool = True, max_length: int = 0, extra: dict | None = None) -> Setup:
-        """Build a validated setup from Python (tests, benches, notebooks)."""
-        from balance.engine.scenario import build_setup
-
-        return build_setup(self, mode=mode, players=players, seats=seats, options=options or {},
-                           rotate=rotate, max_length=max_length, extra=extra or {}, key="setup")
+    # ---- building a setup ---------------------------------------------------------------
+    def make_setup(self, mode: str, players: int, seats: list[tuple[str, dict]] | str, options: dict | None = None,
+                   rotate: bool = True, max_length: int = 0, extra: dict | None = None, key: str = "setup") -> Setup:
+        """A validated setup (scenario files, tests, benches, notebooks). ``seats`` is one
+        (policy, params) pair per seat, or one policy name for every seat; errors name ``key``'s
+        dotted sub-keys."""
+        prefix = f"{key}." if key else ""
+        if mode not in self.modes:
+            raise SetupError(f"{prefix}mode", f"unknown mode '{mode}' of {self.name} (known: {', '.join(self.modes)})")
+        allowed = self.modes[mode].players
+        if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
+            raise SetupError(f"{prefix}players", f"{self.name} mode '{mode}' is for "
+                                                 f"{', '.join(map(str, allowed))} players; got {players!r}")
+        if isinstance(seats, str):
+            seats = [(seats, {})] * players
+        if len(seats) != players:
+            raise SetupError(f"{prefix}seats", f"{len(seats)} seat policies given for {players} players")
+        seat_policies = []
+        for i, (name, params) in enumerate(seats):
+            policy = self.policy(name, f"{prefix}seats[{i}].policy")
+            row = policy.param_row(params, f"{prefix}seats[{i}].params")
+            seat_policies.append(SeatPolicy(policy, dict(params), row))
+        check_number(max_length, f"{prefix}max_length", integer=True, low=0)
+        setup = Setup(game=self, mode=mode, players=players, seats=seat_policies, rotate=bool(rotate),
+                      options=self.parse_options(options or {}, f"{prefix}options"), max_length=int(max_length))
+        self.parse_extra(extra or {}, setup, key)
+        self.validate(setup)
+        return setup

@@ -1,41 +1,77 @@
-"""Batched, seeded, resumable runs of a scenario; results as pandas frames and Parquet.
+"""Seeded runs of a scenario, in memory or into a study folder; results as pandas frames and Parquet.
 
-A run of N games is cut into chunks of ``chunk`` games (a multiple of the seat rotations, so a
-deal is never split). Each chunk is one call of the game's parallel kernel. With an output
-folder, every finished chunk is written at once as ``parts/part-XXXXXX.parquet`` (written to a
-temporary name, then renamed), so an interrupted run resumes where it stopped: finished parts are
-read back, the rest is simulated. Because each game draws only from its own counter-based
-stream, the resumed result is identical to an uninterrupted one.
+One sequential driver (:func:`play_study`) plays every study: a fixed count is a plan with a
+single look; a ``precision`` scenario looks at its claims at the planned game counts and stops
+early when they are settled. ``check`` and ``report`` drive it in memory, ``run`` into a folder.
+
+A study folder is an append-only record of one study, keyed by the exact setup (every option and
+policy parameter at full precision), the seed and the chunk size:
+
+  manifest.json   the key, the setup it hashes, and every part with its games and checksum
+  parts/games-<start>-<end>.parquet   the result rows of games [start, end)
+  scenario.toml   the scenario file as last run (seed and size come from the manifest)
+  results.parquet, summary.json   the finished study (written by the run that finished it)
+  lock            the process id of the run using the folder
+
+Parts tile the games [0, held) in order. A run asking for more games plays only the missing ones
+(parts end at multiples of the chunk, or at a look); fewer games, or any difference in the key, is
+refused before anything is written. Every file is written to a temporary name, synced and renamed,
+so a kill leaves either the old file or the new one; a part whose checksum differs from the
+manifest's (truncated, corrupt) or that is missing is played again. Because each game draws only
+from its own counter-based stream, a resumed study equals an uninterrupted one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
-import shutil
+import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 import numba
+import numpy as np
 import pandas as pd
 
 from balance.engine.game import Setup
-from balance.engine.scenario import Scenario
+from balance.engine.scenario import Scenario, load_scenario
+from balance.stats import sequential_looks, should_stop
 
 DEFAULT_CHUNK = 100_000
 MANIFEST = "manifest.json"
 SCENARIO_COPY = "scenario.toml"  # the scenario as it was run, so the folder stands on its own
 RESULTS = "results.parquet"
 SUMMARY = "summary.json"
-
-Progress = Callable[[int], None]
+PARTS = "parts"
+LOCK = "lock"
+FOLDER_FORMAT = 2  # manifest layout version; folders of another version are refused
+FIRST_STEP = 512  # games of the first kernel call of a range (then grown to STEP_SECONDS per call)
+STEP_SECONDS = 0.5  # target time of one kernel call: progress stays fresh, calls stay efficient
 
 
 class RunError(Exception):
-    pass
+    """A run that cannot go ahead (a folder of another study, a lock): one line."""
+
+
+class Tracker:
+    """What the driver reports while it plays; the command line shows it as progress.
+
+    ``begin(total, kept)``: the study will hold ``total`` games (its last planned look), ``kept``
+    of them already played in an earlier run. ``advance(n)``: n more games played. ``notice``:
+    one line worth telling (a part recomputed)."""
+
+    def begin(self, total: int, kept: int) -> None:
+        pass
+
+    def advance(self, n: int) -> None:
+        pass
+
+    def notice(self, line: str) -> None:
+        pass
 
 
 @dataclass
@@ -72,109 +108,364 @@ def simulate_frame(setup: Setup, seed: int, start: int, count: int) -> pd.DataFr
     return setup.game.frame(setup, table)
 
 
+def play_range(setup: Setup, seed: int, start: int, end: int, tracker: Tracker,
+               max_step: int = DEFAULT_CHUNK) -> pd.DataFrame:
+    """Games [start, end) in kernel calls of about STEP_SECONDS each, at most ``max_step`` games
+    (the first calls short, so the speed, hence the remaining time, is known early). The rows never
+    depend on the steps."""
+    frames = []
+    step = min(round_to_deals(FIRST_STEP, setup.rotations), max_step)
+    while start < end:
+        n = min(step, max_step, end - start)
+        began = time.perf_counter()
+        frames.append(simulate_frame(setup, seed, start, n))
+        if time.perf_counter() - began < STEP_SECONDS / 2:
+            step *= 2
+        start += n
+        tracker.advance(n)
+    return pd.concat(frames, ignore_index=True) if frames else simulate_frame(setup, seed, 0, 0)
+
+
 def simulate(setup: Setup, seed: int, games: int, *, start: int = 0, chunk: int = DEFAULT_CHUNK,
-             progress: Progress | None = None) -> Results:
-    """Play games [start, start + games) in memory."""
-    frames = []
-    chunk = round_to_deals(chunk, setup.rotations)
-    done = 0
-    while done < games:
-        n = min(chunk, games - done)
-        frames.append(simulate_frame(setup, seed, start + done, n))
-        done += n
-        if progress:
-            progress(n)
-    games_df = pd.concat(frames, ignore_index=True) if frames else setup.game.frame(setup, setup.game.simulate(setup, seed, 0, 0))
-    return Results(setup, seed, games_df)
+             tracker: Tracker | None = None) -> Results:
+    """Play games [start, start + games) in memory, in kernel calls of at most ``chunk`` games."""
+    tracker = tracker or Tracker()
+    tracker.begin(games, 0)
+    return Results(setup, seed, play_range(setup, seed, start, start + games, tracker, chunk))
 
 
-def _manifest(scenario: Scenario, seed: int, games: int, chunk: int) -> dict:
-    return {"study": scenario.setup.describe(), "seed": seed, "chunk": chunk, "games": games}
+# ---- the plan: how many games, when to look ---------------------------------------------------
+def study_looks(scenario: Scenario, games: int | None) -> list[int]:
+    """The planned looks (game counts, whole deals); the last is the study's full size. A game
+    count (given or the scenario's) is one look; otherwise the scenario's precision plan."""
+    rotations = scenario.setup.rotations
+    if games is None and scenario.precision is not None:
+        looks = sequential_looks(scenario.precision.batch, scenario.precision.max_games)
+        return sorted({round_to_deals(n, rotations) for n in looks})
+    return [round_to_deals(scenario.games if games is None else games, rotations)]
 
 
-def run_to_folder(scenario: Scenario, seed: int, games: int, out: Path, *, chunk: int = DEFAULT_CHUNK,
-                  progress: Progress | None = None) -> Results:
-    """Play the scenario into ``out`` (resuming whatever parts are already there)."""
+def play_study(scenario: Scenario, seed: int, looks: list[int], *, folder: StudyFolder | None = None,
+               tracker: Tracker | None = None) -> Results:
+    """The sequential driver: play to each planned look in turn (reading what the folder already
+    holds, saving what is new) and stop at the first look where the claims are settled."""
+    tracker = tracker or Tracker()
     setup = scenario.setup
-    chunk = round_to_deals(chunk, setup.rotations)
-    games = round_to_deals(games, setup.rotations)
-    parts = out / "parts"
-    manifest = _manifest(scenario, seed, games, chunk)
-    manifest_path = out / MANIFEST
-    if manifest_path.exists():
-        old = json.loads(manifest_path.read_text())
-        same_study = {k: old.get(k) for k in ("study", "seed", "chunk")} == {k: manifest[k] for k in ("study", "seed", "chunk")}
-        if not same_study:
-            raise RunError(f"{out}: holds results of a different study (scenario, seed or chunk differ); "
-                           "choose another --out or delete it")
-    parts.mkdir(parents=True, exist_ok=True)
-    manifest_path.write_text(json.dumps(manifest, indent=2, default=str))
-    if scenario.path is not None:
-        shutil.copyfile(scenario.path, out / SCENARIO_COPY)
-    frames = []
-    for index, start in enumerate(range(0, games, chunk)):
-        n = min(chunk, games - start)
-        path = parts / f"part-{index:06d}.parquet"
-        if path.exists():
-            frame = pd.read_parquet(path)
-        else:
-            frame = simulate_frame(setup, seed, start, n)
-            tmp = path.with_suffix(".tmp")
-            frame.to_parquet(tmp, index=False)
-            os.replace(tmp, path)
-        frames.append(frame)
-        if progress:
-            progress(n)
-    results = Results(setup, seed, pd.concat(frames, ignore_index=True))
-    tmp = out / (RESULTS + ".tmp")
-    results.games.to_parquet(tmp, index=False)
-    os.replace(tmp, out / RESULTS)
+    tracker.begin(looks[-1], min(folder.held, looks[-1]) if folder else 0)
+    frames: list[pd.DataFrame] = []
+    played = 0  # games in frames (may pass the current look when a kept part straddles it)
+    results = None
+    for index, look in enumerate(looks):
+        while played < look:
+            if folder is not None:
+                frame, end = folder.games_from(played, look, seed, tracker)
+            else:
+                end = look
+                frame = play_range(setup, seed, played, end, tracker)
+            frames.append(frame)
+            played = end
+        games = pd.concat(frames, ignore_index=True)
+        if played > look:
+            games = games[games["game"] < look].reset_index(drop=True)
+        results = Results(setup, seed, games, meta={"looks": looks, "look": index})
+        if index == len(looks) - 1 or should_stop(results, scenario.claims, scenario.precision, index, looks):
+            break
     return results
+
+
+# ---- study folders ------------------------------------------------------------------------------
+def _plain(value: Any) -> Any:
+    """JSON-ready copy with every number at full precision (arrays as lists)."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def study_identity(setup: Setup) -> dict:
+    """Everything that decides the games of a setup, at full precision (never display labels)."""
+    return _plain({
+        "game": setup.game.name, "mode": setup.mode, "players": setup.players,
+        "options": setup.options,
+        "seats": [{"policy": s.policy.name, "params": {p.name: float(s.row[i]) for i, p in enumerate(s.policy.params)}}
+                  for s in setup.seats],
+        "rotate": setup.rotate, "max_length": setup.max_length or setup.game.default_max_length,
+        "extra": dict(sorted(setup.extra.items())),
+    })
+
+
+def study_key(identity: dict, seed: int, chunk: int) -> dict:
+    """The folder's key: the setup's identity, seed and chunk, and their hash."""
+    key = {"study": identity, "seed": seed, "chunk": chunk}
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+    return {"key": digest, **key}
+
+
+def _flatten(value: Any, key: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        out = {}
+        for name, inner in value.items():
+            out.update(_flatten(inner, f"{key}.{name}" if key else name))
+        return out
+    if isinstance(value, list):
+        out = {}
+        for i, inner in enumerate(value):
+            out.update(_flatten(inner, f"{key}[{i}]"))
+        return out if value else {key: []}
+    return {key: value}
+
+
+def first_difference(here: dict, there: dict) -> str:
+    """The first dotted key whose value differs, as 'key: A here, B in the folder'."""
+    a, b = _flatten(here), _flatten(there)
+    for name in sorted(set(a) | set(b)):
+        if a.get(name, "<absent>") != b.get(name, "<absent>"):
+            return f"{name}: {a.get(name, '<absent>')!r} here, {b.get(name, '<absent>')!r} in the folder"
+    return "nothing"
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``path`` so a kill leaves the old file or the new one: temp file, fsync, rename."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _sync_dir(path.parent)
+
+
+def _sync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _frame_bytes(frame: pd.DataFrame) -> bytes:
+    return frame.to_parquet(index=False)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class StudyFolder:
+    """An open study folder, locked by this process until :meth:`close`."""
+
+    def __init__(self, path: Path, setup: Setup, key: dict, manifest: dict):
+        self.path = path
+        self.setup = setup
+        self.key = key
+        self.manifest = manifest
+
+    # ---- opening ----
+    @classmethod
+    def open(cls, path: Path, setup: Setup, seed: int, chunk: int, games: int | None) -> StudyFolder:
+        """Validate ``path`` for this study (refusing in one line), then lock it and create it if
+        new. ``games``: the fixed size asked for (None for a sequential study)."""
+        key = study_key(study_identity(setup), seed, chunk)
+        if path.exists() and not path.is_dir():
+            raise RunError(f"--out: {path} is a file, not a study folder")
+        existing = path.is_dir() and any(path.iterdir())
+        if existing and not (path / MANIFEST).exists() and not (path / LOCK).exists():
+            raise RunError(f"--out: {path} is not empty and holds no study; choose another folder")
+        if not path.is_dir():
+            path.mkdir(parents=True)
+        lock_folder(path)
+        try:
+            manifest = cls._check(path, key, games)
+            if manifest is None:
+                manifest = {"format": FOLDER_FORMAT, **key, "parts": []}
+                write_atomic(path / MANIFEST, _json(manifest))
+            (path / PARTS).mkdir(exist_ok=True)
+            for stale in path.glob("**/.*.tmp"):  # temp files of a killed run
+                stale.unlink()
+        except BaseException:
+            unlock_folder(path)
+            raise
+        return cls(path, setup, key, manifest)
+
+    @staticmethod
+    def _check(path: Path, key: dict, games: int | None) -> dict | None:
+        """The folder's manifest if it holds this study (None if it holds none yet)."""
+        if not (path / MANIFEST).exists():
+            return None
+        try:
+            manifest = json.loads((path / MANIFEST).read_text())
+        except (ValueError, UnicodeDecodeError):
+            raise RunError(f"{path / MANIFEST}: not readable; this folder cannot be resumed, "
+                           "choose another --out") from None
+        if manifest.get("format") != FOLDER_FORMAT:
+            raise RunError(f"{path}: written by another version of balance; choose another --out")
+        if manifest["key"] != key["key"]:
+            for name, flag in (("seed", "seed"), ("chunk", "--chunk")):
+                if manifest[name] != key[name]:
+                    raise RunError(f"{path}: holds another study: {flag} {key[name]} here, {manifest[name]} "
+                                   "in the folder; choose another --out")
+            raise RunError(f"{path}: holds another study: {first_difference(key['study'], manifest['study'])}; "
+                           "choose another --out")
+        held = _held(manifest)
+        if games is not None and games < held:
+            raise RunError(f"{path}: holds {held:,} games of this study, more than the {games:,} asked; "
+                           f"ask for {held:,} or more, or choose another --out")
+        return manifest
+
+    def close(self) -> None:
+        unlock_folder(self.path)
+
+    # ---- parts ----
+    @property
+    def held(self) -> int:
+        return _held(self.manifest)
+
+    def games_from(self, start: int, look: int, seed: int, tracker: Tracker) -> tuple[pd.DataFrame, int]:
+        """The part starting at game ``start`` (read back, or played again if damaged), or, past
+        what the folder holds, new games up to the next chunk boundary or ``look``, saved."""
+        for part in self.manifest["parts"]:
+            if part["start"] == start:
+                return self._read(part, seed, tracker), part["end"]
+        chunk = self.key["chunk"]
+        end = min(look, (start // chunk + 1) * chunk)
+        frame = play_range(self.setup, seed, start, end, tracker)
+        self._save(start, end, frame)
+        return frame, end
+
+    def _part_path(self, start: int, end: int) -> Path:
+        return self.path / PARTS / f"games-{start:015d}-{end:015d}.parquet"
+
+    def _read(self, part: dict, seed: int, tracker: Tracker) -> pd.DataFrame:
+        path = self._part_path(part["start"], part["end"])
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            data = None
+        if data is not None and _sha256(data) == part["sha256"]:
+            return pd.read_parquet(path)
+        problem = "missing" if data is None else "truncated or corrupt (checksum differs)"
+        frame = simulate_frame(self.setup, seed, part["start"], part["end"] - part["start"])
+        data = _frame_bytes(frame)
+        write_atomic(path, data)
+        part["sha256"] = _sha256(data)
+        write_atomic(self.path / MANIFEST, _json(self.manifest))
+        tracker.notice(f"{path}: {problem}; recomputed games {part['start']:,}-{part['end'] - 1:,}")
+        return frame
+
+    def _save(self, start: int, end: int, frame: pd.DataFrame) -> None:
+        data = _frame_bytes(frame)
+        write_atomic(self._part_path(start, end), data)
+        self.manifest["parts"].append({"start": start, "end": end, "rows": len(frame), "sha256": _sha256(data)})
+        write_atomic(self.path / MANIFEST, _json(self.manifest))
+
+    def finish(self, results: Results, scenario: Scenario) -> None:
+        """Record the finished study: its results, the scenario as run, the looks it made."""
+        if scenario.path is not None:
+            write_atomic(self.path / SCENARIO_COPY, scenario.path.read_bytes())
+        write_atomic(self.path / RESULTS, _frame_bytes(results.games))
+        self.manifest.update(games=results.n_games, looks=results.meta["looks"], look=results.meta["look"])
+        write_atomic(self.path / MANIFEST, _json(self.manifest))
+
+
+def _held(manifest: dict) -> int:
+    """Games a manifest's parts hold (they tile [0, held) in order)."""
+    return manifest["parts"][-1]["end"] if manifest["parts"] else 0
+
+
+def _json(obj: Any) -> bytes:
+    return json.dumps(obj, indent=2).encode()
+
+
+def lock_folder(path: Path) -> None:
+    """Take the folder's lock file (holding our pid); refuse if a live process holds it, take it
+    over if its holder is dead."""
+    lock = path / LOCK
+    for _ in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                holder = int(lock.read_text().strip() or 0)
+            except (OSError, ValueError):
+                holder = 0
+            if holder and _pid_alive(holder):
+                raise RunError(f"{path}: in use by another run (process {holder}, lock file {lock})") from None
+            lock.unlink(missing_ok=True)  # a stale lock: its holder is gone
+            continue
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        return
+    raise RunError(f"{path}: in use by another run (lock file {lock})")
+
+
+def unlock_folder(path: Path) -> None:
+    lock = path / LOCK
+    try:
+        if int(lock.read_text().strip()) == os.getpid():
+            lock.unlink()
+    except (OSError, ValueError):
+        pass
+
+
+def run_to_folder(scenario: Scenario, seed: int, games: int | None, out: Path, *, chunk: int = DEFAULT_CHUNK,
+                  tracker: Tracker | None = None) -> Results:
+    """Play the scenario into the study folder ``out``: ``games`` games, or to the scenario's
+    precision when None; extends what the folder holds, never plays a game twice."""
+    looks = study_looks(scenario, games)
+    chunk = round_to_deals(chunk, scenario.setup.rotations)
+    folder = StudyFolder.open(out, scenario.setup, seed, chunk, looks[-1] if len(looks) == 1 else None)
+    try:
+        results = play_study(scenario, seed, looks, folder=folder, tracker=tracker)
+        if results.n_games < folder.held:
+            raise RunError(f"{out}: holds {folder.held:,} games of this study; this sequential run stopped at "
+                           f"{results.n_games:,}; pass --games {folder.held} or choose another --out")
+        folder.finish(results, scenario)
+    finally:
+        folder.close()
+    return results
+
+
+def held_games(folder: Path) -> int:
+    """Games a study folder holds (0 if it holds none)."""
+    try:
+        return _held(json.loads((folder / MANIFEST).read_text()))
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def load_study(folder: Path) -> tuple[Scenario, dict]:
+    """A study folder's scenario (as run, with the run's seed) and manifest."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        raise RunError(f"{folder}: not a study folder (no readable {MANIFEST})") from None
+    if manifest.get("format") != FOLDER_FORMAT or not (folder / SCENARIO_COPY).exists():
+        raise RunError(f"{folder}: not a finished study folder of this version of balance")
+    scenario = load_scenario(folder / SCENARIO_COPY)
+    scenario.seed = manifest["seed"]
+    return scenario, manifest
 
 
 def load_results(folder: Path) -> tuple[Scenario, Results]:
-    """A finished run folder: its scenario (as run, with the run's seed) and its results."""
-    from balance.engine.scenario import load_scenario
-
+    """A finished study folder: its scenario (as run, with the run's seed) and its results."""
+    scenario, manifest = load_study(folder)
     if not (folder / RESULTS).exists():
         raise RunError(f"{folder}: no {RESULTS} (the run did not finish; run it again to resume)")
-    manifest = json.loads((folder / MANIFEST).read_text())
-    scenario = load_scenario(folder / SCENARIO_COPY)
-    scenario.seed = manifest["seed"]
     games = pd.read_parquet(folder / RESULTS)
     return scenario, Results(scenario.setup, manifest["seed"], games, meta=manifest)
 
-
-def planned_looks(batch: int, max_games: int) -> list[int]:
-    """Game counts at which a sequential check looks at its claims: batch, 2 batch, 4 batch, ..."""
-    looks = []
-    n = batch
-    while n < max_games:
-        looks.append(n)
-        n *= 2
-    looks.append(max_games)
-    return looks
-
-
-def run_until_decided(scenario: Scenario, seed: int, *, progress: Progress | None = None,
-                      chunk: int = DEFAULT_CHUNK) -> Results:
-    """Sequential stopping: play until every claim is decided or meets its precision target, or the
-    game cap. Alpha is spent over the planned looks (O'Brien-Fleming type, see balance.stats), so
-    the verdicts keep their error rate whatever look stops the run; ``meta`` records the looks."""
-    from balance.stats import sequential_looks, should_stop
-
-    precision = scenario.precision
-    rotations = scenario.setup.rotations
-    looks = [round_to_deals(n, rotations) for n in sequential_looks(precision.batch, precision.max_games)]
-    frames: list[pd.DataFrame] = []
-    done = 0
-    results = None
-    for index, look in enumerate(looks):
-        part = simulate(scenario.setup, seed, look - done, start=done, chunk=chunk, progress=progress)
-        frames.append(part.games)
-        done = look
-        results = Results(scenario.setup, seed, pd.concat(frames, ignore_index=True),
-                          meta={"looks": looks, "look": index})
-        if not scenario.claims or should_stop(results, scenario.claims, precision, index, looks):
-            break
-    return results

@@ -24,8 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from balance.engine.game import Game, SeatPolicy, Setup, SetupError
+import pandas as pd
 
+from balance.engine.game import Game, Setup, SetupError, check_number
+from balance.games import get_game
+
+SAMPLE_SEED = 1  # the deal played to see which values a claim's `where` can name
 COMPARES = ("about", "at_most", "at_least")
 TOP_KEYS = {"game", "mode", "players", "title", "description", "seed", "games", "rotate", "max_length",
             "precision", "options", "seats", "claims", "min_deals"}
@@ -86,6 +90,8 @@ class ScenarioError(Exception):
 
     def __init__(self, where: str, key: str, message: str):
         super().__init__(f"{where}: {key}: {message}")
+        self.key = key
+        self.message = message
 
 
 def _expect(value: Any, kind: type | tuple, key: str) -> Any:
@@ -95,34 +101,6 @@ def _expect(value: Any, kind: type | tuple, key: str) -> Any:
         name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise SetupError(key, f"expected {name}, got {type(value).__name__} {value!r}")
     return value
-
-
-def build_setup(game: Game, *, mode: str, players: int, seats: list[tuple[str, dict]] | str,
-                options: dict, rotate: bool, max_length: int, extra: dict, key: str = "") -> Setup:
-    prefix = f"{key}." if key else ""
-    if mode not in game.modes:
-        raise SetupError(f"{prefix}mode", f"unknown mode '{mode}' of {game.name} (known: {', '.join(game.modes)})")
-    allowed = game.modes[mode].players
-    _expect(players, int, f"{prefix}players")
-    if players not in allowed:
-        raise SetupError(f"{prefix}players", f"{game.name} mode '{mode}' is for {', '.join(map(str, allowed))} players; got {players}")
-    if isinstance(seats, str):
-        seats = [(seats, {})] * players
-    if len(seats) != players:
-        raise SetupError(f"{prefix}seats", f"{len(seats)} seat policies given for {players} players")
-    seat_policies = []
-    for i, (name, params) in enumerate(seats):
-        policy = game.policy(name, f"{prefix}seats[{i}].policy")
-        row = policy.param_row(params, f"{prefix}seats[{i}].params")
-        seat_policies.append(SeatPolicy(policy, dict(params), row))
-    _expect(max_length, int, f"{prefix}max_length")
-    if max_length < 0:
-        raise SetupError(f"{prefix}max_length", "must be positive")
-    setup = Setup(game=game, mode=mode, players=players, options=game.parse_options(options, f"{prefix}options"),
-                  seats=seat_policies, rotate=bool(rotate), max_length=max_length)
-    game.parse_extra(extra, setup, key)
-    game.validate(setup)
-    return setup
 
 
 def _parse_seats(raw: Any, players: int) -> list[tuple[str, dict]] | str:
@@ -214,11 +192,47 @@ def _parse_claims(raw: Any, game: Game, min_deals: int = MIN_DEALS) -> list[Clai
     return claims
 
 
-def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
-    from balance.games import get_game
+def _check_numbers(value: Any, key: str = "") -> None:
+    """Every number of a scenario, wherever it stands, is one a kernel can store: floats finite,
+    integers within int64 (TOML allows nan, inf and integers of any size)."""
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            _check_numbers(inner, f"{key}.{name}" if key else str(name))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            _check_numbers(inner, f"{key}[{i}]")
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        check_number(value, key, integer=isinstance(value, int))
 
+
+def _check_where(claims: list[Claim], setup: Setup) -> None:
+    """A claim's ``where`` names columns of its quantity's table. Grouping columns (seat, policy,
+    role...: the setup's labels, all present in every deal) must name a value that occurs in one
+    deal played under every rotation; other columns take a number (their values vary by game)."""
+    if not any(claim.where for claim in claims):
+        return
+    game = setup.game
+    games = game.frame(setup, game.simulate(setup, SAMPLE_SEED, 0, setup.rotations))
+    tables = {"games": games, "seats": game.seat_frame(setup, games)}
+    for i, claim in enumerate(claims):
+        quantity = game.quantity(claim.quantity, f"claims[{i}].quantity")
+        frame = tables[quantity.table]
+        for column, value in claim.where.items():
+            key = f"claims[{i}].where.{column}"
+            if column not in frame.columns:
+                raise SetupError(key, f"no such column for '{quantity.name}' (known: {', '.join(frame.columns)})")
+            if column in quantity.by or not pd.api.types.is_numeric_dtype(frame[column]):
+                occurring = sorted(map(str, frame[column].unique()))
+                if not (frame[column] == value).any():
+                    raise SetupError(key, f"no game has {column} = {value!r} (values: {', '.join(occurring)})")
+            else:
+                check_number(value, key)
+
+
+def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
     where = str(path) if path else "<scenario>"
     try:
+        _check_numbers(data)
         if "game" not in data:
             raise SetupError("game", "missing")
         game = get_game(_expect(data["game"], str, "game"), "game")
@@ -229,10 +243,9 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
             raise SetupError("players", "missing")
         players = data["players"]
         seats = _parse_seats(data.get("seats", game.policies[0].name), players if isinstance(players, int) else 0)
-        setup = build_setup(game, mode=mode, players=players, seats=seats,
-                            options=_expect(data.get("options", {}), dict, "options"),
-                            rotate=_expect(data.get("rotate", True), bool, "rotate"),
-                            max_length=data.get("max_length", 0), extra=extra)
+        setup = game.make_setup(mode, players, seats, options=_expect(data.get("options", {}), dict, "options"),
+                                rotate=_expect(data.get("rotate", True), bool, "rotate"),
+                                max_length=data.get("max_length", 0), extra=extra, key="")
         seed = _expect(data.get("seed", 1), int, "seed")
         if not 0 <= seed < 2**63:
             raise SetupError("seed", "must be a non-negative 63-bit integer")
@@ -256,6 +269,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
             precision = Precision(max_games, batch, half, relative)
         min_deals = _count(data.get("min_deals", MIN_DEALS), "min_deals", 2)
         claims = _parse_claims(data.get("claims", []), game, min_deals)
+        _check_where(claims, setup)
         title = _expect(data.get("title", path.stem if path else game.title), str, "title")
         description = _expect(data.get("description", ""), str, "description")
     except SetupError as err:
@@ -265,13 +279,22 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
 
 def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
+    return parse_scenario(read_scenario_data(path), path)
+
+
+def read_scenario_data(path: Path) -> dict[str, Any]:
+    """The TOML table of a scenario file, not yet validated."""
     if not path.is_file():
         raise ScenarioError(str(path), "-", "no such scenario file")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as err:
+        raise ScenarioError(str(path), "-", f"not UTF-8 text (byte {err.start})") from None
     except tomllib.TOMLDecodeError as err:
         raise ScenarioError(str(path), "-", f"not valid TOML ({err})") from None
-    return parse_scenario(data, path)
+    except OSError as err:
+        raise ScenarioError(str(path), "-", f"cannot be read ({err.strerror})") from None
+    return data
 
 
 def scenario_files(paths: list[str | Path]) -> list[Path]:

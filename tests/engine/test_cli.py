@@ -39,8 +39,9 @@ def write(tmp_path, text, name="study.toml"):
 
 
 def invoke(*args):
+    """Exit status and output: stdout alone under --json (progress goes to stderr), else both."""
     result = runner.invoke(app, [str(a) for a in args])
-    return result.exit_code, result.output
+    return result.exit_code, result.stdout if "--json" in args else result.output
 
 
 def test_games_lists_every_option_and_policy():
@@ -98,7 +99,7 @@ def test_run_refuses_a_folder_of_another_study(tmp_path):
     out = tmp_path / "run"
     assert invoke("run", scenario, "--out", out, "--games", 30)[0] == 0
     code, text = invoke("run", scenario, "--out", out, "--games", 30, "--seed", 9)
-    assert code == 2 and "different study" in text
+    assert code == 2 and "another study: seed 9 here, 5 in the folder" in text
 
 
 def test_report_writes_html_and_markdown_with_plots(tmp_path):

@@ -16,7 +16,8 @@ from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
 from balance.games.dethroned.roles import (
     BUILTIN_ROLES, GT, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, NOT_IN_PLAY, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
-    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec, parse_custom_role, role_table,
+    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, SUGGESTED_SETUPS, RoleSpec, parse_custom_role,
+    role_table,
 )
 
 DEFAULT_MAX_DECISIONS = 3000
@@ -93,6 +94,10 @@ class Dethroned(Game):
     )
 
     # ---- setup ------------------------------------------------------------------------------
+    def default_extra(self, mode: str, players: int) -> dict[str, Any]:
+        """The roles of the first suggested setup for this many players."""
+        return next(({"roles": list(roles)} for _, roles in SUGGESTED_SETUPS.values() if len(roles) == players), {})
+
     def parse_extra(self, raw: dict[str, Any], setup: Setup, key: str) -> None:
         prefix = f"{key}." if key else ""
         unknown = set(raw) - {"roles", "custom_roles"}

@@ -14,8 +14,10 @@ OPTIONS = (
     Option("symbols", "default", "Which symbols the roles carry: 'default' = the companion app's role table, "
            "'art' = the printed card art (Fool, Princess not Assailants; Sage, Sweetheart Royalty).",
            choices=("default", "art")),
-    Option("window_seconds", 3.0, "Seconds a defender has before the attacker's count starts (rulebook: 3)."),
-    Option("count_seconds", 3.0, "Seconds of the attacker's 3-2-1 count (a spoken count of three).", assumed=True),
+    Option("window_seconds", 3.0, "Seconds a defender has before the attacker's count starts (rulebook: 3).",
+           low=0, high=3600),
+    Option("count_seconds", 3.0, "Seconds of the attacker's 3-2-1 count (a spoken count of three).", assumed=True,
+           low=0, high=3600),
     Option("redirect_credit", True, "A Redirect gives the redirector the kill credit of the attack "
            "(rulebook: 'the attack now counts as yours')."),
     Option("shopkeeper_deck", "undrawn", "What the Shopkeeper's deck sum counts: 'undrawn' deck, or "
@@ -31,7 +33,7 @@ OPTIONS = (
     Option("first_vote_after_two_at_8", False, "With 8 players the first pause and vote come after the "
            "second death (companion text); default: after every death (main rules)."),
     Option("impasse_rounds", 2, "An impasse vote is held when, with no attack on the table, the living "
-           "players have passed this many reactions each in a row.", assumed=True),
+           "players have passed this many reactions each in a row.", assumed=True, low=1, high=1000),
 )
 
 SPEED = (

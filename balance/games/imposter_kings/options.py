@@ -38,10 +38,10 @@ OPTIONS = (
            "Round scoring in Quickplay and the learning steps: 'one_point' (rulebook: 'The winner of each "
            "round gets 1 point') or 'full' (1 + King face up + cards left, as the full game).",
            choices=("one_point", "full")),
-    Option("points_to_win", 7, "Points that win the match (rulebook: 7)."),
+    Option("points_to_win", 7, "Points that win the match (rulebook: 7).", low=1),
     Option("round_turn_cap", 200,
            "Turns after which a round stops and counts as capped (no winner). Rounds end far sooner; "
-           "this only guards the loop.", assumed=True),
+           "this only guards the loop.", assumed=True, low=1),
 )
 
 HEURISTIC_POLICY_PARAMS = (
@@ -66,8 +66,8 @@ POLICIES = (
                                    "everything public and seen", HEURISTIC_POLICY_PARAMS),
     Policy("search", SEARCH, "flat Monte Carlo (PIMC): per legal action, the same determinized deals of the "
                              "hidden cards played out by a fast inner policy; the best mean round result",
-           (Param("rollouts", 16.0, "determinized rollouts per legal action", 1.0, 10000.0),
-            Param("inner", float(HEURISTIC), "inner rollout policy: 1 greedy, 2 heuristic", 1.0, 2.0))),
+           (Param("rollouts", 16.0, "determinized rollouts per legal action", 1.0, 10000.0, integer=True),
+            Param("inner", float(HEURISTIC), "inner rollout policy: 1 greedy, 2 heuristic", 1.0, 2.0, integer=True))),
 )
 
 FIRST_MODES = {"true_king": R.FIRST_BY_TRUE_KING, "seat0": R.FIRST_SEAT0, "seat1": R.FIRST_SEAT1}

@@ -1,0 +1,299 @@
+"""Bad input, scenario files and command lines over all three games: each one is refused with
+exit status 2 and one line naming the file (or the flag) and the key, without a traceback and
+without writing anything."""
+
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+
+runner = CliRunner()
+
+TTT = """
+game = "take_the_throne"
+mode = "core"
+players = 3
+seed = 5
+games = 60
+seats = "heuristic"
+
+[[claims]]
+id = "fair"
+quantity = "win_rate"
+by = "seat"
+target = 0.333
+tolerance = 0.3
+
+[[claims]]
+quantity = "game_length"
+target = 8
+tolerance = 6
+"""
+
+IK = """
+game = "imposter_kings"
+mode = "quickplay"
+players = 2
+seed = 3
+games = 20
+seats = "greedy"
+
+[options]
+first_player = "seat0"
+
+[[claims]]
+id = "first"
+quantity = "first_player_win"
+target = 0.5
+tolerance = 0.2
+"""
+
+DET = """
+game = "dethroned"
+players = 3
+seed = 4
+games = 20
+rotate = false
+seats = "random"
+roles = ["Fool", "King", "Assassin"]
+
+[options]
+symbols = "default"
+
+[[claims]]
+id = "roles"
+quantity = "win_rate"
+by = "role"
+target = 0.5
+tolerance = 0.3
+"""
+
+
+def sub(base: str, old: str, new: str) -> str:
+    assert old in base, old
+    return base.replace(old, new, 1)
+
+
+def seat0(base: str, policy: str, params: str, others: str, players: int) -> str:
+    """``base`` with seat 0 playing ``policy`` with ``params`` and every other seat ``others``."""
+    seats = f'[[seats]]\npolicy = "{policy}"\nparams = {{ {params} }}\n' + \
+        f'[[seats]]\npolicy = "{others}"\n' * (players - 1)
+    head, claims = base.split("[[claims]]", 1)
+    head = "\n".join(line for line in head.splitlines() if not line.startswith("seats ="))
+    return head + "\n" + seats + "\n[[claims]]" + claims
+
+
+def option(base: str, line: str) -> str:
+    """``base`` with one more line in its [options] table (created if missing)."""
+    if "[options]" in base:
+        return sub(base, "[options]\n", f"[options]\n{line}\n")
+    head, claims = base.split("[[claims]]", 1)
+    return head + f"[options]\n{line}\n\n[[claims]]" + claims
+
+
+BIG = 2**70
+
+# (id, scenario text or bytes, the key the error line names)
+BAD_FILES = [
+    # ---- Take the Throne: the scenario's own keys
+    ("unknown_top_key", "playerz = 3\n" + TTT, "playerz"),
+    ("players_string", sub(TTT, "players = 3", 'players = "three"'), "players"),
+    ("players_impossible", sub(TTT, "players = 3", "players = 7"), "players"),
+    ("players_float", sub(TTT, "players = 3", "players = 3.0"), "players"),
+    ("players_bool", sub(TTT, "players = 3", "players = true"), "players"),
+    ("players_missing", sub(TTT, "players = 3\n", ""), "players"),
+    ("game_missing", sub(TTT, 'game = "take_the_throne"\n', ""), "game"),
+    ("game_unknown", sub(TTT, '"take_the_throne"', '"chess"'), "game"),
+    ("game_number", sub(TTT, '"take_the_throne"', "5"), "game"),
+    ("mode_unknown", sub(TTT, 'mode = "core"', 'mode = "cor"'), "mode"),
+    ("mode_number", sub(TTT, 'mode = "core"', "mode = 3"), "mode"),
+    ("seed_negative", sub(TTT, "seed = 5", "seed = -1"), "seed"),
+    ("seed_2_63", sub(TTT, "seed = 5", f"seed = {2**63}"), "seed"),
+    ("seed_huge", sub(TTT, "seed = 5", f"seed = {BIG}"), "seed"),
+    ("seed_string", sub(TTT, "seed = 5", 'seed = "x"'), "seed"),
+    ("seed_float", sub(TTT, "seed = 5", "seed = 1.5"), "seed"),
+    ("games_zero", sub(TTT, "games = 60", "games = 0"), "games"),
+    ("games_negative", sub(TTT, "games = 60", "games = -5"), "games"),
+    ("games_fraction", sub(TTT, "games = 60", "games = 2.5"), "games"),
+    ("games_1e300", sub(TTT, "games = 60", "games = 1e300"), "games"),
+    ("games_huge", sub(TTT, "games = 60", f"games = {BIG}"), "games"),
+    ("max_length_huge", "max_length = " + str(BIG) + "\n" + TTT, "max_length"),
+    ("max_length_negative", "max_length = -1\n" + TTT, "max_length"),
+    ("max_length_fraction", "max_length = 1.5\n" + TTT, "max_length"),
+    ("rotate_string", "rotate = \"yes\"\n" + TTT, "rotate"),
+    ("title_number", "title = 5\n" + TTT, "title"),
+    ("description_number", "description = 5\n" + TTT, "description"),
+    # seats and policy parameters
+    ("policy_unknown", sub(TTT, 'seats = "heuristic"', 'seats = "wizard"'), "seats[0].policy"),
+    ("seats_number", sub(TTT, 'seats = "heuristic"', "seats = 5"), "seats"),
+    ("seats_count", sub(TTT, 'seats = "heuristic"', 'seats = ["random", "random"]'), "seats"),
+    ("seat_unknown_key", sub(TTT, 'seats = "heuristic"', '[[seats]]\npolcy = "random"'), "seats[0].polcy"),
+    ("param_unknown", seat0(TTT, "heuristic", "nonsense = 1", "random", 3), "seats[0].params.nonsense"),
+    ("param_below_low", seat0(TTT, "heuristic", "temperature = -1", "random", 3), "seats[0].params.temperature"),
+    ("param_inf", seat0(TTT, "heuristic", "temperature = inf", "random", 3), "seats[0].params.temperature"),
+    ("param_nan", seat0(TTT, "heuristic", "temperature = nan", "random", 3), "seats[0].params.temperature"),
+    ("param_minus_inf", seat0(TTT, "heuristic", "throne_value = -inf", "random", 3), "seats[0].params.throne_value"),
+    ("param_string", seat0(TTT, "heuristic", 'temperature = "hot"', "random", 3), "seats[0].params.temperature"),
+    ("param_bool", seat0(TTT, "heuristic", "temperature = true", "random", 3), "seats[0].params.temperature"),
+    ("param_huge_int", seat0(TTT, "heuristic", f"throne_value = {BIG}", "random", 3), "seats[0].params.throne_value"),
+    # rule options
+    ("option_unknown", option(TTT, "feint_from_discrad = true"), "options.feint_from_discrad"),
+    ("option_type", option(TTT, "feint_from_discard = 1"), "options.feint_from_discard"),
+    ("option_choice", option(TTT, 'contest_order = "abd"'), "options.contest_order"),
+    ("options_not_table", "options = 3\n" + TTT, "options"),
+    ("unknown_card", option(sub(TTT, 'mode = "core"', 'mode = "custom"'),
+                            'house_cards = ["attack", "charge", "feint", "infiltrate", "dragon"]'),
+     "options.house_cards"),
+    # claims
+    ("claim_quantity", sub(TTT, 'quantity = "game_length"', 'quantity = "fun"'), "claims[1].quantity"),
+    ("claim_tolerance_inf", sub(TTT, "tolerance = 0.3", "tolerance = inf"), "claims[0].tolerance"),
+    ("claim_target_nan", sub(TTT, "target = 0.333", "target = nan"), "claims[0].target"),
+    ("claim_target_huge", sub(TTT, "target = 8", f"target = {BIG}"), "claims[1].target"),
+    ("claim_by", sub(TTT, 'by = "seat"', 'by = "colour"'), "claims[0].by"),
+    ("claim_compare", sub(TTT, 'by = "seat"', 'by = "seat"\ncompare = "roughly"'), "claims[0].compare"),
+    ("claim_target_missing", sub(TTT, "target = 8\n", ""), "claims[1].target"),
+    ("claim_duplicate_id", sub(TTT, 'quantity = "game_length"', 'id = "fair"\nquantity = "game_length"'),
+     "claims[1].id"),
+    ("claim_unknown_key", sub(TTT, 'by = "seat"', 'by = "seat"\nweight = 2'), "claims[0].weight"),
+    ("where_unknown_column", sub(TTT, 'by = "seat"', 'by = "seat"\nwhere = { colour = "red" }'),
+     "claims[0].where.colour"),
+    ("where_policy_absent", sub(TTT, 'by = "seat"', 'by = "seat"\nwhere = { policy = "nobody" }'),
+     "claims[0].where.policy"),
+    ("where_seat_absent", sub(TTT, 'by = "seat"', 'by = "seat"\nwhere = { seat = 7 }'), "claims[0].where.seat"),
+    # files that are not scenarios
+    ("not_toml", "game = = 3", "-"),
+    ("not_utf8", b'title = "\xff\xfe caf\xe9"\n' + TTT.encode(), "-"),
+    ("binary", bytes(range(256)) * 4, "-"),
+    ("empty", "", "game"),
+    # ---- The Imposter Kings
+    ("ik_players", sub(IK, "players = 2", "players = 3"), "players"),
+    ("ik_mode", sub(IK, '"quickplay"', '"full3"'), "mode"),
+    ("ik_points_zero", option(IK, "points_to_win = 0"), "options.points_to_win"),
+    ("ik_points_huge", option(IK, f"points_to_win = {BIG}"), "options.points_to_win"),
+    ("ik_points_fraction", option(IK, "points_to_win = 7.5"), "options.points_to_win"),
+    ("ik_turn_cap_negative", option(IK, "round_turn_cap = -1"), "options.round_turn_cap"),
+    ("ik_first_player", sub(IK, 'first_player = "seat0"', 'first_player = "seat2"'), "options.first_player"),
+    ("ik_mystic_scope", option(IK, "mystic_scope = 1"), "options.mystic_scope"),
+    ("ik_rollouts_fraction", seat0(IK, "search", "rollouts = 2.5", "greedy", 2), "seats[0].params.rollouts"),
+    ("ik_rollouts_zero", seat0(IK, "search", "rollouts = 0", "greedy", 2), "seats[0].params.rollouts"),
+    ("ik_inner_code", seat0(IK, "search", "inner = 3", "greedy", 2), "seats[0].params.inner"),
+    ("ik_weight_nan", seat0(IK, "heuristic", "block = nan", "greedy", 2), "seats[0].params.block"),
+    ("ik_max_length", "max_length = 1000\n" + IK, "max_length"),
+    ("ik_other_games_quantity", sub(IK, '"first_player_win"', '"win_rate"'), "claims[0].quantity"),
+    ("ik_where_policy", sub(IK, 'quantity = "first_player_win"', 'quantity = "win"\nwhere = { policy = "nobody" }'),
+     "claims[0].where.policy"),
+    ("ik_unknown_table", IK + "\n[deck]\nsize = 3\n", "deck"),
+    # ---- DETHRONED
+    ("det_window_nan", sub(DET, 'symbols = "default"', "window_seconds = nan"), "options.window_seconds"),
+    ("det_window_inf", sub(DET, 'symbols = "default"', "window_seconds = inf"), "options.window_seconds"),
+    ("det_count_1e300", sub(DET, 'symbols = "default"', "count_seconds = 1e300"), "options.count_seconds"),
+    ("det_window_negative", sub(DET, 'symbols = "default"', "window_seconds = -1"), "options.window_seconds"),
+    ("det_impasse_zero", sub(DET, 'symbols = "default"', "impasse_rounds = 0"), "options.impasse_rounds"),
+    ("det_symbols", sub(DET, 'symbols = "default"', 'symbols = "neon"'), "options.symbols"),
+    ("det_roles_missing", sub(DET, 'roles = ["Fool", "King", "Assassin"]\n', ""), "roles"),
+    ("det_roles_count", sub(DET, '["Fool", "King", "Assassin"]', '["Fool", "King"]'), "roles"),
+    ("det_role_unknown", sub(DET, '"King", "Assassin"]', '"Wizard", "Assassin"]'), "roles[1]"),
+    ("det_players", sub(sub(DET, "players = 3", "players = 2"), '"Fool", "King", "Assassin"', '"Fool", "King"'),
+     "players"),
+    ("det_custom_min_dead_huge", sub(DET, '"Assassin"]', '"Shifter"]') +
+     f'\n[[custom_roles]]\nname = "Shifter"\nmin_dead = {10**30}\n', "custom_roles[0].min_dead"),
+    ("det_custom_unknown_key", sub(DET, '"Assassin"]', '"Shifter"]') +
+     '\n[[custom_roles]]\nname = "Shifter"\ncolour = "red"\n', "custom_roles[0].colour"),
+    ("det_custom_nameless", DET + '\n[[custom_roles]]\nroyalty = true\n', "custom_roles[0].name"),
+    ("det_reaction_zero", seat0(DET, "heuristic", "reaction_mean = 0", "random", 3), "seats[0].params.reaction_mean"),
+    ("det_lying_above_one", seat0(DET, "heuristic", "lying = 1.5", "random", 3), "seats[0].params.lying"),
+    ("det_where_role", sub(DET, 'by = "role"', 'by = "role"\nwhere = { role = "Wizard" }'), "claims[0].where.role"),
+]
+
+
+def write(tmp_path, content, name="study.toml"):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
+def files_under(folder):
+    return sorted(p.relative_to(folder) for p in folder.rglob("*"))
+
+
+def assert_refused(tmp_path, monkeypatch, args, names):
+    """Exit 2, one line containing every string of ``names``, no traceback, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    before = files_under(tmp_path)
+    result = runner.invoke(app, [str(a) for a in args])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2, result.output
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    for name in names:
+        assert name in lines[0], (name, lines[0])
+    assert files_under(tmp_path) == before
+
+
+@pytest.mark.parametrize("content, key", [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES])
+def test_bad_scenario_file_is_one_line_naming_file_and_key(tmp_path, monkeypatch, content, key):
+    scenario = write(tmp_path, content)
+    for command in (["run", scenario, "--out", tmp_path / "out"], ["check", scenario]):
+        assert_refused(tmp_path, monkeypatch, command, [str(scenario), f": {key}:"])
+
+
+# (id, command line with {ttt} for a valid Take the Throne scenario, the flag the error line names)
+BAD_COMMANDS = [
+    ("run_games_zero", ["run", "{ttt}", "--games", 0], "--games"),
+    ("run_games_negative", ["run", "{ttt}", "--games", -3], "--games"),
+    ("check_games_zero", ["check", "{ttt}", "--games", 0], "--games"),
+    ("run_games_word", ["run", "{ttt}", "--games", "many"], "--games"),
+    ("run_misspelt_flag", ["run", "{ttt}", "--gmaes", 5], "--gmaes"),
+    ("run_seed_negative", ["run", "{ttt}", "--seed", -1], "--seed"),
+    ("run_seed_2_64", ["run", "{ttt}", "--seed", 2**64], "--seed"),
+    ("check_seed_2_63", ["check", "{ttt}", "--seed", 2**63], "--seed"),
+    ("run_chunk_zero", ["run", "{ttt}", "--chunk", 0], "--chunk"),
+    ("run_chunk_negative", ["run", "{ttt}", "--chunk", -1], "--chunk"),
+    ("run_threads_zero", ["run", "{ttt}", "--threads", 0], "--threads"),
+    ("check_threads_negative", ["check", "{ttt}", "--threads", -2], "--threads"),
+    ("run_out_is_a_file", ["run", "{ttt}", "--out", "{ttt}"], "--out"),
+    ("run_out_not_a_study", ["run", "{ttt}", "--out", "{other}"], "--out"),
+    ("check_missing_file", ["check", "{dir}/nope.toml"], "nope.toml"),
+    ("check_empty_folder", ["check", "{empty}"], "empty"),
+    ("replay_game_huge", ["replay", "{ttt}", "--game", 10**20], "--game"),
+    ("replay_game_negative", ["replay", "{ttt}", "--game", -1], "--game"),
+    ("replay_game_past_the_study", ["replay", "{ttt}", "--game", 60], "--game"),
+    ("replay_seed_negative", ["replay", "{ttt}", "--game", 1, "--seed", -1], "--seed"),
+    ("replay_not_a_study_folder", ["replay", "{other}", "--game", 1], "other"),
+    ("bench_seconds_zero", ["bench", "--seconds", 0], "--seconds"),
+    ("bench_seconds_negative", ["bench", "--seconds", -1], "--seconds"),
+    ("bench_seconds_nan", ["bench", "--seconds", "nan"], "--seconds"),
+    ("bench_seconds_inf", ["bench", "--seconds", "inf"], "--seconds"),
+    ("bench_game_unknown", ["bench", "--game", "chess"], "--game"),
+    ("bench_threads_zero", ["bench", "--threads", 0], "--threads"),
+    ("matrix_no_policies", ["matrix", "take_the_throne", "--policies", ""], "--policies"),
+    ("matrix_unknown_policy", ["matrix", "take_the_throne", "--policies", "random,wizard"], "--policies"),
+    ("matrix_games_zero", ["matrix", "take_the_throne", "--policies", "random", "-n", 0], "--games"),
+    ("matrix_players", ["matrix", "take_the_throne", "--policies", "random", "--players", 9], "--players"),
+    ("matrix_mode", ["matrix", "take_the_throne", "--policies", "random", "--mode", "nope"], "--mode"),
+    ("matrix_seed", ["matrix", "take_the_throne", "--policies", "random", "--seed", -1], "--seed"),
+    ("matrix_game_unknown", ["matrix", "chess", "--policies", "random"], "GAME"),
+    ("matrix_scenario_of_another_game", ["matrix", "dethroned", "--policies", "random", "--scenario", "{ttt}"],
+     "--scenario"),
+    ("report_not_html", ["report", "{ttt}", "-o", "{dir}/report.txt"], "-o"),
+    ("report_games_zero", ["report", "{ttt}", "-o", "{dir}/report.html", "--games", 0], "--games"),
+]
+
+
+@pytest.mark.parametrize("args, flag", [b[1:] for b in BAD_COMMANDS], ids=[b[0] for b in BAD_COMMANDS])
+def test_bad_command_line_is_one_line_naming_the_flag(tmp_path, monkeypatch, args, flag):
+    places = {"ttt": write(tmp_path, TTT), "dir": tmp_path, "other": tmp_path / "other", "empty": tmp_path / "empty"}
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("not a study")
+    (tmp_path / "empty").mkdir()
+    args = [str(a).format(**places) for a in args]
+    assert_refused(tmp_path, monkeypatch, args, [flag])
+
+
+def test_the_table_covers_every_game_and_enough_cases():
+    games = {text.split('game = "')[1].split('"')[0] for _, text, _ in BAD_FILES
+             if isinstance(text, str) and 'game = "' in text}
+    assert games >= {"take_the_throne", "imposter_kings", "dethroned"}
+    assert len(BAD_FILES) + len(BAD_COMMANDS) >= 80
