@@ -31,7 +31,7 @@ from balance.games.take_the_throne.layout import (
     INFILTRATE, MAIN, EXTRA, MONARCH, NO_CARD, RULESET, MODE_TWO_PLAYER, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC,
     POLICY_RANDOM, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD, REVEALED, SABOTAGE, SABOTAGE_TARGET,
     DECISION_CHOICES, DECISION_KIND, SCRIPT_ERROR, SCRIPT_POS, SELECT_CARD, STRENGTH, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, CROWN_MASK,
-    N_CARDS, AMBUSH_VP, RETAIN_VP, RETAIN_VP_TWO_PLAYER, TAKE_VP_TWO_PLAYER,
+    N_CARDS, AMBUSH_VP, RETAIN_VP, RETAIN_VP_TWO_PLAYER, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER,
 )
 
 # ---- heuristic parameters (index into the seat's parameter row) ---------------------------
@@ -355,7 +355,10 @@ def best_crown_card(state, choices, rng, work):
         elif card == AUTHORITY and state[VP + richest] > vp:
             bonus = 1.0
         if card == ABDICATE:
-            score = 1.0 + keep * (work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)) + (1.0 - keep) * lose_value
+            # 1 VP now; kept: the throne back and the take-back VP in force (TAKE_BACK_PAY)
+            back = state[TAKE_BACK_PAY]
+            score = 1.0 + keep * (back + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1 + back, work)) \
+                + (1.0 - keep) * lose_value
         else:
             extra = 1 if card == CONSOLIDATE else 0
             retain_value = RETAIN_VP + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + RETAIN_VP + extra, work)
