@@ -14,9 +14,12 @@ Policies:
   (see options.py).
 - scripted: replays a list of decisions (tests, positions).
 
-Policies see every player's hand. In the core and Mirror games that is what a player who
-remembers the revealed cards knows (all house decks are alike and played cards are shown); in the
-Asymmetric and custom games it is a perfect-memory simplification.
+What a policy sees. At the card selection, every player's hand: in the core and custom games
+that is what a player who remembers every shown card knows (the decks are known, and every played
+card is shown or goes back to its hand); in Mirror it also shows the Monarch's 4 random crown cards
+before they are played, and in Asymmetric each house player's 2 random cards too: there the
+heuristic sees hidden cards (an approximation, not a memory simplification). Later in the round,
+only revealed cards: a face-down card is any of the cards its player chose from (possible_cards).
 """
 
 import numpy as np
@@ -104,6 +107,30 @@ def available_cards(state, seat):
     return hand if hand != 0 else state[DISCARD + seat]
 
 
+@kernel(inline="always")
+def cards_in_play(state, seat):
+    mask = 0
+    for slot in (MAIN, EXTRA):
+        if state[slot + seat] != NO_CARD:
+            mask |= 1 << state[slot + seat]
+    return mask
+
+
+@kernel(inline="always")
+def possible_cards(state, seat):
+    """The cards another player must reckon ``seat`` may play or have in play. At the card
+    selection: what it can play from. Later in the round: a revealed card is known (only a
+    contest card matters); a face-down card is any of the cards it chose from, its hand and that
+    card (the hand alone would give the card away); a card raided away is gone."""
+    if state[DECISION_KIND] == SELECT_CARD:
+        return available_cards(state, seat)
+    if state[REVEALED + seat]:
+        return cards_in_play(state, seat) & CONTEST_MASK
+    if state[MAIN + seat] == NO_CARD:
+        return 0
+    return state[HAND + seat] | (1 << state[MAIN + seat])
+
+
 @kernel
 def seat_with_max_vp(state, seats, rng):
     """The seat of ``seats`` with the most VP; ties broken at random, so no seat is favoured."""
@@ -156,9 +183,10 @@ def card_weight(card, work):
 
 @kernel
 def model_player(state, seat, work):
-    """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate).
-    Branch-free: hands vary from call to call, and mispredicted branches cost more than the math."""
-    cards = available_cards(state, seat)
+    """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate), over
+    its possible cards (a known contest card gets odds 1). Branch-free: hands vary from call to
+    call, and mispredicted branches cost more than the math."""
+    cards = possible_cards(state, seat)
     has_attack = (cards >> ATTACK) & 1
     has_infiltrate = (cards >> INFILTRATE) & 1
     has_charge = (cards >> CHARGE) & 1
@@ -236,6 +264,10 @@ def p_monarch_keeps(work, defend):
 
 @kernel(inline="always")
 def monarch_card_odds(state, card):
+    """P(the Monarch plays ``card``): uniform over its cards at the selection; after that its card is
+    known (the Monarch reveals first)."""
+    if state[DECISION_KIND] != SELECT_CARD:
+        return float(cards_in_play(state, state[MONARCH]) >> card & 1)
     hand = available_cards(state, state[MONARCH])
     if not hand >> card & 1:
         return 0.0
