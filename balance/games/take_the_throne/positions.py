@@ -34,12 +34,10 @@ def cards_of(mask: int) -> list[str]:
 
 
 def mask_of_names(names) -> int:
-    mask = 0
     for name in names:
         if name.lower() not in L.CARD_IDS:
             raise ValueError(f"unknown card '{name}'")
-        mask |= 1 << L.CARD_IDS[name.lower()]
-    return mask
+    return L.mask_of(L.CARD_IDS[name.lower()] for name in names)
 
 
 class Position:
