@@ -33,10 +33,11 @@ def heuristic_decision(kind, seat, choices, played, revealed, seed):
 def test_the_monarchs_raid_target_does_not_depend_on_the_face_down_cards(seed):
     # The Monarch has revealed Raid; seats 1 and 2 hold a Charge and a Feint face down, in either
     # order. Their hands alone would tell which played the Charge.
-    a, b = [{0: "raid", 1: hidden[0], 2: hidden[1], 3: "attack"} for hidden in (("charge", "feint"), ("feint", "charge"))]
-    choices = 0b1110
-    assert heuristic_decision(L.RAID_TARGET, 0, choices, a, [0], seed) == \
-        heuristic_decision(L.RAID_TARGET, 0, choices, b, [0], seed)
+    worlds = [{0: "raid", 1: hidden[0], 2: hidden[1], 3: "attack"}
+              for hidden in (("charge", "feint"), ("feint", "charge"))]
+    house = 0b1110
+    targets = {heuristic_decision(L.RAID_TARGET, 0, house, world, [0], seed) for world in worlds}
+    assert len(targets) == 1
 
 
 @pytest.mark.parametrize("seed", range(8))
