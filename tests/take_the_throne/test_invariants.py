@@ -47,6 +47,11 @@ def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, 
                 hand, discard, owned = state[L.HAND + s], state[L.DISCARD + s], state[L.OWNED + s]
                 assert hand & discard == 0, "a card in hand and discard pile at once"
                 assert hand | discard == owned, "a card lost or created"
+                shown = state[L.SHOWN + s]
+                assert shown & ~owned == 0, "a card shown as part of a deck it is not in"
+                assert discard & ~shown == 0, "a discarded card was never shown"
+                if mode not in ("mirror", "asymmetric"):
+                    assert shown == owned, "a deck everyone knows has unseen cards"
                 assert state[L.MAIN + s] == L.NO_CARD and state[L.EXTRA + s] == L.NO_CARD
                 assert state[L.VP + s] >= 0
                 expected = L.MONARCH_HAND_SIZE if s == state[L.MONARCH] and mode != "two_player" else \

@@ -49,3 +49,26 @@ def test_a_feinting_players_extra_card_does_not_depend_on_the_face_down_cards(se
     choices = L.mask_of((L.ATTACK, L.CHARGE, L.INFILTRATE))
     picks = {heuristic_decision(L.FEINT_EXTRA, 3, choices, world, [0, 3], seed) for world in worlds}
     assert len(picks) == 1
+
+
+def mirror_selection(seat, monarch_deck, seed):
+    """The heuristic's card for ``seat`` at the first selection of a Mirror game whose Monarch holds
+    ``monarch_deck`` (Raid and Defend, the kept cards, plus 4 random ones nobody has seen)."""
+    setup = GAME.make_setup("mirror", 4, "heuristic", rotate=False)
+    opts = setup.extra["kernel_options"]
+    state = np.empty(L.STATE_SIZE, dtype=np.int64)
+    deal(state, opts, new_stream(0, 0))
+    house = L.mask_of((L.ATTACK, L.CHARGE, L.INFILTRATE, L.FEINT, L.SABOTAGE))
+    for s in range(1, 4):
+        state[L.OWNED + s] = state[L.HAND + s] = state[L.SHOWN + s] = house
+    state[L.OWNED] = state[L.HAND] = L.mask_of(L.CARD_IDS[name] for name in monarch_deck)
+    state[L.DECISION_KIND], state[L.DECISION_CHOICES] = L.SELECT_CARD, state[L.HAND + seat]
+    return decide(state, seat, setup.policy_codes, setup.policy_params, new_stream(seed, 1), np.zeros(0, np.int64),
+                  new_work_buffer())
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_house_player_does_not_see_the_monarchs_unplayed_random_crown_cards(seed):
+    decks = (["raid", "defend", "abdicate", "authority", "command", "consolidate"],
+             ["raid", "defend", "chaos", "entrap", "command", "consolidate"])
+    assert len({mirror_selection(1, deck, seed) for deck in decks}) == 1

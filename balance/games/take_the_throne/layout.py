@@ -47,6 +47,10 @@ def mask_of(cards) -> int:
 
 CROWN_MASK = mask_of(range(8))
 HOUSE_MASK = mask_of(range(8, 18))
+MIRROR_CROWN_KEPT_MASK = mask_of(MIRROR_CROWN_KEPT)
+MIRROR_CROWN_POOL_MASK = mask_of(MIRROR_CROWN_POOL)
+MIRROR_HOUSE_KEPT_MASK = mask_of(MIRROR_HOUSE_KEPT)
+MIRROR_HOUSE_POOL_MASK = mask_of(MIRROR_HOUSE_POOL)
 
 # ---- game constants ---------------------------------------------------------------------
 MAX_PLAYERS = 5
@@ -96,7 +100,8 @@ AMBUSH_SPRUNG = REVEALED + MAX_PLAYERS  # per seat: 1 once this round's Ambush h
 VP = AMBUSH_SPRUNG + MAX_PLAYERS  # per seat: victory points
 CHOICE = VP + MAX_PLAYERS  # per seat: the card selected this round (before any replacement)
 REIGNS = CHOICE + MAX_PLAYERS  # per seat: rounds started as Monarch
-PLAYS = REIGNS + MAX_PLAYERS  # per card: times played (selected or added by Feint)
+SHOWN = REIGNS + MAX_PLAYERS  # per seat: the cards of its deck every player knows are in it (moves with OWNED)
+PLAYS = SHOWN + MAX_PLAYERS  # per card: times played (selected or added by Feint)
 MONARCH = PLAYS + N_CARDS  # seat holding the Monarch token
 PLAYERS = MONARCH + 1
 RULESET = PLAYERS + 1  # the mode's MODE_* code (the 2-player mode has its own rules)

@@ -53,9 +53,10 @@ class Position:
         s = self.state
         if monarch != 0:
             s[L.OWNED + 0], s[L.OWNED + monarch] = s[L.OWNED + monarch], s[L.OWNED + 0]
+            s[L.SHOWN + 0], s[L.SHOWN + monarch] = s[L.SHOWN + monarch], s[L.SHOWN + 0]
             s[L.MONARCH] = monarch
         for seat, names in (decks or {}).items():
-            s[L.OWNED + seat] = mask_of_names(names)
+            s[L.OWNED + seat] = s[L.SHOWN + seat] = mask_of_names(names)  # a deck given here is public
         for seat in range(players):
             s[L.HAND + seat] = s[L.OWNED + seat]
         for seat, names in (hands or {}).items():

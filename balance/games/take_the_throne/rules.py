@@ -31,13 +31,14 @@ from balance.games.take_the_throne.layout import (
     EV_DISCARD, EV_FEINT, EV_PICKUP, EV_REINFORCE, EV_REPLACE, EV_RETAIN, EV_REVEAL, EV_ROUND, EV_SELECT, EV_SWAP,
     EV_TAKE, EV_TAKE_BACK, EV_VIEW, EV_VP, EV_WIN, EXTRA, FEINT, FEINT_EXTRA, HAND, HOUSE_CORE, INFILTRATE, MAIN,
     MAX_PLAYERS, MIRROR_CROWN_KEPT, MIRROR_CROWN_POOL, MIRROR_HOUSE_KEPT, MIRROR_HOUSE_POOL,
-    MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER, MONARCH, MONARCH_HAND_SIZE, HOUSE_HAND_SIZE, N_CARDS,
+    MIRROR_CROWN_KEPT_MASK, MIRROR_HOUSE_KEPT_MASK, MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR,
+    MODE_TWO_PLAYER, MONARCH, MONARCH_HAND_SIZE, HOUSE_HAND_SIZE, N_CARDS,
     NO_CARD, NOBODY, OPT_ABDICATE_SABOTAGE, OPT_AMBUSH_ON_VIEW, OPT_AUTHORITY_IMMEDIATE, OPT_CONTEST_ORDER,
     OPT_CUSTOM_CROWN, OPT_CUSTOM_HOUSE, OPT_DEFEND_IMMEDIATE, OPT_ENTRAP_RETAINS_AFTER_ABDICATE,
     OPT_FEINT_FROM_DISCARD, OPT_MAX_ROUNDS, OPT_MODE, OPT_PLAYERS, OPT_REPLACE_PICKS_UP, OPT_SABOTAGE_MONARCH,
     OPT_TAKE_BACK_PAYS, OWNED,
     PLAYERS, PLAYS, RAID, RAID_TARGET, RAVEN, REIGNS, REINFORCE, REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER,
-    RETENTIONS, REVEALED, ROUND, RULESET, SABOTAGE, SABOTAGE_TARGET, SELECT_CARD, START_VP,
+    RETENTIONS, REVEALED, ROUND, RULESET, SABOTAGE, SABOTAGE_TARGET, SELECT_CARD, SHOWN, START_VP,
     START_VP_TWO_PLAYER, STATE_SIZE, STEAL_VICTIM, STRENGTH, TAKE_BACK_PAY, TAKE_BACK_VP, TAKE_VP,
     TAKE_VP_TWO_PLAYER, TAKES, TIE_BREAK,
     TRACE_FIELDS, TRACE_LEN, TWO_PLAYER_CARDS, VIEWED_CARD, VIEWED_SEAT, VP, VP_ABDICATE, VP_ALLY, VP_ALLY_BONUS,
@@ -437,6 +438,13 @@ def clear_round_marks(state):
 def cleanup(state, taker, trace):
     n = state[PLAYERS]
     monarch = state[MONARCH]
+    for s in range(n):
+        # every card played this round was shown face up (a card swapped out unrevealed went back
+        # to the hand unseen); so was every card in a discard pile
+        for slot in (MAIN, EXTRA):
+            if state[slot + s] != NO_CARD:
+                state[SHOWN + s] |= 1 << state[slot + s]
+        state[SHOWN + s] |= state[DISCARD + s]
     if taker == NOBODY:
         for s in range(n):
             for slot in (MAIN, EXTRA):
@@ -445,6 +453,7 @@ def cleanup(state, taker, trace):
     else:
         # Everyone takes back every card; the new Monarch swaps its house cards for the crown.
         state[OWNED + monarch], state[OWNED + taker] = state[OWNED + taker], state[OWNED + monarch]
+        state[SHOWN + monarch], state[SHOWN + taker] = state[SHOWN + taker], state[SHOWN + monarch]
         for s in range(n):
             state[HAND + s] = state[OWNED + s]
             state[DISCARD + s] = 0
@@ -567,6 +576,12 @@ def deal(state, opts, rng):
             state[VP + s] = START_VP
     for s in range(n):
         state[HAND + s] = state[OWNED + s]
+        state[SHOWN + s] = state[OWNED + s]  # decks everyone knows, but for the random draws:
+    if mode == MODE_MIRROR or mode == MODE_ASYMMETRIC:
+        state[SHOWN] = MIRROR_CROWN_KEPT_MASK
+    if mode == MODE_ASYMMETRIC:
+        for s in range(1, n):
+            state[SHOWN + s] = MIRROR_HOUSE_KEPT_MASK
 
 
 @kernel
