@@ -124,9 +124,9 @@ def unseen_cards(state, seat):
     """(candidates, odds): the cards ``seat``'s deck may hold that nobody has been shown (the random
     draws of Mirror's crown deck and of Asymmetric's decks), each held with these odds. Unseen
     cards were never played, so they are in the hand. Nothing in decks everyone knows."""
-    unseen = bit_count(state[OWNED + seat]) - bit_count(state[SHOWN + seat])  # deck sizes are public
-    if unseen == 0:
+    if state[SHOWN + seat] == state[OWNED + seat]:  # nothing unseen (SHOWN is part of OWNED; sizes are public)
         return 0, 0.0
+    unseen = bit_count(state[OWNED + seat]) - bit_count(state[SHOWN + seat])
     pool = MIRROR_CROWN_POOL_MASK if seat == state[MONARCH] else MIRROR_HOUSE_POOL_MASK
     candidates = pool & ~state[SHOWN + seat]
     return candidates, unseen / bit_count(candidates)
