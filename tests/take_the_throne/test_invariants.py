@@ -13,16 +13,21 @@ from balance.games.take_the_throne.policies import new_work_buffer
 from balance.games.take_the_throne.rules import advance, deal
 
 SETUPS = [("core", 3), ("core", 4), ("core", 5), ("mirror", 4), ("asymmetric", 5), ("two_player", 2)]
+# Every reading option away from its default, on a table where all of them can come up.
+OTHER_READINGS = {"defend_timing": "immediate", "authority_timing": "immediate", "replace_picks_up_discards": False,
+                  "entrap_retains_after_abdicate": False, "take_back_pays": False, "feint_from_discard": False,
+                  "ambush_on_view": False, "sabotage_pays_on_abdicate": True, "sabotage_targets_monarch": False}
 
 
 def popcount(x):
     return bin(int(x)).count("1")
 
 
-@pytest.mark.parametrize("mode, players", SETUPS)
+@pytest.mark.parametrize("mode, players, options",
+                         [(m, n, None) for m, n in SETUPS] + [("asymmetric", 4, OTHER_READINGS)])
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
-def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, policy):
-    setup = GAME.make_setup(mode, players, policy, rotate=False)
+def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, options, policy):
+    setup = GAME.make_setup(mode, players, policy, options=options, rotate=False)
     opts = setup.extra["kernel_options"]
     for deal_index in range(40):
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
@@ -42,6 +47,11 @@ def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, 
                 hand, discard, owned = state[L.HAND + s], state[L.DISCARD + s], state[L.OWNED + s]
                 assert hand & discard == 0, "a card in hand and discard pile at once"
                 assert hand | discard == owned, "a card lost or created"
+                shown = state[L.SHOWN + s]
+                assert shown & ~owned == 0, "a card shown as part of a deck it is not in"
+                assert discard & ~shown == 0, "a discarded card was never shown"
+                if mode not in ("mirror", "asymmetric"):
+                    assert shown == owned, "a deck everyone knows has unseen cards"
                 assert state[L.MAIN + s] == L.NO_CARD and state[L.EXTRA + s] == L.NO_CARD
                 assert state[L.VP + s] >= 0
                 expected = L.MONARCH_HAND_SIZE if s == state[L.MONARCH] and mode != "two_player" else \

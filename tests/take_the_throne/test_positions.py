@@ -49,6 +49,28 @@ def test_defend_also_removes_infiltrate():
     assert p.monarch == 0 and p.vp == [3, 1, 1, 1]
 
 
+@pytest.mark.parametrize("timing, defended", [("resolution", True), ("immediate", False)])
+def test_a_defend_swapped_in_by_sabotage_discards_the_attacks_only_at_resolution(timing, defended):
+    p = Position(4, options={"defend_timing": timing})
+    p.play_round({0: "consolidate", 1: "sabotage", 2: "attack", 3: "attack"},
+                 decisions=[0, "defend"] + ([] if defended else [2]))  # the Monarch breaks the Attacks' tie
+    if defended:
+        assert p.monarch == 0 and p.vp == [3, 2, 1, 1]  # retains (+2, Consolidate was swapped out); Sabotage +1
+    else:  # the swapped-in Defend's immediate action does not trigger: the Monarch's reveal had passed
+        assert p.monarch == 2 and p.vp == [1, 1, 2, 1]
+
+
+@pytest.mark.parametrize("timing, defended", [("resolution", True), ("immediate", False)])
+def test_an_attack_added_by_feint_after_defend_is_discarded_only_at_resolution(timing, defended):
+    p = Position(4, options={"defend_timing": timing})
+    events = p.play_round({0: "defend", 1: "feint", 2: "charge", 3: "charge"}, decisions=["attack"])
+    assert ("  seat 1's Attack is discarded (Defend)" in events) == defended
+    if defended:
+        assert p.monarch == 0 and p.vp == [3, 0, 1, 1]  # Feint cost seat 1 its VP
+    else:
+        assert p.monarch == 1 and p.vp == [1, 2, 1, 1]  # 1 - 1 (Feint) + 1 (throne) + 1 (Feint)
+
+
 def test_consolidate_pays_three_when_the_throne_is_retained():
     p = Position(4, hands={3: ["charge", "attack"]})
     p.play_round({0: "consolidate", 1: "charge", 2: "charge", 3: "charge"})
@@ -64,11 +86,15 @@ def test_command_looks_then_forces_a_replacement_chosen_by_that_player():
     assert p.monarch == 1 and p.vp == [1, 2, 1, 1]  # the Infiltrate beats both Attacks
 
 
-def test_abdicate_gives_one_vp_and_taking_the_throne_back_is_not_retaining():
-    p = Position(4)
-    p.play_round({0: "abdicate", 1: "charge", 2: "charge", 3: "infiltrate"})
+@pytest.mark.parametrize("take_back_pays, monarch_vp", [(True, 3), (False, 2)])
+def test_taking_the_throne_back_after_abdicate_pays_one_vp_at_the_end_of_the_turn(take_back_pays, monarch_vp):
+    # Rulebook: "Take 1 VP immediately. ... This doesn't count as retaining the throne so you would
+    # only take 1 VP at the end of the turn instead of 2": 1 now and 1 at the end of the turn.
+    p = Position(4, options={"take_back_pays": take_back_pays})
+    events = p.play_round({0: "abdicate", 1: "charge", 2: "charge", 3: "infiltrate"})
     assert p.monarch == 0
-    assert p.vp == [2, 1, 1, 1]  # 1 VP for Abdicate, no 2 for retaining
+    assert p.vp == [monarch_vp, 1, 1, 1]  # never the 2 for retaining
+    assert ("  seat 0 +1 VP (takes the throne back)" in events) == take_back_pays
 
 
 @pytest.mark.parametrize("pays, sabotage_vp", [(False, 1), (True, 2)])
@@ -76,13 +102,43 @@ def test_abdicate_even_when_replaced_and_sabotage_option(pays, sabotage_vp):
     p = Position(4, options={"sabotage_pays_on_abdicate": pays})
     p.play_round({0: "abdicate", 1: "sabotage", 2: "charge", 3: "charge"}, decisions=[0, "consolidate"])
     assert p.monarch == 0  # Abdicate holds although Sabotage replaced it; nobody takes
-    assert p.vp == [2, sabotage_vp, 1, 1]  # and Consolidate pays nothing: the throne was not retained
+    assert p.vp == [3, sabotage_vp, 1, 1]  # and Consolidate pays nothing: the throne was not retained
+
+
+ENTRAP_CROWN = ["chaos", "entrap", "raid", "defend", "command", "abdicate"]
+
+
+def test_an_abdicate_replaced_by_entrap_retains_when_entrap_stops_a_taker():
+    # Sabotage makes the Abdicating Monarch swap in Entrap; the lone Charge would take the throne.
+    # Entrap: "If a house player would take the throne, you retain it instead": a retention (+2,
+    # and Sabotage's "if the Monarch retains" pays), on top of Abdicate's immediate 1 VP.
+    p = Position(4, decks={0: ENTRAP_CROWN})
+    events = p.play_round({0: "abdicate", 1: "sabotage", 2: "charge", 3: "attack"}, decisions=[0, "entrap"])
+    assert "  seat 0 retains the throne" in events
+    assert p.monarch == 0 and p.vp == [4, 2, 1, 1]
+    q = Position(4, decks={0: ENTRAP_CROWN}, options={"entrap_retains_after_abdicate": False})
+    events = q.play_round({0: "abdicate", 1: "sabotage", 2: "charge", 3: "attack"}, decisions=[0, "entrap"])
+    assert "  nobody takes the throne: seat 0 takes it back (Abdicate)" in events
+    assert q.monarch == 0 and q.vp == [3, 1, 1, 1]  # 1 (Abdicate) + 1 (taking it back)
 
 
 def test_abdicate_with_a_taker():
     p = Position(4)
     p.play_round({0: "abdicate", 1: "charge", 2: "attack", 3: "attack"})
     assert p.monarch == 1 and p.vp == [2, 2, 1, 1]
+
+
+def test_authority_after_the_throne_vp_leaves_a_retaining_monarch_short_of_eight():
+    # At VP [5, 6, 1, 1] nobody takes: retaining brings the Monarch to 7, and then nobody is richer.
+    p = Position(4, vp=[5, 6, 1, 1])
+    p.play_round({0: "authority", 1: "charge", 2: "charge", 3: "infiltrate"})
+    assert p.vp == [7, 6, 1, 1] and p.winner is None
+
+
+def test_authority_as_an_immediate_action_steals_first_and_the_retention_wins():
+    p = Position(4, vp=[5, 6, 1, 1], options={"authority_timing": "immediate"})
+    p.play_round({0: "authority", 1: "charge", 2: "charge", 3: "infiltrate"})
+    assert p.vp == [8, 5, 1, 1] and p.winner == 0  # 5 + 1 (from seat 1) + 2 (retains)
 
 
 def test_authority_takes_a_vp_from_a_richer_player():
@@ -261,6 +317,31 @@ def test_a_player_with_an_empty_hand_picks_up_the_discard_pile():
     p.play_round({0: "defend", 1: "attack", 2: "charge", 3: "charge"})
     assert p.monarch == 0
     assert sorted(p.hand(1)) == sorted(set(CORE_HOUSE) - {"attack"}) and p.discard(1) == ["attack"]
+
+
+def test_a_player_made_to_replace_a_card_with_an_empty_hand_picks_up_the_discard_pile():
+    # Seat 2 plays its last card; seat 3's whole deck is in play or elsewhere (nothing to swap in).
+    # Sabotage (not on the Monarch) can only choose seat 2, who picks up its discards for a Charge:
+    # the two Charges cancel, the Monarch retains (Consolidate: 3) and Sabotage pays 1.
+    setup = dict(hands={2: ["attack"], 3: ["charge"]}, discards={2: ["charge", "infiltrate"]})
+    p = Position(4, **setup, options={"sabotage_targets_monarch": False})
+    events = p.play_round({0: "consolidate", 1: "sabotage", 2: "attack", 3: "charge"}, decisions=["charge"])
+    assert "  seat 2 picks up their discard pile" in events
+    assert p.monarch == 0 and p.vp == [4, 2, 1, 1]
+    # Read the other way, an empty-handed player cannot be chosen: Sabotage has no target.
+    q = Position(4, **setup, options={"sabotage_targets_monarch": False, "replace_picks_up_discards": False})
+    q.play_round({0: "consolidate", 1: "sabotage", 2: "attack", 3: "charge"})
+    assert q.monarch == 3 and q.vp == [1, 1, 1, 2]
+
+
+def test_command_cannot_choose_an_empty_handed_player_unless_discards_are_picked_up():
+    setup = dict(hands={2: ["attack"]}, discards={2: ["charge", "infiltrate"]})
+    p = Position(4, **setup)
+    p.play_round({0: "command", 1: "attack", 2: "attack", 3: "attack"}, decisions=[1, 2, "charge"])
+    assert p.monarch == 2
+    q = Position(4, **setup, options={"replace_picks_up_discards": False})
+    with pytest.raises(ValueError):
+        q.play_round({0: "command", 1: "attack", 2: "attack", 3: "attack"}, decisions=[1, 2, "charge"])
 
 
 def test_two_player_tie_keeps_the_throne_and_higher_strength_takes_it():

@@ -12,6 +12,7 @@ from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.options import MODE_CODES, MODES, OPTIONS, POLICIES
 from balance.games.take_the_throne.policies import new_work_buffer
 from balance.games.take_the_throne.rules import N_FIXED_COLUMNS, play_game, simulate_batch
+from balance.games.take_the_throne.transcript import describe_events
 
 SEAT_COLUMNS = [f"vp_{s}" for s in range(L.MAX_PLAYERS)] + [f"reigns_{s}" for s in range(L.MAX_PLAYERS)]
 CARD_COLUMNS = [f"plays_{name.lower()}" for name in L.CARD_NAMES]
@@ -90,6 +91,11 @@ class TakeTheThrone(Game):
         opts[L.OPT_CONTEST_ORDER] = sum("abc".index(ch) * 10 ** (2 - i) for i, ch in enumerate(order))
         opts[L.OPT_ABDICATE_SABOTAGE] = o["sabotage_pays_on_abdicate"]
         opts[L.OPT_SABOTAGE_MONARCH] = o["sabotage_targets_monarch"]
+        opts[L.OPT_AUTHORITY_IMMEDIATE] = o["authority_timing"] == "immediate"
+        opts[L.OPT_DEFEND_IMMEDIATE] = o["defend_timing"] == "immediate"
+        opts[L.OPT_REPLACE_PICKS_UP] = o["replace_picks_up_discards"]
+        opts[L.OPT_ENTRAP_RETAINS_AFTER_ABDICATE] = o["entrap_retains_after_abdicate"]
+        opts[L.OPT_TAKE_BACK_PAYS] = o["take_back_pays"]
         opts[L.OPT_CUSTOM_CROWN] = crown
         opts[L.OPT_CUSTOM_HOUSE] = house
         return opts
@@ -151,8 +157,6 @@ class TakeTheThrone(Game):
         return state, trace[: state[L.TRACE_LEN]]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
-        from balance.games.take_the_throne.positions import describe_events
-
         state, trace = self.play_traced(setup, seed, game_index)
         rotation = game_index % setup.rotations
         seat_names = [f"seat {s} ({setup.seats[slot_at_seat(s, rotation, setup.players)].label})"

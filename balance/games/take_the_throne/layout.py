@@ -47,6 +47,10 @@ def mask_of(cards) -> int:
 
 CROWN_MASK = mask_of(range(8))
 HOUSE_MASK = mask_of(range(8, 18))
+MIRROR_CROWN_KEPT_MASK = mask_of(MIRROR_CROWN_KEPT)
+MIRROR_CROWN_POOL_MASK = mask_of(MIRROR_CROWN_POOL)
+MIRROR_HOUSE_KEPT_MASK = mask_of(MIRROR_HOUSE_KEPT)
+MIRROR_HOUSE_POOL_MASK = mask_of(MIRROR_HOUSE_POOL)
 
 # ---- game constants ---------------------------------------------------------------------
 MAX_PLAYERS = 5
@@ -55,6 +59,7 @@ START_VP = 1
 START_VP_TWO_PLAYER = 0
 RETAIN_VP = 2
 TAKE_VP = 1
+TAKE_BACK_VP = 1  # taking the throne back after Abdicate, where the option pays it
 RETAIN_VP_TWO_PLAYER = 1
 TAKE_VP_TWO_PLAYER = 2
 AMBUSH_VP = 2
@@ -75,7 +80,12 @@ OPT_ABDICATE_SABOTAGE = 6  # 1: an Abdicating Monarch who takes the throne back 
 OPT_CUSTOM_CROWN = 7  # custom mode: crown card mask
 OPT_CUSTOM_HOUSE = 8  # custom mode: house card mask (every house player)
 OPT_SABOTAGE_MONARCH = 9  # 1: Sabotage may target the Monarch
-N_OPTIONS = 10
+OPT_AUTHORITY_IMMEDIATE = 10  # 1: Authority acts at its reveal; 0: with the end-of-turn texts
+OPT_DEFEND_IMMEDIATE = 11  # 1: Defend acts at its reveal; 0: at resolution, before the contest checks
+OPT_REPLACE_PICKS_UP = 12  # 1: a player made to replace a card with an empty hand picks up the discard pile
+OPT_ENTRAP_RETAINS_AFTER_ABDICATE = 13  # 1: Entrap stopping a taker is a retention even after Abdicate
+OPT_TAKE_BACK_PAYS = 14  # 1: taking the throne back after Abdicate pays TAKE_BACK_VP at the end of the turn
+N_OPTIONS = 15
 
 CHECK_CHARGES, CHECK_INFILTRATE, CHECK_DOMINATE = range(3)
 
@@ -90,11 +100,13 @@ AMBUSH_SPRUNG = REVEALED + MAX_PLAYERS  # per seat: 1 once this round's Ambush h
 VP = AMBUSH_SPRUNG + MAX_PLAYERS  # per seat: victory points
 CHOICE = VP + MAX_PLAYERS  # per seat: the card selected this round (before any replacement)
 REIGNS = CHOICE + MAX_PLAYERS  # per seat: rounds started as Monarch
-PLAYS = REIGNS + MAX_PLAYERS  # per card: times played (selected or added by Feint)
+SHOWN = REIGNS + MAX_PLAYERS  # per seat: the cards of its deck every player knows are in it (moves with OWNED)
+PLAYS = SHOWN + MAX_PLAYERS  # per card: times played (selected or added by Feint)
 MONARCH = PLAYS + N_CARDS  # seat holding the Monarch token
 PLAYERS = MONARCH + 1
 RULESET = PLAYERS + 1  # the mode's MODE_* code (the 2-player mode has its own rules)
-ROUND = RULESET + 1  # rounds completed
+TAKE_BACK_PAY = RULESET + 1  # VP that taking the throne back after Abdicate pays (the option, for policies too)
+ROUND = TAKE_BACK_PAY + 1  # rounds completed
 ABDICATED = ROUND + 1  # 1 when this round's Monarch played Abdicate
 VIEWED_SEAT = ABDICATED + 1  # Command: whose card the Monarch looked at (NOBODY if none)
 VIEWED_CARD = VIEWED_SEAT + 1
@@ -134,9 +146,10 @@ BY_RAID, BY_ALLY, BY_DEFEND, BY_CHARGES, BY_NO_ATTACK, BY_NO_SINGLE_CHARGE = ran
 DISCARD_REASONS = ("Raid", "Ally", "Defend", "more than one Charge", "no Attack left", "not exactly one Charge")
 # reasons for EV_VP (in `other`)
 VP_RETAIN, VP_TAKE, VP_CONSOLIDATE, VP_SABOTAGE, VP_FEINT, VP_ALLY, VP_ALLY_BONUS, VP_RAVEN, VP_AUTHORITY, \
-    VP_AMBUSH, VP_ABDICATE, VP_ENTRAP, VP_FEINT_COST, VP_REINFORCE = range(14)
+    VP_AMBUSH, VP_ABDICATE, VP_ENTRAP, VP_FEINT_COST, VP_REINFORCE, VP_TAKE_BACK = range(15)
 VP_REASONS = ("retains the throne", "takes the throne", "Consolidate", "Sabotage", "Feint", "Ally (taker's extra VP)",
-              "Ally", "Raven", "Authority", "Ambush", "Abdicate", "Entrap", "Feint's cost", "Reinforce")
+              "Ally", "Raven", "Authority", "Ambush", "Abdicate", "Entrap", "Feint's cost", "Reinforce",
+              "takes the throne back")
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
 POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SCRIPTED = range(4)

@@ -23,6 +23,8 @@ MODE_CODES = {"core": MODE_CORE, "mirror": MODE_MIRROR, "asymmetric": MODE_ASYMM
               "two_player": MODE_TWO_PLAYER}
 
 CONTEST_ORDERS = tuple("".join(p) for p in permutations("abc"))
+AUTHORITY_TIMINGS = ("end_of_turn", "immediate")
+DEFEND_TIMINGS = ("resolution", "immediate")
 
 OPTIONS = (
     Option("feint_from_discard", True,
@@ -45,6 +47,30 @@ OPTIONS = (
            "custom mode: the Monarch's 6 crown cards."),
     Option("house_cards", ["attack", "charge", "feint", "infiltrate", "sabotage"],
            "custom mode: every house player's 5 house cards."),
+    Option("authority_timing", "end_of_turn",
+           "When Authority takes its VP from a richer player: 'end_of_turn' = with the other end-of-turn texts, "
+           "after the throne's VP (the rulebook does not mark it; like Raven, it is a conditional VP transfer "
+           "and the resolution phase names crown cards among the end-of-turn VP); 'immediate' = at the "
+           "Monarch's reveal, before anyone's VP for the throne.",
+           choices=AUTHORITY_TIMINGS),
+    Option("defend_timing", "resolution",
+           "When Defend discards the Attack cards: 'resolution' = at the start of the resolution phase, so an "
+           "Attack added by Feint or swapped in later is discarded and a Defend swapped in by Sabotage works, "
+           "while a Defend discarded by Ally does nothing (the rulebook does not mark it; Ally's discard of the "
+           "Monarch's card has a purpose only against end-of-turn texts); 'immediate' = at the Monarch's reveal.",
+           choices=DEFEND_TIMINGS),
+    Option("replace_picks_up_discards", True,
+           "A player made to replace their card by Sabotage or Command while their hand is empty first picks up "
+           "their discard pile (as Chaos says, and as the cleanup rule does for a player out of cards); false = "
+           "such a player cannot be chosen. Chaos always picks up (its text says so)."),
+    Option("entrap_retains_after_abdicate", True,
+           "An Abdicate replaced by Entrap (Sabotage): when Entrap stops a taker, the Monarch retains the throne "
+           "(Entrap: 'you retain it instead': 2 VP, and Sabotage pays); false = it counts as taking the throne "
+           "back after Abdicate."),
+    Option("take_back_pays", True,
+           "Taking the throne back after Abdicate pays 1 VP at the end of the turn, on top of Abdicate's "
+           "immediate 1 VP (rulebook: 'you would only take 1 VP at the end of the turn instead of 2'); false = "
+           "Abdicate's immediate VP is the Monarch's only VP that round."),
 )
 
 HEURISTIC_PARAMS = (

@@ -14,9 +14,13 @@ Policies:
   (see options.py).
 - scripted: replays a list of decisions (tests, positions).
 
-Policies see every player's hand. In the core and Mirror games that is what a player who
-remembers the revealed cards knows (all house decks are alike and played cards are shown); in the
-Asymmetric and custom games it is a perfect-memory simplification.
+What a policy sees: what every player knows who remembers every shown card. At the card
+selection, the cards each player can play from, as far as they were shown: the decks of the core
+and custom games are known, and every played card is shown or goes back to its hand unseen; the
+random cards of Mirror's crown deck and of Asymmetric's decks are known only once played (SHOWN in
+the state), until then each unseen candidate counts with its odds (unseen_cards). Of what a
+player saw privately only the Monarch's Command look is used (not a deck it once held). Later in the round, only
+revealed cards: a face-down card is any of the cards its player chose from (possible_cards).
 """
 
 import numpy as np
@@ -26,12 +30,14 @@ from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
 from balance.games.take_the_throne.layout import (
-    ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND, COMMAND_REPLACE,
-    COMMAND_VIEW, CONSOLIDATE, DECLINE, DEFEND, DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, FEINT, FEINT_EXTRA, HAND,
-    INFILTRATE, MAIN, EXTRA, MONARCH, NO_CARD, RULESET, MODE_TWO_PLAYER, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC,
-    POLICY_RANDOM, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD, REVEALED, SABOTAGE, SABOTAGE_TARGET,
-    DECISION_CHOICES, DECISION_KIND, SCRIPT_ERROR, SCRIPT_POS, SELECT_CARD, STRENGTH, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, CROWN_MASK,
-    N_CARDS, AMBUSH_VP, RETAIN_VP, RETAIN_VP_TWO_PLAYER, TAKE_VP_TWO_PLAYER,
+    ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, AMBUSH_VP, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND,
+    COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECISION_CHOICES, DECISION_KIND, DECLINE, DEFEND,
+    DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, EXTRA, FEINT, FEINT_EXTRA, HAND, INFILTRATE, MAIN,
+    MIRROR_CROWN_POOL_MASK, MIRROR_HOUSE_POOL_MASK, MODE_TWO_PLAYER, MONARCH, NO_CARD, N_CARDS, OWNED, PLAYERS,
+    POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD,
+    RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, RULESET, SABOTAGE, SABOTAGE_TARGET, SCRIPT_ERROR, SCRIPT_POS,
+    SELECT_CARD, SHOWN, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP,
+    WIN_VP,
 )
 
 # ---- heuristic parameters (index into the seat's parameter row) ---------------------------
@@ -104,6 +110,52 @@ def available_cards(state, seat):
     return hand if hand != 0 else state[DISCARD + seat]
 
 
+@kernel(inline="always")
+def cards_in_play(state, seat):
+    mask = 0
+    for slot in (MAIN, EXTRA):
+        if state[slot + seat] != NO_CARD:
+            mask |= 1 << state[slot + seat]
+    return mask
+
+
+@kernel(inline="always")
+def unseen_cards(state, seat):
+    """(candidates, odds): the cards ``seat``'s deck may hold that nobody has been shown (the random
+    draws of Mirror's crown deck and of Asymmetric's decks), each held with these odds. Unseen
+    cards were never played, so they are in the hand. Nothing in decks everyone knows."""
+    if state[SHOWN + seat] == state[OWNED + seat]:  # nothing unseen (SHOWN is part of OWNED; sizes are public)
+        return 0, 0.0
+    unseen = bit_count(state[OWNED + seat]) - bit_count(state[SHOWN + seat])
+    pool = MIRROR_CROWN_POOL_MASK if seat == state[MONARCH] else MIRROR_HOUSE_POOL_MASK
+    candidates = pool & ~state[SHOWN + seat]
+    return candidates, unseen / bit_count(candidates)
+
+
+@kernel(inline="always")
+def possible_cards(state, seat):
+    """(known, candidates, odds): the cards another player must reckon ``seat`` may play or have in
+    play: ``known`` for certain, each of ``candidates`` with ``odds`` (see unseen_cards). At the card
+    selection: what it can play from. Later in the round: a revealed card is known (only a contest
+    card matters); a face-down card is any of the cards it chose from, its hand and that card (the
+    hand alone would give the card away); a card raided away is gone."""
+    if state[DECISION_KIND] == SELECT_CARD:
+        candidates, odds = unseen_cards(state, seat)
+        return available_cards(state, seat) & state[SHOWN + seat], candidates, odds
+    if state[REVEALED + seat]:
+        return cards_in_play(state, seat) & CONTEST_MASK, 0, 0.0
+    if state[MAIN + seat] == NO_CARD:
+        return 0, 0, 0.0
+    candidates, odds = unseen_cards(state, seat)
+    return (state[HAND + seat] | (1 << state[MAIN + seat])) & state[SHOWN + seat], candidates, odds
+
+
+@kernel(inline="always")
+def holds(known, candidates, odds, card):
+    """P(a player holds ``card``), from possible_cards."""
+    return (known >> card & 1) + odds * (candidates >> card & 1)
+
+
 @kernel
 def seat_with_max_vp(state, seats, rng):
     """The seat of ``seats`` with the most VP; ties broken at random, so no seat is favoured."""
@@ -156,18 +208,20 @@ def card_weight(card, work):
 
 @kernel
 def model_player(state, seat, work):
-    """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate).
-    Branch-free: hands vary from call to call, and mispredicted branches cost more than the math."""
-    cards = available_cards(state, seat)
-    has_attack = (cards >> ATTACK) & 1
-    has_infiltrate = (cards >> INFILTRATE) & 1
-    has_charge = (cards >> CHARGE) & 1
-    has_dominate = (cards >> DOMINATE) & 1
+    """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate), over
+    its possible cards (a known contest card gets odds 1). Branch-free: hands vary from call to
+    call, and mispredicted branches cost more than the math."""
+    known, candidates, odds = possible_cards(state, seat)
+    has_attack = holds(known, candidates, odds, ATTACK)
+    has_infiltrate = holds(known, candidates, odds, INFILTRATE)
+    has_charge = holds(known, candidates, odds, CHARGE)
+    has_dominate = holds(known, candidates, odds, DOMINATE)
     attack = has_attack * work[ROW_PARAMS, P_W_ATTACK]
     infiltrate = has_infiltrate * work[ROW_PARAMS, P_W_INFILTRATE]
     charge = has_charge * work[ROW_PARAMS, P_W_CHARGE]
     dominate = has_dominate * work[ROW_PARAMS, P_W_DOMINATE]
-    total = attack + infiltrate + charge + dominate + bit_count(cards & ~CONTEST_MASK) * work[ROW_PARAMS, P_W_OTHER]
+    others = bit_count(known & ~CONTEST_MASK) + odds * bit_count(candidates & ~CONTEST_MASK)
+    total = attack + infiltrate + charge + dominate + others * work[ROW_PARAMS, P_W_OTHER]
     scale = 1.0 / total if total > 0.0 else 0.0
     work[ROW_ATTACK, seat] = attack * scale
     work[ROW_INFILTRATE, seat] = infiltrate * scale
@@ -236,10 +290,13 @@ def p_monarch_keeps(work, defend):
 
 @kernel(inline="always")
 def monarch_card_odds(state, card):
-    hand = available_cards(state, state[MONARCH])
-    if not hand >> card & 1:
-        return 0.0
-    return 1.0 / bit_count(hand)
+    """P(the Monarch plays ``card``): uniform over its possible cards at the selection (hand sizes are
+    public); after that its card is known (the Monarch reveals first)."""
+    monarch = state[MONARCH]
+    if state[DECISION_KIND] != SELECT_CARD:
+        return float(cards_in_play(state, monarch) >> card & 1)
+    known, candidates, odds = possible_cards(state, monarch)
+    return holds(known, candidates, odds, card) / bit_count(available_cards(state, monarch))
 
 
 @kernel
@@ -355,7 +412,10 @@ def best_crown_card(state, choices, rng, work):
         elif card == AUTHORITY and state[VP + richest] > vp:
             bonus = 1.0
         if card == ABDICATE:
-            score = 1.0 + keep * (work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)) + (1.0 - keep) * lose_value
+            # 1 VP now; kept: the throne back and the take-back VP in force (TAKE_BACK_PAY)
+            back = state[TAKE_BACK_PAY]
+            score = 1.0 + keep * (back + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1 + back, work)) \
+                + (1.0 - keep) * lose_value
         else:
             extra = 1 if card == CONSOLIDATE else 0
             retain_value = RETAIN_VP + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + RETAIN_VP + extra, work)

@@ -12,7 +12,8 @@ more than the rules themselves.
 Round (3 to 5 players): simultaneous selection; reveal from the Monarch clockwise, each card's
 immediate action resolving at once; resolution (Defend and the contest checks, ties chosen by the
 Monarch, Entrap and Abdicate); VP for the throne, then the other end-of-turn texts clockwise from
-the Monarch; cleanup; the Monarch with 8+ VP after cleanup wins. The 2-player mode has its own
+the Monarch; cleanup; the Monarch with 8+ VP after cleanup wins. Defend and Authority act at
+resolution unless their timing options move them to their reveal. The 2-player mode has its own
 round (play_two_player_round).
 """
 
@@ -30,15 +31,19 @@ from balance.games.take_the_throne.layout import (
     EV_DISCARD, EV_FEINT, EV_PICKUP, EV_REINFORCE, EV_REPLACE, EV_RETAIN, EV_REVEAL, EV_ROUND, EV_SELECT, EV_SWAP,
     EV_TAKE, EV_TAKE_BACK, EV_VIEW, EV_VP, EV_WIN, EXTRA, FEINT, FEINT_EXTRA, HAND, HOUSE_CORE, INFILTRATE, MAIN,
     MAX_PLAYERS, MIRROR_CROWN_KEPT, MIRROR_CROWN_POOL, MIRROR_HOUSE_KEPT, MIRROR_HOUSE_POOL,
-    MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER, MONARCH, MONARCH_HAND_SIZE, HOUSE_HAND_SIZE, N_CARDS,
-    NO_CARD, NOBODY, OPT_ABDICATE_SABOTAGE, OPT_AMBUSH_ON_VIEW, OPT_CONTEST_ORDER, OPT_CUSTOM_CROWN,
-    OPT_CUSTOM_HOUSE, OPT_FEINT_FROM_DISCARD, OPT_MAX_ROUNDS, OPT_MODE, OPT_PLAYERS, OPT_SABOTAGE_MONARCH, OWNED,
+    MIRROR_CROWN_KEPT_MASK, MIRROR_HOUSE_KEPT_MASK, MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR,
+    MODE_TWO_PLAYER, MONARCH, MONARCH_HAND_SIZE, HOUSE_HAND_SIZE, N_CARDS,
+    NO_CARD, NOBODY, OPT_ABDICATE_SABOTAGE, OPT_AMBUSH_ON_VIEW, OPT_AUTHORITY_IMMEDIATE, OPT_CONTEST_ORDER,
+    OPT_CUSTOM_CROWN, OPT_CUSTOM_HOUSE, OPT_DEFEND_IMMEDIATE, OPT_ENTRAP_RETAINS_AFTER_ABDICATE,
+    OPT_FEINT_FROM_DISCARD, OPT_MAX_ROUNDS, OPT_MODE, OPT_PLAYERS, OPT_REPLACE_PICKS_UP, OPT_SABOTAGE_MONARCH,
+    OPT_TAKE_BACK_PAYS, OWNED,
     PLAYERS, PLAYS, RAID, RAID_TARGET, RAVEN, REIGNS, REINFORCE, REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER,
-    RETENTIONS, REVEALED, ROUND, RULESET, SABOTAGE, SABOTAGE_TARGET, SELECT_CARD, START_VP,
-    START_VP_TWO_PLAYER, STATE_SIZE, STEAL_VICTIM, STRENGTH, TAKE_VP, TAKE_VP_TWO_PLAYER, TAKES, TIE_BREAK,
+    RETENTIONS, REVEALED, ROUND, RULESET, SABOTAGE, SABOTAGE_TARGET, SELECT_CARD, SHOWN, START_VP,
+    START_VP_TWO_PLAYER, STATE_SIZE, STEAL_VICTIM, STRENGTH, TAKE_BACK_PAY, TAKE_BACK_VP, TAKE_VP,
+    TAKE_VP_TWO_PLAYER, TAKES, TIE_BREAK,
     TRACE_FIELDS, TRACE_LEN, TWO_PLAYER_CARDS, VIEWED_CARD, VIEWED_SEAT, VP, VP_ABDICATE, VP_ALLY, VP_ALLY_BONUS,
     VP_AMBUSH, VP_AUTHORITY, VP_CONSOLIDATE, VP_ENTRAP, VP_FEINT, VP_FEINT_COST, VP_RAVEN, VP_REINFORCE, VP_RETAIN,
-    VP_SABOTAGE, VP_TAKE, WIN_VP, WINNER,
+    VP_SABOTAGE, VP_TAKE, VP_TAKE_BACK, WIN_VP, WINNER,
 )
 from balance.games.take_the_throne.policies import ask, new_work_buffer
 
@@ -133,8 +138,12 @@ def seats_mask(state, exclude):
 
 
 @kernel(inline="always")
-def can_replace(state, seat):
-    return in_play(state, seat) and (state[HAND + seat] | state[DISCARD + seat]) != 0
+def can_replace(state, seat, opts):
+    """Whether Sabotage or Command may make ``seat`` replace its card: it has a card in play and one
+    to swap in (from its hand, or from the discard pile it would pick up when the option allows)."""
+    if not in_play(state, seat):
+        return False
+    return state[HAND + seat] != 0 or (opts[OPT_REPLACE_PICKS_UP] and state[DISCARD + seat] != 0)
 
 
 # ---- replacing a card in play (Command, Sabotage, Chaos) -----------------------------------
@@ -155,11 +164,25 @@ def swap_in(state, seat, new_card, trace):
 
 @kernel
 def replace_by_choice(state, seat, opts, codes, params, rng, script, trace, work):
-    """The player swaps their card in play for one of their choice from hand."""
+    """The player swaps their card in play for one of their choice from hand (picking up the
+    discard pile first if the hand is empty: can_replace allows that only where the option does)."""
     spring_ambush(state, seat, trace)
     pick_up_if_empty(state, seat, trace)
     new_card = ask(state, REPLACEMENT_CARD, seat, state[HAND + seat], codes, params, rng, script, work)
     swap_in(state, seat, new_card, trace)
+
+
+# ---- VP transfers --------------------------------------------------------------------------
+@kernel
+def take_from_richer(state, seat, codes, params, rng, script, trace, work):
+    """Authority: if another player has more VP, take 1 VP from one of them (the owner's choice)."""
+    richer = 0
+    for o in range(state[PLAYERS]):
+        if o != seat and state[VP + o] > state[VP + seat]:
+            richer |= 1 << o
+    if richer:
+        steal_vp(state, seat, ask(state, STEAL_VICTIM, seat, richer, codes, params, rng, script, work), VP_AUTHORITY,
+                 trace)
 
 
 # ---- immediate actions ---------------------------------------------------------------------
@@ -192,7 +215,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
                 spring_ambush(state, viewed, trace)
         targets = 0
         for s in range(state[PLAYERS]):
-            if house >> s & 1 and can_replace(state, s):
+            if house >> s & 1 and can_replace(state, s, opts):
                 targets |= 1 << s
         if targets:
             target = ask(state, COMMAND_REPLACE, seat, targets, codes, params, rng, script, work)
@@ -212,7 +235,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
     elif card == SABOTAGE:
         targets = 0
         for s in range(state[PLAYERS]):
-            if s != seat and can_replace(state, s) and (s != monarch or opts[OPT_SABOTAGE_MONARCH]):
+            if s != seat and can_replace(state, s, opts) and (s != monarch or opts[OPT_SABOTAGE_MONARCH]):
                 targets |= 1 << s
         if targets:
             target = ask(state, SABOTAGE_TARGET, seat, targets, codes, params, rng, script, work)
@@ -234,6 +257,10 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
     elif card == ALLY:
         if state[MAIN + monarch] != NO_CARD:
             discard_slot(state, monarch, MAIN, BY_ALLY, trace)
+    elif card == DEFEND and opts[OPT_DEFEND_IMMEDIATE]:
+        discard_in_play(state, ATTACK, BY_DEFEND, trace)
+    elif card == AUTHORITY and opts[OPT_AUTHORITY_IMMEDIATE]:
+        take_from_richer(state, seat, codes, params, rng, script, trace, work)
     return NO_CARD
 
 
@@ -321,22 +348,23 @@ def reveal_all(state, opts, codes, params, rng, script, trace, work):
 
 @kernel
 def settle_throne(state, opts, codes, params, rng, script, trace, work):
-    """Resolution up to who holds the throne. Returns (taker or NOBODY, retained)."""
+    """Resolution up to who holds the throne. Returns (taker or NOBODY, retained); NOBODY and not
+    retained is an Abdicating Monarch taking the throne back."""
     monarch = state[MONARCH]
-    if state[MAIN + monarch] == DEFEND:
+    if state[MAIN + monarch] == DEFEND and not opts[OPT_DEFEND_IMMEDIATE]:
         discard_in_play(state, ATTACK, BY_DEFEND, trace)
     run_contest_checks(state, opts, trace)
     taker = would_take(state, opts, codes, params, rng, script, trace, work)
     if state[MAIN + monarch] == ENTRAP:
         state[ENTRAP_FLIPS] += 1
         if taker != NOBODY:
-            taker = NOBODY
-        else:
-            taker = ask(state, ENTRAP_GIVE, monarch, seats_mask(state, monarch), codes, params, rng, script, work)
-            if state[VP + monarch] > 0:
-                add_vp(state, monarch, -1, VP_ENTRAP, trace)
-            add_vp(state, taker, 1, VP_ENTRAP, trace)
-            return taker, False
+            # "you retain it instead", even when an Abdicate was replaced by this Entrap (option)
+            return NOBODY, not state[ABDICATED] or opts[OPT_ENTRAP_RETAINS_AFTER_ABDICATE] != 0
+        taker = ask(state, ENTRAP_GIVE, monarch, seats_mask(state, monarch), codes, params, rng, script, work)
+        if state[VP + monarch] > 0:
+            add_vp(state, monarch, -1, VP_ENTRAP, trace)
+        add_vp(state, taker, 1, VP_ENTRAP, trace)
+        return taker, False
     if taker != NOBODY:
         return taker, False
     return NOBODY, not state[ABDICATED]
@@ -351,6 +379,8 @@ def award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, 
         add_vp(state, monarch, RETAIN_VP, VP_RETAIN, trace)
     elif taker != NOBODY:
         add_vp(state, taker, TAKE_VP, VP_TAKE, trace)
+    elif state[TAKE_BACK_PAY]:
+        add_vp(state, monarch, state[TAKE_BACK_PAY], VP_TAKE_BACK, trace)
     sabotage_pays = retained or (taker == NOBODY and opts[OPT_ABDICATE_SABOTAGE])
     single_raven = count_in_play(state, RAVEN) == 1
     ally_settled = False
@@ -360,14 +390,8 @@ def award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, 
             card = state[slot + s]
             if card == CONSOLIDATE and retained:
                 add_vp(state, s, 1, VP_CONSOLIDATE, trace)
-            elif card == AUTHORITY:
-                richer = 0
-                for o in range(n):
-                    if o != s and state[VP + o] > state[VP + s]:
-                        richer |= 1 << o
-                if richer:
-                    steal_vp(state, s, ask(state, STEAL_VICTIM, s, richer, codes, params, rng, script, work),
-                             VP_AUTHORITY, trace)
+            elif card == AUTHORITY and not opts[OPT_AUTHORITY_IMMEDIATE]:
+                take_from_richer(state, s, codes, params, rng, script, trace, work)
             elif card == SABOTAGE and sabotage_pays:
                 add_vp(state, s, 1, VP_SABOTAGE, trace)
             elif card == FEINT and taker == s:
@@ -414,6 +438,13 @@ def clear_round_marks(state):
 def cleanup(state, taker, trace):
     n = state[PLAYERS]
     monarch = state[MONARCH]
+    for s in range(n):
+        # every card played this round was shown face up (a card swapped out unrevealed went back
+        # to the hand unseen); so was every card in a discard pile
+        for slot in (MAIN, EXTRA):
+            if state[slot + s] != NO_CARD:
+                state[SHOWN + s] |= 1 << state[slot + s]
+        state[SHOWN + s] |= state[DISCARD + s]
     if taker == NOBODY:
         for s in range(n):
             for slot in (MAIN, EXTRA):
@@ -422,6 +453,7 @@ def cleanup(state, taker, trace):
     else:
         # Everyone takes back every card; the new Monarch swaps its house cards for the crown.
         state[OWNED + monarch], state[OWNED + taker] = state[OWNED + taker], state[OWNED + monarch]
+        state[SHOWN + monarch], state[SHOWN + taker] = state[SHOWN + taker], state[SHOWN + monarch]
         for s in range(n):
             state[HAND + s] = state[OWNED + s]
             state[DISCARD + s] = 0
@@ -507,6 +539,7 @@ def deal(state, opts, rng):
     mode = opts[OPT_MODE]
     state[PLAYERS] = n
     state[RULESET] = mode
+    state[TAKE_BACK_PAY] = TAKE_BACK_VP if opts[OPT_TAKE_BACK_PAYS] else 0
     state[WINNER] = NOBODY
     for s in range(MAX_PLAYERS):
         state[MAIN + s] = NO_CARD
@@ -543,6 +576,12 @@ def deal(state, opts, rng):
             state[VP + s] = START_VP
     for s in range(n):
         state[HAND + s] = state[OWNED + s]
+        state[SHOWN + s] = state[OWNED + s]  # decks everyone knows, but for the random draws:
+    if mode == MODE_MIRROR or mode == MODE_ASYMMETRIC:
+        state[SHOWN] = MIRROR_CROWN_KEPT_MASK
+    if mode == MODE_ASYMMETRIC:
+        for s in range(1, n):
+            state[SHOWN + s] = MIRROR_HOUSE_KEPT_MASK
 
 
 @kernel
