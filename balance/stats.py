@@ -234,7 +234,10 @@ def running_estimate(values: np.ndarray, points: int = 60, level: float = LEVEL)
 
 def estimate(kind: str, frame: pd.DataFrame, column: str, denominator: str | None = None,
              cluster: str = "deal", level: float = LEVEL) -> Estimate:
-    """Estimate a declared quantity (``rate``, ``mean`` or ``ratio``) from a result frame."""
+    """Estimate a declared quantity (``rate``, ``mean`` or ``ratio``) from a result frame. Only the
+    rows a ``denominator`` counts (non-zero) enter, so ``n`` is the number of rows in it."""
+    if denominator is not None:
+        frame = frame[frame[denominator] != 0]
     clusters = frame[cluster].to_numpy()
     if kind == "rate":
         return estimate_rate(frame[column].to_numpy(), clusters, level)
