@@ -326,7 +326,8 @@ def matrix(game: str = typer.Argument(..., help="Game name."),
                 setup = g.make_setup(mode, players, [(a, {})] + [(b, {})] * (players - 1))
                 res = simulate(setup, seed, round_to_deals(games, setup.rotations))
                 seats = res.seats
-                slot0 = seats[seats["policy"].eq(a) & ((seats["seat"] - seats["rotation"]) % players == 0)]
+                slot0 = seats[seats["policy"].eq(setup.seats[0].label)  # a label may name parameters
+                              & ((seats["seat"] - seats["rotation"]) % players == 0)]
                 est = estimate("rate", slot0, "won")
                 rows.append({"row": a, "column": b, "win_rate": est.estimate, "low": est.low, "high": est.high,
                              "games": res.n_games})

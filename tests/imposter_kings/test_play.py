@@ -225,3 +225,16 @@ def test_the_package_has_the_shared_shape_and_no_import_circle():
         graph[name] = imported & modules
     order = list(TopologicalSorter(graph).static_order())  # raises CycleError on a circle
     assert order.index("layout") < order.index("rules") < order.index("policies") < order.index("game")
+
+
+def test_the_matrix_finds_a_policy_whose_label_names_a_parameter():
+    import json
+
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    result = CliRunner().invoke(app, ["matrix", "imposter_kings", "--policies", "random,greedy", "-n", "40", "--json"])
+    assert result.exit_code == 0, result.output
+    cells = json.loads(result.output)
+    assert len(cells) == 4 and all(0 <= cell["win_rate"] <= 1 for cell in cells)
