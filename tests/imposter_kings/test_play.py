@@ -177,6 +177,8 @@ def test_a_match_ended_by_mulligan_points_enters_no_round_quantity():
         else:
             assert est.n == 0, q.name
     assert estimate("ratio", df, "match_played_rounds", "last_round").estimate == 0
+    setup = GAME.make_setup("full", 2, [("random", {"mulligan": 1.0})] * 2, rotate=False)
+    assert "no round played: a costly mulligan's points ended the match" in GAME.transcript(setup, 11, 0)[-1]
 
 
 def test_the_n_of_a_quantity_is_the_number_of_rows_in_its_denominator():

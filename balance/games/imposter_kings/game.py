@@ -171,8 +171,11 @@ def describe_throne(card: int, value: int) -> str:
 
 def round_summary(row) -> str:
     col = {name: int(row[i]) for i, name in enumerate(L.COLUMNS)}
+    if col["capped"]:
+        return f"   round over: capped at the turn cap, no winner; score {col['score0']}-{col['score1']}"
     if col["winner_seat"] < 0:
-        return f"   round over: no winner (capped={col['capped']}); score {col['score0']}-{col['score1']}"
+        return (f"   no round played: a costly mulligan's points ended the match; "
+                f"score {col['score0']}-{col['score1']}")
     return (f"   round over: seat {col['winner_seat']} wins {col['points']} point(s)"
             f"{' by the Assassin' if col['assassinated'] else ''}; score {col['score0']}-{col['score1']}")
 
