@@ -318,9 +318,12 @@ def fixed_fact(frame: pd.DataFrame, column: str, denominator: str | None) -> Est
 
 def estimate(kind: str, frame: pd.DataFrame, column: str, denominator: str | None = None,
              cluster: str = "deal", level: float = LEVEL, fixed: bool = False) -> Estimate:
-    """Estimate a declared quantity (``rate``, ``mean`` or ``ratio``) from a result frame."""
+    """Estimate a declared quantity (``rate``, ``mean`` or ``ratio``) from a result frame. Only the
+    rows a ``denominator`` counts (non-zero) enter, so ``n`` is the number of rows in it."""
     if fixed:
         return fixed_fact(frame, column, denominator)
+    if denominator is not None:
+        frame = frame[frame[denominator] != 0]
     clusters = frame[cluster].to_numpy()
     if kind == "rate":
         return estimate_rate(frame[column].to_numpy(), clusters, level)

@@ -109,6 +109,7 @@ class Policy:
     doc: str
     params: tuple[Param, ...] = ()
     roles: tuple[str, ...] = ()  # empty: usable by every seat/role
+    labelled: tuple[str, ...] = ()  # parameters every label names, defaults included (they change what it is)
 
     def param_row(self, given: dict[str, Any], key: str) -> np.ndarray:
         row = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
@@ -132,7 +133,8 @@ class SeatPolicy:
 
     @property
     def label(self) -> str:
-        changed = {k: v for k, v in self.params.items()}
+        changed = {p.name: p.default for p in self.policy.params if p.name in self.policy.labelled}
+        changed.update(self.params)
         if not changed:
             return self.policy.name
         inner = ",".join(f"{k}={v:g}" for k, v in sorted(changed.items()))

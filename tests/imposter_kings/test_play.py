@@ -1,14 +1,16 @@
-"""Invariants under random play, scoring, determinism, replay == batch."""
+"""Invariants under random play, scoring, determinism, replay == batch, the result rows' columns
+and the rows each quantity counts, the package's shape."""
 
 import numpy as np
 import pytest
 
 from balance.engine.rng import below, new_stream
-from balance.games.imposter_kings import cards as C
+from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.options import MODE_DECKS
 from balance.games.imposter_kings.positions import Position
+from balance.stats import estimate
 
 MODES = ("full", "quickplay", "assassin_step", "kings_hand_step")
 
@@ -16,13 +18,13 @@ MODES = ("full", "quickplay", "assassin_step", "kings_hand_step")
 def expected_counts(mode):
     counts = MODE_DECKS[mode].copy()
     if mode == "quickplay":
-        counts[C.ASSASSIN] += 1
+        counts[L.ASSASSIN] += 1
     return counts
 
 
 def expected_points(pos, winner):
     loser = 1 - winner
-    if not pos.cfg[R.CFG_FULL_SCORING]:
+    if not pos.cfg[L.CFG_FULL_SCORING]:
         return 1
     return 1 + (not pos.flipped(winner)) + (len(pos.hand(loser)) > 0 or pos.successor(loser) is not None)
 
@@ -34,19 +36,19 @@ def test_random_rounds_conserve_cards_end_and_score_as_the_rulebook_says(mode):
         stream = new_stream(seed, 7)
         pos = Position.deal(mode, seed=seed, true_king=seed % 2)
         for _ in range(400):
-            if pos.phase_code in (R.PH_ROUND_OVER, R.PH_REDEAL):
+            if pos.phase_code in (L.PH_ROUND_OVER, L.PH_REDEAL):
                 break
             legal = pos.legal_codes()
             assert legal, pos.describe()
             R.apply_action(pos.s, pos.cfg, legal[below(stream, len(legal))])
             assert np.array_equal(pos.card_counts(), total), pos.describe()
             for p in range(2):  # what a seat "knows" of the other hand is always true
-                known = pos.s[R.KNOWN + p * C.TYPES:R.KNOWN + (p + 1) * C.TYPES]
-                held = pos.s[R.HAND + (1 - p) * C.TYPES:R.HAND + (2 - p) * C.TYPES]
+                known = pos.s[L.KNOWN + p * L.TYPES:L.KNOWN + (p + 1) * L.TYPES]
+                held = pos.s[L.HAND + (1 - p) * L.TYPES:L.HAND + (2 - p) * L.TYPES]
                 assert np.all(known <= held)
-        assert pos.phase_code in (R.PH_ROUND_OVER, R.PH_REDEAL)
+        assert pos.phase_code in (L.PH_ROUND_OVER, L.PH_REDEAL)
         if pos.over and pos.winner >= 0:
-            assert pos.s[R.CAPPED] == 0
+            assert pos.s[L.CAPPED] == 0
             assert pos.points == expected_points(pos, pos.winner)
             assert pos.score(pos.winner) == pos.points and pos.score(1 - pos.winner) == 0
 
@@ -145,28 +147,96 @@ def test_bad_scenario_input_names_the_key():
                         "seats": [{"policy": "search", "params": {"rollouts": 0}}, "heuristic"]})
 
 
-def test_search_determinization_keeps_what_the_searcher_knows():
-    from balance.games.imposter_kings.policies import determinize
+def random_true_king_rounds(mulligan, matches, seed=11):
+    """Random self-play under the rulebook's True King rule, as the study's round frame."""
+    setup = GAME.make_setup("full", 2, [("random", {"mulligan": mulligan})] * 2, rotate=False)
+    return GAME.frame(setup, GAME.simulate(setup, seed, 0, matches))
 
-    pos = Position.deal("full", seed=8, true_king=0)
-    stream = new_stream(1, 1)
-    for _ in range(12):  # play into the round a little with random choices
-        if pos.phase_code in (R.PH_ROUND_OVER, R.PH_REDEAL):
-            break
-        legal = pos.legal_codes()
-        R.apply_action(pos.s, pos.cfg, legal[below(stream, len(legal))])
-    me = pos.decider
-    out = np.zeros_like(pos.s)
-    pool = np.zeros(2 * C.MAX_CARDS, dtype=np.int64)
-    seen = set()
-    for k in range(20):
-        determinize(pos.s, me, out, pool, stream)
-        assert np.array_equal(R.count_cards(out), R.count_cards(pos.s))
-        mine = slice(R.HAND + me * C.TYPES, R.HAND + (me + 1) * C.TYPES)
-        theirs = slice(R.HAND + (1 - me) * C.TYPES, R.HAND + (2 - me) * C.TYPES)
-        assert np.array_equal(out[mine], pos.s[mine])
-        assert out[theirs].sum() == pos.s[theirs].sum()
-        known = pos.s[R.KNOWN + me * C.TYPES:R.KNOWN + (me + 1) * C.TYPES]
-        assert np.all(out[theirs] >= known)
-        seen.add(tuple(out[theirs]))
-    assert len(seen) > 1  # the hidden cards really are re-dealt
+
+def test_the_chooser_is_who_chose_for_the_deal_actually_played():
+    # Rulebook: "If you mulligan again, you take the True King for the next deal": after a costly
+    # mulligan its caller chooses who goes first, and the row names that choice.
+    df = random_true_king_rounds(0.5, 150)
+    assert (df["mulligans"] >= 2).any()
+    chose = df[df["has_chooser"] == 1]
+    assert len(chose) > 0
+    assert (chose["chooser_first"] == (chose["first_seat"] == chose["chooser_seat"]).astype(int)).all()
+
+
+def test_a_match_ended_by_mulligan_points_enters_no_round_quantity():
+    # Every mulligan called: the first player's free one, then costly ones (+2 to the other player
+    # each) until a player has 7 points: the match ends without a round played.
+    df = random_true_king_rounds(1.0, 20)
+    assert len(df) == 20 and (df["played"] == 0).all() and (df["match_winner"] >= 0).all()
+    for q in GAME.quantities:
+        if q.table != "games":
+            continue
+        est = estimate(q.kind, df, q.column, q.denominator)
+        if q.denominator == "last_round":  # match quantities count every match
+            assert est.n == 20, q.name
+        else:
+            assert est.n == 0, q.name
+    assert estimate("ratio", df, "match_played_rounds", "last_round").estimate == 0
+    setup = GAME.make_setup("full", 2, [("random", {"mulligan": 1.0})] * 2, rotate=False)
+    assert "no round played: a costly mulligan's points ended the match" in GAME.transcript(setup, 11, 0)[-1]
+
+
+def test_the_n_of_a_quantity_is_the_number_of_rows_in_its_denominator():
+    df = random_true_king_rounds(0.5, 60)
+    checked = 0
+    for q in GAME.quantities:
+        if q.table == "games" and q.denominator:
+            est = estimate(q.kind, df, q.column, q.denominator)
+            if est.method == "wilson (deals)":  # no variation at all (no capped round): stats counts deals
+                continue
+            assert est.n == (df[q.denominator] != 0).sum(), q.name
+            checked += 1
+    assert checked >= 5
+
+
+def test_the_random_policys_mulligan_probability_is_a_parameter_its_label_names():
+    from pathlib import Path
+
+    from balance.engine.scenario import load_scenario
+
+    assert (random_true_king_rounds(0.0, 30)["mulligans"] == 0).all()
+    scenario = load_scenario(Path(__file__).parents[2] / "scenarios/imposter_kings/true_king_choice_2p_random.toml")
+    assert scenario.setup.describe()["policies"] == ["random(mulligan=0.1)"] * 2
+    assert GAME.make_setup("full", 2, [("random", {"mulligan": 0.3})] * 2).seats[0].label == "random(mulligan=0.3)"
+
+
+def test_the_package_has_the_shared_shape_and_no_import_circle():
+    import ast
+    from graphlib import TopologicalSorter
+    from pathlib import Path
+
+    import balance.games.imposter_kings as package
+
+    root = Path(package.__file__).parent
+    modules = {p.stem for p in root.glob("*.py")} - {"__init__"}
+    assert {"layout", "rules", "policies", "options", "positions", "game"} <= modules and "cards" not in modules
+    prefix = package.__name__
+    graph = {}
+    for name in modules:
+        imported = set()
+        for node in ast.walk(ast.parse((root / f"{name}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == prefix:
+                imported |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(prefix + "."):
+                imported.add(node.module.split(".")[-1])
+        graph[name] = imported & modules
+    order = list(TopologicalSorter(graph).static_order())  # raises CycleError on a circle
+    assert order.index("layout") < order.index("rules") < order.index("policies") < order.index("game")
+
+
+def test_the_matrix_finds_a_policy_whose_label_names_a_parameter():
+    import json
+
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    result = CliRunner().invoke(app, ["matrix", "imposter_kings", "--policies", "random,greedy", "-n", "40", "--json"])
+    assert result.exit_code == 0, result.output
+    cells = json.loads(result.output)
+    assert len(cells) == 4 and all(0 <= cell["win_rate"] <= 1 for cell in cells)

@@ -383,8 +383,8 @@ def test_illegal_action_is_refused():
 
 
 def pos_index(name):
-    from balance.games.imposter_kings import rules
-    return getattr(rules, name)
+    from balance.games.imposter_kings import layout
+    return getattr(layout, name)
 
 
 def test_the_readme_example():

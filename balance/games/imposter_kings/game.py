@@ -6,9 +6,8 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Game, Quantity, Setup, SetupError
-from balance.games.imposter_kings import cards as C
+from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
-from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.options import MODES, OPTIONS, POLICIES, config_row
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
@@ -24,14 +23,14 @@ class ImposterKings(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
-    columns = M.COLUMNS
+    columns = L.COLUMNS
     default_max_length = MAX_ROUNDS
     length_column = "plies"
     quantities = (
         Quantity("first_player_win", "P(the player who goes first wins the round), rounds with a winner",
                  "ratio", "first_won", denominator="decided", by=("rotation", "row")),
-        Quantity("chooser_goes_first", "P(the True King's holder chooses to go first) (True King mode; "
-                 "empty when the first player is forced)", "ratio", "chooser_first", denominator="has_chooser",
+        Quantity("chooser_goes_first", "P(the True King's holder chooses to go first), played rounds (True King "
+                 "mode; empty when the first player is forced)", "ratio", "chooser_first", denominator="has_chooser",
                  by=("rotation", "row")),
         Quantity("chooser_win", "P(the True King's holder wins the round), rounds with a winner (True King "
                  "mode)", "ratio", "chooser_won", denominator="chooser_decided",
@@ -40,8 +39,8 @@ class ImposterKings(Game):
                  "per match", "ratio", "first_true_king_won", denominator="last_round", by=("rotation",)),
         Quantity("points", "mean points the round's winner scores", "ratio", "points", denominator="decided",
                  by=("rotation",)),
-        Quantity("match_rounds", "rounds per match", "ratio", "last_round_number", denominator="last_round"),
-        Quantity("capped", "P(a round hits the turn cap)", "rate", "capped"),
+        Quantity("match_rounds", "rounds played per match", "ratio", "match_played_rounds", denominator="last_round"),
+        Quantity("capped", "P(a played round hits the turn cap)", "rate", "capped", denominator="played"),
         Quantity("win", "P(a seat wins the round)", "rate", "won", table="seats", by=("policy", "seat", "first")),
         Quantity("match_win", "P(a seat wins the match), one count per match", "ratio", "match_won",
                  table="seats", denominator="last_round", by=("policy", "seat")),
@@ -67,15 +66,17 @@ class ImposterKings(Game):
                                 np.int64(setup.rotations), np.int64(self.max_rounds(setup)))
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
-        """Round rows, plus denominators: rounds with a winner (a match can end on a costly
-        mulligan's points), rounds with a True King's choice, and the last round of each match."""
+        """Round rows, plus the rows each quantity counts. A row is a PLAYED round unless a costly
+        mulligan's points ended the match before its deal was played (no winner, not capped):
+        such a row carries the match's result but enters no round quantity."""
         df = super().frame(setup, table)
         df["decided"] = (df["winner_seat"] >= 0).astype(int)
-        df["has_chooser"] = (df["chooser_seat"] >= 0).astype(int)
+        df["played"] = (df["decided"] | df["capped"]).astype(int)
+        df["has_chooser"] = ((df["chooser_seat"] >= 0) & (df["played"] == 1)).astype(int)
         df["chooser_decided"] = df["has_chooser"] * df["decided"]
-        df["chooser_first"] = df["chooser_first"].clip(lower=0)
+        df["chooser_first"] = df["chooser_first"] * df["has_chooser"]
         df["first_true_king_won"] = df["first_true_king_won"] * df["last_round"]
-        df["last_round_number"] = (df["row"] + 1) * df["last_round"]
+        df["match_played_rounds"] = df.groupby("game")["played"].transform("sum") * df["last_round"]
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
@@ -86,8 +87,8 @@ class ImposterKings(Game):
         played = games[games["winner_seat"] >= 0]
         last = played.groupby("game")["row"].transform("max") == played["row"]
         parts = []
-        for seat in range(R.PLAYERS):
-            slot = (seat - played["rotation"]) % R.PLAYERS
+        for seat in range(L.PLAYERS):
+            slot = (seat - played["rotation"]) % L.PLAYERS
             parts.append(pd.DataFrame({
                 "game": played["game"], "deal": played["deal"], "rotation": played["rotation"], "row": played["row"],
                 "seat": seat, "slot": slot, "policy": slot.map(lambda k: labels[k]),
@@ -107,21 +108,21 @@ class ImposterKings(Game):
         lines = [f"{self.title}: match {game_index} (seed {seed}, mode {setup.mode})"]
         current = -1
         for ev in events:
-            r = int(ev[M.EV_ROUND])
+            r = int(ev[L.EV_ROUND])
             if r != current:
                 if current >= 0:
                     lines.append(round_summary(rows[current]))
                 current = r
                 lines.append(f"-- round {r + 1}")
-            seat = int(ev[M.EV_DECIDER])
-            who = f"seat {seat} ({labels[(seat - rotation) % R.PLAYERS]})"
-            if ev[M.EV_PHASE] == M.EV_DEAL:
-                lines.append(f"   {who:<22} dealt {', '.join(unpack_hand(int(ev[M.EV_ACTION])))}"
-                             + (f"   [Accused: {C.NAMES[ev[M.EV_THRONE]]}]" if seat == 0 else ""))
+            seat = int(ev[L.EV_DECIDER])
+            who = f"seat {seat} ({labels[(seat - rotation) % L.PLAYERS]})"
+            if ev[L.EV_PHASE] == L.EV_DEAL:
+                lines.append(f"   {who:<22} dealt {', '.join(unpack_hand(int(ev[L.EV_ACTION])))}"
+                             + (f"   [Accused: {L.NAMES[ev[L.EV_THRONE]]}]" if seat == 0 else ""))
                 continue
-            lines.append(f"   {who:<22} {R.PHASE_NAMES[ev[M.EV_PHASE]]:<24} -> "
-                         f"{describe_action(int(ev[M.EV_PHASE]), int(ev[M.EV_ACTION]))}   "
-                         f"[Throne: {describe_throne(int(ev[M.EV_THRONE]), int(ev[M.EV_THRONE_VALUE]))}]")
+            lines.append(f"   {who:<22} {L.PHASE_NAMES[ev[L.EV_PHASE]]:<24} -> "
+                         f"{describe_action(int(ev[L.EV_PHASE]), int(ev[L.EV_ACTION]))}   "
+                         f"[Throne: {describe_throne(int(ev[L.EV_THRONE]), int(ev[L.EV_THRONE_VALUE]))}]")
         if current >= 0:
             lines.append(round_summary(rows[current]))
         return lines
@@ -129,7 +130,7 @@ class ImposterKings(Game):
     def traced(self, setup: Setup, seed: int, game_index: int, capacity: int = 20_000):
         """The round rows and the decision events of one match, via the batch kernel's code path."""
         cfg, codes, params = self._kernel_args(setup)
-        trace = np.zeros((capacity, M.EVENT_WIDTH), dtype=np.int64)
+        trace = np.zeros((capacity, L.EVENT_WIDTH), dtype=np.int64)
         rows, fill = M.simulate_traced(cfg, codes, params, np.int64(seed), np.int64(game_index),
                                        np.int64(setup.rotations), np.int64(self.max_rounds(setup)), trace)
         return rows, trace[:fill]
@@ -150,28 +151,31 @@ def describe_action(phase: int, action: int) -> str:
     name = action_name(phase, action)
     if phase in INDEX_PHASES:
         return f"Court card #{name}"
-    if phase == R.PH_MYSTIC and action != R.ACT_NO:
+    if phase == L.PH_MYSTIC and action != L.ACT_NO:
         return f"names {name}"
     return str(name)
 
 
 def unpack_hand(packed: int) -> list[str]:
-    mask = (1 << M.HAND_BITS) - 1
-    return [C.NAMES[t] for t in range(C.TYPES) for _ in range((packed >> (M.HAND_BITS * t)) & mask)]
+    mask = (1 << L.HAND_BITS) - 1
+    return [L.NAMES[t] for t in range(L.TYPES) for _ in range((packed >> (L.HAND_BITS * t)) & mask)]
 
 
 def describe_throne(card: int, value: int) -> str:
     if card < 0:
         return "empty"
-    if card >= C.TYPES:
-        return f"{C.NAMES[card - C.TYPES]} (disgraced) {value}"
-    return f"{C.NAMES[card]} {value}"
+    if card >= L.TYPES:
+        return f"{L.NAMES[card - L.TYPES]} (disgraced) {value}"
+    return f"{L.NAMES[card]} {value}"
 
 
 def round_summary(row) -> str:
-    col = {name: int(row[i]) for i, name in enumerate(M.COLUMNS)}
+    col = {name: int(row[i]) for i, name in enumerate(L.COLUMNS)}
+    if col["capped"]:
+        return f"   round over: capped at the turn cap, no winner; score {col['score0']}-{col['score1']}"
     if col["winner_seat"] < 0:
-        return f"   round over: no winner (capped={col['capped']}); score {col['score0']}-{col['score1']}"
+        return (f"   no round played: a costly mulligan's points ended the match; "
+                f"score {col['score0']}-{col['score1']}")
     return (f"   round over: seat {col['winner_seat']} wins {col['points']} point(s)"
             f"{' by the Assassin' if col['assassinated'] else ''}; score {col['score0']}-{col['score1']}")
 

@@ -1,4 +1,8 @@
-"""The batch kernel: matches of rounds to 7 points, one result row per round.
+"""The match loop and the batch entry points: matches of rounds to 7 points, one result row per round.
+
+It sits above both ``rules`` and ``policies`` (the search policy plays rounds through the rules,
+so the loop that asks the policies cannot live in ``rules`` without an import circle). The
+result row's columns and the trace events are declared in ``layout``.
 
 Game index g is one MATCH: ``deal, rotation = divmod(g, rotations)``. All its deals come from
 one counter-based stream of (seed, deal) and the policies' randomness from a second stream of
@@ -11,32 +15,20 @@ from numba import prange
 
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import STREAM_SIZE, below, open_stream
-from balance.games.imposter_kings.cards import MAX_CARDS, TYPES
-from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
-from balance.games.imposter_kings.rules import (
-    ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, DECIDER, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
-    MULLIGANS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING,
-    UNUSED, WINNER, HAND, apply_action, deal_round, is_disgraced, legal_actions, throne_value,
+from balance.games.imposter_kings.layout import (
+    ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, C_ASSASSINATED, C_CAPPED, C_CHOOSER,
+    C_CHOOSER_FIRST, C_CHOOSER_WON, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME, C_LAST_ROUND,
+    C_LOSER_FLIPPED, C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW, C_SCORE0,
+    C_SCORE1, C_WINNER, C_WINNER_FLIPPED, DECIDER, EVENT_WIDTH, EV_ACTION, EV_DEAL, EV_DECIDER, EV_PHASE, EV_ROUND,
+    EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS, MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS,
+    NCOLS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING, TYPES, UNUSED,
+    WINNER,
 )
+from balance.games.imposter_kings.rules import apply_action, deal_round, is_disgraced, legal_actions, throne_value
+from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
 
-COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "chooser_first", "winner_seat",
-           "points", "first_won", "chooser_won", "winner_flipped", "loser_flipped", "assassinated", "capped",
-           "mulligans", "plies", "score0", "score1", "first_true_king", "match_winner", "match_capped",
-           "first_true_king_won", "last_round")
-(C_GAME, C_DEAL, C_ROTATION, C_ROW, C_FIRST, C_CHOOSER, C_CHOOSER_FIRST, C_WINNER, C_POINTS, C_FIRST_WON,
- C_CHOOSER_WON, C_WINNER_FLIPPED, C_LOSER_FLIPPED, C_ASSASSINATED, C_CAPPED, C_MULLIGANS, C_PLIES, C_SCORE0,
- C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND) = range(len(COLUMNS))
-NCOLS = len(COLUMNS)
-
-# One trace event per decision: round, phase, decider, action, Throne card (+ TYPES when Disgraced),
-# Throne value. A deal is recorded as one event per seat with phase EV_DEAL: the action field holds
-# the hand packed HAND_BITS bits per type, the Throne fields the Accused and the unused card.
-EV_ROUND, EV_PHASE, EV_DECIDER, EV_ACTION, EV_THRONE, EV_THRONE_VALUE = range(6)
-EVENT_WIDTH = 6
-EV_DEAL = -1
-HAND_BITS = 2
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
 
 
@@ -98,7 +90,9 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, sc
 
 
 @kernel
-def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk):
+def write_round(row, s, game, deal, rotation, r, first_tk):
+    """The round's row. The chooser is the True King's holder of the deal actually played: a
+    costly mulligan hands the True King to its caller, who chooses again for the new deal."""
     winner = s[WINNER]
     row[C_GAME] = game
     row[C_DEAL] = deal
@@ -106,7 +100,7 @@ def write_round(row, s, game, deal, rotation, r, chooser_first_choice, first_tk)
     row[C_ROW] = r
     row[C_FIRST] = s[FIRST]
     row[C_CHOOSER] = s[CHOOSER]
-    row[C_CHOOSER_FIRST] = chooser_first_choice
+    row[C_CHOOSER_FIRST] = (1 if s[FIRST] == s[CHOOSER] else 0) if s[CHOOSER] >= 0 else -1
     row[C_WINNER] = winner
     row[C_POINTS] = s[POINTS] if winner >= 0 else 0
     row[C_FIRST_WON] = 1 if winner >= 0 and winner == s[FIRST] else 0
@@ -131,12 +125,8 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
     first_tk = s[TRUE_KING]
     played = 0
     for r in range(max_rounds):
-        chooser = s[TRUE_KING]
         play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill, r)
-        choice = -1
-        if s[CHOOSER] >= 0:
-            choice = 1 if s[FIRST] == chooser else 0
-        write_round(out[base + r], s, game, deal, rotation, r, choice, first_tk)
+        write_round(out[base + r], s, game, deal, rotation, r, first_tk)
         played = r + 1
         if s[MATCH_OVER]:
             break

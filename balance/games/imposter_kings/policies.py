@@ -3,26 +3,27 @@
 Every decision of a round comes to ``choose`` (the dispatcher) with the legal actions listed by
 ``rules.legal_actions``; a policy returns one of them. Policies read only what their seat may
 know: the public zones (Court, Antechambers, Accused, removed cards, counts), their own hand,
-Successor and Dungeon, and ``rules.KNOWN`` (cards seen entering the opponent's hand, or named
-correctly). The search policy samples the hidden cards consistently with exactly that view.
+Successor and Dungeon, and ``layout.KNOWN`` (cards seen entering the opponent's hand, or named
+correctly). The search policy samples every hidden element (the unseen cards and the Princess
+owner's pending pick) from exactly that view, so its decision is a function of the view and its
+stream alone.
 """
 
 import numpy as np
 
 from balance.engine.kernels import kernel
-from balance.engine.rng import below, shuffle
-from balance.games.imposter_kings.cards import (
-    ASSASSIN, BASE_VALUE, FOOL, INQUISITOR, JUDGE, KINGS_HAND, MAX_CARDS, MYSTIC, QUEEN, ROYALTY,
-    SOLDIER, TYPES, )
-from balance.games.imposter_kings.rules import (
-    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED, COURT_LEN, COURT_TYPE,
-    DECIDER, DUNGEON, FLIPPED, FREE_MULLIGAN_USED, HAND, KNOWN, MAX_ACTIONS, PEND_ARG, PEND_EFFECT, PH_ANTE,
+from balance.engine.rng import below, chance, shuffle
+from balance.games.imposter_kings.layout import (
+    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED,
+    COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, FLIPPED, FOOL, FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE,
+    KINGS_HAND, KNOWN, MAX_ACTIONS, MAX_CARDS, MYSTIC, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE,
     PH_ASSASSIN, PH_FIRST, PH_FOOL, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN,
-    PH_MYSTIC, PH_OATH_FOLLOW, PH_PRINCESS, PH_PRINCESS_OPP, PH_PRINCESS_OWN, PH_REDEAL, PH_ROUND_OVER,
-    PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE, PH_SOLDIER_NAME, PH_SUCCESSOR, PH_TURN, PHASE, POINTS,
-    REMOVED, STATE_SIZE, SUCCESSOR, UNUSED, WINNER, apply_action, court_value, hand_count, hand_value,
-    is_disgraced, legal_actions, sentry_target,
+    PH_MYSTIC, PH_OATH_FOLLOW, PH_PRINCESS, PH_PRINCESS_OPP, PH_PRINCESS_OWN, PH_REDEAL, PH_ROUND_OVER, PH_SENTRY_GIVE,
+    PH_SENTRY_PICK, PH_SOLDIER_DISGRACE, PH_SOLDIER_NAME, PH_SUCCESSOR, PH_TURN, POINTS, QUEEN, REMOVED, ROYALTY,
+    SOLDIER, STATE_SIZE, SUCCESSOR, TYPES, UNUSED, WINNER,
 )
+from balance.games.imposter_kings.rules import (
+    apply_action, court_value, hand_count, hand_value, is_disgraced, legal_actions, sentry_target)
 
 RANDOM = 0
 GREEDY = 1
@@ -43,6 +44,10 @@ HEURISTIC_PARAMS = 8
 # Tuned one weight at a time against the previous defaults (16,000 rotated matches each).
 HEURISTIC_DEFAULTS = np.array([0.5, 1.0, 1.0, 3.0, 3.0, 7.0, 5.0, 0.5], dtype=np.float64)
 
+# Random policy parameters.
+R_MULLIGAN = 0        # probability of calling a mulligan when one is offered
+RANDOM_MULLIGAN_DEFAULT = 0.1  # see options.py
+
 # Search parameters.
 S_ROLLOUTS = 0        # determinized rollouts per legal action
 S_INNER = 1           # inner policy of the rollouts: 1 greedy, 2 heuristic
@@ -62,7 +67,8 @@ SCR_DET = 0       # a determinized copy of the state
 SCR_WORK = 1      # the state a rollout plays on
 SCR_ACTIONS = 2   # the rollout's legal actions
 SCR_POOL = 3      # the hidden cards being shuffled
-SCRATCH_ROWS = 4
+SCR_UNSEEN = 4    # the hidden cards' counts per type
+SCRATCH_ROWS = 5
 SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
 FS_ODDS = 0       # float scratch: the inferred opponent hand
 FS_TOTALS = 1     # float scratch: the search's sums per action
@@ -74,19 +80,27 @@ FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
 # ---- what a seat may infer -------------------------------------------------------------------
 @kernel
+def unseen_counts(s, cfg, me, out):
+    """out[t]: cards of type t that ``me`` cannot see (the opponent's hand beyond what ``me`` knows
+    is there, the opponent's Successor and Dungeon, the unused card): the mode's deck less every
+    zone ``me`` sees. Reads ``me``'s view only."""
+    for t in range(TYPES):
+        copies = cfg[CFG_DECK + t] + (1 if cfg[CFG_FIXED_ACCUSED] == t else 0)
+        out[t] = (copies - s[HAND + me * TYPES + t] - s[ANTE + t] - s[ANTE + TYPES + t] - s[REMOVED + t]
+                  - s[KNOWN + me * TYPES + t])
+    for i in range(s[COURT_LEN]):
+        out[s[COURT_TYPE + i]] -= 1
+    out[s[ACCUSED]] -= 1
+    for zone in (SUCCESSOR + me, DUNGEON + me, CONDEMNED, CONDEMNED + 1):
+        if s[zone] >= 0:
+            out[s[zone]] -= 1
+
+
+@kernel
 def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
     q = 1 - me
-    for t in range(TYPES):
-        copies = cfg[CFG_DECK + t] + (1 if cfg[CFG_FIXED_ACCUSED] == t else 0)
-        odds[t] = (copies - s[HAND + me * TYPES + t] - s[ANTE + t] - s[ANTE + TYPES + t] - s[REMOVED + t]
-                   - s[KNOWN + me * TYPES + t])
-    for i in range(s[COURT_LEN]):
-        odds[s[COURT_TYPE + i]] -= 1.0
-    odds[s[ACCUSED]] -= 1.0
-    for zone in (SUCCESSOR + me, DUNGEON + me, CONDEMNED, CONDEMNED + 1):
-        if s[zone] >= 0:
-            odds[s[zone]] -= 1.0
+    unseen_counts(s, cfg, me, odds)
     hidden_in_hand = hand_count(s, q)
     hidden = 0.0
     for t in range(TYPES):
@@ -156,6 +170,15 @@ def position_of(actions, n, a):
         if actions[i] == a:
             return i
     return -1
+
+
+# ---- the random policy ------------------------------------------------------------------------
+@kernel
+def random_choice(s, actions, n, params, stream):
+    """Uniform over the legal actions, except the mulligan: called with probability ``R_MULLIGAN``."""
+    if s[PHASE] == PH_MULLIGAN:
+        return position_of(actions, n, ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO)
+    return below(stream, n)
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
@@ -335,24 +358,36 @@ def copy_state(dst, src):
 
 
 @kernel
-def determinize(s, me, out, pool, stream):
-    """Copy s into out, then deal the cards ``me`` cannot see (the opponent's unknown hand cards,
-    Successor and Dungeon, and the unused card) at random among those same places."""
+def nth_card(s, p, k):
+    """The k-th card (0-based, in type order) of p's hand."""
+    for t in range(TYPES):
+        k -= s[HAND + p * TYPES + t]
+        if k < 0:
+            return t
+    return -1
+
+
+@kernel
+def determinize(s, cfg, me, out, pool, unseen, stream):
+    """A world consistent with everything ``me`` knows, built from ``me``'s view alone: copy s,
+    then deal the cards ``me`` cannot see (``unseen_counts``, laid out in type order) at random to
+    the places ``me`` cannot see into: the opponent's hand places not known to hold a card, its
+    Successor and Dungeon, the unused card. When ``me`` answers the Princess, the owner's pending
+    pick is drawn from the owner's dealt hand. Only the number and presence of hidden cards are
+    read, never their identity, so one view and one stream give one world."""
     copy_state(out, s)
     q = 1 - me
+    unseen_counts(s, cfg, me, unseen)
     n = 0
     for t in range(TYPES):
-        unseen = s[HAND + q * TYPES + t] - s[KNOWN + me * TYPES + t]
-        for _ in range(unseen):
+        for _ in range(unseen[t]):
             pool[n] = t
             n += 1
-        out[HAND + q * TYPES + t] -= unseen
-    hidden_hand = n
-    for zone in (SUCCESSOR + q, DUNGEON + q, UNUSED):
-        if s[zone] >= 0:
-            pool[n] = s[zone]
-            n += 1
     shuffle(stream, pool, n)
+    hidden_hand = hand_count(s, q)
+    for t in range(TYPES):
+        out[HAND + q * TYPES + t] = s[KNOWN + me * TYPES + t]
+        hidden_hand -= s[KNOWN + me * TYPES + t]
     for k in range(hidden_hand):
         out[HAND + q * TYPES + pool[k]] += 1
     k = hidden_hand
@@ -360,6 +395,8 @@ def determinize(s, me, out, pool, stream):
         if s[zone] >= 0:
             out[zone] = pool[k]
             k += 1
+    if s[PHASE] == PH_PRINCESS_OPP and s[DECIDER] == me:
+        out[PEND_GIVE] = nth_card(out, q, below(stream, hand_count(out, q)))
 
 
 @kernel
@@ -398,10 +435,11 @@ def search(s, cfg, actions, n, params, stream, scratch, fscratch):
     work = scratch[SCR_WORK]
     inner_actions = scratch[SCR_ACTIONS]
     pool = scratch[SCR_POOL]
+    unseen = scratch[SCR_UNSEEN]
     totals = fscratch[FS_TOTALS]
     totals[:n] = 0.0
     for _ in range(rollouts):
-        determinize(s, me, det, pool, stream)
+        determinize(s, cfg, me, det, pool, unseen, stream)
         for i in range(n):
             copy_state(work, det)
             apply_action(work[:STATE_SIZE], cfg, actions[i])
@@ -425,4 +463,4 @@ def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
         return heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
     if code == SEARCH:
         return search(s, cfg, actions, n, params, stream, scratch, fscratch)
-    return below(stream, n)
+    return random_choice(s, actions, n, params, stream)

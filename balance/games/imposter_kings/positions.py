@@ -23,25 +23,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.game import SetupError
-from balance.games.imposter_kings import cards as C
+from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.options import OPTIONS, config_row
 
-INDEX_PHASES = (R.PH_FOOL, R.PH_SOLDIER_DISGRACE, R.PH_SENTRY_PICK)
-WORDS = {"flip": R.ACT_FLIP, "yes": R.ACT_YES, "no": R.ACT_NO, "decline": R.ACT_NO, "stop": R.ACT_NO}
+INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK)
+WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO}
 
 
 def action_name(phase: int, action: int) -> str | int:
     """A decision's action as the API reads and writes it (a card name, a word or a number)."""
-    if action == R.ACT_YES:
+    if action == L.ACT_YES:
         return "yes"
-    if action == R.ACT_NO:
+    if action == L.ACT_NO:
         return "no"
-    if phase == R.PH_TURN and action == R.ACT_FLIP:
+    if phase == L.PH_TURN and action == L.ACT_FLIP:
         return "flip"
-    if phase in INDEX_PHASES or phase == R.PH_MYSTIC:
+    if phase in INDEX_PHASES or phase == L.PH_MYSTIC:
         return action
-    return C.NAMES[action]
+    return L.NAMES[action]
 
 
 def _state_field(offset: int, doc: str) -> property:
@@ -50,7 +50,7 @@ def _state_field(offset: int, doc: str) -> property:
 
 
 def _types(names) -> list[int]:
-    return [C.type_of(n) for n in (names or [])]
+    return [L.type_of(n) for n in (names or [])]
 
 
 @dataclass
@@ -70,41 +70,41 @@ class Position:
         opts = {o.name: o.default for o in OPTIONS}
         opts.update(options or {})
         cfg = config_row(mode, opts)
-        s = np.zeros(R.STATE_SIZE, dtype=np.int64)
-        for p in range(R.PLAYERS):
-            s[R.SUCCESSOR + p] = s[R.DUNGEON + p] = s[R.CONDEMNED + p] = -1
+        s = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        for p in range(L.PLAYERS):
+            s[L.SUCCESSOR + p] = s[L.DUNGEON + p] = s[L.CONDEMNED + p] = -1
         for p, names in hands.items():
             for t in _types(names):
-                s[R.HAND + p * C.TYPES + t] += 1
+                s[L.HAND + p * L.TYPES + t] += 1
         for p, names in (antechambers or {}).items():
             for t in _types(names):
-                s[R.ANTE + p * C.TYPES + t] += 1
+                s[L.ANTE + p * L.TYPES + t] += 1
         for p, names in (known or {}).items():
             for t in _types(names):
-                s[R.KNOWN + p * C.TYPES + t] += 1
-        for zone, given in ((R.SUCCESSOR, successors), (R.DUNGEON, dungeons), (R.CONDEMNED, condemned)):
+                s[L.KNOWN + p * L.TYPES + t] += 1
+        for zone, given in ((L.SUCCESSOR, successors), (L.DUNGEON, dungeons), (L.CONDEMNED, condemned)):
             for p, name in (given or {}).items():
-                s[zone + p] = C.type_of(name) if name else -1
+                s[zone + p] = L.type_of(name) if name else -1
         for p, value in (flipped or {}).items():
-            s[R.FLIPPED + p] = int(bool(value))
+            s[L.FLIPPED + p] = int(bool(value))
         for t in _types(court):
             R.push_court(s, t)
         for i in disgraced or []:
             R.disgrace(s, i)
         for i in soldier_bonus or []:
-            s[R.COURT_FLAGS + i] |= R.FLAG_BONUS
+            s[L.COURT_FLAGS + i] |= L.FLAG_BONUS
         for t in _types(removed):
-            s[R.REMOVED + t] += 1
-        s[R.ACCUSED] = C.type_of(accused)
-        s[R.UNUSED] = C.type_of(unused) if unused else -1
-        s[R.MUTED] = muted
-        s[R.WINNER] = -1
-        s[R.CHOOSER] = -1
-        s[R.FIRST] = turn
-        s[R.CURRENT] = turn
-        s[R.SCORE], s[R.SCORE + 1] = scores
-        s[R.TRUE_KING] = true_king
-        s[R.PHASE] = R.PH_START
+            s[L.REMOVED + t] += 1
+        s[L.ACCUSED] = L.type_of(accused)
+        s[L.UNUSED] = L.type_of(unused) if unused else -1
+        s[L.MUTED] = muted
+        s[L.WINNER] = -1
+        s[L.CHOOSER] = -1
+        s[L.FIRST] = turn
+        s[L.CURRENT] = turn
+        s[L.SCORE], s[L.SCORE + 1] = scores
+        s[L.TRUE_KING] = true_king
+        s[L.PHASE] = L.PH_START
         R.advance(s, cfg)
         return cls(s, cfg)
 
@@ -117,9 +117,9 @@ class Position:
         opts = {o.name: o.default for o in OPTIONS}
         opts.update(options or {})
         cfg = config_row(mode, opts)
-        s = np.zeros(R.STATE_SIZE, dtype=np.int64)
-        s[R.TRUE_KING] = true_king
-        R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(C.MAX_CARDS, dtype=np.int64))
+        s = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        s[L.TRUE_KING] = true_king
+        R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(L.MAX_CARDS, dtype=np.int64))
         return cls(s, cfg)
 
     def copy(self) -> "Position":
@@ -127,8 +127,8 @@ class Position:
 
     # ---- actions -------------------------------------------------------------------------
     def legal_codes(self) -> list[int]:
-        out = np.zeros(R.MAX_ACTIONS, dtype=np.int64)
-        if self.s[R.PHASE] in (R.PH_ROUND_OVER, R.PH_REDEAL):
+        out = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+        if self.s[L.PHASE] in (L.PH_ROUND_OVER, L.PH_REDEAL):
             return []
         n = R.legal_actions(self.s, self.cfg, out)
         return [int(a) for a in out[:n]]
@@ -142,7 +142,7 @@ class Position:
         word = action.lower()
         if word in WORDS:
             return WORDS[word]
-        return C.type_of(action)
+        return L.type_of(action)
 
     def apply(self, action) -> "Position":
         code = self.code_of(action)
@@ -161,66 +161,66 @@ class Position:
     # ---- reading back ----------------------------------------------------------------------
     @property
     def phase_code(self) -> int:
-        return int(self.s[R.PHASE])
+        return int(self.s[L.PHASE])
 
     @property
     def phase(self) -> str:
-        return R.PHASE_NAMES[self.phase_code]
+        return L.PHASE_NAMES[self.phase_code]
 
-    decider = _state_field(R.DECIDER, "the seat that decides the pending decision")
-    turn = _state_field(R.CURRENT, "the seat whose turn it is")
-    winner = _state_field(R.WINNER, "the round's winner (-1 while it runs)")
-    points = _state_field(R.POINTS, "the points the round's winner scored")
+    decider = _state_field(L.DECIDER, "the seat that decides the pending decision")
+    turn = _state_field(L.CURRENT, "the seat whose turn it is")
+    winner = _state_field(L.WINNER, "the round's winner (-1 while it runs)")
+    points = _state_field(L.POINTS, "the points the round's winner scored")
 
     @property
     def over(self) -> bool:
-        return self.phase_code == R.PH_ROUND_OVER
+        return self.phase_code == L.PH_ROUND_OVER
 
     @property
     def throne_value(self) -> int:
         return int(R.throne_value(self.s))
 
     def score(self, p: int) -> int:
-        return int(self.s[R.SCORE + p])
+        return int(self.s[L.SCORE + p])
 
     def _names(self, start: int) -> list[str]:
         """The cards of a per-type count zone starting at state offset ``start``."""
-        return [C.NAMES[t] for t in range(C.TYPES) for _ in range(self.s[start + t])]
+        return [L.NAMES[t] for t in range(L.TYPES) for _ in range(self.s[start + t])]
 
     def hand(self, p: int) -> list[str]:
-        return self._names(R.HAND + p * C.TYPES)
+        return self._names(L.HAND + p * L.TYPES)
 
     def antechamber(self, p: int) -> list[str]:
-        return self._names(R.ANTE + p * C.TYPES)
+        return self._names(L.ANTE + p * L.TYPES)
 
     def successor(self, p: int) -> str | None:
-        t = self.s[R.SUCCESSOR + p]
-        return C.NAMES[t] if t >= 0 else None
+        t = self.s[L.SUCCESSOR + p]
+        return L.NAMES[t] if t >= 0 else None
 
     def condemned(self, p: int) -> str | None:
-        t = self.s[R.CONDEMNED + p]
-        return C.NAMES[t] if t >= 0 else None
+        t = self.s[L.CONDEMNED + p]
+        return L.NAMES[t] if t >= 0 else None
 
     def flipped(self, p: int) -> bool:
-        return bool(self.s[R.FLIPPED + p])
+        return bool(self.s[L.FLIPPED + p])
 
     def removed(self) -> list[str]:
-        return self._names(R.REMOVED)
+        return self._names(L.REMOVED)
 
     def known(self, p: int) -> list[str]:
         """Cards seat p knows to be in the opponent's hand."""
-        return self._names(R.KNOWN + p * C.TYPES)
+        return self._names(L.KNOWN + p * L.TYPES)
 
     def court(self) -> list[str]:
         """Oldest first; Disgraced cards as 'Name (disgraced)'."""
         out = []
-        for i in range(self.s[R.COURT_LEN]):
-            name = C.NAMES[self.s[R.COURT_TYPE + i]]
+        for i in range(self.s[L.COURT_LEN]):
+            name = L.NAMES[self.s[L.COURT_TYPE + i]]
             out.append(f"{name} (disgraced)" if R.is_disgraced(self.s, i) else name)
         return out
 
     def court_values(self) -> list[int]:
-        return [int(R.court_value(self.s, i)) for i in range(self.s[R.COURT_LEN])]
+        return [int(R.court_value(self.s, i)) for i in range(self.s[L.COURT_LEN])]
 
     def card_counts(self) -> np.ndarray:
         return R.count_cards(self.s)
@@ -228,7 +228,7 @@ class Position:
     def describe(self) -> str:
         lines = [f"phase: {self.phase} (seat {self.decider} decides); turn: seat {self.turn}",
                  f"Court: {', '.join(self.court()) or '(empty)'}; Throne value {self.throne_value}"]
-        for p in range(R.PLAYERS):
+        for p in range(L.PLAYERS):
             lines.append(f"seat {p}: hand {self.hand(p)}, Successor {self.successor(p)}, "
                          f"Antechamber {self.antechamber(p)}, King {'flipped' if self.flipped(p) else 'face up'}")
         if self.over:

@@ -7,138 +7,27 @@ may do, ``apply_action(s, cfg, action)`` performs one choice and runs every auto
 act) until the next decision or the end of the round. The batch kernel, the policies' searches,
 the position API and the tests all drive rounds through these two functions only.
 
-State layout (offsets are the named constants below; p = seat 0/1, t = card type 0..13):
-  HAND + p*TYPES + t        cards of type t in p's hand
-  ANTE + p*TYPES + t        cards of type t face up in p's Antechamber
-  KNOWN + p*TYPES + t       cards of type t that p KNOWS are in the opponent's hand (seen taken,
-                            swapped, or named correctly); what policies may use besides the
-                            public zones
-  SUCCESSOR + p             p's Successor type, -1 none (taken, or not placed yet)
-  DUNGEON + p               p's Dungeon type, -1 none
-  CONDEMNED + p             the Condemned card waiting in front of p, -1 none
-  FLIPPED + p               1 once p's King is flipped
-  COURT_LEN                 cards in the Court; COURT_TYPE + i / COURT_FLAGS + i, i = 0 oldest;
-                            the Throne is the last one. Flags: FLAG_DISGRACED, FLAG_BONUS
-                            (the Soldier's +2, counted while it is the Throne)
-  REMOVED + t               cards of type t removed from the round (Condemned and removed)
-  ACCUSED, UNUSED           the Accused card type; the face-down unused card (-1 none)
-  MUTED                     the number named by the Mystic (0: none)
-  CURRENT, PHASE, DECIDER   whose turn it is; the pending decision; who decides it
-  PEND_*                    the ability being resolved (effect, user, target, Soldier's disgraces
-                            left, the Princess owner's card, "this play is Immune")
-  WINNER, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS   round results
-  TRUE_KING, SCORE + p, FREE_MULLIGAN_USED + p, MATCH_OVER                   match state
+The state and configuration layouts, phases and action codes are in ``layout``.
 """
 
 import numpy as np
 
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import shuffle
-from balance.games.imposter_kings.cards import (
-    ASSASSIN, BASE_VALUE, DISGRACED_VALUE, ELDER, FOOL, INQUISITOR, JUDGE, JUDGE_MIN_BASE, KINGS_HAND,
-    MAX_CARDS, MUTED_VALUE, MYSTIC, MYSTIC_HIGHEST, OATHBOUND, OATHBOUND_VALUE, PRINCESS, QUEEN, ROYALTY,
-    SENTRY, SOLDIER, SOLDIER_BONUS, SOLDIER_DISGRACES, TYPES, WARLORD, WARLORD_COURT_WITH_ROYALTY,
-    WARLORD_HAND_WITH_ROYALTY, ZEALOT, )
-
-PLAYERS = 2
-
-# ---- state layout ---------------------------------------------------------------------------
-HAND = 0
-ANTE = HAND + PLAYERS * TYPES
-KNOWN = ANTE + PLAYERS * TYPES
-SUCCESSOR = KNOWN + PLAYERS * TYPES
-DUNGEON = SUCCESSOR + PLAYERS
-CONDEMNED = DUNGEON + PLAYERS
-FLIPPED = CONDEMNED + PLAYERS
-COURT_LEN = FLIPPED + PLAYERS
-COURT_TYPE = COURT_LEN + 1
-COURT_FLAGS = COURT_TYPE + MAX_CARDS
-REMOVED = COURT_FLAGS + MAX_CARDS
-ACCUSED = REMOVED + TYPES
-UNUSED = ACCUSED + 1
-MUTED = UNUSED + 1
-CURRENT = MUTED + 1
-PHASE = CURRENT + 1
-DECIDER = PHASE + 1
-PEND_EFFECT = DECIDER + 1
-PEND_USER = PEND_EFFECT + 1
-PEND_ARG = PEND_USER + 1
-PEND_LEFT = PEND_ARG + 1
-PEND_GIVE = PEND_LEFT + 1
-PEND_IMMUNE = PEND_GIVE + 1
-WINNER = PEND_IMMUNE + 1
-POINTS = WINNER + 1
-CAPPED = POINTS + 1
-ASSASSINATED = CAPPED + 1
-PLIES = ASSASSINATED + 1
-FIRST = PLIES + 1
-CHOOSER = FIRST + 1
-MULLIGANS = CHOOSER + 1
-SETUP_STAGE = MULLIGANS + 1
-TRUE_KING = SETUP_STAGE + 1
-SCORE = TRUE_KING + 1
-FREE_MULLIGAN_USED = SCORE + PLAYERS
-MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
-STATE_SIZE = MATCH_OVER + 1
-
-# The round-level part (everything before TRUE_KING) is reset by each deal.
-ROUND_FIELDS = TRUE_KING
-
-FLAG_DISGRACED = 1
-FLAG_BONUS = 2
-
-# ---- configuration (one int64 row per setup) -------------------------------------------------
-CFG_DECK = 0                 # + t: copies of type t shuffled into the deck (the fixed Accused excluded)
-CFG_HAND = CFG_DECK + TYPES  # cards dealt to each player
-CFG_DUNGEON = CFG_HAND + 1   # 1: each player places a Dungeon card
-CFG_MULLIGANS = CFG_DUNGEON + 1
-CFG_FIRST_MODE = CFG_MULLIGANS + 1
-CFG_FULL_SCORING = CFG_FIRST_MODE + 1
-CFG_MUTE_HAND = CFG_FULL_SCORING + 1     # 1: the Mystic mutes cards in hand too (text only)
-CFG_POINTS = CFG_MUTE_HAND + 1           # points to win the match
-CFG_PLY_CAP = CFG_POINTS + 1             # turns per round before it counts as capped
-CFG_FIXED_ACCUSED = CFG_PLY_CAP + 1      # type set aside as the Accused by rule, -1 none
-CFG_SIZE = CFG_FIXED_ACCUSED + 1
-
-FIRST_BY_TRUE_KING = 0
-FIRST_SEAT0 = 1
-FIRST_SEAT1 = 2
-
-# ---- phases (decisions) and actions ---------------------------------------------------------
-PH_FIRST = 0            # True King: ACT_YES = I go first, ACT_NO = the opponent does
-PH_MULLIGAN = 1         # ACT_YES = call a mulligan
-PH_SUCCESSOR = 2        # a hand type
-PH_DUNGEON = 3          # a hand type
-PH_TURN = 4             # a hand type to play, or ACT_FLIP
-PH_ANTE = 5             # an Antechamber type to play
-PH_FOOL = 6             # a Court index to take, or ACT_NO
-PH_INQUISITOR = 7       # a type to name, or ACT_NO
-PH_SOLDIER_NAME = 8     # a type to name
-PH_SOLDIER_DISGRACE = 9  # a Court index to Disgrace, or ACT_NO to stop
-PH_JUDGE_NAME = 10      # a type to name
-PH_JUDGE_ANTE = 11      # a hand type (base value >= 2) for the Antechamber, or ACT_NO
-PH_OATH_FOLLOW = 12     # the hand type played right after an Oathbound override
-PH_MYSTIC = 13          # a number 1..8, or ACT_NO
-PH_SENTRY_PICK = 14     # a Court index, or ACT_NO
-PH_SENTRY_GIVE = 15     # the hand type that takes the picked card's place
-PH_PRINCESS = 16        # ACT_YES = use the ability on the opponent
-PH_PRINCESS_OWN = 17    # the Princess owner's card to swap
-PH_PRINCESS_OPP = 18    # the opponent's card to swap
-PH_KINGS_HAND = 19      # ACT_YES = react with the King's Hand
-PH_ASSASSIN = 20        # ACT_YES = react with the Assassin
-PH_REDEAL = 21          # not a decision: a mulligan was called, the match loop deals again
-PH_ROUND_OVER = 22      # not a decision
-PH_START = 23           # internal: a turn is about to start
-PHASES = 24
-PHASE_NAMES = ("first player", "mulligan", "Successor", "Dungeon", "turn", "Antechamber", "Fool", "Inquisitor",
-               "Soldier names", "Soldier disgraces", "Judge names", "Judge's Antechamber", "Oathbound follow-up",
-               "Mystic", "Sentry picks", "Sentry gives", "Princess", "Princess swap (owner)",
-               "Princess swap (opponent)", "King's Hand", "Assassin", "redeal", "round over", "start")
-
-ACT_FLIP = TYPES
-ACT_YES = 30
-ACT_NO = 31
-MAX_ACTIONS = 32
+from balance.games.imposter_kings.layout import (
+    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DUNGEON,
+    CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_MULLIGANS, CFG_MUTE_HAND, CFG_PLY_CAP,
+    CFG_POINTS, CHOOSER, CONDEMNED, COURT_FLAGS, COURT_LEN, COURT_TYPE, CURRENT, DECIDER, DISGRACED_VALUE, DUNGEON,
+    ELDER, FIRST, FIRST_BY_TRUE_KING, FIRST_SEAT0, FLAG_BONUS, FLAG_DISGRACED, FLIPPED, FOOL, FREE_MULLIGAN_USED,
+    HAND, INQUISITOR, JUDGE, JUDGE_MIN_BASE, KINGS_HAND, KNOWN, MATCH_OVER, MULLIGANS, MUTED, MUTED_VALUE, MYSTIC,
+    MYSTIC_HIGHEST, OATHBOUND, OATHBOUND_VALUE, PEND_ARG, PEND_EFFECT, PEND_GIVE, PEND_IMMUNE, PEND_LEFT,
+    PEND_USER, PHASE, PH_ANTE, PH_ASSASSIN, PH_DUNGEON, PH_FIRST, PH_FOOL, PH_INQUISITOR, PH_JUDGE_ANTE,
+    PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PRINCESS, PH_PRINCESS_OPP,
+    PH_PRINCESS_OWN, PH_REDEAL, PH_ROUND_OVER, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
+    PH_SOLDIER_NAME, PH_START, PH_SUCCESSOR, PH_TURN, PLAYERS, PLIES, POINTS, PRINCESS, QUEEN, REMOVED,
+    ROUND_FIELDS, ROYALTY, SCORE, SENTRY, SETUP_STAGE, SOLDIER, SOLDIER_BONUS, SOLDIER_DISGRACES, SUCCESSOR,
+    TRUE_KING, TYPES, UNUSED, WARLORD, WARLORD_COURT_WITH_ROYALTY, WARLORD_HAND_WITH_ROYALTY, WINNER, ZEALOT,
+)
 
 SRC_HAND = 0
 SRC_ANTE = 1

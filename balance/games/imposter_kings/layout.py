@@ -1,0 +1,207 @@
+"""The Imposter Kings, 2-player base game: cards, the state record's layout, decisions and codes.
+
+Cards of one name are interchangeable, so every zone is a count per card TYPE (0..13). The
+tables are plain numpy arrays that compiled code reads as globals (frozen at compile time).
+
+State layout (offsets are the named constants below; p = seat 0/1, t = card type 0..13):
+  HAND + p*TYPES + t        cards of type t in p's hand
+  ANTE + p*TYPES + t        cards of type t face up in p's Antechamber
+  KNOWN + p*TYPES + t       cards of type t that p KNOWS are in the opponent's hand (seen taken,
+                            swapped, or named correctly); what policies may use besides the
+                            public zones
+  SUCCESSOR + p             p's Successor type, -1 none (taken, or not placed yet)
+  DUNGEON + p               p's Dungeon type, -1 none
+  CONDEMNED + p             the Condemned card waiting in front of p, -1 none
+  FLIPPED + p               1 once p's King is flipped
+  COURT_LEN                 cards in the Court; COURT_TYPE + i / COURT_FLAGS + i, i = 0 oldest;
+                            the Throne is the last one. Flags: FLAG_DISGRACED, FLAG_BONUS
+                            (the Soldier's +2, counted while it is the Throne)
+  REMOVED + t               cards of type t removed from the round (Condemned and removed)
+  ACCUSED, UNUSED           the Accused card type; the face-down unused card (-1 none)
+  MUTED                     the number named by the Mystic (0: none)
+  CURRENT, PHASE, DECIDER   whose turn it is; the pending decision; who decides it
+  PEND_*                    the ability being resolved (effect, user, target, Soldier's disgraces
+                            left, the Princess owner's card, "this play is Immune")
+  WINNER, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS   round results
+  TRUE_KING, SCORE + p, FREE_MULLIGAN_USED + p, MATCH_OVER                   match state
+
+The configuration row (one per setup, ``CFG_*``), the decisions (``PH_*``) and their action codes
+(``ACT_*``), the result row's columns (``COLUMNS``, ``C_*``) and the trace events (``EV_*``) follow.
+"""
+
+import numpy as np
+
+FOOL = 0
+ASSASSIN = 1
+ELDER = 2
+ZEALOT = 3
+INQUISITOR = 4
+SOLDIER = 5
+JUDGE = 6
+OATHBOUND = 7
+MYSTIC = 8
+WARLORD = 9
+KINGS_HAND = 10
+SENTRY = 11
+PRINCESS = 12
+QUEEN = 13
+TYPES = 14
+
+NAMES = ("Fool", "Assassin", "Elder", "Zealot", "Inquisitor", "Soldier", "Judge", "Oathbound", "Mystic",
+         "Warlord", "King's Hand", "Sentry", "Princess", "Queen")
+BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9], dtype=np.int64)
+ROYALTY = np.array([0] * 12 + [1, 1], dtype=np.int64)
+# "Immune to King's Hand" needs no table: the Elder's, Zealot's and Oathbound's texts are play
+# permissions and the King's Hand's a reaction, none of them a chosen ability the King's Hand could
+# answer; the Oathbound's follow-up card is Immune by a flag on the play (PEND_IMMUNE).
+
+# Decklists (counts per type). Quickplay: 14 cards, the Assassin is the Accused by rule.
+QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1], dtype=np.int64)
+ASSASSIN_STEP_DECK = QUICKPLAY_DECK.copy()
+ASSASSIN_STEP_DECK[ASSASSIN] = 1
+KINGS_HAND_STEP_DECK = ASSASSIN_STEP_DECK.copy()
+KINGS_HAND_STEP_DECK[KINGS_HAND] = 1
+FULL_DECK = KINGS_HAND_STEP_DECK.copy()
+FULL_DECK[ZEALOT] = 1
+FULL_DECK[JUDGE] = 1
+MAX_CARDS = 18
+assert FULL_DECK.sum() == MAX_CARDS and QUICKPLAY_DECK.sum() == 14
+
+WARLORD_HAND_WITH_ROYALTY = 8
+WARLORD_COURT_WITH_ROYALTY = 9
+SOLDIER_BONUS = 2
+MUTED_VALUE = 3       # the Mystic's set value
+DISGRACED_VALUE = 1
+JUDGE_MIN_BASE = 2    # the Judge may put a card of base value 2 or more into the Antechamber
+SOLDIER_DISGRACES = 3
+MYSTIC_HIGHEST = 8    # the Mystic names a number 1..8
+OATHBOUND_VALUE = 6
+
+
+def type_of(name: str) -> int:
+    """Card type from a readable name ("King's Hand", "kings_hand", "kingshand" all work)."""
+    key = name.lower().replace("'", "").replace("_", "").replace(" ", "")
+    for i, n in enumerate(NAMES):
+        if n.lower().replace("'", "").replace(" ", "") == key:
+            return i
+    raise KeyError(f"unknown card '{name}' (known: {', '.join(NAMES)})")
+
+
+PLAYERS = 2
+
+# ---- state layout ---------------------------------------------------------------------------
+HAND = 0
+ANTE = HAND + PLAYERS * TYPES
+KNOWN = ANTE + PLAYERS * TYPES
+SUCCESSOR = KNOWN + PLAYERS * TYPES
+DUNGEON = SUCCESSOR + PLAYERS
+CONDEMNED = DUNGEON + PLAYERS
+FLIPPED = CONDEMNED + PLAYERS
+COURT_LEN = FLIPPED + PLAYERS
+COURT_TYPE = COURT_LEN + 1
+COURT_FLAGS = COURT_TYPE + MAX_CARDS
+REMOVED = COURT_FLAGS + MAX_CARDS
+ACCUSED = REMOVED + TYPES
+UNUSED = ACCUSED + 1
+MUTED = UNUSED + 1
+CURRENT = MUTED + 1
+PHASE = CURRENT + 1
+DECIDER = PHASE + 1
+PEND_EFFECT = DECIDER + 1
+PEND_USER = PEND_EFFECT + 1
+PEND_ARG = PEND_USER + 1
+PEND_LEFT = PEND_ARG + 1
+PEND_GIVE = PEND_LEFT + 1
+PEND_IMMUNE = PEND_GIVE + 1
+WINNER = PEND_IMMUNE + 1
+POINTS = WINNER + 1
+CAPPED = POINTS + 1
+ASSASSINATED = CAPPED + 1
+PLIES = ASSASSINATED + 1
+FIRST = PLIES + 1
+CHOOSER = FIRST + 1
+MULLIGANS = CHOOSER + 1
+SETUP_STAGE = MULLIGANS + 1
+TRUE_KING = SETUP_STAGE + 1
+SCORE = TRUE_KING + 1
+FREE_MULLIGAN_USED = SCORE + PLAYERS
+MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
+STATE_SIZE = MATCH_OVER + 1
+
+# The round-level part (everything before TRUE_KING) is reset by each deal.
+ROUND_FIELDS = TRUE_KING
+
+FLAG_DISGRACED = 1
+FLAG_BONUS = 2
+
+# ---- configuration (one int64 row per setup) -------------------------------------------------
+CFG_DECK = 0                 # + t: copies of type t shuffled into the deck (the fixed Accused excluded)
+CFG_HAND = CFG_DECK + TYPES  # cards dealt to each player
+CFG_DUNGEON = CFG_HAND + 1   # 1: each player places a Dungeon card
+CFG_MULLIGANS = CFG_DUNGEON + 1
+CFG_FIRST_MODE = CFG_MULLIGANS + 1
+CFG_FULL_SCORING = CFG_FIRST_MODE + 1
+CFG_MUTE_HAND = CFG_FULL_SCORING + 1     # 1: the Mystic mutes cards in hand too (text only)
+CFG_POINTS = CFG_MUTE_HAND + 1           # points to win the match
+CFG_PLY_CAP = CFG_POINTS + 1             # turns per round before it counts as capped
+CFG_FIXED_ACCUSED = CFG_PLY_CAP + 1      # type set aside as the Accused by rule, -1 none
+CFG_SIZE = CFG_FIXED_ACCUSED + 1
+
+FIRST_BY_TRUE_KING = 0
+FIRST_SEAT0 = 1
+FIRST_SEAT1 = 2
+
+# ---- phases (decisions) and actions ---------------------------------------------------------
+PH_FIRST = 0            # True King: ACT_YES = I go first, ACT_NO = the opponent does
+PH_MULLIGAN = 1         # ACT_YES = call a mulligan
+PH_SUCCESSOR = 2        # a hand type
+PH_DUNGEON = 3          # a hand type
+PH_TURN = 4             # a hand type to play, or ACT_FLIP
+PH_ANTE = 5             # an Antechamber type to play
+PH_FOOL = 6             # a Court index to take, or ACT_NO
+PH_INQUISITOR = 7       # a type to name, or ACT_NO
+PH_SOLDIER_NAME = 8     # a type to name
+PH_SOLDIER_DISGRACE = 9  # a Court index to Disgrace, or ACT_NO to stop
+PH_JUDGE_NAME = 10      # a type to name
+PH_JUDGE_ANTE = 11      # a hand type (base value >= 2) for the Antechamber, or ACT_NO
+PH_OATH_FOLLOW = 12     # the hand type played right after an Oathbound override
+PH_MYSTIC = 13          # a number 1..8, or ACT_NO
+PH_SENTRY_PICK = 14     # a Court index, or ACT_NO
+PH_SENTRY_GIVE = 15     # the hand type that takes the picked card's place
+PH_PRINCESS = 16        # ACT_YES = use the ability on the opponent
+PH_PRINCESS_OWN = 17    # the Princess owner's card to swap
+PH_PRINCESS_OPP = 18    # the opponent's card to swap
+PH_KINGS_HAND = 19      # ACT_YES = react with the King's Hand
+PH_ASSASSIN = 20        # ACT_YES = react with the Assassin
+PH_REDEAL = 21          # not a decision: a mulligan was called, the match loop deals again
+PH_ROUND_OVER = 22      # not a decision
+PH_START = 23           # internal: a turn is about to start
+PHASES = 24
+PHASE_NAMES = ("first player", "mulligan", "Successor", "Dungeon", "turn", "Antechamber", "Fool", "Inquisitor",
+               "Soldier names", "Soldier disgraces", "Judge names", "Judge's Antechamber", "Oathbound follow-up",
+               "Mystic", "Sentry picks", "Sentry gives", "Princess", "Princess swap (owner)",
+               "Princess swap (opponent)", "King's Hand", "Assassin", "redeal", "round over", "start")
+
+ACT_FLIP = TYPES
+ACT_YES = 30
+ACT_NO = 31
+MAX_ACTIONS = 32
+
+
+# ---- result rows (one per round) and trace events -------------------------------------------
+COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "chooser_first", "winner_seat",
+           "points", "first_won", "chooser_won", "winner_flipped", "loser_flipped", "assassinated", "capped",
+           "mulligans", "plies", "score0", "score1", "first_true_king", "match_winner", "match_capped",
+           "first_true_king_won", "last_round")
+(C_GAME, C_DEAL, C_ROTATION, C_ROW, C_FIRST, C_CHOOSER, C_CHOOSER_FIRST, C_WINNER, C_POINTS, C_FIRST_WON,
+ C_CHOOSER_WON, C_WINNER_FLIPPED, C_LOSER_FLIPPED, C_ASSASSINATED, C_CAPPED, C_MULLIGANS, C_PLIES, C_SCORE0,
+ C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND) = range(len(COLUMNS))
+NCOLS = len(COLUMNS)
+
+# One trace event per decision: round, phase, decider, action, Throne card (+ TYPES when Disgraced),
+# Throne value. A deal is recorded as one event per seat with phase EV_DEAL: the action field holds
+# the hand packed HAND_BITS bits per type, the Throne fields the Accused and the unused card.
+EV_ROUND, EV_PHASE, EV_DECIDER, EV_ACTION, EV_THRONE, EV_THRONE_VALUE = range(6)
+EVENT_WIDTH = 6
+EV_DEAL = -1
+HAND_BITS = 2
