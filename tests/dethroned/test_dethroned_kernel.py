@@ -4,7 +4,7 @@ import numba
 import numpy as np
 import pytest
 
-from balance.games.dethroned import kernel, rules
+from balance.games.dethroned import layout as L
 from balance.games.dethroned.game import GAME
 
 ROYAL_FAMILY = ["King's Hand", "Princess", "Fool", "Sage", "King"]
@@ -30,22 +30,22 @@ def test_every_action_legal_every_card_in_one_place_dead_players_never_act(roles
         s, trace, row = GAME.replay(st, 7, g, checked=True)  # raises on an illegal action or a lost card
         dead = set()
         for t, event, player, arg, arg2 in trace:
-            if event == rules.EV_DEATH:
+            if event == L.EV_DEATH:
                 dead.add(player)
-            elif event in (rules.EV_ACTION, rules.EV_DRAW, rules.EV_VOTE_END, rules.EV_VOTE_CONTINUE):
+            elif event in (L.EV_ACTION, L.EV_DRAW, L.EV_VOTE_END, L.EV_VOTE_CONTINUE):
                 assert player not in dead
-        assert s[rules.H_PHASE] == rules.PHASE_OVER
-        assert sum(1 - s[rules.pbase(p) + rules.PL_ALIVE] for p in range(len(roles))) == s[rules.H_DEATHS]
+        assert s[L.H_PHASE] == L.PHASE_OVER
+        assert sum(1 - s[L.pbase(p) + L.PL_ALIVE] for p in range(len(roles))) == s[L.H_DEATHS]
 
 
 def test_every_game_ends_and_the_cap_is_its_own_outcome_never_a_win():
     st = setup(ROYAL_FAMILY)
     df = GAME.frame(st, GAME.simulate(st, 3, 0, 300))
-    assert set(df["outcome"]) <= {rules.OUTCOME_VOTE, rules.OUTCOME_STALEMATE, rules.OUTCOME_LAST_STANDING,
-                                  rules.OUTCOME_CAPPED}
+    assert set(df["outcome"]) <= {L.OUTCOME_VOTE, L.OUTCOME_STALEMATE, L.OUTCOME_LAST_STANDING,
+                                  L.OUTCOME_CAPPED}
     capped = setup(ROYAL_FAMILY, max_length=5)
     df = GAME.frame(capped, GAME.simulate(capped, 3, 0, 50))
-    assert (df["outcome"] == rules.OUTCOME_CAPPED).all() and (df["capped"] == 1).all()
+    assert (df["outcome"] == L.OUTCOME_CAPPED).all() and (df["capped"] == 1).all()
     seats = GAME.seat_frame(capped, df)
     assert seats["won"].sum() == 0
 
@@ -89,30 +89,30 @@ def test_claims_are_truthful_without_lying_and_beliefs_follow():
     for g in range(5):
         s, trace, row = GAME.replay(st, 2, g)
         for t, event, player, arg, arg2 in trace:
-            if event == rules.EV_CLAIM:
-                assert arg == s[rules.pbase(player) + rules.PL_ROLE]
+            if event == L.EV_CLAIM:
+                assert arg == s[L.pbase(player) + L.PL_ROLE]
     liars = setup(ON_SALE, [("heuristic", {"lying": 1.0})] * 3)
     s, trace, row = GAME.replay(liars, 2, 0)
-    claims = [(player, arg) for t, event, player, arg, arg2 in trace if event == rules.EV_CLAIM]
-    assert all(arg != s[rules.pbase(player) + rules.PL_ROLE] for player, arg in claims)
+    claims = [(player, arg) for t, event, player, arg, arg2 in trace if event == L.EV_CLAIM]
+    assert all(arg != s[L.pbase(player) + L.PL_ROLE] for player, arg in claims)
 
 
 def test_columns_match_the_kernel_row():
-    assert len(GAME.columns) == kernel.ROW_WIDTH
+    assert len(GAME.columns) == L.ROW_WIDTH
 
 
 def test_scripted_decisions_drive_the_event_loop():
     st = setup(["Fool", "King", "Assassin"], "random")
     passes = np.full((3, 1), -1, dtype=np.int64)
     s, trace, row = GAME.replay(st, 9, 0, script=passes, checked=True)
-    assert s[rules.H_DEATHS] == 0 and s[rules.H_OUTCOME] == rules.OUTCOME_STALEMATE  # an impasse, voted to end
-    hand = [s[rules.pbase(0) + rules.PL_HAND + h] for h in range(rules.HAND_SIZE)]
-    slot = next(h for h, kind in enumerate(hand) if rules.is_battle(kind))
+    assert s[L.H_DEATHS] == 0 and s[L.H_OUTCOME] == L.OUTCOME_STALEMATE  # an impasse, voted to end
+    hand = [s[L.pbase(0) + L.PL_HAND + h] for h in range(L.HAND_SIZE)]
+    slot = next(h for h, kind in enumerate(hand) if L.is_battle(kind))
     script = np.full((3, 1), -1, dtype=np.int64)
-    script[0, 0] = rules.encode(rules.ACT_ATTACK, slot, 0, 1, 0)  # seat 0 attacks seat 1, nobody answers
+    script[0, 0] = L.encode(L.ACT_ATTACK, slot, 0, 1, 0)  # seat 0 attacks seat 1, nobody answers
     s, trace, row = GAME.replay(st, 9, 0, script=script, checked=True)
-    attack_time = next(t for t, event, player, arg, arg2 in trace if event == rules.EV_ACTION)
-    death = [(t, player, arg) for t, event, player, arg, arg2 in trace if event == rules.EV_DEATH]
+    attack_time = next(t for t, event, player, arg, arg2 in trace if event == L.EV_ACTION)
+    death = [(t, player, arg) for t, event, player, arg, arg2 in trace if event == L.EV_DEATH]
     window = 1000 * (st.options["window_seconds"] + st.options["count_seconds"])
     assert death == [(attack_time + window, 1, 0)]
-    assert s[rules.H_OUTCOME] == rules.OUTCOME_VOTE and s[rules.H_VOTES] == 1
+    assert s[L.H_OUTCOME] == L.OUTCOME_VOTE and s[L.H_VOTES] == 1

@@ -7,7 +7,7 @@ import pytest
 
 from balance.engine.runner import simulate
 from balance.engine.scenario import ScenarioError, load_scenario, parse_scenario
-from balance.games.dethroned.roles import SUGGESTED_SETUPS
+from balance.games.dethroned.setups import SUGGESTED_SETUPS
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "dethroned"
 

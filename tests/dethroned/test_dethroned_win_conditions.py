@@ -3,7 +3,7 @@
 import pytest
 
 from balance.engine.game import SetupError
-from balance.games.dethroned import rules
+from balance.games.dethroned import layout as L
 from balance.games.dethroned.positions import Position
 
 TEN_NINE = ["10", "9", "8"]
@@ -115,7 +115,7 @@ def test_alchemist_needs_all_four_modifiers_and_a_royal_kill():
     pos.clear(1)
     pos.end()
     assert not pos.won()[0]  # four Modifiers, no royal kill
-    pos.s[rules.H_PHASE] = rules.PHASE_COMBAT
+    pos.s[L.H_PHASE] = L.PHASE_COMBAT
     pos.kill_by(0, 1, "9")  # the Arbiter wears a crown
     pos.end()
     assert pos.won()[0]

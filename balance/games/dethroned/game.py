@@ -10,14 +10,16 @@ import pandas as pd
 from balance.engine.game import Game, Quantity, Setup, SetupError
 from balance.engine.kernels import seat_policies, slot_at_seat, split_game_index
 from balance.engine.rng import STREAM_SIZE, open_stream
-from balance.games.dethroned import kernel, rules
-from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
-from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
-from balance.games.dethroned.roles import (
+from balance.games.dethroned import layout as L
+from balance.games.dethroned import rules
+from balance.games.dethroned.custom_roles import parse_custom_role, role_table
+from balance.games.dethroned.layout import (
     BUILTIN_ROLES, GT, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, NOT_IN_PLAY, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
-    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec, parse_custom_role, role_table,
+    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec,
 )
+from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
+from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
 
 DEFAULT_MAX_DECISIONS = 3000
 KILL_CLASS_WANT = 0.8  # wanting any player of a class dead, until one is killed
@@ -72,8 +74,8 @@ class Dethroned(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
-    columns = kernel.GAME_COLUMNS + tuple(
-        f"{field}_{seat}" for seat in range(rules.MAX_PLAYERS) for field in kernel.SEAT_FIELDS)
+    columns = L.GAME_COLUMNS + tuple(
+        f"{field}_{seat}" for seat in range(L.MAX_PLAYERS) for field in L.SEAT_FIELDS)
     rows_per_game = 1
     default_max_length = DEFAULT_MAX_DECISIONS
     seat_word = "role"
@@ -135,18 +137,18 @@ class Dethroned(Game):
         art = setup.options["symbols"] == "art"
         want_cond, want_kill = want_matrices(table, art)
         o = setup.options
-        opts = np.zeros(rules.OPTIONS_SIZE, dtype=np.int64)
-        opts[rules.O_WINDOW_MS] = round(o["window_seconds"] * 1000)
-        opts[rules.O_COUNT_MS] = round(o["count_seconds"] * 1000)
-        opts[rules.O_ART_SYMBOLS] = art
-        opts[rules.O_REDIRECT_CREDIT] = o["redirect_credit"]
-        opts[rules.O_SHOP_COUNTS_HAND] = o["shopkeeper_deck"] == "deck_and_hand"
-        opts[rules.O_SENTINEL_ROYAL_ASSAILANT] = o["sentinel_counts_royal_assailant"]
-        opts[rules.O_BOMB_NEEDS_DEFENCE] = o["bomb_needs_defence"]
-        opts[rules.O_DEFENDER_REDIRECT] = o["defender_may_redirect"]
-        opts[rules.O_FIRST_VOTE_AFTER_TWO_AT_8] = o["first_vote_after_two_at_8"]
-        opts[rules.O_MAX_DECISIONS] = setup.max_length or self.default_max_length
-        opts[rules.O_IMPASSE_ROUNDS] = o["impasse_rounds"]
+        opts = np.zeros(L.OPTIONS_SIZE, dtype=np.int64)
+        opts[L.O_WINDOW_MS] = round(o["window_seconds"] * 1000)
+        opts[L.O_COUNT_MS] = round(o["count_seconds"] * 1000)
+        opts[L.O_ART_SYMBOLS] = art
+        opts[L.O_REDIRECT_CREDIT] = o["redirect_credit"]
+        opts[L.O_SHOP_COUNTS_HAND] = o["shopkeeper_deck"] == "deck_and_hand"
+        opts[L.O_SENTINEL_ROYAL_ASSAILANT] = o["sentinel_counts_royal_assailant"]
+        opts[L.O_BOMB_NEEDS_DEFENCE] = o["bomb_needs_defence"]
+        opts[L.O_DEFENDER_REDIRECT] = o["defender_may_redirect"]
+        opts[L.O_FIRST_VOTE_AFTER_TWO_AT_8] = o["first_vote_after_two_at_8"]
+        opts[L.O_MAX_DECISIONS] = setup.max_length or self.default_max_length
+        opts[L.O_IMPASSE_ROUNDS] = o["impasse_rounds"]
         return dict(opts=opts, roles=table, want_cond=want_cond, want_kill=want_kill,
                     want_total=want_cond + want_kill, setup_roles=setup_roles, role_count=role_count)
 
@@ -160,7 +162,7 @@ class Dethroned(Game):
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         c = self.compiled(setup)
         out = np.empty((count, len(self.columns)), dtype=np.int32)
-        kernel.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
+        rules.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
                               c["want_kill"], c["want_total"], c["setup_roles"], c["role_count"],
                               setup.policy_codes, setup.policy_params, out)
         return out
@@ -188,7 +190,7 @@ class Dethroned(Game):
             part = games[["game", "deal", "rotation", "capped"]].copy()
             part["seat"] = seat
             part["policy"] = [labels[slot_at_seat(seat, r, players)] for r in games["rotation"]]
-            for field in kernel.SEAT_FIELDS:
+            for field in L.SEAT_FIELDS:
                 part[field] = games[f"{field}_{seat}"].to_numpy()
             part["role"] = part["role"].map(dict(enumerate(names)))
             parts.append(part)
@@ -208,34 +210,34 @@ class Dethroned(Game):
             codes[:] = POLICY_SCRIPTED
         else:
             script = np.zeros((players, 0), dtype=np.int64)
-        s = self.last_replay_state = np.zeros(rules.STATE_SIZE, dtype=np.int64)
+        s = self.last_replay_state = np.zeros(L.STATE_SIZE, dtype=np.int64)
         stream = np.zeros(STREAM_SIZE, dtype=np.uint64)
         open_stream(stream, np.uint64(seed), deal_index)
-        trace = self.last_replay_trace = np.zeros((trace_size, rules.TRACE_FIELDS), dtype=np.int64)
-        kernel.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],
+        trace = self.last_replay_trace = np.zeros((trace_size, L.TRACE_FIELDS), dtype=np.int64)
+        rules.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],
                          c["role_count"], codes, params,
-                         np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS, c["roles"].shape[0])),
-                         np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS)), np.zeros(rules.MAX_LEGAL, dtype=np.int64),
-                         np.zeros(rules.MAX_ATTACKS, dtype=np.int64), script,
+                         np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, c["roles"].shape[0])),
+                         np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS)), np.zeros(L.MAX_LEGAL, dtype=np.int64),
+                         np.zeros(L.MAX_ATTACKS, dtype=np.int64), script,
                          np.zeros((MARKS, players), dtype=np.int64), stream, trace, checked)
-        if s[rules.H_ERROR] == rules.ERROR_ILLEGAL_ACTION:
+        if s[L.H_ERROR] == L.ERROR_ILLEGAL_ACTION:
             raise ValueError("policy chose an illegal action")
-        if s[rules.H_ERROR] == rules.ERROR_CARDS:
+        if s[L.H_ERROR] == L.ERROR_CARDS:
             raise ValueError("a card is not in exactly one place")
         row = np.empty((1, len(self.columns)), dtype=np.int32)
-        kernel.write_row(s, c["opts"], c["roles"], row, 0, game_index, deal_index, rotation)
-        return s, trace[: s[rules.H_TRACE_LEN]], row[0]
+        rules.write_row(s, c["opts"], c["roles"], row, 0, game_index, deal_index, rotation)
+        return s, trace[: s[L.H_TRACE_LEN]], row[0]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         s, trace, row = self.replay(setup, seed, game_index)
         names = setup.extra["_role_names"]
         players = setup.players
         lines = [f"DETHRONED game {game_index} (seed {seed}), {players} players: "
-                 + ", ".join(f"seat {p} {names[s[rules.pbase(p) + rules.PL_ROLE]]}" for p in range(players))]
+                 + ", ".join(f"seat {p} {names[s[L.pbase(p) + L.PL_ROLE]]}" for p in range(players))]
         for t, event, player, arg, arg2 in trace:
             lines.append(f"{t / 1000:8.2f}s  {describe_event(event, player, arg, arg2, names)}")
-        won = [p for p in range(players) if row[kernel.SEAT_BASE + p * len(kernel.SEAT_FIELDS) + kernel.S_WON]]
-        lines.append("winners: " + (", ".join(f"seat {p} ({names[s[rules.pbase(p) + rules.PL_ROLE]]})" for p in won)
+        won = [p for p in range(players) if row[L.SEAT_BASE + p * len(L.SEAT_FIELDS) + L.S_WON]]
+        lines.append("winners: " + (", ".join(f"seat {p} ({names[s[L.pbase(p) + L.PL_ROLE]]})" for p in won)
                                     or "none"))
         return lines
 
@@ -255,14 +257,14 @@ OUTCOME_NAMES = ("vote", "stalemate", "last_standing", "capped")
 
 
 def card_name(card: int) -> str:
-    return rules.KIND_NAMES[card % rules.DECK_SIZE]
+    return L.KIND_NAMES[card % L.DECK_SIZE]
 
 
 def describe_action(action: int, card: int) -> str:
-    kind = rules.ACTION_NAMES[action & rules.KIND_MASK]
-    a = (action >> rules.ATTACK_SHIFT) & rules.FIELD_MASK
-    target = (action >> rules.TARGET_SHIFT) & rules.FIELD_MASK
-    side = "defence" if (action >> rules.SIDE_SHIFT) & 1 else "attack"
+    kind = L.ACTION_NAMES[action & L.KIND_MASK]
+    a = (action >> L.ATTACK_SHIFT) & L.FIELD_MASK
+    target = (action >> L.TARGET_SHIFT) & L.FIELD_MASK
+    side = "defence" if (action >> L.SIDE_SHIFT) & 1 else "attack"
     if kind == "attack":
         return f"attacks seat {target} with a {card_name(card)}"
     if kind == "defend":
@@ -277,17 +279,17 @@ def describe_action(action: int, card: int) -> str:
 
 
 def describe_event(event: int, player: int, arg: int, arg2: int, names: list[str]) -> str:
-    if event == rules.EV_CLAIM:
+    if event == L.EV_CLAIM:
         return f"seat {player} claims {names[arg]}"
-    if event == rules.EV_ACTION:
+    if event == L.EV_ACTION:
         return f"seat {player} {describe_action(arg, arg2)}"
-    if event == rules.EV_DEATH:
+    if event == L.EV_DEATH:
         return f"seat {player} dies, kill credited to seat {arg}"
-    if event == rules.EV_VOTE_END:
+    if event == L.EV_VOTE_END:
         return f"seat {player} votes to end"
-    if event == rules.EV_VOTE_CONTINUE:
+    if event == L.EV_VOTE_CONTINUE:
         return f"seat {player} votes to continue"
-    if event == rules.EV_DRAW:
+    if event == L.EV_DRAW:
         return f"seat {player} draws {arg}"
     return f"game over ({OUTCOME_NAMES[arg]})"
 

@@ -2,7 +2,7 @@
 
 from balance.engine.game import Mode, Option, Param, Policy
 from balance.games.dethroned.policies import POLICY_HEURISTIC, POLICY_RANDOM
-from balance.games.dethroned.rules import MAX_PLAYERS, MIN_PLAYERS
+from balance.games.dethroned.layout import MAX_PLAYERS, MIN_PLAYERS
 
 MODES = {
     "standard": Mode("standard", tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),

@@ -18,17 +18,17 @@ import numpy as np
 
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, chance, uniform
-from balance.games.dethroned.roles import (
-    ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD,
-    ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
+from balance.games.dethroned.combat import (
+    alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_power, defending, hand_kind,
+    kill_class_met, list_legal, own_conditions_met, redirect_target_ok,
 )
-from balance.games.dethroned.rules import (
-    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_CREDIT, AT_DEADLINE,
-    AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS,
-    H_PHASE, H_PLAYERS, H_VERSION, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, PHASE_COMBAT, PL_ALIVE,
-    PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK, SIDE_DEFENCE, abase,
-    action_kind, alive, attack_power, bomb_anchor, deck_battle_sum, defence_power, defending, encode, hand_kind,
-    conditions_hold, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
+from balance.games.dethroned.layout import (
+    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, ATTACK_UNBEATEN, AT_CREDIT,
+    AT_DEADLINE, AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, BOMB, DOUBLE, HALVE, HAND_SIZE,
+    H_ATTACK_TOP, H_DEATHS, H_PHASE, H_PLAYERS, H_VERSION, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, PHASE_COMBAT,
+    PL_ALIVE, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, ROLE_COND_BASE,
+    ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED,
+    ROLE_NEIGHBOURS, SIDE_ATTACK, SIDE_DEFENCE, abase, action_kind, encode, is_battle, pbase,
 )
 
 POLICY_RANDOM = 0

@@ -1,11 +1,7 @@
-"""The DETHRONED study: the 23 scenario files and the policy/variant sensitivity sweep.
+"""DETHRONED's sensitivity sweep: how far each role's win rate moves with the policies' parameters,
+the rule readings (options) and the assumed timing.
 
-    python -m balance.games.dethroned.study scenarios      # (re)write scenarios/dethroned/*.toml
-    python -m balance.games.dethroned.study sweep -n 5000  # reports/dethroned/sensitivity.{md,csv}
-
-The claim table and the full report come from the generic CLI:
-    python -m balance check scenarios/dethroned/
-    python -m balance report scenarios/dethroned/ -o reports/dethroned/report.html
+    python -m balance.games.dethroned.sensitivity -n 3000   # reports/dethroned/sensitivity.{md,csv}
 """
 
 from __future__ import annotations
@@ -19,72 +15,10 @@ import pandas as pd
 from balance.engine.runner import simulate
 from balance.engine.scenario import load_scenario
 from balance.games.dethroned.game import GAME
+from balance.games.dethroned.setups import SCENARIO_DIR, WIN_TARGET, WIN_TOLERANCE
 from balance.report import markdown_table as md_table
-from balance.games.dethroned.roles import BUILTIN_ROLES, SUGGESTED_SETUPS
 
-SCENARIO_DIR = Path("scenarios/dethroned")
 REPORT_DIR = Path("reports/dethroned")
-SEED = 20261130
-GAMES = 20_000
-WIN_TARGET = 0.5
-WIN_TOLERANCE = 0.1
-ASSAILANT_TARGET = 0.5
-ASSAILANT_TOLERANCE = 0.1
-DECK_NAMES = {"T&K": "Traitors and Kings", "G&T": "Guards and Thieves"}
-
-SCENARIO = '''title = "DETHRONED: {title} ({players} players)"
-description = """{description}"""
-game = "dethroned"
-players = {players}
-seed = {seed}
-games = {games}
-# every seat plays the same policy, so rotating policies over seats would replay identical games:
-# a deal fixes the role assignment and the decks, and each game is its own deal
-rotate = false
-seats = "heuristic"
-roles = [{roles}]
-
-[options]
-symbols = "default"
-
-[[claims]]
-id = "role_wins_half"
-text = "Each role has approximately a 50% chance of winning (+/- 10 points)"
-quantity = "win_rate"
-by = "role"
-target = {win_target}
-tolerance = {win_tolerance}
-
-[[claims]]
-id = "assailants_half"
-text = "Setups generally have half Assailant roles (companion app's symbols)"
-quantity = "assailant_share"
-target = {assailant_target}
-tolerance = {assailant_tolerance}
-
-[[claims]]
-id = "assailants_half_art"
-text = "Setups generally have half Assailant roles (printed card art's symbols)"
-quantity = "assailant_share_art"
-target = {assailant_target}
-tolerance = {assailant_tolerance}
-'''
-
-
-def write_scenarios(folder: Path = SCENARIO_DIR) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for stem, (title, roles) in SUGGESTED_SETUPS.items():
-        deck = DECK_NAMES[next(s.deck for s in BUILTIN_ROLES if s.name == roles[0])]
-        text = SCENARIO.format(
-            title=title, players=len(roles), seed=SEED, games=GAMES, roles=", ".join(f'"{r}"' for r in roles),
-            description=f"Suggested setup of the {deck} deck: {', '.join(roles)}. Heuristic policies at every seat.",
-            win_target=WIN_TARGET, win_tolerance=WIN_TOLERANCE, assailant_target=ASSAILANT_TARGET,
-            assailant_tolerance=ASSAILANT_TOLERANCE)
-        path = folder / f"{stem}.toml"
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
 
 
 # ---- the sensitivity sweep ---------------------------------------------------------------------
@@ -159,13 +93,6 @@ def sensitivity_markdown(table: pd.DataFrame, games: int) -> str:
 
 
 def main(argv: list[str]) -> None:
-    if not argv or argv[0] not in ("scenarios", "sweep"):
-        print(__doc__)
-        raise SystemExit(2)
-    if argv[0] == "scenarios":
-        for path in write_scenarios():
-            print(f"wrote {path}")
-        return
     games = int(argv[argv.index("-n") + 1]) if "-n" in argv else 5_000
     sweep(games)
     print(f"wrote {REPORT_DIR / 'sensitivity.md'} and {REPORT_DIR / 'sensitivity.csv'}")
