@@ -6,15 +6,17 @@ The state record, the codes and the role table are laid out in layout.py.
 """
 
 from balance.engine.kernels import kernel
+from balance.engine.rng import below
 from balance.games.dethroned.layout import (
-    ACT_ATTACK, ACT_BOMB, ACT_CLEAR, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, ATTACK_BEATEN,
-    ATTACK_FREE, ATTACK_UNBEATEN, AT_BOMBED, AT_CARD, AT_CREDIT, AT_DEADLINE, AT_DEF_CARD, AT_DEF_EXP, AT_EXP,
-    AT_MODS, AT_MOD_COUNT, AT_OWNER, AT_PLACED, AT_SERIAL, AT_STATE, AT_VICTIM, CARD_BASE, DECK_SIZE, DOUBLE, HALVE,
-    HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_DEATHS_SINCE_VOTE, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS,
-    H_SERIAL, H_TRACE_LEN, H_UNBEATEN, H_VERSION, H_VOTES, KF_ASSAILANT, KF_ASSAILANT_NOT_ROYAL, KF_COMMONER,
-    KF_ROYAL, KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, LOC_DECK, LOC_DISCARD, LOC_FIELD, LOC_HAND,
-    LOC_KILLING_BLOW, MAX_ATTACKS, MAX_MODS, MAX_PLAYERS, NO_CARD, OUTCOME_NONE, O_ART_SYMBOLS,
-    O_BOMB_NEEDS_DEFENCE, O_COUNT_MS, O_DEFENDER_REDIRECT, O_FIRST_VOTE_AFTER_TWO_AT_8, O_REDIRECT_CREDIT,
+    ACT_ATTACK, ACT_BOMB, ACT_CLEAR, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT,
+    ATTACK_BEATEN, ATTACK_FREE, ATTACK_UNBEATEN, AT_BOMBED, AT_CARD, AT_CREDIT, AT_DEADLINE, AT_DEF_CARD,
+    AT_DEF_EXP, AT_DEF_STACK, AT_EXP, AT_MODS, AT_MOD_COUNT, AT_OWNER, AT_PLACED, AT_SERIAL, AT_STATE, AT_VICTIM,
+    CARD_BASE, DECK_SIZE, DEFENCE_UNITS, DOUBLE, HALVE, HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_NOW, H_OUTCOME,
+    H_PASS_STREAK, H_PHASE, H_PLAYERS, H_SERIAL, H_TRACE_LEN, H_UNBEATEN, H_VERSION, KF_ASSAILANT,
+    KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, LOC_DECK,
+    LOC_DISCARD, LOC_FIELD, LOC_HAND, LOC_KILLING_BLOW, MAX_ATTACKS, MAX_MODS, MAX_PLAYERS, NO_CARD, OUTCOME_NONE,
+    O_ART_SYMBOLS, O_BOMB_NEEDS_DEFENCE, O_COUNT_MS, O_DEFENCE_STACK, O_DEFENDER_REDIRECT,
+    O_FIRST_VOTE_AFTER_TWO_AT_8, O_OVERWRITE, O_REDIRECT_CREDIT, O_REDIRECT_DEFENCE, O_REDIRECT_RESTARTS,
     O_SENTINEL_ROYAL_ASSAILANT, O_SHOP_COUNTS_HAND, O_WINDOW_MS, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE, PL_ALIVE,
     PL_ASSAILANT, PL_ATTACKING, PL_ATTACKS_ON, PL_CLAIM, PL_DEATH_ORDER, PL_DECK, PL_DECK_POS, PL_HAND,
     PL_KILLED_BY, PL_KILLED_ROLES, PL_KILLS, PL_KILL_FLAGS, PL_MODS_PLAYED, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON,
@@ -35,6 +37,14 @@ def trace_event(s, trace, event, player, arg, arg2):
         trace[n, TR_ARG] = arg
         trace[n, TR_ARG2] = arg2
         s[H_TRACE_LEN] = n + 1
+
+
+@kernel(inline="always")
+def tie_wins(stream, ties):
+    """Ties that no rule orders are broken at random from the game's stream, never by seat index:
+    the ``ties``-th equal candidate met in a scan replaces the kept one with probability 1 / ties,
+    so each of them is kept with the same probability (reservoir sampling)."""
+    return below(stream, ties) == 0
 
 
 # ---- setting up -------------------------------------------------------------------------------
@@ -104,10 +114,20 @@ def attack_power(s, a):
 
 @kernel(inline="always")
 def defence_power(s, a):
+    """The defence's value: the defending card (and, stacking, the earlier ones); -1 if none."""
     b = abase(a)
     if s[b + AT_DEF_CARD] == NO_CARD:
         return -1.0
-    return power(s[b + AT_DEF_CARD] % DECK_SIZE, s[b + AT_DEF_EXP])
+    return power(s[b + AT_DEF_CARD] % DECK_SIZE, s[b + AT_DEF_EXP]) + s[b + AT_DEF_STACK] / DEFENCE_UNITS
+
+
+@kernel(inline="always")
+def defence_needed(s, opts, a):
+    """What a new defending card must be worth to beat attack ``a``: the attack's value, less the
+    defence already there when defending cards stack."""
+    if opts[O_DEFENCE_STACK] and s[abase(a) + AT_DEF_CARD] != NO_CARD:
+        return attack_power(s, a) - defence_power(s, a)
+    return attack_power(s, a)
 
 
 @kernel(inline="always")
@@ -196,6 +216,7 @@ def discard_defence(s, a):
         s[CARD_BASE + s[b + AT_DEF_CARD]] = LOC_DISCARD
         s[b + AT_DEF_CARD] = NO_CARD
         s[b + AT_DEF_EXP] = 0
+        s[b + AT_DEF_STACK] = 0
     kept = 0
     for m in range(s[b + AT_MOD_COUNT]):
         entry = s[b + AT_MODS + m]
@@ -300,6 +321,11 @@ def list_legal(s, opts, p, out):
                     if t != p and alive(s, t) and not (s[b + PL_ATTACKING] >> t) & 1:
                         out[n] = encode(ACT_ATTACK, h, 0, t, 0)
                         n += 1
+                if opts[O_OVERWRITE]:
+                    for a in range(s[H_ATTACK_TOP]):
+                        if may_overwrite(s, p, a, kind):
+                            out[n] = encode(ACT_OVERWRITE, h, a, 0, 0)
+                            n += 1
             for a in range(s[H_ATTACK_TOP]):
                 if may_act_on(s, p, a):
                     out[n] = encode(ACT_DEFEND, h, a, 0, 0)
@@ -320,7 +346,11 @@ def list_legal(s, opts, p, out):
                 if may_act_on(s, p, a) and s[abase(a) + AT_MOD_COUNT] < MAX_MODS:
                     for t in range(players):
                         if alive(s, t) and redirect_target_ok(s, p, a, t):
-                            out[n] = encode(ACT_REDIRECT, h, a, t, 0)
+                            out[n] = encode(ACT_REDIRECT, h, a, t, SIDE_ATTACK)
+                            n += 1
+                        if (opts[O_REDIRECT_DEFENCE] and s[abase(a) + AT_DEF_CARD] != NO_CARD and alive(s, t)
+                                and not (s[b + PL_ATTACKING] >> t) & 1):
+                            out[n] = encode(ACT_REDIRECT, h, a, t, SIDE_DEFENCE)
                             n += 1
         else:  # BOMB: one action per victim, whatever attack it is laid on
             for a in range(s[H_ATTACK_TOP]):
@@ -340,6 +370,16 @@ def bomb_anchor(s, opts, victim):
                 and (s[b + AT_DEF_CARD] != NO_CARD or not opts[O_BOMB_NEEDS_DEFENCE])):
             return a
     return -1
+
+
+@kernel
+def may_overwrite(s, p, a, kind):
+    """Free player p may overwrite another's unbeaten attack ``a`` with a Battle card of ``kind``
+    worth more than the attack now (detailed rules), unless p already attacks that victim."""
+    b = abase(a)
+    victim = s[b + AT_VICTIM]
+    return (s[b + AT_STATE] == ATTACK_UNBEATEN and victim != p and s[b + AT_OWNER] != p
+            and not (s[pbase(p) + PL_ATTACKING] >> victim) & 1 and kind + 1 > attack_power(s, a))
 
 
 @kernel
@@ -377,12 +417,16 @@ def apply_action(s, opts, p, action):
         s[b + AT_DEF_EXP] = 0
         s[b + AT_MOD_COUNT] = 0
         s[b + AT_BOMBED] = 0
+        s[b + AT_DEF_STACK] = 0
         s[b + AT_CREDIT] = p
         s[CARD_BASE + card] = LOC_FIELD
         place_attack(s, opts, na, p, action_target(action))
     elif kind == ACT_DEFEND:
-        discard_defence(s, a)
         b = abase(a)
+        if opts[O_DEFENCE_STACK] and s[b + AT_DEF_CARD] != NO_CARD:
+            stack_defence(s, a)
+        else:
+            discard_defence(s, a)
         s[b + AT_DEF_CARD] = card
         s[b + AT_DEF_EXP] = 0
         s[CARD_BASE + card] = LOC_FIELD
@@ -394,8 +438,12 @@ def apply_action(s, opts, p, action):
         add_mod(s, a, card, side)
         s[pbase(p) + PL_MODS_PLAYED] += 1
         check_beaten(s, a)
+    elif kind == ACT_REDIRECT and action_side(action) == SIDE_DEFENCE:
+        redirect_defence(s, opts, p, a, action_target(action), card)
     elif kind == ACT_REDIRECT:
         redirect(s, opts, p, a, action_target(action), card)
+    elif kind == ACT_OVERWRITE:
+        overwrite(s, p, a, card)
     elif kind == ACT_BOMB:
         bomb(s, a, card)
         s[pbase(p) + PL_MODS_PLAYED] += 1
@@ -414,7 +462,81 @@ def redirect(s, opts, p, a, target, card):
     s[pbase(p) + PL_MODS_PLAYED] += 1
     if opts[O_REDIRECT_CREDIT]:
         s[b + AT_CREDIT] = p
+    deadline = s[b + AT_DEADLINE]
     place_attack(s, opts, a, p, target)
+    if not opts[O_REDIRECT_RESTARTS]:
+        s[b + AT_DEADLINE] = deadline
+
+
+@kernel
+def redirect_defence(s, opts, p, a, target, card):
+    """Main rules' Redirect of a defending card: it leaves attack ``a`` (with the Modifiers on it)
+    and goes, as a new attack of p's, at ``target``; ``a`` is left without that defence."""
+    b = abase(a)
+    na = new_attack_slot(s)
+    nb = abase(na)
+    s[nb + AT_CARD] = s[b + AT_DEF_CARD]
+    s[nb + AT_EXP] = s[b + AT_DEF_EXP]
+    s[nb + AT_DEF_CARD] = NO_CARD
+    s[nb + AT_DEF_EXP] = 0
+    s[nb + AT_DEF_STACK] = 0
+    s[nb + AT_MOD_COUNT] = 0
+    s[nb + AT_BOMBED] = 0
+    s[nb + AT_CREDIT] = p if opts[O_REDIRECT_CREDIT] else s[b + AT_DEF_CARD] // DECK_SIZE
+    kept = 0
+    for m in range(s[b + AT_MOD_COUNT]):
+        entry = s[b + AT_MODS + m]
+        if entry % 2 == SIDE_DEFENCE:
+            add_mod(s, na, entry // 2, SIDE_ATTACK)
+        else:
+            s[b + AT_MODS + kept] = entry
+            kept += 1
+    s[b + AT_MOD_COUNT] = kept
+    s[b + AT_DEF_CARD] = NO_CARD
+    s[b + AT_DEF_EXP] = 0
+    s[b + AT_DEF_STACK] = 0
+    add_mod(s, na, card, SIDE_ATTACK)
+    s[pbase(p) + PL_MODS_PLAYED] += 1
+    place_attack(s, opts, na, p, target)
+
+
+@kernel
+def overwrite(s, p, a, card):
+    """Detailed rules: p lays a larger Battle card over another's unbeaten attack; the attack, its
+    defence and deadline stay, the old attacking card and its Modifiers go to the centre, and the
+    attack is p's (ownership and kill credit)."""
+    b = abase(a)
+    victim = s[b + AT_VICTIM]
+    s[pbase(s[b + AT_OWNER]) + PL_ATTACKING] &= ~(1 << victim)
+    s[CARD_BASE + s[b + AT_CARD]] = LOC_DISCARD
+    kept = 0
+    for m in range(s[b + AT_MOD_COUNT]):
+        entry = s[b + AT_MODS + m]
+        if entry % 2 == SIDE_ATTACK:
+            s[CARD_BASE + entry // 2] = LOC_DISCARD
+        else:
+            s[b + AT_MODS + kept] = entry
+            kept += 1
+    s[b + AT_MOD_COUNT] = kept
+    s[b + AT_CARD] = card
+    s[b + AT_EXP] = 0
+    s[CARD_BASE + card] = LOC_FIELD
+    s[b + AT_OWNER] = p
+    s[b + AT_CREDIT] = p
+    s[pbase(p) + PL_ATTACKING] |= 1 << victim
+
+
+@kernel
+def stack_defence(s, a):
+    """Stacking defence: the current defending card's value joins the stack (the card itself is
+    spent to the centre; its Modifiers stay on the attack until it is cleared)."""
+    b = abase(a)
+    units = (s[b + AT_DEF_CARD] % DECK_SIZE + 1) * DEFENCE_UNITS
+    exponent = s[b + AT_DEF_EXP]
+    s[b + AT_DEF_STACK] += units << exponent if exponent >= 0 else units >> -exponent
+    s[CARD_BASE + s[b + AT_DEF_CARD]] = LOC_DISCARD
+    s[b + AT_DEF_CARD] = NO_CARD
+    s[b + AT_DEF_EXP] = 0
 
 
 @kernel
@@ -450,10 +572,9 @@ def clear_all_beaten(s):
 
 # ---- deaths -----------------------------------------------------------------------------------
 @kernel
-def credit_candidates(s, victim, out):
-    """Unbeaten attacks on ``victim`` that would get the kill now: the highest value, then the
-    first placed; several only if they are equal in value and were placed at the same moment
-    (the defender then chooses). Returns how many, written to ``out``."""
+def strongest_attack_on(s, victim):
+    """The unbeaten attack on ``victim`` that gets the kill now: the highest value, then the first
+    placed; -1 if none."""
     best = -1
     for a in range(s[H_ATTACK_TOP]):
         b = abase(a)
@@ -465,6 +586,15 @@ def credit_candidates(s, victim, out):
             pb = attack_power(s, best)
             if pa > pb or (pa == pb and s[b + AT_SERIAL] < s[abase(best) + AT_SERIAL]):
                 best = a
+    return best
+
+
+@kernel
+def credit_candidates(s, victim, out):
+    """Unbeaten attacks on ``victim`` that would get the kill now: the strongest; several only if
+    they are equal in value and were placed at the same moment (the defender then chooses).
+    Returns how many, written to ``out``."""
+    best = strongest_attack_on(s, victim)
     if best < 0:
         return 0
     n = 0
@@ -493,7 +623,6 @@ def kill(s, opts, victim, a):
     s[vb + PL_KILLED_BY] = killer
     s[vb + PL_DEATH_ORDER] = s[H_DEATHS]
     s[H_DEATHS] += 1
-    s[H_DEATHS_SINCE_VOTE] += 1
     s[H_VERSION] += 1
     s[kb + PL_KILLS] += 1
     s[kb + PL_KILLED_ROLES] |= 1 << s[vb + PL_ROLE]
@@ -503,9 +632,9 @@ def kill(s, opts, victim, a):
     for x in range(s[H_ATTACK_TOP]):
         if s[abase(x) + AT_STATE] != ATTACK_FREE and s[abase(x) + AT_VICTIM] == victim:
             free_attack(s, x, LOC_DISCARD)
-    first_pause = 2 if (opts[O_FIRST_VOTE_AFTER_TWO_AT_8] and s[H_PLAYERS] == MAX_PLAYERS
-                        and s[H_VOTES] == 0) else 1
-    if s[H_DEATHS_SINCE_VOTE] >= first_pause:
+    # "after the first Player death, or after 2, if there are 8 players": deaths are counted, so an
+    # earlier impasse vote does not turn the first death into a pause
+    if not (opts[O_FIRST_VOTE_AFTER_TWO_AT_8] and s[H_PLAYERS] == MAX_PLAYERS and s[H_DEATHS] == 1):
         s[H_PHASE] = PHASE_PAUSE
 
 

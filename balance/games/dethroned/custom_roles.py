@@ -13,10 +13,10 @@ import numpy as np
 
 from balance.engine.game import SetupError
 from balance.games.dethroned.layout import (
-    KILL_CLASS_NAMES, KILL_NONE, KILL_ROLE, MAX_ROLE_CONDS, NOT_IN_PLAY, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT,
-    ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_FIELDS, ROLE_KILL_CLASS, ROLE_KILL_ROLE,
-    ROLE_MAX_KILLS, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_ROYAL_ART,
-    ROLE_ROYAL_DEFAULT, ROLE_SELF, RoleSpec, SELF_ALIVE, SELF_ANY, SELF_DEAD,
+    FULL_DECK_SUM, KILL_CLASS_NAMES, KILL_NONE, KILL_ROLE, MAX_PLAYERS, MAX_ROLE_CONDS, MODIFIER_KINDS, NOT_IN_PLAY,
+    ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT, ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX,
+    ROLE_FIELDS, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS, ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED,
+    ROLE_NEIGHBOURS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, ROLE_SELF, RoleSpec, SELF_ALIVE, SELF_ANY, SELF_DEAD,
 )
 
 
@@ -26,9 +26,9 @@ def _flag(value: Any, key: str) -> bool:
     return value
 
 
-def _count(value: Any, key: str, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise SetupError(key, f"expected an integer >= {low}, got {value!r}")
+def _count(value: Any, key: str, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise SetupError(key, f"expected an integer in [0, {high}], got {value!r}")
     return value
 
 
@@ -65,23 +65,46 @@ def parse_custom_role(raw: Any, key: str) -> RoleSpec:
         raise SetupError(f"{key}.kill_class", "expected royalty, commoner, assailant or a role name")
     max_kills = raw.get("max_kills", -1)
     if max_kills != -1:
-        _count(max_kills, f"{key}.max_kills")
+        _count(max_kills, f"{key}.max_kills", MAX_PLAYERS)
     deck_sum = raw.get("deck_sum_at_most", -1)
     if deck_sum != -1:
-        _count(deck_sum, f"{key}.deck_sum_at_most")
-    return RoleSpec(
+        _count(deck_sum, f"{key}.deck_sum_at_most", FULL_DECK_SUM)
+    spec = RoleSpec(
         name=raw["name"], deck="custom",
         royal=(royal, _flag(raw.get("royalty_art", royal), f"{key}.royalty_art")),
         assailant=(assailant, _flag(raw.get("assailant_art", assailant), f"{key}.assailant_art")),
-        alive=alive, min_kills=_count(raw.get("min_kills", 0), f"{key}.min_kills"), max_kills=max_kills,
-        kill_class=kill_class, roles_alive=_names(raw.get("roles_alive", []), f"{key}.roles_alive"),
+        alive=alive, min_kills=_count(raw.get("min_kills", 0), f"{key}.min_kills", MAX_PLAYERS),
+        max_kills=max_kills, kill_class=kill_class,
+        roles_alive=_names(raw.get("roles_alive", []), f"{key}.roles_alive"),
         roles_dead=_names(raw.get("roles_dead", []), f"{key}.roles_dead"), any_role_condition=condition == "any",
-        min_dead=_count(raw.get("min_dead", 0), f"{key}.min_dead"),
-        modifiers_played=_count(raw.get("modifiers_played", 0), f"{key}.modifiers_played"),
+        min_dead=_count(raw.get("min_dead", 0), f"{key}.min_dead", MAX_PLAYERS),
+        modifiers_played=_count(raw.get("modifiers_played", 0), f"{key}.modifiers_played", MODIFIER_KINDS),
         deck_sum_at_most=deck_sum,
         neighbours_not_both_dead=_flag(raw.get("neighbours_not_both_dead", False), f"{key}.neighbours_not_both_dead"),
         text=str(raw.get("text", "custom role")),
     )
+    check_consistent(spec, key)
+    return spec
+
+
+def check_consistent(spec: RoleSpec, key: str) -> None:
+    """Refuse a role that can never win: its conditions contradict each other."""
+    every = not spec.any_role_condition
+    both = sorted(set(spec.roles_alive) & set(spec.roles_dead))
+    if every and both:
+        raise SetupError(f"{key}.roles_dead", f"'{both[0]}' must be both alive and dead: the role could never win")
+    if spec.max_kills >= 0 and spec.min_kills > spec.max_kills:
+        raise SetupError(f"{key}.min_kills", f"at least {spec.min_kills} kills but at most {spec.max_kills}: "
+                                             "the role could never win")
+    if spec.max_kills == 0 and spec.kill_class is not None:
+        raise SetupError(f"{key}.kill_class", "a kill is needed but no kill is allowed (max_kills = 0): "
+                                              "the role could never win")
+    if every and spec.alive is True and spec.name in spec.roles_dead:
+        raise SetupError(f"{key}.roles_dead", f"the role must be alive and '{spec.name}' (itself) dead: "
+                                              "it could never win")
+    if every and spec.alive is False and spec.name in spec.roles_alive:
+        raise SetupError(f"{key}.roles_alive", f"the role must be dead and '{spec.name}' (itself) alive: "
+                                               "it could never win")
 
 
 def role_table(specs: list[RoleSpec], in_play: list[str], fool_must_kill_king: bool, key: str) -> np.ndarray:

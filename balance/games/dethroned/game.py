@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -22,17 +23,23 @@ from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
 from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
 
 DEFAULT_MAX_DECISIONS = 3000
+MAX_TIMING_SECONDS = 60.0  # a defence window or count longer than a minute is no real-time game
+MAX_IMPASSE_ROUNDS = 100
 KILL_CLASS_WANT = 0.8  # wanting any player of a class dead, until one is killed
 KILL_COUNT_WANT = 0.5  # wanting anybody dead, until enough kills
 DEATHS_WANT = 0.3  # wanting deaths by anyone
 NO_KILL_RELUCTANCE = 0.3  # a role that must not kill
 
 
-def want_matrices(table: np.ndarray, art: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(want_cond, want_kill): how much role R wants role V dead (>0) or alive (<0)."""
+def want_matrices(table: np.ndarray, art: bool, royal_assailants: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(want_cond, want_kill): how much role R wants role V dead (>0) or alive (<0).
+    ``royal_assailants``: a crown-and-skull role counts as an Assailant to kill (option
+    sentinel_counts_royal_assailant); whether V has already killed is judged in play (policies)."""
     n = table.shape[0]
     royal = table[:, ROLE_ROYAL_ART if art else ROLE_ROYAL_DEFAULT]
     skull = table[:, ROLE_ASSAILANT_ART if art else ROLE_ASSAILANT_DEFAULT]
+    if not royal_assailants:
+        skull = skull * (royal == 0)
     cond = np.zeros((n, n))
     kill = np.zeros((n, n))
     for r in range(n):
@@ -88,6 +95,8 @@ class Dethroned(Game):
                  "assailants_default", denominator="players"),
         Quantity("assailant_share_art", "Assailant roles per player at the start (printed-art symbols)", "ratio",
                  "assailants_art", denominator="players"),
+        Quantity("seat_edge", "A seat's win rate minus the field's (the mean over the game's seats): no seating "
+                 "order exists, so any edge is the model's", "mean", "won_vs_field", table="seats", by=("seat",)),
         Quantity("capped_rate", "Share of games stopped by the decision cap", "rate", "capped"),
         Quantity("deaths", "Deaths per game", "mean", "deaths"),
         Quantity("seconds", "Simulated game length in seconds", "mean", "seconds"),
@@ -135,8 +144,8 @@ class Dethroned(Game):
         setup_roles = np.array([names.index(n) for n in setup.extra["roles"]], dtype=np.int64)
         role_count = np.bincount(setup_roles, minlength=len(names)).astype(np.int64)
         art = setup.options["symbols"] == "art"
-        want_cond, want_kill = want_matrices(table, art)
         o = setup.options
+        want_cond, want_kill = want_matrices(table, art, o["sentinel_counts_royal_assailant"])
         opts = np.zeros(L.OPTIONS_SIZE, dtype=np.int64)
         opts[L.O_WINDOW_MS] = round(o["window_seconds"] * 1000)
         opts[L.O_COUNT_MS] = round(o["count_seconds"] * 1000)
@@ -149,14 +158,21 @@ class Dethroned(Game):
         opts[L.O_FIRST_VOTE_AFTER_TWO_AT_8] = o["first_vote_after_two_at_8"]
         opts[L.O_MAX_DECISIONS] = setup.max_length or self.default_max_length
         opts[L.O_IMPASSE_ROUNDS] = o["impasse_rounds"]
+        opts[L.O_OVERWRITE] = o["attack_by_overwrite"]
+        opts[L.O_REDIRECT_DEFENCE] = o["redirect_defending_card"]
+        opts[L.O_REDIRECT_RESTARTS] = o["redirect_restarts_window"]
+        opts[L.O_DEFENCE_STACK] = o["defence_cards"] == "stack"
         return dict(opts=opts, roles=table, want_cond=want_cond, want_kill=want_kill,
                     want_total=want_cond + want_kill, setup_roles=setup_roles, role_count=role_count)
 
     def validate(self, setup: Setup) -> None:
-        if setup.options["window_seconds"] < 0 or setup.options["count_seconds"] < 0:
-            raise SetupError("options.window_seconds", "times must not be negative")
-        if setup.options["impasse_rounds"] < 1:
-            raise SetupError("options.impasse_rounds", "must be at least 1")
+        for name in ("window_seconds", "count_seconds"):
+            seconds = setup.options[name]
+            if not math.isfinite(seconds) or not 0 <= seconds <= MAX_TIMING_SECONDS:
+                raise SetupError(f"options.{name}", f"must be a number of seconds in [0, {MAX_TIMING_SECONDS}]; "
+                                                    f"got {seconds!r}")
+        if not 1 <= setup.options["impasse_rounds"] <= MAX_IMPASSE_ROUNDS:
+            raise SetupError("options.impasse_rounds", f"must be in [1, {MAX_IMPASSE_ROUNDS}]")
 
     # ---- running ----------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
@@ -194,7 +210,10 @@ class Dethroned(Game):
                 part[field] = games[f"{field}_{seat}"].to_numpy()
             part["role"] = part["role"].map(dict(enumerate(names)))
             parts.append(part)
-        return pd.concat(parts, ignore_index=True)
+        seats = pd.concat(parts, ignore_index=True)
+        field = sum(games[f"won_{seat}"].to_numpy() for seat in range(players)) / players
+        seats["won_vs_field"] = seats["won"] - np.tile(field, players)
+        return seats
 
     # ---- one game, readable -----------------------------------------------------------------
     def replay(self, setup: Setup, seed: int, game_index: int, trace_size: int = 20_000,
@@ -271,8 +290,12 @@ def describe_action(action: int, card: int) -> str:
         return f"defends attack #{a} with a {card_name(card)}"
     if kind in ("double", "halve"):
         return f"plays {kind.title()} on the {side} card of attack #{a}"
+    if kind == "redirect" and side == "defence":
+        return f"Redirects the defending card of attack #{a} at seat {target}"
     if kind == "redirect":
         return f"Redirects attack #{a} at seat {target}"
+    if kind == "overwrite":
+        return f"overwrites attack #{a} with a {card_name(card)}"
     if kind == "bomb":
         return f"Bombs the attacks around attack #{a}"
     return kind

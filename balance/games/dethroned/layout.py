@@ -48,6 +48,8 @@ BOMB = 12
 REDIRECT = 13
 DECK_SIZE = 14
 HAND_SIZE = 3
+MODIFIER_KINDS = DECK_SIZE - BATTLE_KINDS
+FULL_DECK_SUM = BATTLE_KINDS * (BATTLE_KINDS + 1) // 2  # all Battle cards: 1 + 2 + ... + 10
 NO_CARD = -1
 KIND_NAMES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Double", "Halve", "Bomb", "Redirect")
 
@@ -66,17 +68,16 @@ H_NOW = 1  # ms
 H_PHASE = 2
 H_DECISIONS = 3
 H_DEATHS = 4
-H_DEATHS_SINCE_VOTE = 5
-H_PASS_STREAK = 6  # consecutive passes with no attack on the table
-H_OUTCOME = 7
-H_SERIAL = 8  # order in which attacks were placed
-H_ATTACK_TOP = 9  # attack slots in use lie below this
-H_VOTES = 10
-H_TRACE_LEN = 11
-H_UNBEATEN = 12  # unbeaten attacks on the table
-H_VERSION = 13  # grows with every change a player can see (actions, draws, deaths, votes)
-H_ERROR = 14  # checked runs only: why the game was stopped (ERROR_*)
-HEADER_SIZE = 15
+H_PASS_STREAK = 5  # consecutive passes with no attack on the table
+H_OUTCOME = 6
+H_SERIAL = 7  # order in which attacks were placed
+H_ATTACK_TOP = 8  # attack slots in use lie below this
+H_VOTES = 9
+H_TRACE_LEN = 10
+H_UNBEATEN = 11  # unbeaten attacks on the table
+H_VERSION = 12  # grows with every change a player can see (actions, draws, deaths, votes)
+H_ERROR = 13  # checked runs only: why the game was stopped (ERROR_*)
+HEADER_SIZE = 14
 
 NO_ERROR = 0
 ERROR_ILLEGAL_ACTION = 1  # a policy chose an action list_legal does not offer
@@ -132,10 +133,15 @@ AT_DEADLINE = 9
 AT_SERIAL = 10
 AT_BOMBED = 11
 AT_MOD_COUNT = 12
-AT_MODS = 13  # MAX_MODS entries: card id * 2 + side
+AT_DEF_STACK = 13  # option defence_cards = "stack": earlier defending cards' value, in DEFENCE_UNITS
+AT_MODS = 14  # MAX_MODS entries: card id * 2 + side
 MAX_MODS = 16
 ATTACK_SIZE = AT_MODS + MAX_MODS
 MAX_ATTACKS = MAX_PLAYERS * MAX_PLAYERS
+
+# stacked defence values are exact integers in units of 2**-20: a card halved by every one of an
+# attack's MAX_MODS Modifiers is still a whole number of units
+DEFENCE_UNITS = 2 ** 20
 
 ATTACK_FREE = 0
 ATTACK_UNBEATEN = 1
@@ -161,7 +167,11 @@ O_DEFENDER_REDIRECT = 7
 O_FIRST_VOTE_AFTER_TWO_AT_8 = 8
 O_MAX_DECISIONS = 9
 O_IMPASSE_ROUNDS = 10
-OPTIONS_SIZE = 11
+O_OVERWRITE = 11  # a larger Battle card may overwrite an unbeaten attack on another player
+O_REDIRECT_DEFENCE = 12  # a Redirect may take a defending Battle card as a new attack
+O_REDIRECT_RESTARTS = 13  # a Redirected attack gets a fresh defence window and count
+O_DEFENCE_STACK = 14  # defending cards on one attack add up instead of the newest replacing the rest
+OPTIONS_SIZE = 15
 
 # ---- actions --------------------------------------------------------------------------------
 ACT_PASS = 0
@@ -172,14 +182,15 @@ ACT_HALVE = 4
 ACT_REDIRECT = 5
 ACT_BOMB = 6
 ACT_CLEAR = 7
-ACTION_NAMES = ("pass", "attack", "defend", "double", "halve", "redirect", "bomb", "clear")
+ACT_OVERWRITE = 8  # a larger Battle card replaces the attacking card of another's attack (option)
+ACTION_NAMES = ("pass", "attack", "defend", "double", "halve", "redirect", "bomb", "clear", "overwrite")
 SLOT_SHIFT = 4
 ATTACK_SHIFT = 8
 TARGET_SHIFT = 16
 SIDE_SHIFT = 24
 FIELD_MASK = 0xFF
 KIND_MASK = 0xF
-MAX_LEGAL = 512
+MAX_LEGAL = 2048
 
 # ---- trace ----------------------------------------------------------------------------------
 TR_TIME = 0

@@ -97,10 +97,12 @@ class Position:
         return self._exact(self.s[b + L.AT_CARD], self.s[b + L.AT_EXP])
 
     def defence_value(self, a: int) -> Fraction | None:
+        """The defence's exact value (with defence_cards = "stack", the earlier cards' too)."""
         b = L.abase(a)
         if self.s[b + L.AT_DEF_CARD] == L.NO_CARD:
             return None
-        return self._exact(self.s[b + L.AT_DEF_CARD], self.s[b + L.AT_DEF_EXP])
+        stacked = Fraction(int(self.s[b + L.AT_DEF_STACK]), L.DEFENCE_UNITS)
+        return self._exact(self.s[b + L.AT_DEF_CARD], self.s[b + L.AT_DEF_EXP]) + stacked
 
     def beaten(self, a: int) -> bool:
         return self.s[L.abase(a) + L.AT_STATE] == L.ATTACK_BEATEN
@@ -165,6 +167,14 @@ class Position:
     def redirect(self, p: int, a: int, target: int) -> None:
         self.apply(p, L.encode(L.ACT_REDIRECT, self._slot(p, "Redirect"), a, target, 0))
 
+    def redirect_defence(self, p: int, a: int, target: int) -> None:
+        """Main rules' reading (option redirect_defending_card): Redirect attack a's defending card."""
+        self.apply(p, L.encode(L.ACT_REDIRECT, self._slot(p, "Redirect"), a, target, L.SIDE_DEFENCE))
+
+    def overwrite(self, p: int, card: str, a: int) -> None:
+        """Detailed rules' reading (option attack_by_overwrite): a larger card over another's attack."""
+        self.apply(p, L.encode(L.ACT_OVERWRITE, self._slot(p, card), a, 0, 0))
+
     def bomb(self, p: int, a: int) -> None:
         self.apply(p, L.encode(L.ACT_BOMB, self._slot(p, "Bomb"), a, 0, 0))
 
@@ -212,7 +222,6 @@ class Position:
         """After a pause: clear what is beaten and go on fighting (as a vote to continue does)."""
         combat.clear_all_beaten(self.s)
         self.s[L.H_PHASE] = L.PHASE_COMBAT
-        self.s[L.H_DEATHS_SINCE_VOTE] = 0
 
     def end(self) -> None:
         """The living vote to end the game."""

@@ -19,22 +19,22 @@ from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.combat import (
     alive, apply_action, cards_consistent, clear_all_beaten, credit_candidates, defending, draw_to_full,
     earliest_deadline, end_game, hand_kind, has_won, init_state, kill, list_legal, living_count, stalemate,
-    trace_event, unbeaten_total,
+    tie_wins, trace_event, unbeaten_total,
 )
 from balance.games.dethroned.layout import (
-    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_PASS, ACT_REDIRECT, AT_OWNER, AT_VICTIM, C_CAPPED, C_DEAL, C_DEATHS,
-    C_DECISIONS, C_GAME, C_OUTCOME, C_PLAYERS, C_ROTATION, C_SECONDS, C_VOTES, DECK_SIZE, ERROR_CARDS,
-    ERROR_ILLEGAL_ACTION, EV_ACTION, EV_CLAIM, EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE, EV_VOTE_END,
-    H_DEATHS, H_DEATHS_SINCE_VOTE, H_DECISIONS, H_ERROR, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS,
-    H_VERSION, H_VOTES, MAX_LEGAL, MAX_PLAYERS, NO_ERROR, OUTCOME_CAPPED, OUTCOME_LAST_STANDING, OUTCOME_STALEMATE,
+    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT, AT_CREDIT, AT_VICTIM, C_CAPPED,
+    C_DEAL, C_DEATHS, C_DECISIONS, C_GAME, C_OUTCOME, C_PLAYERS, C_ROTATION, C_SECONDS, C_VOTES, DECK_SIZE,
+    ERROR_CARDS, ERROR_ILLEGAL_ACTION, EV_ACTION, EV_CLAIM, EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE,
+    EV_VOTE_END, H_DEATHS, H_DECISIONS, H_ERROR, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VERSION,
+    H_VOTES, MAX_LEGAL, MAX_PLAYERS, NO_ERROR, OUTCOME_CAPPED, OUTCOME_LAST_STANDING, OUTCOME_STALEMATE,
     OUTCOME_VOTE, O_IMPASSE_ROUNDS, O_MAX_DECISIONS, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE, PL_ALIVE, PL_ASSAILANT,
     PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON, SEAT_BASE, SEAT_FIELDS, STATE_SIZE,
     S_ALIVE, S_KILLS, S_ROLE, S_WON, TRACE_FIELDS, abase, action_attack, action_kind, action_slot, action_target,
     encode, pbase,
 )
 from balance.games.dethroned.policies import (
-    MARKS, MARK_SCRIPT, MARK_SEEN, NOT_SEEN, decide_action, decide_claim, decide_credit, decide_vote,
-    init_beliefs, observe_claim, observe_hostility, reaction_delay,
+    MARKS, MARK_SCRIPT, MARK_SEEN, NOT_SEEN, decide_action, decide_claim, decide_credit, decide_vote, init_beliefs,
+    observe_claim, observe_hostility, reaction_delay,
 )
 
 MS_PER_SECOND = 1000
@@ -75,12 +75,20 @@ def discussion(s, codes, params, role_count, belief, first, stream, trace):
 
 
 @kernel(inline="always")
-def next_player(s):
-    """The living player whose reaction comes first (lowest seat on a tie)."""
+def next_player(s, stream):
+    """The living player whose reaction comes first (equal reaction times: one of them at random)."""
     best = -1
+    ties = 0
     for p in range(s[H_PLAYERS]):
-        if alive(s, p) and (best < 0 or s[pbase(p) + PL_READY_AT] < s[pbase(best) + PL_READY_AT]):
+        if not alive(s, p):
+            continue
+        if best < 0 or s[pbase(p) + PL_READY_AT] < s[pbase(best) + PL_READY_AT]:
             best = p
+            ties = 1
+        elif s[pbase(p) + PL_READY_AT] == s[pbase(best) + PL_READY_AT]:
+            ties += 1
+            if tie_wins(stream, ties):
+                best = p
     return best
 
 
@@ -90,6 +98,8 @@ def observe_action(s, codes, params, want_total, belief, grudge, p, action, vict
     kind = action_kind(action)
     if kind == ACT_ATTACK or kind == ACT_REDIRECT:
         observe_hostility(s, codes, params, want_total, belief, grudge, p, action_target(action), 1.0)
+    elif kind == ACT_OVERWRITE:
+        observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, 1.0)
     elif kind == ACT_DEFEND and victim_before != p:
         observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, -1.0)
 
@@ -114,7 +124,7 @@ def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, param
                 end_game(s, OUTCOME_CAPPED)
                 return
     kind = action_kind(action)
-    victim_before = s[abase(action_attack(action)) + AT_VICTIM] if kind == ACT_DEFEND else -1
+    victim_before = s[abase(action_attack(action)) + AT_VICTIM] if kind == ACT_DEFEND or kind == ACT_OVERWRITE else -1
     card = hand_kind(s, p, action_slot(action))
     apply_action(s, opts, p, action)
     if kind != ACT_PASS:
@@ -139,7 +149,7 @@ def resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, be
     if n > 1:
         chosen = decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim,
                                candidates, n, stream)
-    killer = s[abase(chosen) + AT_OWNER]
+    killer = s[abase(chosen) + AT_CREDIT]
     kill(s, opts, victim, chosen)
     trace_event(s, trace, EV_DEATH, victim, killer, s[pbase(victim) + PL_ROLE])
 
@@ -151,12 +161,12 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
     clear_all_beaten(s)
     s[H_VOTES] += 1
     s[H_VERSION] += 1
-    s[H_DEATHS_SINCE_VOTE] = 0
     s[H_PASS_STREAK] = 0
     s[H_PHASE] = PHASE_COMBAT
     best_p = -1
     best_action = ACT_PASS
     best_delay = 0
+    ties = 0
     for p in range(s[H_PLAYERS]):
         if not alive(s, p):
             continue
@@ -168,6 +178,11 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
             trace_event(s, trace, EV_VOTE_CONTINUE, p, action, 0)
             if best_p < 0 or delay < best_delay:
                 best_p, best_action, best_delay = p, action, delay
+                ties = 1
+            elif delay == best_delay:
+                ties += 1
+                if tie_wins(stream, ties):
+                    best_p, best_action = p, action
         else:
             trace_event(s, trace, EV_VOTE_END, p, 0, 0)
     if best_p < 0:
@@ -213,7 +228,7 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
             end_game(s, OUTCOME_CAPPED)
             break
         deadline, a = earliest_deadline(s)
-        p = next_player(s)
+        p = next_player(s, stream)
         if a >= 0 and (p < 0 or deadline <= s[pbase(p) + PL_READY_AT]):
             s[H_NOW] = deadline
             resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, belief, grudge, candidates, a,

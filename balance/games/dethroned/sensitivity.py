@@ -22,14 +22,31 @@ REPORT_DIR = Path("reports/dethroned")
 
 
 # ---- the sensitivity sweep ---------------------------------------------------------------------
+HONEST = {"lying_royalty": 0.0, "lying_assailant": 0.0, "lying_commoner": 0.0}
+LIARS = {"lying_royalty": 0.7, "lying_assailant": 0.7, "lying_commoner": 0.7}
 SWEEP = (
-    # (label, policy, params, options)
+    # (label, policy, params, options): one change from the baseline each
     ("baseline", "heuristic", {}, {}),
     ("art symbols", "heuristic", {}, {"symbols": "art"}),
+    # the assumed timing: reaction speed, the defence window, the attacker's count
     ("fast (0.5 s)", "heuristic", {"reaction_mean": 0.5}, {}),
     ("slow (2 s)", "heuristic", {"reaction_mean": 2.0}, {}),
-    ("honest (lying 0)", "heuristic", {"lying": 0.0}, {}),
-    ("liars (lying 0.7)", "heuristic", {"lying": 0.7}, {}),
+    ("window 2 s", "heuristic", {}, {"window_seconds": 2.0}),
+    ("window 5 s", "heuristic", {}, {"window_seconds": 5.0}),
+    ("count 1.5 s", "heuristic", {}, {"count_seconds": 1.5}),
+    ("count 5 s", "heuristic", {}, {"count_seconds": 5.0}),
+    # the rule readings the two rulebook texts leave open
+    ("overwrite attacks", "heuristic", {}, {"attack_by_overwrite": True}),
+    ("redirect defences", "heuristic", {}, {"redirect_defending_card": True}),
+    ("redirect keeps deadline", "heuristic", {}, {"redirect_restarts_window": False}),
+    ("defences stack", "heuristic", {}, {"defence_cards": "stack"}),
+    ("impasse after 1 round", "heuristic", {}, {"impasse_rounds": 1}),
+    ("impasse after 4 rounds", "heuristic", {}, {"impasse_rounds": 4}),
+    # the hidden-role layer
+    ("honest (lying 0)", "heuristic", HONEST, {}),
+    ("liars (lying 0.7)", "heuristic", LIARS, {}),
+    ("honest Royalty", "heuristic", {"lying_royalty": 0.0}, {}),
+    ("honest Assailants", "heuristic", {"lying_assailant": 0.0}, {}),
     ("credulous (trust 0.9)", "heuristic", {"trust": 0.9}, {}),
     ("doubting (trust 0.3)", "heuristic", {"trust": 0.3}, {}),
     ("trusting table", "trusting", {}, {}),
@@ -80,13 +97,16 @@ def sensitivity_markdown(table: pd.DataFrame, games: int) -> str:
     verdicts = table.pivot_table(index=["setup", "role"], columns="variant", values="verdict", aggfunc="first")[labels]
     holds = (verdicts == "holds").sum().rename("roles within 50% +/- 10")
     flips = (verdicts.ne(verdicts["baseline"], axis=0)).sum().rename("verdicts changed vs baseline")
+    moves = wide.sub(wide["baseline"], axis=0).abs()
+    median = moves.median().map(lambda v: f"{100 * v:.1f}").rename("median move (points)")
+    largest = moves.max().map(lambda v: f"{100 * v:.1f}").rename("largest move (points)")
     lines = [f"# DETHRONED: sensitivity of the role win rates ({games:,} games per cell, seed as in each scenario)",
              "",
              "Each column changes one thing from the baseline (heuristic policy at every seat, default options).",
              "Cell: win rate of the role; verdicts of 'about 50% +/- 10 points' use a 95% normal interval.",
              "",
              "## How many role verdicts each change moves", "",
-             md_table(pd.concat([holds, flips], axis=1).reset_index()), "",
+             md_table(pd.concat([holds, flips, median, largest], axis=1).reset_index()), "",
              "## Win rate by setup, role and variant", "",
              md_table(wide.map(lambda v: f"{v:.3f}").reset_index()), ""]
     return "\n".join(lines)
