@@ -66,10 +66,14 @@ def test_equally_wanted_targets_are_a_random_choice_not_the_lowest_seat():
     assert picks[2] == 0 and all(60 < picks[q] < 140 for q in (0, 1, 3))
 
 
-def test_shopkeeper_burns_only_a_low_card():
-    hands = [["5", "4", "3"], ["8", "9", "Double"], ["6", "2", "1"]]
+def test_shopkeeper_burns_only_a_low_card_or_one_it_can_beat_itself():
+    hands = [["5", "4", "3"], ["8", "Halve", "Double"], ["6", "2", "1"]]
     t = Table(Position(ON_SALE, hands=hands, decks=[[], HIGH_DECK, []]))
     assert all(L.action_kind(t.act(1, seed)) != L.ACT_ATTACK for seed in range(40))  # an 8 could kill
+    t = Table(Position(ON_SALE, hands=[hands[0], ["8", "9", "Double"], hands[2]], decks=[[], HIGH_DECK, []]))
+    burns = [t.act(1, seed) for seed in range(40)]
+    assert any(L.action_kind(a) == L.ACT_ATTACK for a in burns)  # the 9 can beat its own 8
+    assert all(card(t.pos, 1, a) == "8" for a in burns if L.action_kind(a) == L.ACT_ATTACK)
     t = Table(Position(ON_SALE, hands=[hands[0], ["2", "9", "Double"], hands[2]], decks=[[], HIGH_DECK, []]))
     burns = [t.act(1, seed) for seed in range(40)]
     assert any(L.action_kind(a) == L.ACT_ATTACK for a in burns)

@@ -13,7 +13,8 @@ through two role-by-role matrices computed from the role table (game.py):
   want_cond[R, V]  > 0 if role R wants role V dead, < 0 alive (role conditions, kill-free parts)
   want_kill[R, V]  the part that disappears once R's kill needs are met (kill counts/classes)
 and role-aware play for the other building blocks: a role that must not kill burns only low
-cards, never takes an attack by Redirect and continues a vote with its lowest card; a role that
+cards (or a card it can beat itself), never takes an attack by Redirect and continues a vote
+with its lowest card; a role that
 hunts Assailants hunts only players who have not killed yet (a murderer has lost its skull); a
 role that must play its Modifiers plays each where it can, and a role whose own death completes
 its win (the Alchemist when it is the only Royalty) Redirects an attack onto itself and lets it
@@ -509,9 +510,12 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
     if target < 0:
         return ACT_PASS
     if must_not_kill(s, roles, p):
-        # cycle the deck by burning a low card on a free player holding cards, who can beat it
+        # cycle the deck by burning its lowest card on a free player holding cards, when that card
+        # is low enough for the target to beat or it holds a higher one to beat the attack itself
         slot = extreme_battle(s, p, False)
-        if (cycling and hand_kind(s, p, slot) + 1 <= SAFE_BURN_VALUE and s[pbase(target) + PL_UNBEATEN_ON] == 0
+        value = hand_kind(s, p, slot) + 1
+        safe = value <= SAFE_BURN_VALUE or extreme_battle(s, p, True) != slot
+        if (cycling and safe and s[pbase(target) + PL_UNBEATEN_ON] == 0
                 and hand_count(s, target) >= HAND_SIZE - 1):
             return encode(ACT_ATTACK, slot, 0, target, 0)
         return ACT_PASS
