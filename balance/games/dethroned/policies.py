@@ -14,11 +14,11 @@ through two role-by-role matrices computed from the role table (game.py):
   want_kill[R, V]  the part that disappears once R's kill needs are met (kill counts/classes)
 and role-aware play for the other building blocks: a role that must not kill burns only low
 cards (or a card it can beat itself), never takes an attack by Redirect and continues a vote
-with its lowest card; a role that
-hunts Assailants hunts only players who have not killed yet (a murderer has lost its skull); a
-role that must play its Modifiers plays each where it can, and a role whose own death completes
-its win (the Alchemist when it is the only Royalty) Redirects an attack onto itself and lets it
-land. Its claim is a lie with a probability set by its role's symbols (``lying_*``).
+with its lowest card; a role that hunts Assailants hunts only players who have not killed yet (a
+murderer has lost its skull); a role that must play its Modifiers plays each where it can, and a
+role whose own death completes its win (the Alchemist when it is the only Royalty) Redirects an
+attack onto itself and lets it land. Its claim is a lie with a probability set by its role's
+symbols (``lying_*``).
 Ties between equally good choices are broken at random from the game's stream, never by seat.
 """
 
