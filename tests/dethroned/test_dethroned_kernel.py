@@ -27,6 +27,10 @@ def setup(roles, policy="heuristic", rotate=False, **kw):
     (TOWN_MEETING, "heuristic", {"bomb_needs_defence": False, "first_vote_after_two_at_8": True}),
     (TOWN_MEETING, "random", {"symbols": "art", "defender_may_redirect": False}),
     (ON_SALE, "suspicious", {"shopkeeper_deck": "deck_and_hand"}),
+    (ROYAL_FAMILY, "random", {"attack_by_overwrite": True, "redirect_defending_card": True,
+                              "redirect_restarts_window": False, "defence_cards": "stack"}),
+    (TOWN_MEETING, "heuristic", {"attack_by_overwrite": True, "redirect_defending_card": True,
+                                 "defence_cards": "stack", "redirect_credit": False}),
 ])
 def test_every_action_legal_every_card_in_one_place_dead_players_never_act(roles, policy, options):
     st = setup(roles, policy, options=options)
