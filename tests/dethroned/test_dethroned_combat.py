@@ -4,14 +4,14 @@ from fractions import Fraction
 
 import pytest
 
-from balance.games.dethroned import rules
+from balance.games.dethroned import layout as L
 from balance.games.dethroned.positions import Position
 
 A, B, C, D = 0, 1, 2, 3
 
 
 def kinds(pos, p):
-    return {rules.action_kind(x) for x in pos.legal_actions(p)}
+    return {L.action_kind(x) for x in pos.legal_actions(p)}
 
 
 def test_combat_example_fool_attacks_the_assassin_and_the_king_wins():
@@ -19,16 +19,16 @@ def test_combat_example_fool_attacks_the_assassin_and_the_king_wins():
     pos = Position(["Fool", "Assassin", "King"], hands=[["2", "9"], ["5", "1", "Double"], ["10", "3"]],
                    decks=[[], ["7", "8"], []])
     ten = pos.attack(C, "10", B)
-    assert pos.defending(B) and rules.ACT_ATTACK not in kinds(pos, B)
+    assert pos.defending(B) and L.ACT_ATTACK not in kinds(pos, B)
     pos.defend(B, "5", ten)
     assert not pos.beaten(ten)
     pos.double(B, ten, side="defence")
     assert pos.beaten(ten) and pos.defence_value(ten) == 10
     # B has beaten the 10 but not cleared it: still defending, cannot draw or attack
-    assert pos.defending(B) and kinds(pos, B) == {rules.ACT_CLEAR}
+    assert pos.defending(B) and kinds(pos, B) == {L.ACT_CLEAR}
     two = pos.attack(A, "2", B)
     assert pos.hand(B) == ["1"]
-    assert rules.ACT_CLEAR not in kinds(pos, B)  # an unbeaten attack remains: no clearing
+    assert L.ACT_CLEAR not in kinds(pos, B)  # an unbeaten attack remains: no clearing
     pos.advance(5.9)
     assert pos.alive(B)
     deaths = pos.advance(0.1)  # 3 s window + the 3-2-1 count, C refuses to help
@@ -48,12 +48,12 @@ def test_advanced_example_halves_without_rounding():
     pos.defend(B, "1", five)
     pos.double(B, five, side="defence")
     assert pos.defence_value(five) == 2 and not pos.beaten(five)
-    assert rules.ACT_CLEAR not in kinds(pos, B) and pos.hand(B) == []
+    assert L.ACT_CLEAR not in kinds(pos, B) and pos.hand(B) == []
     pos.halve(C, five)  # C steps in
     assert pos.value(five) == Fraction(5, 4) and pos.beaten(five)
     pos.clear(B)
     assert sorted(pos.hand(B)) == ["6", "7", "8"] and not pos.defending(B)
-    assert rules.ACT_ATTACK in kinds(pos, B)
+    assert L.ACT_ATTACK in kinds(pos, B)
     assert pos.cards_consistent()
 
 
@@ -71,7 +71,7 @@ def test_double_and_halve_example_five_beats_ten():
     pos.double(D, ten, side="defence")
     assert pos.beaten(ten)
     # modifiers only on unbeaten attacks
-    assert all(rules.action_attack(x) != ten or rules.action_kind(x) == rules.ACT_PASS for x in pos.legal_actions(C))
+    assert all(L.action_attack(x) != ten or L.action_kind(x) == L.ACT_PASS for x in pos.legal_actions(C))
 
 
 def test_a_seven_halved_twice_is_worth_more_than_a_three_halved_once():
@@ -125,11 +125,11 @@ def test_bomb_beats_every_attack_on_one_player_and_cannot_be_redirected_away():
     pos = Position(["King", "Assassin", "Fool", "Sage"], hands=[["1"], ["9"], ["10"], ["Bomb", "Redirect"]])
     nine = pos.attack(B, "9", A)
     ten = pos.attack(C, "10", A)
-    assert rules.ACT_BOMB not in kinds(pos, D)  # the Bomb needs a defending card to sit on
+    assert L.ACT_BOMB not in kinds(pos, D)  # the Bomb needs a defending card to sit on
     pos.defend(A, "1", nine)
     pos.bomb(D, nine)
     assert pos.beaten(nine) and pos.beaten(ten)
-    assert rules.ACT_REDIRECT not in kinds(pos, D)
+    assert L.ACT_REDIRECT not in kinds(pos, D)
     pos.clear(A)
     assert not pos.defending(A) and pos.cards_consistent()
 
@@ -137,13 +137,13 @@ def test_bomb_beats_every_attack_on_one_player_and_cannot_be_redirected_away():
 def test_one_live_attack_per_attacker_and_victim_until_cleared():
     pos = Position(["King", "Assassin", "Fool"], hands=[["10"], ["3", "4"], []])
     three = pos.attack(B, "3", A)
-    assert all(not (rules.action_kind(x) == rules.ACT_ATTACK and rules.action_target(x) == A)
+    assert all(not (L.action_kind(x) == L.ACT_ATTACK and L.action_target(x) == A)
                for x in pos.legal_actions(B))
     pos.defend(A, "10", three)
     assert pos.beaten(three)
-    assert all(rules.action_target(x) != A for x in pos.legal_actions(B) if rules.action_kind(x) == rules.ACT_ATTACK)
+    assert all(L.action_target(x) != A for x in pos.legal_actions(B) if L.action_kind(x) == L.ACT_ATTACK)
     pos.clear(A)
-    assert any(rules.action_target(x) == A for x in pos.legal_actions(B) if rules.action_kind(x) == rules.ACT_ATTACK)
+    assert any(L.action_target(x) == A for x in pos.legal_actions(B) if L.action_kind(x) == L.ACT_ATTACK)
 
 
 def test_no_attacks_or_redirects_during_the_pause_after_a_death():
@@ -153,6 +153,6 @@ def test_no_attacks_or_redirects_during_the_pause_after_a_death():
     eight = pos.attack(B, "8", C)
     pos.advance(3.0)
     assert not pos.alive(A) and pos.phase == "pause"
-    assert kinds(pos, C) == {rules.ACT_PASS, rules.ACT_DEFEND}  # only resolving the attack on itself
+    assert kinds(pos, C) == {L.ACT_PASS, L.ACT_DEFEND}  # only resolving the attack on itself
     pos.defend(C, "7", eight)
     assert not pos.beaten(eight)

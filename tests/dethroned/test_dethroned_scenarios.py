@@ -7,7 +7,7 @@ import pytest
 
 from balance.engine.runner import simulate
 from balance.engine.scenario import ScenarioError, load_scenario, parse_scenario
-from balance.games.dethroned.roles import SUGGESTED_SETUPS
+from balance.games.dethroned.setups import SUGGESTED_SETUPS
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "dethroned"
 
@@ -33,13 +33,16 @@ tolerance = 0.1
 '''
 
 
-def test_every_suggested_setup_has_its_scenario_with_both_claims():
+def test_every_suggested_setup_has_its_scenario_with_the_designers_claims_and_the_seat_check():
     files = sorted(SCENARIOS.glob("*.toml"))
     assert sorted(f.stem for f in files) == sorted(SUGGESTED_SETUPS)
     for path in files:
         scenario = load_scenario(path)
         assert scenario.setup.extra["roles"] == list(SUGGESTED_SETUPS[path.stem][1])
-        assert {c.quantity for c in scenario.claims} == {"win_rate", "assailant_share", "assailant_share_art"}
+        assert {c.quantity for c in scenario.claims} == {"win_rate", "assailant_share", "assailant_share_art",
+                                                         "seat_edge"}
+        seat = next(c for c in scenario.claims if c.quantity == "seat_edge")
+        assert seat.by == "seat" and seat.target == 0.0 and 0 < seat.tolerance <= 0.05
 
 
 def test_a_custom_role_from_a_scenario_file_plays():
@@ -58,6 +61,9 @@ def test_a_custom_role_from_a_scenario_file_plays():
     (('kill_class = "Fool"', 'kill_class = "Jester"'), "kill_class"),
     (('royalty = true', 'royalty = "yes"'), "custom_roles[0].royalty"),
     (('rotate = false', 'rotate = false\nhouse_rules = 1'), "house_rules"),
+    (('roles_dead = ["Assassin"]', 'roles_dead = ["Assassin"]\nroles_alive = ["Assassin"]'),
+     "custom_roles[0].roles_dead"),  # a contradictory custom role: the Assassin both alive and dead
+    (('[[custom_roles]]', '[options]\ncount_seconds = nan\n\n[[custom_roles]]'), "options.count_seconds"),
 ])
 def test_bad_scenario_input_names_the_key(change, key):
     text = CUSTOM.replace(*change)

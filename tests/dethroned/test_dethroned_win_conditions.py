@@ -3,7 +3,7 @@
 import pytest
 
 from balance.engine.game import SetupError
-from balance.games.dethroned import rules
+from balance.games.dethroned import layout as L
 from balance.games.dethroned.positions import Position
 
 TEN_NINE = ["10", "9", "8"]
@@ -115,7 +115,7 @@ def test_alchemist_needs_all_four_modifiers_and_a_royal_kill():
     pos.clear(1)
     pos.end()
     assert not pos.won()[0]  # four Modifiers, no royal kill
-    pos.s[rules.H_PHASE] = rules.PHASE_COMBAT
+    pos.s[L.H_PHASE] = L.PHASE_COMBAT
     pos.kill_by(0, 1, "9")  # the Arbiter wears a crown
     pos.end()
     assert pos.won()[0]
@@ -209,3 +209,24 @@ def test_custom_roles_from_building_blocks():
         table(["Shapeshifter", "King", "Assassin"], custom_roles=[{"name": "Shapeshifter", "kill_class": "Nobody"}])
     with pytest.raises(SetupError, match="unknown key"):
         table(["Shapeshifter", "King", "Assassin"], custom_roles=[{"name": "Shapeshifter", "wins": True}])
+
+
+@pytest.mark.parametrize("role, key", [
+    ({"alive": True, "roles_alive": ["King"], "roles_dead": ["King"]}, "roles_dead"),  # the King alive and dead
+    ({"min_kills": 2, "max_kills": 1}, "min_kills"),
+    ({"kill_class": "royalty", "max_kills": 0}, "kill_class"),
+    ({"alive": True, "roles_dead": ["Shapeshifter"]}, "roles_dead"),  # alive, and itself dead
+    ({"alive": False, "roles_alive": ["Shapeshifter"]}, "roles_alive"),  # dead, and itself alive
+    ({"min_dead": 10 ** 30}, "min_dead"),
+    ({"modifiers_played": 5}, "modifiers_played"),
+])
+def test_contradictory_custom_roles_are_refused_naming_the_key(role, key):
+    with pytest.raises(SetupError, match=rf"custom_roles\[0\]\.{key}"):
+        table(["Shapeshifter", "King", "Assassin"], custom_roles=[{"name": "Shapeshifter", **role}])
+
+
+def test_a_role_condition_of_either_kind_is_no_contradiction():
+    either = {"name": "Shapeshifter", "roles_alive": ["King"], "roles_dead": ["King"], "role_condition": "any"}
+    pos = table(["Shapeshifter", "King", "Assassin"], custom_roles=[either])
+    pos.end()
+    assert pos.won()[0]

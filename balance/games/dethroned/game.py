@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -10,28 +11,36 @@ import pandas as pd
 from balance.engine.game import Game, Quantity, Setup, SetupError
 from balance.engine.kernels import seat_policies, slot_at_seat, split_game_index
 from balance.engine.rng import STREAM_SIZE, open_stream
-from balance.games.dethroned import kernel, rules
-from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
-from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
-from balance.games.dethroned.roles import (
+from balance.games.dethroned import layout as L
+from balance.games.dethroned import rules
+from balance.games.dethroned.custom_roles import parse_custom_role, role_table
+from balance.games.dethroned.layout import (
     BUILTIN_ROLES, GT, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, NOT_IN_PLAY, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
-    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, SUGGESTED_SETUPS, RoleSpec, parse_custom_role,
-    role_table,
+    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec,
 )
+from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
+from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
+from balance.games.dethroned.setups import SUGGESTED_SETUPS
 
 DEFAULT_MAX_DECISIONS = 3000
+MAX_TIMING_SECONDS = 60.0  # a defence window or count longer than a minute is no real-time game
+MAX_IMPASSE_ROUNDS = 100
 KILL_CLASS_WANT = 0.8  # wanting any player of a class dead, until one is killed
 KILL_COUNT_WANT = 0.5  # wanting anybody dead, until enough kills
 DEATHS_WANT = 0.3  # wanting deaths by anyone
 NO_KILL_RELUCTANCE = 0.3  # a role that must not kill
 
 
-def want_matrices(table: np.ndarray, art: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(want_cond, want_kill): how much role R wants role V dead (>0) or alive (<0)."""
+def want_matrices(table: np.ndarray, art: bool, royal_assailants: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(want_cond, want_kill): how much role R wants role V dead (>0) or alive (<0).
+    ``royal_assailants``: a crown-and-skull role counts as an Assailant to kill (option
+    sentinel_counts_royal_assailant); whether V has already killed is judged in play (policies)."""
     n = table.shape[0]
     royal = table[:, ROLE_ROYAL_ART if art else ROLE_ROYAL_DEFAULT]
     skull = table[:, ROLE_ASSAILANT_ART if art else ROLE_ASSAILANT_DEFAULT]
+    if not royal_assailants:
+        skull = skull * (royal == 0)
     cond = np.zeros((n, n))
     kill = np.zeros((n, n))
     for r in range(n):
@@ -73,8 +82,8 @@ class Dethroned(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
-    columns = kernel.GAME_COLUMNS + tuple(
-        f"{field}_{seat}" for seat in range(rules.MAX_PLAYERS) for field in kernel.SEAT_FIELDS)
+    columns = L.GAME_COLUMNS + tuple(
+        f"{field}_{seat}" for seat in range(L.MAX_PLAYERS) for field in L.SEAT_FIELDS)
     rows_per_game = 1
     default_max_length = DEFAULT_MAX_DECISIONS
     seat_word = "role"
@@ -88,6 +97,8 @@ class Dethroned(Game):
                  "assailants_default", denominator="players", fixed=True),
         Quantity("assailant_share_art", "Assailant roles per player at the start (printed-art symbols)", "ratio",
                  "assailants_art", denominator="players", fixed=True),
+        Quantity("seat_edge", "A seat's win rate minus the field's (the mean over the game's seats): no seating "
+                 "order exists, so any edge is the model's", "mean", "won_vs_field", table="seats", by=("seat",)),
         Quantity("capped_rate", "Share of games stopped by the decision cap", "rate", "capped"),
         Quantity("deaths", "Deaths per game", "mean", "deaths"),
         Quantity("seconds", "Simulated game length in seconds", "mean", "seconds"),
@@ -139,34 +150,41 @@ class Dethroned(Game):
         setup_roles = np.array([names.index(n) for n in setup.extra["roles"]], dtype=np.int64)
         role_count = np.bincount(setup_roles, minlength=len(names)).astype(np.int64)
         art = setup.options["symbols"] == "art"
-        want_cond, want_kill = want_matrices(table, art)
         o = setup.options
-        opts = np.zeros(rules.OPTIONS_SIZE, dtype=np.int64)
-        opts[rules.O_WINDOW_MS] = round(o["window_seconds"] * 1000)
-        opts[rules.O_COUNT_MS] = round(o["count_seconds"] * 1000)
-        opts[rules.O_ART_SYMBOLS] = art
-        opts[rules.O_REDIRECT_CREDIT] = o["redirect_credit"]
-        opts[rules.O_SHOP_COUNTS_HAND] = o["shopkeeper_deck"] == "deck_and_hand"
-        opts[rules.O_SENTINEL_ROYAL_ASSAILANT] = o["sentinel_counts_royal_assailant"]
-        opts[rules.O_BOMB_NEEDS_DEFENCE] = o["bomb_needs_defence"]
-        opts[rules.O_DEFENDER_REDIRECT] = o["defender_may_redirect"]
-        opts[rules.O_FIRST_VOTE_AFTER_TWO_AT_8] = o["first_vote_after_two_at_8"]
-        opts[rules.O_MAX_DECISIONS] = setup.max_length or self.default_max_length
-        opts[rules.O_IMPASSE_ROUNDS] = o["impasse_rounds"]
+        want_cond, want_kill = want_matrices(table, art, o["sentinel_counts_royal_assailant"])
+        opts = np.zeros(L.OPTIONS_SIZE, dtype=np.int64)
+        opts[L.O_WINDOW_MS] = round(o["window_seconds"] * 1000)
+        opts[L.O_COUNT_MS] = round(o["count_seconds"] * 1000)
+        opts[L.O_ART_SYMBOLS] = art
+        opts[L.O_REDIRECT_CREDIT] = o["redirect_credit"]
+        opts[L.O_SHOP_COUNTS_HAND] = o["shopkeeper_deck"] == "deck_and_hand"
+        opts[L.O_SENTINEL_ROYAL_ASSAILANT] = o["sentinel_counts_royal_assailant"]
+        opts[L.O_BOMB_NEEDS_DEFENCE] = o["bomb_needs_defence"]
+        opts[L.O_DEFENDER_REDIRECT] = o["defender_may_redirect"]
+        opts[L.O_FIRST_VOTE_AFTER_TWO_AT_8] = o["first_vote_after_two_at_8"]
+        opts[L.O_MAX_DECISIONS] = setup.max_length or self.default_max_length
+        opts[L.O_IMPASSE_ROUNDS] = o["impasse_rounds"]
+        opts[L.O_OVERWRITE] = o["attack_by_overwrite"]
+        opts[L.O_REDIRECT_DEFENCE] = o["redirect_defending_card"]
+        opts[L.O_REDIRECT_RESTARTS] = o["redirect_restarts_window"]
+        opts[L.O_DEFENCE_STACK] = o["defence_cards"] == "stack"
         return dict(opts=opts, roles=table, want_cond=want_cond, want_kill=want_kill,
                     want_total=want_cond + want_kill, setup_roles=setup_roles, role_count=role_count)
 
     def validate(self, setup: Setup) -> None:
-        if setup.options["window_seconds"] < 0 or setup.options["count_seconds"] < 0:
-            raise SetupError("options.window_seconds", "times must not be negative")
-        if setup.options["impasse_rounds"] < 1:
-            raise SetupError("options.impasse_rounds", "must be at least 1")
+        for name in ("window_seconds", "count_seconds"):
+            seconds = setup.options[name]
+            if not math.isfinite(seconds) or not 0 <= seconds <= MAX_TIMING_SECONDS:
+                raise SetupError(f"options.{name}", f"must be a number of seconds in [0, {MAX_TIMING_SECONDS}]; "
+                                                    f"got {seconds!r}")
+        if not 1 <= setup.options["impasse_rounds"] <= MAX_IMPASSE_ROUNDS:
+            raise SetupError("options.impasse_rounds", f"must be in [1, {MAX_IMPASSE_ROUNDS}]")
 
     # ---- running ----------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         c = self.compiled(setup)
         out = np.empty((count, len(self.columns)), dtype=np.int32)
-        kernel.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
+        rules.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
                               c["want_kill"], c["want_total"], c["setup_roles"], c["role_count"],
                               setup.policy_codes, setup.policy_params, out)
         return out
@@ -194,11 +212,14 @@ class Dethroned(Game):
             part = games[["game", "deal", "rotation", "capped"]].copy()
             part["seat"] = seat
             part["policy"] = [labels[slot_at_seat(seat, r, players)] for r in games["rotation"]]
-            for field in kernel.SEAT_FIELDS:
+            for field in L.SEAT_FIELDS:
                 part[field] = games[f"{field}_{seat}"].to_numpy()
             part["role"] = part["role"].map(dict(enumerate(names)))
             parts.append(part)
-        return pd.concat(parts, ignore_index=True)
+        seats = pd.concat(parts, ignore_index=True)
+        field = sum(games[f"won_{seat}"].to_numpy() for seat in range(players)) / players
+        seats["won_vs_field"] = seats["won"] - np.tile(field, players)
+        return seats
 
     # ---- one game, readable -----------------------------------------------------------------
     def replay(self, setup: Setup, seed: int, game_index: int, trace_size: int = 20_000,
@@ -214,34 +235,34 @@ class Dethroned(Game):
             codes[:] = POLICY_SCRIPTED
         else:
             script = np.zeros((players, 0), dtype=np.int64)
-        s = self.last_replay_state = np.zeros(rules.STATE_SIZE, dtype=np.int64)
+        s = self.last_replay_state = np.zeros(L.STATE_SIZE, dtype=np.int64)
         stream = np.zeros(STREAM_SIZE, dtype=np.uint64)
         open_stream(stream, np.uint64(seed), deal_index)
-        trace = self.last_replay_trace = np.zeros((trace_size, rules.TRACE_FIELDS), dtype=np.int64)
-        kernel.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],
+        trace = self.last_replay_trace = np.zeros((trace_size, L.TRACE_FIELDS), dtype=np.int64)
+        rules.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],
                          c["role_count"], codes, params,
-                         np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS, c["roles"].shape[0])),
-                         np.zeros((rules.MAX_PLAYERS, rules.MAX_PLAYERS)), np.zeros(rules.MAX_LEGAL, dtype=np.int64),
-                         np.zeros(rules.MAX_ATTACKS, dtype=np.int64), script,
+                         np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, c["roles"].shape[0])),
+                         np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS)), np.zeros(L.MAX_LEGAL, dtype=np.int64),
+                         np.zeros(L.MAX_ATTACKS, dtype=np.int64), script,
                          np.zeros((MARKS, players), dtype=np.int64), stream, trace, checked)
-        if s[rules.H_ERROR] == rules.ERROR_ILLEGAL_ACTION:
+        if s[L.H_ERROR] == L.ERROR_ILLEGAL_ACTION:
             raise ValueError("policy chose an illegal action")
-        if s[rules.H_ERROR] == rules.ERROR_CARDS:
+        if s[L.H_ERROR] == L.ERROR_CARDS:
             raise ValueError("a card is not in exactly one place")
         row = np.empty((1, len(self.columns)), dtype=np.int32)
-        kernel.write_row(s, c["opts"], c["roles"], row, 0, game_index, deal_index, rotation)
-        return s, trace[: s[rules.H_TRACE_LEN]], row[0]
+        rules.write_row(s, c["opts"], c["roles"], row, 0, game_index, deal_index, rotation)
+        return s, trace[: s[L.H_TRACE_LEN]], row[0]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         s, trace, row = self.replay(setup, seed, game_index)
         names = setup.extra["_role_names"]
         players = setup.players
         lines = [f"DETHRONED game {game_index} (seed {seed}), {players} players: "
-                 + ", ".join(f"seat {p} {names[s[rules.pbase(p) + rules.PL_ROLE]]}" for p in range(players))]
+                 + ", ".join(f"seat {p} {names[s[L.pbase(p) + L.PL_ROLE]]}" for p in range(players))]
         for t, event, player, arg, arg2 in trace:
             lines.append(f"{t / 1000:8.2f}s  {describe_event(event, player, arg, arg2, names)}")
-        won = [p for p in range(players) if row[kernel.SEAT_BASE + p * len(kernel.SEAT_FIELDS) + kernel.S_WON]]
-        lines.append("winners: " + (", ".join(f"seat {p} ({names[s[rules.pbase(p) + rules.PL_ROLE]]})" for p in won)
+        won = [p for p in range(players) if row[L.SEAT_BASE + p * len(L.SEAT_FIELDS) + L.S_WON]]
+        lines.append("winners: " + (", ".join(f"seat {p} ({names[s[L.pbase(p) + L.PL_ROLE]]})" for p in won)
                                     or "none"))
         return lines
 
@@ -261,39 +282,43 @@ OUTCOME_NAMES = ("vote", "stalemate", "last_standing", "capped")
 
 
 def card_name(card: int) -> str:
-    return rules.KIND_NAMES[card % rules.DECK_SIZE]
+    return L.KIND_NAMES[card % L.DECK_SIZE]
 
 
 def describe_action(action: int, card: int) -> str:
-    kind = rules.ACTION_NAMES[action & rules.KIND_MASK]
-    a = (action >> rules.ATTACK_SHIFT) & rules.FIELD_MASK
-    target = (action >> rules.TARGET_SHIFT) & rules.FIELD_MASK
-    side = "defence" if (action >> rules.SIDE_SHIFT) & 1 else "attack"
+    kind = L.ACTION_NAMES[action & L.KIND_MASK]
+    a = (action >> L.ATTACK_SHIFT) & L.FIELD_MASK
+    target = (action >> L.TARGET_SHIFT) & L.FIELD_MASK
+    side = "defence" if (action >> L.SIDE_SHIFT) & 1 else "attack"
     if kind == "attack":
         return f"attacks seat {target} with a {card_name(card)}"
     if kind == "defend":
         return f"defends attack #{a} with a {card_name(card)}"
     if kind in ("double", "halve"):
         return f"plays {kind.title()} on the {side} card of attack #{a}"
+    if kind == "redirect" and side == "defence":
+        return f"Redirects the defending card of attack #{a} at seat {target}"
     if kind == "redirect":
         return f"Redirects attack #{a} at seat {target}"
+    if kind == "overwrite":
+        return f"overwrites attack #{a} with a {card_name(card)}"
     if kind == "bomb":
         return f"Bombs the attacks around attack #{a}"
     return kind
 
 
 def describe_event(event: int, player: int, arg: int, arg2: int, names: list[str]) -> str:
-    if event == rules.EV_CLAIM:
+    if event == L.EV_CLAIM:
         return f"seat {player} claims {names[arg]}"
-    if event == rules.EV_ACTION:
+    if event == L.EV_ACTION:
         return f"seat {player} {describe_action(arg, arg2)}"
-    if event == rules.EV_DEATH:
+    if event == L.EV_DEATH:
         return f"seat {player} dies, kill credited to seat {arg}"
-    if event == rules.EV_VOTE_END:
+    if event == L.EV_VOTE_END:
         return f"seat {player} votes to end"
-    if event == rules.EV_VOTE_CONTINUE:
+    if event == L.EV_VOTE_CONTINUE:
         return f"seat {player} votes to continue"
-    if event == rules.EV_DRAW:
+    if event == L.EV_DRAW:
         return f"seat {player} draws {arg}"
     return f"game over ({OUTCOME_NAMES[arg]})"
 

@@ -2,7 +2,7 @@
 
 from balance.engine.game import Mode, Option, Param, Policy
 from balance.games.dethroned.policies import POLICY_HEURISTIC, POLICY_RANDOM
-from balance.games.dethroned.rules import MAX_PLAYERS, MIN_PLAYERS
+from balance.games.dethroned.layout import MAX_PLAYERS, MIN_PLAYERS
 
 MODES = {
     "standard": Mode("standard", tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
@@ -34,6 +34,16 @@ OPTIONS = (
            "second death (companion text); default: after every death (main rules)."),
     Option("impasse_rounds", 2, "An impasse vote is held when, with no attack on the table, the living "
            "players have passed this many reactions each in a row.", assumed=True, low=1, high=1000),
+    Option("attack_by_overwrite", False, "A free player may overwrite another's unbeaten attack with a larger "
+           "Battle card, taking the attack (and its credit) over (detailed rules); default: a player already "
+           "under attack is attacked only by separate attacks (main rules: attacking cards 'cannot be stacked')."),
+    Option("redirect_defending_card", False, "A Redirect may take a defending Battle card and send it as a new "
+           "attack (main rules: 'any defending or attacking Battle card'); default: attacks only (detailed "
+           "rules: 'It cannot be used to take control of a defense')."),
+    Option("redirect_restarts_window", True, "A Redirected attack is 'a new attack': its victim gets a fresh "
+           "defence window and count; false: the attack keeps its deadline."),
+    Option("defence_cards", "replace", "A new defending card on the same attack 'replace's the previous one "
+           "(which goes to the centre) or 'stack's on it (their values add up).", choices=("replace", "stack")),
 )
 
 SPEED = (
@@ -41,7 +51,10 @@ SPEED = (
     Param("reaction_spread", 0.5, "Delay uniform in mean * [1 - spread, 1 + spread].", 0.0, 0.95),
 )
 HEURISTIC_PARAMS = SPEED + (
-    Param("lying", 0.3, "Probability of claiming another role in play in the discussion.", 0.0, 1.0),
+    Param("lying_royalty", 0.3, "Probability that a role with a crown and no skull claims another role in "
+          "play in the discussion.", 0.0, 1.0),
+    Param("lying_assailant", 0.3, "The same for a role with a skull.", 0.0, 1.0),
+    Param("lying_commoner", 0.3, "The same for a role with neither symbol.", 0.0, 1.0),
     Param("trust", 0.6, "Probability it gives that another player's claim is true.", 0.0, 1.0),
     Param("aggression", 0.5, "Attacks (and pushes attacks) when wanting a player dead exceeds 1 - aggression.",
           0.0, 1.0),
@@ -61,11 +74,14 @@ def _with(params: tuple[Param, ...], **defaults: float) -> tuple[Param, ...]:
 POLICIES = (
     Policy("random", POLICY_RANDOM, "Uniform over legal actions at each reaction; random claims and votes.",
            SPEED),
-    Policy("heuristic", POLICY_HEURISTIC, "Role-aware: claims (lying by a tendency), Bayesian beliefs from "
-           "claims and actions, targets from its win condition, helps allies, votes by its condition.",
+    Policy("heuristic", POLICY_HEURISTIC, "Role-aware: claims (lying by a tendency set per symbol class), "
+           "Bayesian beliefs from claims and actions, targets and play from every part of its win condition, "
+           "helps allies, votes by its condition.",
            HEURISTIC_PARAMS),
     Policy("trusting", POLICY_HEURISTIC, "The heuristic at a trusting, honest table.",
-           _with(HEURISTIC_PARAMS, lying=0.1, trust=0.9, learning=0.5)),
+           _with(HEURISTIC_PARAMS, lying_royalty=0.1, lying_assailant=0.1, lying_commoner=0.1, trust=0.9,
+                 learning=0.5)),
     Policy("suspicious", POLICY_HEURISTIC, "The heuristic at a suspicious, lying table.",
-           _with(HEURISTIC_PARAMS, lying=0.5, trust=0.3, learning=2.0)),
+           _with(HEURISTIC_PARAMS, lying_royalty=0.5, lying_assailant=0.5, lying_commoner=0.5, trust=0.3,
+                 learning=2.0)),
 )

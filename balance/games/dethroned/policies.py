@@ -12,23 +12,34 @@ defending k makes them less likely (strength ``learning``). Its targets follow t
 through two role-by-role matrices computed from the role table (game.py):
   want_cond[R, V]  > 0 if role R wants role V dead, < 0 alive (role conditions, kill-free parts)
   want_kill[R, V]  the part that disappears once R's kill needs are met (kill counts/classes)
+and role-aware play for the other building blocks: a role that must not kill burns only low
+cards (or a card it can beat itself), never takes an attack by Redirect and continues a vote
+with its lowest card; a role that hunts Assailants hunts only players who have not killed yet (a
+murderer has lost its skull); a role that must play its Modifiers plays each where it can, and a
+role whose own death completes its win (the Alchemist when it is the only Royalty) Redirects an
+attack onto itself and lets it land. Its claim is a lie with a probability set by its role's
+symbols (``lying_*``).
+Ties between equally good choices are broken at random from the game's stream, never by seat.
 """
 
 import numpy as np
 
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, chance, uniform
-from balance.games.dethroned.roles import (
-    ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_MAX_KILLS, ROLE_MIN_DEAD,
-    ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS,
+from balance.games.dethroned.combat import (
+    alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
+    hand_kind, kill_class_met, list_legal, may_overwrite, own_conditions_met, redirect_target_ok,
+    strongest_attack_on, tie_wins,
 )
-from balance.games.dethroned.rules import (
-    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_PASS, ACT_REDIRECT, AT_CREDIT, AT_DEADLINE,
-    AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, ATTACK_UNBEATEN, BOMB, DOUBLE, H_ATTACK_TOP, H_DEATHS,
-    H_PHASE, H_PLAYERS, H_VERSION, HALVE, HAND_SIZE, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, PHASE_COMBAT, PL_ALIVE,
-    PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_UNBEATEN_ON, REDIRECT, SIDE_ATTACK, SIDE_DEFENCE, abase,
-    action_kind, alive, attack_power, bomb_anchor, deck_battle_sum, defence_power, defending, encode, hand_kind,
-    conditions_hold, is_battle, kill_class_met, list_legal, own_conditions_met, pbase, redirect_target_ok,
+from balance.games.dethroned.layout import (
+    ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT, ATTACK_UNBEATEN,
+    AT_CREDIT, AT_DEADLINE, AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, BOMB, DOUBLE, HALVE,
+    HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_PHASE, H_PLAYERS, H_VERSION, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE,
+    KILL_ROYAL, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, O_OVERWRITE, O_REDIRECT_CREDIT, O_SENTINEL_ROYAL_ASSAILANT,
+    PHASE_COMBAT, PL_ALIVE, PL_ASSAILANT, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON,
+    REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
+    ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_SELF, SELF_ALIVE, SIDE_ATTACK,
+    SIDE_DEFENCE, abase, action_kind, encode, is_battle, pbase,
 )
 
 POLICY_RANDOM = 0
@@ -44,13 +55,15 @@ NOT_SEEN = -1
 # parameter row layout (shared by every policy: the first two are the speed of any player)
 P_REACTION_MEAN = 0  # seconds
 P_REACTION_SPREAD = 1  # delay uniform in mean * [1 - spread, 1 + spread]
-P_LYING = 2
-P_TRUST = 3
-P_AGGRESSION = 4
-P_HELPING = 5
-P_HOARDING = 6
-P_STUBBORN = 7
-P_LEARNING = 8
+P_LYING_ROYALTY = 2  # a crown and no skull
+P_LYING_ASSAILANT = 3  # a skull (with or without a crown)
+P_LYING_COMMONER = 4  # neither symbol
+P_TRUST = 5
+P_AGGRESSION = 6
+P_HELPING = 7
+P_HOARDING = 8
+P_STUBBORN = 9
+P_LEARNING = 10
 
 MIN_DELAY_MS = 50
 MS_PER_SECOND = 1000.0
@@ -60,6 +73,9 @@ PILE_ON = 0.3  # a player already under attack is an easier kill
 NEIGHBOUR_CARE = 0.8  # a player whose win needs a living neighbour protects it
 BELIEF_FLOOR = 1e-6
 BELIEVED = 0.5
+TIE_EPS = 1e-9  # scores this close are a tie (broken at random)
+SAFE_BURN_VALUE = 5  # highest card a role that must not kill attacks with: a free player usually beats it
+SELF_ROUTE_DOUBT = 0.25  # own death is the route only if no other player is this likely a fitting victim
 HALF = 0.5  # the random policy's vote to continue
 
 
@@ -161,12 +177,14 @@ def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_need
     """How much p wants q dead (negative: wants q alive), from p's win condition and beliefs;
     ``open_needs``: p still needs kills (kill_needs_open)."""
     own = s[pbase(p) + PL_ROLE]
+    # an Assailant that has killed is a murderer: no longer the victim an Assailant-hunter needs
+    kill_counts = open_needs and not (roles[own, ROLE_KILL_CLASS] == KILL_ASSAILANT and s[pbase(q) + PL_KILLS] > 0)
     total = 0.0
     for r in range(belief.shape[2]):
         w = belief[p, q, r]
         if w > 0.0:
             value = want_cond[own, r] + THREAT_WEIGHT * want_total[r, own]
-            if open_needs:
+            if kill_counts:
                 value += want_kill[own, r]
             total += w * value
     total += GRUDGE_WEIGHT * grudge[p, q]
@@ -224,7 +242,7 @@ def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
     """The best way for p to beat unbeaten attack ``a`` now (a Battle card, then Modifiers)."""
     b = abase(a)
     atk = attack_power(s, a)
-    slot = smallest_beating(s, p, atk)
+    slot = smallest_beating(s, p, defence_needed(s, opts, a))
     if slot >= 0:
         return encode(ACT_DEFEND, slot, a, 0, 0)
     if not allow_modifiers:
@@ -253,25 +271,87 @@ def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
 
 
 @kernel
-def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p):
-    """(target, desire) of the living player p most wants dead and has no live attack on."""
+def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream):
+    """(target, desire) of the living player p most wants dead and has no live attack on; equal
+    desires are a random choice."""
     open_needs = kill_needs_open(s, opts, roles, p)
     best = -1
     best_score = -1e9
+    ties = 0
     for q in range(s[H_PLAYERS]):
         if q == p or not alive(s, q) or (s[pbase(p) + PL_ATTACKING] >> q) & 1:
             continue
         score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, q)
-        if score > best_score:
+        if best < 0 or score > best_score + TIE_EPS:
             best = q
             best_score = score
+            ties = 1
+        elif score >= best_score - TIE_EPS:
+            ties += 1
+            if tie_wins(stream, ties):
+                best = q
+                best_score = score
     return best, best_score
 
 
 @kernel
+def own_death_wins(s, opts, roles, p, mods_to_come):
+    """p's own conditions would hold if p died now with the kill credited to itself (a Redirect
+    onto itself), after ``mods_to_come`` more Modifiers: a role that need not survive and still
+    needs a kill its own role satisfies (the Alchemist when it is the only Royalty)."""
+    b = pbase(p)
+    role = s[b + PL_ROLE]
+    if roles[role, ROLE_SELF] == SELF_ALIVE or kill_class_met(s, opts, roles, p):
+        return False
+    cls = roles[role, ROLE_KILL_CLASS]
+    royal = s[b + PL_ROYAL] == 1
+    fits = ((cls == KILL_ROYAL and royal) or (cls == KILL_COMMONER and not royal)
+            or (cls == KILL_ASSAILANT and s[b + PL_ASSAILANT] == 1 and (opts[O_SENTINEL_ROYAL_ASSAILANT] or not royal))
+            or (cls == KILL_ROLE and roles[role, ROLE_KILL_ROLE] == role))
+    kills = s[b + PL_KILLS] + 1
+    limit = roles[role, ROLE_MAX_KILLS]
+    return (fits and kills >= roles[role, ROLE_MIN_KILLS] and (limit < 0 or kills <= limit)
+            and s[H_DEATHS] + 1 >= roles[role, ROLE_MIN_DEAD]
+            and s[b + PL_MODS_PLAYED] + mods_to_come >= roles[role, ROLE_MODS_PLAYED]
+            and roles[role, ROLE_COND_COUNT] == 0 and roles[role, ROLE_DECK_SUM_MAX] < 0)
+
+
+@kernel
+def only_self_fits(s, want_kill, belief, p):
+    """No other living player is likely (SELF_ROUTE_DOUBT) to be a victim p's kill needs."""
+    own = s[pbase(p) + PL_ROLE]
+    for q in range(s[H_PLAYERS]):
+        if q == p or not alive(s, q):
+            continue
+        mass = 0.0
+        for r in range(belief.shape[2]):
+            if want_kill[own, r] > 0.0:
+                mass += belief[p, q, r]
+        if mass >= SELF_ROUTE_DOUBT:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def self_redirect_ok(s, opts, roles, want_kill, belief, p):
+    """A Redirect onto itself, the last Modifier it needs, completes p's win (redirect credit on)."""
+    return (opts[O_REDIRECT_CREDIT] and s[H_PHASE] == PHASE_COMBAT and own_death_wins(s, opts, roles, p, 1)
+            and (opts[O_DEFENDER_REDIRECT] or not defending(s, p)) and only_self_fits(s, want_kill, belief, p))
+
+
+@kernel
 def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
-    """Under attack: Redirect the strongest attack it cannot beat at its favourite target (the
-    attacker if none), else deal with the attack whose count ends first."""
+    """Under attack: let its own attack land if that death completes its win; Redirect an attack
+    onto itself if that is its route; Redirect the strongest attack it cannot beat at its
+    favourite target (the attacker if none; never when the kill would count against it), else deal
+    with the attack whose count ends first."""
+    killing = strongest_attack_on(s, p)
+    if (killing >= 0 and s[abase(killing) + AT_CREDIT] == p and own_death_wins(s, opts, roles, p, 0)):
+        return ACT_PASS
+    redirect_slot = find_kind(s, p, REDIRECT)
+    if (redirect_slot >= 0 and killing >= 0 and s[abase(killing) + AT_MOD_COUNT] < MAX_MODS
+            and self_redirect_ok(s, opts, roles, want_kill, belief, p)):
+        return encode(ACT_REDIRECT, redirect_slot, killing, p, SIDE_ATTACK)
     urgent = -1
     strongest = -1
     for a in range(s[H_ATTACK_TOP]):
@@ -282,9 +362,10 @@ def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, g
             if smallest_beating(s, p, attack_power(s, a)) < 0 and (
                     strongest < 0 or attack_power(s, a) > attack_power(s, strongest)):
                 strongest = a
-    redirect_slot = find_kind(s, p, REDIRECT)
-    if redirect_slot >= 0 and strongest >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT:
-        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    takes_credit = opts[O_REDIRECT_CREDIT] and must_not_kill(s, roles, p)
+    if (redirect_slot >= 0 and strongest >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT
+            and not takes_credit):
+        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
         if target < 0 or not redirect_target_ok(s, p, strongest, target):
             target = s[abase(strongest) + AT_OWNER]
         if target != p and alive(s, target) and redirect_target_ok(s, p, strongest, target):
@@ -309,34 +390,82 @@ def hand_count(s, q):
 
 
 @kernel
-def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p):
-    """A role that must play its Modifiers (Alchemist) plays one wherever it is legal, in the
-    direction its feelings about the victim point: Redirect an attack at its favourite target,
-    Bomb for a player it likes, Double or Halve against players it dislikes."""
+def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p,
+                            stream):
+    """A role that must play its Modifiers (Alchemist) plays one wherever it is legal: Double or
+    Halve in the direction its feelings about the victim point, the Bomb for the victim it likes
+    best (for anyone if need be), the Redirect at its favourite target, or, when its own death is
+    its route, kept for last and played onto itself."""
     redirect_slot = find_kind(s, p, REDIRECT)
     bomb_slot = find_kind(s, p, BOMB)
     double = find_kind(s, p, DOUBLE)
     halve = find_kind(s, p, HALVE)
+    self_route = redirect_slot >= 0 and self_redirect_ok(s, opts, roles, want_kill, belief, p)
+    # the Redirect is kept for last while its own death is the route (whatever Modifiers remain)
+    keep_redirect = (opts[O_REDIRECT_CREDIT] and own_death_wins(s, opts, roles, p, MAX_MODS)
+                     and only_self_fits(s, want_kill, belief, p))
     target = -1
-    if redirect_slot >= 0 and s[H_PHASE] == PHASE_COMBAT:
-        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    if redirect_slot >= 0 and s[H_PHASE] == PHASE_COMBAT and not keep_redirect:
+        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
+    bomb_at = -1
+    bomb_feeling = 0.0
     for a in range(s[H_ATTACK_TOP]):
         b = abase(a)
         if s[b + AT_STATE] != ATTACK_UNBEATEN or s[b + AT_VICTIM] == p or s[b + AT_MOD_COUNT] >= MAX_MODS:
             continue
         victim = s[b + AT_VICTIM]
+        if self_route:
+            return encode(ACT_REDIRECT, redirect_slot, a, p, SIDE_ATTACK)
         feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
-        if target >= 0:
-            if redirect_target_ok(s, p, a, target):
-                return encode(ACT_REDIRECT, redirect_slot, a, target, 0)
+        if target >= 0 and redirect_target_ok(s, p, a, target):
+            return encode(ACT_REDIRECT, redirect_slot, a, target, SIDE_ATTACK)
         has_def = s[b + AT_DEF_CARD] != NO_CARD
-        if bomb_slot >= 0 and feeling <= 0.0 and bomb_anchor(s, opts, victim) >= 0:
-            return encode(ACT_BOMB, bomb_slot, bomb_anchor(s, opts, victim), 0, 0)
         if double >= 0:
             return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK if feeling > 0.0 or not has_def else SIDE_DEFENCE)
         if halve >= 0:
             return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE if feeling > 0.0 and has_def else SIDE_ATTACK)
+        anchor = bomb_anchor(s, opts, victim)
+        if bomb_slot >= 0 and anchor >= 0 and (bomb_at < 0 or feeling < bomb_feeling):
+            bomb_at = anchor
+            bomb_feeling = feeling
+    if bomb_at >= 0:
+        return encode(ACT_BOMB, bomb_slot, bomb_at, 0, 0)
     return ACT_PASS
+
+
+@kernel
+def support_action(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream, a,
+                   open_needs, cycling):
+    """What p does about another's unbeaten attack ``a``: help a player it wants alive (a cycling
+    Shopkeeper helps anyone it does not want dead, and every role that must not kill beats its
+    own attack), push an attack on a player it wants dead with a Modifier, or nothing (PASS)."""
+    b = abase(a)
+    victim = s[b + AT_VICTIM]
+    feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
+    own_kill = s[b + AT_CREDIT] == p and must_not_kill(s, roles, p)
+    if -feeling > 1.0 - params[p, P_HELPING] or (cycling and feeling <= 0.0) or own_kill:
+        allow = may_spend_modifier(s, roles, params, p, stream)
+        return save_attack(s, opts, p, a, stream, params, roles, allow)
+    if feeling > 1.0 - params[p, P_AGGRESSION] and s[b + AT_MOD_COUNT] < MAX_MODS:
+        if s[b + AT_DEF_CARD] != NO_CARD and may_spend_modifier(s, roles, params, p, stream):
+            double = find_kind(s, p, DOUBLE)
+            if double >= 0:
+                return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK)
+            halve = find_kind(s, p, HALVE)
+            if halve >= 0:
+                return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE)
+    return ACT_PASS
+
+
+@kernel
+def overwritable(s, opts, p, target, slot):
+    """Another's unbeaten attack on ``target`` that p's card in ``slot`` may overwrite; -1 if none."""
+    if not opts[O_OVERWRITE]:
+        return -1
+    for a in range(s[H_ATTACK_TOP]):
+        if s[abase(a) + AT_VICTIM] == target and may_overwrite(s, p, a, hand_kind(s, p, slot)):
+            return a
+    return -1
 
 
 @kernel
@@ -348,46 +477,56 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
     cycling = roles[own, ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > roles[own, ROLE_DECK_SUM_MAX]
     if wants_modifiers(s, roles, p):
         action = spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge,
-                                         open_needs, p)
+                                         open_needs, p, stream)
         if action_kind(action) != ACT_PASS:
             return action
-    # help players it wants alive (a cycling Shopkeeper helps anyone it does not want dead),
-    # push attacks on players it wants dead
+    # the other combats, the one whose count ends first first (equal deadlines: at random)
+    chosen = ACT_PASS
+    chosen_deadline = 0
+    ties = 0
     for a in range(s[H_ATTACK_TOP]):
         b = abase(a)
         if s[b + AT_STATE] != ATTACK_UNBEATEN or s[b + AT_VICTIM] == p:
             continue
-        victim = s[b + AT_VICTIM]
-        feeling = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p, victim)
-        own_kill = s[b + AT_CREDIT] == p and must_not_kill(s, roles, p)
-        if -feeling > 1.0 - params[p, P_HELPING] or (cycling and feeling <= 0.0) or own_kill:
-            allow = may_spend_modifier(s, roles, params, p, stream)
-            action = save_attack(s, opts, p, a, stream, params, roles, allow)
-            if action_kind(action) != ACT_PASS:
-                return action
-        elif feeling > 1.0 - params[p, P_AGGRESSION] and s[b + AT_MOD_COUNT] < MAX_MODS:
-            if s[b + AT_DEF_CARD] != NO_CARD and may_spend_modifier(s, roles, params, p, stream):
-                double = find_kind(s, p, DOUBLE)
-                if double >= 0:
-                    return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK)
-                halve = find_kind(s, p, HALVE)
-                if halve >= 0:
-                    return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE)
+        if chosen != ACT_PASS and s[b + AT_DEADLINE] > chosen_deadline:
+            continue
+        action = support_action(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
+                                a, open_needs, cycling)
+        if action_kind(action) == ACT_PASS:
+            continue
+        if chosen == ACT_PASS or s[b + AT_DEADLINE] < chosen_deadline:
+            chosen = action
+            chosen_deadline = s[b + AT_DEADLINE]
+            ties = 1
+        else:
+            ties += 1
+            if tie_wins(stream, ties):
+                chosen = action
+    if chosen != ACT_PASS:
+        return chosen
     if s[H_PHASE] != PHASE_COMBAT or extreme_battle(s, p, True) < 0:
         return ACT_PASS
-    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
+    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
     if target < 0:
         return ACT_PASS
     if must_not_kill(s, roles, p):
-        # only burn a low card on a free player holding cards, who can beat it
+        # cycle the deck by burning its lowest card on a free player holding cards, when that card
+        # is low enough for the target to beat or it holds a higher one to beat the attack itself
         slot = extreme_battle(s, p, False)
-        if cycling and s[pbase(target) + PL_UNBEATEN_ON] == 0 and hand_count(s, target) >= HAND_SIZE - 1:
+        value = hand_kind(s, p, slot) + 1
+        safe = value <= SAFE_BURN_VALUE or extreme_battle(s, p, True) != slot
+        if (cycling and safe and s[pbase(target) + PL_UNBEATEN_ON] == 0
+                and hand_count(s, target) >= HAND_SIZE - 1):
             return encode(ACT_ATTACK, slot, 0, target, 0)
         return ACT_PASS
     slot = extreme_battle(s, p, True)
-    if slot >= 0 and score > 1.0 - params[p, P_AGGRESSION]:
-        return encode(ACT_ATTACK, slot, 0, target, 0)
-    return ACT_PASS
+    if score <= 1.0 - params[p, P_AGGRESSION]:
+        return ACT_PASS
+    if open_needs:  # it needs the credit: take over another's attack on the target where the rules allow
+        a = overwritable(s, opts, p, target, slot)
+        if a >= 0:
+            return encode(ACT_OVERWRITE, slot, a, 0, 0)
+    return encode(ACT_ATTACK, slot, 0, target, 0)
 
 
 @kernel
@@ -417,8 +556,8 @@ def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, gru
     """End when it believes it has won; otherwise continue (by attacking) with P_STUBBORN."""
     if believes_won(s, opts, roles, belief, p) or not chance(stream, params[p, P_STUBBORN]):
         return ACT_PASS
-    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p)
-    slot = extreme_battle(s, p, True)
+    target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
+    slot = extreme_battle(s, p, not must_not_kill(s, roles, p))  # a role that must not kill risks its lowest
     if target < 0 or slot < 0:
         return ACT_PASS
     return encode(ACT_ATTACK, slot, 0, target, 0)
@@ -426,9 +565,16 @@ def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, gru
 
 @kernel
 def heuristic_claim(s, params, role_count, p, stream):
-    """The truth, or with P_LYING another role in play (chosen by copies in play)."""
+    """The truth, or with its role's lying probability (P_LYING_*, by the role's symbols) another
+    role in play (chosen by copies in play)."""
     own = s[pbase(p) + PL_ROLE]
-    if not chance(stream, params[p, P_LYING]):
+    if s[pbase(p) + PL_ASSAILANT]:
+        lying = params[p, P_LYING_ASSAILANT]
+    elif s[pbase(p) + PL_ROYAL]:
+        lying = params[p, P_LYING_ROYALTY]
+    else:
+        lying = params[p, P_LYING_COMMONER]
+    if not chance(stream, lying):
         return own
     total = 0
     for r in range(role_count.shape[0]):
@@ -513,18 +659,24 @@ def decide_claim(s, codes, params, role_count, p, stream):
 def decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, candidates, n,
                   stream):
     """The dying defender names the killer among equal simultaneous attacks: the heuristic
-    favours the attacker it likes best, others the first."""
+    favours the player it likes best (equal liking: at random), others choose at random."""
     if codes[victim] == POLICY_RANDOM:
         return candidates[below(stream, n)]
     if codes[victim] == POLICY_SCRIPTED:
         return candidates[0]
     best = candidates[0]
     best_score = 1e9
+    ties = 0
     open_needs = kill_needs_open(s, opts, roles, victim)
     for i in range(n):
-        owner = s[abase(candidates[i]) + AT_OWNER]
-        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, victim, owner)
-        if score < best_score:
+        credited = s[abase(candidates[i]) + AT_CREDIT]
+        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, victim, credited)
+        if score < best_score - TIE_EPS:
             best = candidates[i]
             best_score = score
+            ties = 1
+        elif score <= best_score + TIE_EPS:
+            ties += 1
+            if tie_wins(stream, ties):
+                best = candidates[i]
     return best

@@ -1,11 +1,7 @@
-"""The DETHRONED study: the 23 scenario files and the policy/variant sensitivity sweep.
+"""DETHRONED's sensitivity sweep: how far each role's win rate moves with the policies' parameters,
+the rule readings (options) and the assumed timing.
 
-    python -m balance.games.dethroned.study scenarios      # (re)write scenarios/dethroned/*.toml
-    python -m balance.games.dethroned.study sweep -n 5000  # reports/dethroned/sensitivity.{md,csv}
-
-The claim table and the full report come from the generic CLI:
-    python -m balance check scenarios/dethroned/
-    python -m balance report scenarios/dethroned/ -o reports/dethroned/report.html
+    python -m balance.games.dethroned.sensitivity -n 3000   # reports/dethroned/sensitivity.{md,csv}
 """
 
 from __future__ import annotations
@@ -19,83 +15,38 @@ import pandas as pd
 from balance.engine.runner import simulate
 from balance.engine.scenario import load_scenario
 from balance.games.dethroned.game import GAME
+from balance.games.dethroned.setups import SCENARIO_DIR, WIN_TARGET, WIN_TOLERANCE
 from balance.report import markdown_table as md_table
-from balance.games.dethroned.roles import BUILTIN_ROLES, SUGGESTED_SETUPS
 
-SCENARIO_DIR = Path("scenarios/dethroned")
 REPORT_DIR = Path("reports/dethroned")
-SEED = 20261130
-GAMES = 20_000
-WIN_TARGET = 0.5
-WIN_TOLERANCE = 0.1
-ASSAILANT_TARGET = 0.5
-ASSAILANT_TOLERANCE = 0.1
-DECK_NAMES = {"T&K": "Traitors and Kings", "G&T": "Guards and Thieves"}
-
-SCENARIO = '''title = "DETHRONED: {title} ({players} players)"
-description = """{description}"""
-game = "dethroned"
-players = {players}
-seed = {seed}
-games = {games}
-# every seat plays the same policy, so rotating policies over seats would replay identical games:
-# a deal fixes the role assignment and the decks, and each game is its own deal
-rotate = false
-seats = "heuristic"
-roles = [{roles}]
-
-[options]
-symbols = "default"
-
-[[claims]]
-id = "role_wins_half"
-text = "Each role has approximately a 50% chance of winning (+/- 10 points)"
-quantity = "win_rate"
-by = "role"
-target = {win_target}
-tolerance = {win_tolerance}
-
-[[claims]]
-id = "assailants_half"
-text = "Setups generally have half Assailant roles (companion app's symbols)"
-quantity = "assailant_share"
-target = {assailant_target}
-tolerance = {assailant_tolerance}
-
-[[claims]]
-id = "assailants_half_art"
-text = "Setups generally have half Assailant roles (printed card art's symbols)"
-quantity = "assailant_share_art"
-target = {assailant_target}
-tolerance = {assailant_tolerance}
-'''
-
-
-def write_scenarios(folder: Path = SCENARIO_DIR) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for stem, (title, roles) in SUGGESTED_SETUPS.items():
-        deck = DECK_NAMES[next(s.deck for s in BUILTIN_ROLES if s.name == roles[0])]
-        text = SCENARIO.format(
-            title=title, players=len(roles), seed=SEED, games=GAMES, roles=", ".join(f'"{r}"' for r in roles),
-            description=f"Suggested setup of the {deck} deck: {', '.join(roles)}. Heuristic policies at every seat.",
-            win_target=WIN_TARGET, win_tolerance=WIN_TOLERANCE, assailant_target=ASSAILANT_TARGET,
-            assailant_tolerance=ASSAILANT_TOLERANCE)
-        path = folder / f"{stem}.toml"
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
 
 
 # ---- the sensitivity sweep ---------------------------------------------------------------------
+HONEST = {"lying_royalty": 0.0, "lying_assailant": 0.0, "lying_commoner": 0.0}
+LIARS = {"lying_royalty": 0.7, "lying_assailant": 0.7, "lying_commoner": 0.7}
 SWEEP = (
-    # (label, policy, params, options)
+    # (label, policy, params, options): one change from the baseline each
     ("baseline", "heuristic", {}, {}),
     ("art symbols", "heuristic", {}, {"symbols": "art"}),
+    # the assumed timing: reaction speed, the defence window, the attacker's count
     ("fast (0.5 s)", "heuristic", {"reaction_mean": 0.5}, {}),
     ("slow (2 s)", "heuristic", {"reaction_mean": 2.0}, {}),
-    ("honest (lying 0)", "heuristic", {"lying": 0.0}, {}),
-    ("liars (lying 0.7)", "heuristic", {"lying": 0.7}, {}),
+    ("window 2 s", "heuristic", {}, {"window_seconds": 2.0}),
+    ("window 5 s", "heuristic", {}, {"window_seconds": 5.0}),
+    ("count 1.5 s", "heuristic", {}, {"count_seconds": 1.5}),
+    ("count 5 s", "heuristic", {}, {"count_seconds": 5.0}),
+    # the rule readings the two rulebook texts leave open
+    ("overwrite attacks", "heuristic", {}, {"attack_by_overwrite": True}),
+    ("redirect defences", "heuristic", {}, {"redirect_defending_card": True}),
+    ("redirect keeps deadline", "heuristic", {}, {"redirect_restarts_window": False}),
+    ("defences stack", "heuristic", {}, {"defence_cards": "stack"}),
+    ("impasse after 1 round", "heuristic", {}, {"impasse_rounds": 1}),
+    ("impasse after 4 rounds", "heuristic", {}, {"impasse_rounds": 4}),
+    # the hidden-role layer
+    ("honest (lying 0)", "heuristic", HONEST, {}),
+    ("liars (lying 0.7)", "heuristic", LIARS, {}),
+    ("honest Royalty", "heuristic", {"lying_royalty": 0.0}, {}),
+    ("honest Assailants", "heuristic", {"lying_assailant": 0.0}, {}),
     ("credulous (trust 0.9)", "heuristic", {"trust": 0.9}, {}),
     ("doubting (trust 0.3)", "heuristic", {"trust": 0.3}, {}),
     ("trusting table", "trusting", {}, {}),
@@ -146,26 +97,22 @@ def sensitivity_markdown(table: pd.DataFrame, games: int) -> str:
     verdicts = table.pivot_table(index=["setup", "role"], columns="variant", values="verdict", aggfunc="first")[labels]
     holds = (verdicts == "holds").sum().rename("roles within 50% +/- 10")
     flips = (verdicts.ne(verdicts["baseline"], axis=0)).sum().rename("verdicts changed vs baseline")
+    moves = wide.sub(wide["baseline"], axis=0).abs()
+    median = moves.median().map(lambda v: f"{100 * v:.1f}").rename("median move (points)")
+    largest = moves.max().map(lambda v: f"{100 * v:.1f}").rename("largest move (points)")
     lines = [f"# DETHRONED: sensitivity of the role win rates ({games:,} games per cell, seed as in each scenario)",
              "",
              "Each column changes one thing from the baseline (heuristic policy at every seat, default options).",
              "Cell: win rate of the role; verdicts of 'about 50% +/- 10 points' use a 95% normal interval.",
              "",
              "## How many role verdicts each change moves", "",
-             md_table(pd.concat([holds, flips], axis=1).reset_index()), "",
+             md_table(pd.concat([holds, flips, median, largest], axis=1).reset_index()), "",
              "## Win rate by setup, role and variant", "",
              md_table(wide.map(lambda v: f"{v:.3f}").reset_index()), ""]
     return "\n".join(lines)
 
 
 def main(argv: list[str]) -> None:
-    if not argv or argv[0] not in ("scenarios", "sweep"):
-        print(__doc__)
-        raise SystemExit(2)
-    if argv[0] == "scenarios":
-        for path in write_scenarios():
-            print(f"wrote {path}")
-        return
     games = int(argv[argv.index("-n") + 1]) if "-n" in argv else 5_000
     sweep(games)
     print(f"wrote {REPORT_DIR / 'sensitivity.md'} and {REPORT_DIR / 'sensitivity.csv'}")

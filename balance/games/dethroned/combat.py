@@ -1,0 +1,801 @@
+"""DETHRONED's combat rules, compiled: legality, actions, deadlines, deaths and win checks.
+
+Every change of state during combat goes through the functions here; the event loop (rules.py)
+and the positions API (positions.py) call them, and the policies read the table through them.
+The state record, the codes and the role table are laid out in layout.py.
+"""
+
+from balance.engine.kernels import kernel
+from balance.engine.rng import below
+from balance.games.dethroned.layout import (
+    ACT_ATTACK, ACT_BOMB, ACT_CLEAR, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT,
+    ATTACK_BEATEN, ATTACK_FREE, ATTACK_UNBEATEN, AT_BOMBED, AT_CARD, AT_CREDIT, AT_DEADLINE, AT_DEF_CARD,
+    AT_DEF_EXP, AT_DEF_STACK, AT_EXP, AT_MODS, AT_MOD_COUNT, AT_OWNER, AT_PLACED, AT_SERIAL, AT_STATE, AT_VICTIM,
+    CARD_BASE, DECK_SIZE, DEFENCE_UNITS, DOUBLE, HALVE, HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_NOW, H_OUTCOME,
+    H_PASS_STREAK, H_PHASE, H_PLAYERS, H_SERIAL, H_TRACE_LEN, H_UNBEATEN, H_VERSION, KF_ASSAILANT,
+    KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, LOC_DECK,
+    LOC_DISCARD, LOC_FIELD, LOC_HAND, LOC_KILLING_BLOW, MAX_ATTACKS, MAX_MODS, MAX_PLAYERS, NO_CARD, OUTCOME_NONE,
+    O_ART_SYMBOLS, O_BOMB_NEEDS_DEFENCE, O_COUNT_MS, O_DEFENCE_STACK, O_DEFENDER_REDIRECT,
+    O_FIRST_VOTE_AFTER_TWO_AT_8, O_OVERWRITE, O_REDIRECT_CREDIT, O_REDIRECT_DEFENCE, O_REDIRECT_RESTARTS,
+    O_SENTINEL_ROYAL_ASSAILANT, O_SHOP_COUNTS_HAND, O_WINDOW_MS, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE, PL_ALIVE,
+    PL_ASSAILANT, PL_ATTACKING, PL_ATTACKS_ON, PL_CLAIM, PL_DEATH_ORDER, PL_DECK, PL_DECK_POS, PL_HAND,
+    PL_KILLED_BY, PL_KILLED_ROLES, PL_KILLS, PL_KILL_FLAGS, PL_MODS_PLAYED, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON,
+    REDIRECT, ROLE_ASSAILANT_ART, ROLE_ASSAILANT_DEFAULT, ROLE_COND_ANY, ROLE_COND_BASE, ROLE_COND_COUNT,
+    ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS, ROLE_MIN_DEAD, ROLE_MIN_KILLS,
+    ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, ROLE_SELF, SELF_ALIVE, SELF_DEAD,
+    SIDE_ATTACK, SIDE_DEFENCE, TR_ARG, TR_ARG2, TR_EVENT, TR_PLAYER, TR_TIME, abase, action_attack, action_kind,
+    action_side, action_slot, action_target, card_id, encode, is_battle, pbase, power,
+)
+
+@kernel(inline="always")
+def trace_event(s, trace, event, player, arg, arg2):
+    n = s[H_TRACE_LEN]
+    if n < trace.shape[0]:
+        trace[n, TR_TIME] = s[H_NOW]
+        trace[n, TR_EVENT] = event
+        trace[n, TR_PLAYER] = player
+        trace[n, TR_ARG] = arg
+        trace[n, TR_ARG2] = arg2
+        s[H_TRACE_LEN] = n + 1
+
+
+@kernel(inline="always")
+def tie_wins(stream, ties):
+    """Ties that no rule orders are broken at random from the game's stream, never by seat index:
+    the ``ties``-th equal candidate met in a scan replaces the kept one with probability 1 / ties,
+    so each of them is kept with the same probability (reservoir sampling)."""
+    return below(stream, ties) == 0
+
+
+# ---- setting up -------------------------------------------------------------------------------
+@kernel
+def init_state(s, players, seat_roles, roles, opts):
+    """Empty table: roles at seats (deal order), all decks in draw order 0..13, no hands."""
+    s[:] = 0
+    s[H_PLAYERS] = players
+    s[H_OUTCOME] = OUTCOME_NONE
+    royal_col = ROLE_ROYAL_ART if opts[O_ART_SYMBOLS] else ROLE_ROYAL_DEFAULT
+    skull_col = ROLE_ASSAILANT_ART if opts[O_ART_SYMBOLS] else ROLE_ASSAILANT_DEFAULT
+    for p in range(players):
+        b = pbase(p)
+        role = seat_roles[p]
+        s[b + PL_ROLE] = role
+        s[b + PL_ALIVE] = 1
+        s[b + PL_ROYAL] = roles[role, royal_col]
+        s[b + PL_ASSAILANT] = roles[role, skull_col]
+        s[b + PL_KILLED_BY] = -1
+        s[b + PL_DEATH_ORDER] = -1
+        s[b + PL_CLAIM] = -1
+        for h in range(HAND_SIZE):
+            s[b + PL_HAND + h] = NO_CARD
+        for k in range(DECK_SIZE):
+            s[b + PL_DECK + k] = k
+            s[CARD_BASE + card_id(p, k)] = LOC_DECK
+
+
+@kernel(inline="always")
+def draw_to_full(s, p):
+    """Draw back up to HAND_SIZE from the own deck (no reshuffle). Returns cards drawn."""
+    b = pbase(p)
+    drawn = 0
+    for h in range(HAND_SIZE):
+        if s[b + PL_HAND + h] == NO_CARD and s[b + PL_DECK_POS] < DECK_SIZE:
+            kind = s[b + PL_DECK + s[b + PL_DECK_POS]]
+            s[b + PL_DECK_POS] += 1
+            s[b + PL_HAND + h] = kind
+            s[CARD_BASE + card_id(p, kind)] = LOC_HAND
+            drawn += 1
+    s[H_VERSION] += drawn
+    return drawn
+
+
+# ---- queries ----------------------------------------------------------------------------------
+@kernel(inline="always")
+def alive(s, p):
+    return s[pbase(p) + PL_ALIVE] == 1
+
+
+@kernel(inline="always")
+def defending(s, p):
+    """Under attack: an attack (beaten or not) is still in front of the player."""
+    return s[pbase(p) + PL_ATTACKS_ON] > 0
+
+
+@kernel(inline="always")
+def hand_kind(s, p, slot):
+    return s[pbase(p) + PL_HAND + slot]
+
+
+@kernel(inline="always")
+def attack_power(s, a):
+    b = abase(a)
+    return power(s[b + AT_CARD] % DECK_SIZE, s[b + AT_EXP])
+
+
+@kernel(inline="always")
+def defence_power(s, a):
+    """The defence's value: the defending card (and, stacking, the earlier ones); -1 if none."""
+    b = abase(a)
+    if s[b + AT_DEF_CARD] == NO_CARD:
+        return -1.0
+    return power(s[b + AT_DEF_CARD] % DECK_SIZE, s[b + AT_DEF_EXP]) + s[b + AT_DEF_STACK] / DEFENCE_UNITS
+
+
+@kernel(inline="always")
+def defence_needed(s, opts, a):
+    """What a new defending card must be worth to beat attack ``a``: the attack's value, less the
+    defence already there when defending cards stack."""
+    if opts[O_DEFENCE_STACK] and s[abase(a) + AT_DEF_CARD] != NO_CARD:
+        return attack_power(s, a) - defence_power(s, a)
+    return attack_power(s, a)
+
+
+@kernel(inline="always")
+def living_count(s):
+    n = 0
+    for p in range(s[H_PLAYERS]):
+        n += s[pbase(p) + PL_ALIVE]
+    return n
+
+
+@kernel(inline="always")
+def unbeaten_total(s):
+    return s[H_UNBEATEN]
+
+
+@kernel(inline="always")
+def add_unbeaten(s, victim, delta):
+    s[pbase(victim) + PL_UNBEATEN_ON] += delta
+    s[H_UNBEATEN] += delta
+
+
+@kernel(inline="always")
+def battle_in_hand(s, p):
+    for h in range(HAND_SIZE):
+        if is_battle(hand_kind(s, p, h)):
+            return True
+    return False
+
+
+@kernel(inline="always")
+def could_attack_later(s, p):
+    """A Battle card in hand, or room in hand and a Battle card still to draw."""
+    if battle_in_hand(s, p):
+        return True
+    b = pbase(p)
+    room = False
+    for h in range(HAND_SIZE):
+        if s[b + PL_HAND + h] == NO_CARD:
+            room = True
+    if not room:
+        return False
+    for k in range(s[b + PL_DECK_POS], DECK_SIZE):
+        if is_battle(s[b + PL_DECK + k]):
+            return True
+    return False
+
+
+@kernel(inline="always")
+def earliest_deadline(s):
+    """(time, attack) of the unbeaten attack whose count ends first; (-1, -1) if none."""
+    best_t = -1
+    best_a = -1
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] == ATTACK_UNBEATEN:
+            if best_a < 0 or s[b + AT_DEADLINE] < best_t or (
+                    s[b + AT_DEADLINE] == best_t and s[b + AT_SERIAL] < s[abase(best_a) + AT_SERIAL]):
+                best_t = s[b + AT_DEADLINE]
+                best_a = a
+    return best_t, best_a
+
+
+# ---- moving cards -----------------------------------------------------------------------------
+@kernel(inline="always")
+def take_from_hand(s, p, slot):
+    b = pbase(p)
+    kind = s[b + PL_HAND + slot]
+    s[b + PL_HAND + slot] = NO_CARD
+    return kind
+
+
+@kernel
+def add_mod(s, a, card, side):
+    b = abase(a)
+    n = s[b + AT_MOD_COUNT]
+    s[b + AT_MODS + n] = card * 2 + side
+    s[b + AT_MOD_COUNT] = n + 1
+    s[CARD_BASE + card] = LOC_FIELD
+
+
+@kernel
+def discard_defence(s, a):
+    """The defending card and the Modifiers on it leave the attack (to the centre)."""
+    b = abase(a)
+    if s[b + AT_DEF_CARD] != NO_CARD:
+        s[CARD_BASE + s[b + AT_DEF_CARD]] = LOC_DISCARD
+        s[b + AT_DEF_CARD] = NO_CARD
+        s[b + AT_DEF_EXP] = 0
+        s[b + AT_DEF_STACK] = 0
+    kept = 0
+    for m in range(s[b + AT_MOD_COUNT]):
+        entry = s[b + AT_MODS + m]
+        if entry % 2 == SIDE_DEFENCE:
+            s[CARD_BASE + entry // 2] = LOC_DISCARD
+        else:
+            s[b + AT_MODS + kept] = entry
+            kept += 1
+    s[b + AT_MOD_COUNT] = kept
+
+
+@kernel
+def free_attack(s, a, attack_card_loc):
+    """Take an attack off the table: its cards go to the centre (or the card to a role card)."""
+    b = abase(a)
+    victim = s[b + AT_VICTIM]
+    owner = s[b + AT_OWNER]
+    if s[b + AT_STATE] == ATTACK_UNBEATEN:
+        add_unbeaten(s, victim, -1)
+    s[pbase(victim) + PL_ATTACKS_ON] -= 1
+    s[pbase(owner) + PL_ATTACKING] &= ~(1 << victim)
+    s[CARD_BASE + s[b + AT_CARD]] = attack_card_loc
+    discard_defence(s, a)
+    for m in range(s[b + AT_MOD_COUNT]):
+        s[CARD_BASE + s[b + AT_MODS + m] // 2] = LOC_DISCARD
+    s[b + AT_MOD_COUNT] = 0
+    s[b + AT_STATE] = ATTACK_FREE
+    top = s[H_ATTACK_TOP]
+    while top > 0 and s[abase(top - 1) + AT_STATE] == ATTACK_FREE:
+        top -= 1
+    s[H_ATTACK_TOP] = top
+
+
+@kernel
+def place_attack(s, opts, a, owner, victim):
+    """Point attack slot ``a`` at ``victim`` as a fresh attack of ``owner`` (deadline restarts)."""
+    b = abase(a)
+    s[b + AT_STATE] = ATTACK_UNBEATEN
+    s[b + AT_VICTIM] = victim
+    s[b + AT_OWNER] = owner
+    s[b + AT_PLACED] = s[H_NOW]
+    s[b + AT_DEADLINE] = s[H_NOW] + opts[O_WINDOW_MS] + opts[O_COUNT_MS]
+    s[b + AT_SERIAL] = s[H_SERIAL]
+    s[H_SERIAL] += 1
+    s[pbase(victim) + PL_ATTACKS_ON] += 1
+    add_unbeaten(s, victim, 1)
+    s[pbase(owner) + PL_ATTACKING] |= 1 << victim
+    s[H_PASS_STREAK] = 0
+
+
+@kernel
+def new_attack_slot(s):
+    for a in range(MAX_ATTACKS):
+        if s[abase(a) + AT_STATE] == ATTACK_FREE:
+            if a >= s[H_ATTACK_TOP]:
+                s[H_ATTACK_TOP] = a + 1
+            return a
+    return -1
+
+
+@kernel(inline="always")
+def check_beaten(s, a):
+    """An attack is beaten when its defending card is worth at least as much."""
+    b = abase(a)
+    if s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_DEF_CARD] != NO_CARD:
+        if defence_power(s, a) >= attack_power(s, a):
+            s[b + AT_STATE] = ATTACK_BEATEN
+            add_unbeaten(s, s[b + AT_VICTIM], -1)
+
+
+# ---- legality ---------------------------------------------------------------------------------
+@kernel(inline="always")
+def may_act_on(s, p, a):
+    """Defenders act only on attacks against themselves; others on any unbeaten attack."""
+    b = abase(a)
+    if s[b + AT_STATE] != ATTACK_UNBEATEN:
+        return False
+    if defending(s, p):
+        return s[b + AT_VICTIM] == p
+    return True
+
+
+@kernel
+def list_legal(s, opts, p, out):
+    """All legal actions of living player ``p`` now into ``out``; returns how many (PASS first)."""
+    n = 0
+    out[n] = encode(ACT_PASS, 0, 0, 0, 0)
+    n += 1
+    b = pbase(p)
+    players = s[H_PLAYERS]
+    if defending(s, p) and s[b + PL_UNBEATEN_ON] == 0:
+        out[0] = encode(ACT_CLEAR, 0, 0, 0, 0)  # the only thing left to do
+        return 1
+    combat = s[H_PHASE] == PHASE_COMBAT
+    for h in range(HAND_SIZE):
+        kind = s[b + PL_HAND + h]
+        if kind == NO_CARD:
+            continue
+        if is_battle(kind):
+            if combat and not defending(s, p):
+                for t in range(players):
+                    if t != p and alive(s, t) and not (s[b + PL_ATTACKING] >> t) & 1:
+                        out[n] = encode(ACT_ATTACK, h, 0, t, 0)
+                        n += 1
+                if opts[O_OVERWRITE]:
+                    for a in range(s[H_ATTACK_TOP]):
+                        if may_overwrite(s, p, a, kind):
+                            out[n] = encode(ACT_OVERWRITE, h, a, 0, 0)
+                            n += 1
+            for a in range(s[H_ATTACK_TOP]):
+                if may_act_on(s, p, a):
+                    out[n] = encode(ACT_DEFEND, h, a, 0, 0)
+                    n += 1
+        elif kind == DOUBLE or kind == HALVE:
+            act = ACT_DOUBLE if kind == DOUBLE else ACT_HALVE
+            for a in range(s[H_ATTACK_TOP]):
+                if may_act_on(s, p, a) and s[abase(a) + AT_MOD_COUNT] < MAX_MODS:
+                    out[n] = encode(act, h, a, 0, SIDE_ATTACK)
+                    n += 1
+                    if s[abase(a) + AT_DEF_CARD] != NO_CARD:
+                        out[n] = encode(act, h, a, 0, SIDE_DEFENCE)
+                        n += 1
+        elif kind == REDIRECT:
+            if not combat or (defending(s, p) and not opts[O_DEFENDER_REDIRECT]):
+                continue
+            for a in range(s[H_ATTACK_TOP]):
+                if may_act_on(s, p, a) and s[abase(a) + AT_MOD_COUNT] < MAX_MODS:
+                    for t in range(players):
+                        if alive(s, t) and redirect_target_ok(s, p, a, t):
+                            out[n] = encode(ACT_REDIRECT, h, a, t, SIDE_ATTACK)
+                            n += 1
+                        if (opts[O_REDIRECT_DEFENCE] and s[abase(a) + AT_DEF_CARD] != NO_CARD and alive(s, t)
+                                and not (s[b + PL_ATTACKING] >> t) & 1):
+                            out[n] = encode(ACT_REDIRECT, h, a, t, SIDE_DEFENCE)
+                            n += 1
+        else:  # BOMB: one action per victim, whatever attack it is laid on
+            for a in range(s[H_ATTACK_TOP]):
+                if may_act_on(s, p, a) and bomb_anchor(s, opts, s[abase(a) + AT_VICTIM]) == a:
+                    out[n] = encode(ACT_BOMB, h, a, 0, 0)
+                    n += 1
+    return n
+
+
+@kernel
+def bomb_anchor(s, opts, victim):
+    """The attack a Bomb for ``victim`` is laid on: the first unbeaten attack on it with a
+    defending card (or with the option off, any); -1 if none."""
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if (s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_VICTIM] == victim and s[b + AT_MOD_COUNT] < MAX_MODS
+                and (s[b + AT_DEF_CARD] != NO_CARD or not opts[O_BOMB_NEEDS_DEFENCE])):
+            return a
+    return -1
+
+
+@kernel
+def may_overwrite(s, p, a, kind):
+    """Free player p may overwrite another's unbeaten attack ``a`` with a Battle card of ``kind``
+    worth more than the attack now (detailed rules), unless p already attacks that victim."""
+    b = abase(a)
+    victim = s[b + AT_VICTIM]
+    return (s[b + AT_STATE] == ATTACK_UNBEATEN and victim != p and s[b + AT_OWNER] != p
+            and not (s[pbase(p) + PL_ATTACKING] >> victim) & 1 and kind + 1 > attack_power(s, a))
+
+
+@kernel
+def redirect_target_ok(s, p, a, t):
+    """The redirector may hold only one live attack per victim (this one excepted)."""
+    b = abase(a)
+    if not (s[pbase(p) + PL_ATTACKING] >> t) & 1:
+        return True
+    return s[b + AT_OWNER] == p and s[b + AT_VICTIM] == t
+
+
+# ---- applying actions -------------------------------------------------------------------------
+@kernel
+def apply_action(s, opts, p, action):
+    """Apply one legal action of player ``p`` at time H_NOW."""
+    kind = action_kind(action)
+    slot = action_slot(action)
+    a = action_attack(action)
+    if kind == ACT_PASS:
+        if unbeaten_total(s) == 0:
+            s[H_PASS_STREAK] += 1
+        return
+    s[H_VERSION] += 1
+    if kind == ACT_CLEAR:
+        clear_front(s, p)
+        draw_to_full(s, p)
+        return
+    card = card_id(p, take_from_hand(s, p, slot))
+    if kind == ACT_ATTACK:
+        na = new_attack_slot(s)
+        b = abase(na)
+        s[b + AT_CARD] = card
+        s[b + AT_EXP] = 0
+        s[b + AT_DEF_CARD] = NO_CARD
+        s[b + AT_DEF_EXP] = 0
+        s[b + AT_MOD_COUNT] = 0
+        s[b + AT_BOMBED] = 0
+        s[b + AT_DEF_STACK] = 0
+        s[b + AT_CREDIT] = p
+        s[CARD_BASE + card] = LOC_FIELD
+        place_attack(s, opts, na, p, action_target(action))
+    elif kind == ACT_DEFEND:
+        b = abase(a)
+        if opts[O_DEFENCE_STACK] and s[b + AT_DEF_CARD] != NO_CARD:
+            stack_defence(s, a)
+        else:
+            discard_defence(s, a)
+        s[b + AT_DEF_CARD] = card
+        s[b + AT_DEF_EXP] = 0
+        s[CARD_BASE + card] = LOC_FIELD
+        check_beaten(s, a)
+    elif kind == ACT_DOUBLE or kind == ACT_HALVE:
+        step = 1 if kind == ACT_DOUBLE else -1
+        side = action_side(action)
+        s[abase(a) + (AT_EXP if side == SIDE_ATTACK else AT_DEF_EXP)] += step
+        add_mod(s, a, card, side)
+        s[pbase(p) + PL_MODS_PLAYED] += 1
+        check_beaten(s, a)
+    elif kind == ACT_REDIRECT and action_side(action) == SIDE_DEFENCE:
+        redirect_defence(s, opts, p, a, action_target(action), card)
+    elif kind == ACT_REDIRECT:
+        redirect(s, opts, p, a, action_target(action), card)
+    elif kind == ACT_OVERWRITE:
+        overwrite(s, p, a, card)
+    elif kind == ACT_BOMB:
+        bomb(s, a, card)
+        s[pbase(p) + PL_MODS_PLAYED] += 1
+
+
+@kernel
+def redirect(s, opts, p, a, target, card):
+    """Claim attack ``a`` with its Modifiers and send it, as a new attack, at ``target``."""
+    b = abase(a)
+    old_victim = s[b + AT_VICTIM]
+    s[pbase(old_victim) + PL_ATTACKS_ON] -= 1
+    add_unbeaten(s, old_victim, -1)
+    s[pbase(s[b + AT_OWNER]) + PL_ATTACKING] &= ~(1 << old_victim)
+    discard_defence(s, a)
+    add_mod(s, a, card, SIDE_ATTACK)
+    s[pbase(p) + PL_MODS_PLAYED] += 1
+    if opts[O_REDIRECT_CREDIT]:
+        s[b + AT_CREDIT] = p
+    deadline = s[b + AT_DEADLINE]
+    place_attack(s, opts, a, p, target)
+    if not opts[O_REDIRECT_RESTARTS]:
+        s[b + AT_DEADLINE] = deadline
+
+
+@kernel
+def redirect_defence(s, opts, p, a, target, card):
+    """Main rules' Redirect of a defending card: it leaves attack ``a`` (with the Modifiers on it)
+    and goes, as a new attack of p's, at ``target``; ``a`` is left without that defence."""
+    b = abase(a)
+    na = new_attack_slot(s)
+    nb = abase(na)
+    s[nb + AT_CARD] = s[b + AT_DEF_CARD]
+    s[nb + AT_EXP] = s[b + AT_DEF_EXP]
+    s[nb + AT_DEF_CARD] = NO_CARD
+    s[nb + AT_DEF_EXP] = 0
+    s[nb + AT_DEF_STACK] = 0
+    s[nb + AT_MOD_COUNT] = 0
+    s[nb + AT_BOMBED] = 0
+    s[nb + AT_CREDIT] = p if opts[O_REDIRECT_CREDIT] else s[b + AT_DEF_CARD] // DECK_SIZE
+    kept = 0
+    for m in range(s[b + AT_MOD_COUNT]):
+        entry = s[b + AT_MODS + m]
+        if entry % 2 == SIDE_DEFENCE:
+            add_mod(s, na, entry // 2, SIDE_ATTACK)
+        else:
+            s[b + AT_MODS + kept] = entry
+            kept += 1
+    s[b + AT_MOD_COUNT] = kept
+    s[b + AT_DEF_CARD] = NO_CARD
+    s[b + AT_DEF_EXP] = 0
+    s[b + AT_DEF_STACK] = 0
+    add_mod(s, na, card, SIDE_ATTACK)
+    s[pbase(p) + PL_MODS_PLAYED] += 1
+    place_attack(s, opts, na, p, target)
+
+
+@kernel
+def overwrite(s, p, a, card):
+    """Detailed rules: p lays a larger Battle card over another's unbeaten attack; the attack, its
+    defence and deadline stay, the old attacking card and its Modifiers go to the centre, and the
+    attack is p's (ownership and kill credit)."""
+    b = abase(a)
+    victim = s[b + AT_VICTIM]
+    s[pbase(s[b + AT_OWNER]) + PL_ATTACKING] &= ~(1 << victim)
+    s[CARD_BASE + s[b + AT_CARD]] = LOC_DISCARD
+    kept = 0
+    for m in range(s[b + AT_MOD_COUNT]):
+        entry = s[b + AT_MODS + m]
+        if entry % 2 == SIDE_ATTACK:
+            s[CARD_BASE + entry // 2] = LOC_DISCARD
+        else:
+            s[b + AT_MODS + kept] = entry
+            kept += 1
+    s[b + AT_MOD_COUNT] = kept
+    s[b + AT_CARD] = card
+    s[b + AT_EXP] = 0
+    s[CARD_BASE + card] = LOC_FIELD
+    s[b + AT_OWNER] = p
+    s[b + AT_CREDIT] = p
+    s[pbase(p) + PL_ATTACKING] |= 1 << victim
+
+
+@kernel
+def stack_defence(s, a):
+    """Stacking defence: the current defending card's value joins the stack (the card itself is
+    spent to the centre; its Modifiers stay on the attack until it is cleared)."""
+    b = abase(a)
+    units = (s[b + AT_DEF_CARD] % DECK_SIZE + 1) * DEFENCE_UNITS
+    exponent = s[b + AT_DEF_EXP]
+    s[b + AT_DEF_STACK] += units << exponent if exponent >= 0 else units >> -exponent
+    s[CARD_BASE + s[b + AT_DEF_CARD]] = LOC_DISCARD
+    s[b + AT_DEF_CARD] = NO_CARD
+    s[b + AT_DEF_EXP] = 0
+
+
+@kernel
+def bomb(s, a, card):
+    """Every unbeaten attack on this attack's victim is beaten at once."""
+    b = abase(a)
+    victim = s[b + AT_VICTIM]
+    side = SIDE_DEFENCE if s[b + AT_DEF_CARD] != NO_CARD else SIDE_ATTACK
+    add_mod(s, a, card, side)
+    s[b + AT_BOMBED] = 1
+    for x in range(s[H_ATTACK_TOP]):
+        xb = abase(x)
+        if s[xb + AT_STATE] == ATTACK_UNBEATEN and s[xb + AT_VICTIM] == victim:
+            s[xb + AT_STATE] = ATTACK_BEATEN
+            add_unbeaten(s, victim, -1)
+
+
+@kernel
+def clear_front(s, p):
+    """The defender clears every beaten attack in front of it (all must be beaten)."""
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] == ATTACK_BEATEN and s[b + AT_VICTIM] == p:
+            free_attack(s, a, LOC_DISCARD)
+
+
+@kernel
+def clear_all_beaten(s):
+    for p in range(s[H_PLAYERS]):
+        if s[pbase(p) + PL_UNBEATEN_ON] == 0 and s[pbase(p) + PL_ATTACKS_ON] > 0:
+            clear_front(s, p)
+
+
+# ---- deaths -----------------------------------------------------------------------------------
+@kernel
+def strongest_attack_on(s, victim):
+    """The unbeaten attack on ``victim`` that gets the kill now: the highest value, then the first
+    placed; -1 if none."""
+    best = -1
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_VICTIM] == victim:
+            if best < 0:
+                best = a
+                continue
+            pa = attack_power(s, a)
+            pb = attack_power(s, best)
+            if pa > pb or (pa == pb and s[b + AT_SERIAL] < s[abase(best) + AT_SERIAL]):
+                best = a
+    return best
+
+
+@kernel
+def credit_candidates(s, victim, out):
+    """Unbeaten attacks on ``victim`` that would get the kill now: the strongest; several only if
+    they are equal in value and were placed at the same moment (the defender then chooses).
+    Returns how many, written to ``out``."""
+    best = strongest_attack_on(s, victim)
+    if best < 0:
+        return 0
+    n = 0
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if (s[b + AT_STATE] == ATTACK_UNBEATEN and s[b + AT_VICTIM] == victim
+                and attack_power(s, a) == attack_power(s, best) and s[b + AT_PLACED] == s[abase(best) + AT_PLACED]):
+            out[n] = a
+            n += 1
+    return n
+
+
+@kernel
+def kill(s, opts, victim, a):
+    """``victim`` dies to attack ``a``: the killing blow goes on its role card, the other attacks
+    on it are cleared, the credited player's kill record grows and its skull is spent."""
+    killer = s[abase(a) + AT_CREDIT]
+    vb = pbase(victim)
+    kb = pbase(killer)
+    flags = KF_ROYAL if s[vb + PL_ROYAL] else KF_COMMONER
+    if s[vb + PL_ASSAILANT]:
+        flags |= KF_ASSAILANT
+        if not s[vb + PL_ROYAL]:
+            flags |= KF_ASSAILANT_NOT_ROYAL
+    s[vb + PL_ALIVE] = 0
+    s[vb + PL_KILLED_BY] = killer
+    s[vb + PL_DEATH_ORDER] = s[H_DEATHS]
+    s[H_DEATHS] += 1
+    s[H_VERSION] += 1
+    s[kb + PL_KILLS] += 1
+    s[kb + PL_KILLED_ROLES] |= 1 << s[vb + PL_ROLE]
+    s[kb + PL_KILL_FLAGS] |= flags
+    s[kb + PL_ASSAILANT] = 0
+    free_attack(s, a, LOC_KILLING_BLOW)
+    for x in range(s[H_ATTACK_TOP]):
+        if s[abase(x) + AT_STATE] != ATTACK_FREE and s[abase(x) + AT_VICTIM] == victim:
+            free_attack(s, x, LOC_DISCARD)
+    # "after the first Player death, or after 2, if there are 8 players": deaths are counted, so an
+    # earlier impasse vote does not turn the first death into a pause
+    if not (opts[O_FIRST_VOTE_AFTER_TWO_AT_8] and s[H_PLAYERS] == MAX_PLAYERS and s[H_DEATHS] == 1):
+        s[H_PHASE] = PHASE_PAUSE
+
+
+# ---- the end ----------------------------------------------------------------------------------
+@kernel
+def deck_battle_sum(s, opts, p):
+    b = pbase(p)
+    total = 0
+    for k in range(s[b + PL_DECK_POS], DECK_SIZE):
+        kind = s[b + PL_DECK + k]
+        if is_battle(kind):
+            total += kind + 1
+    if opts[O_SHOP_COUNTS_HAND]:
+        for h in range(HAND_SIZE):
+            kind = s[b + PL_HAND + h]
+            if is_battle(kind):
+                total += kind + 1
+    return total
+
+
+@kernel
+def role_status(s, role, want_alive):
+    """Some player holding ``role`` is alive (want_alive) / dead; False if the role is not in play."""
+    for q in range(s[H_PLAYERS]):
+        if s[pbase(q) + PL_ROLE] == role and s[pbase(q) + PL_ALIVE] == want_alive:
+            return True
+    return False
+
+
+@kernel
+def kill_class_met(s, opts, roles, p):
+    role = s[pbase(p) + PL_ROLE]
+    flags = s[pbase(p) + PL_KILL_FLAGS]
+    cls = roles[role, ROLE_KILL_CLASS]
+    if cls == KILL_NONE:
+        return True
+    if cls == KILL_ROYAL:
+        return (flags & KF_ROYAL) != 0
+    if cls == KILL_COMMONER:
+        return (flags & KF_COMMONER) != 0
+    if cls == KILL_ASSAILANT:
+        need = KF_ASSAILANT if opts[O_SENTINEL_ROYAL_ASSAILANT] else KF_ASSAILANT_NOT_ROYAL
+        return (flags & need) != 0
+    return roles[role, ROLE_KILL_ROLE] >= 0 and (s[pbase(p) + PL_KILLED_ROLES] >> roles[role, ROLE_KILL_ROLE]) & 1 == 1
+
+
+@kernel
+def role_conditions_met(s, roles, p):
+    role = s[pbase(p) + PL_ROLE]
+    count = roles[role, ROLE_COND_COUNT]
+    if count == 0:
+        return True
+    hits = 0
+    for c in range(count):
+        if role_status(s, roles[role, ROLE_COND_BASE + 2 * c], roles[role, ROLE_COND_BASE + 2 * c + 1]):
+            hits += 1
+    return conditions_hold(roles, role, hits)
+
+
+@kernel(inline="always")
+def conditions_hold(roles, role, hits):
+    """All of the role's role conditions hold, or (ROLE_COND_ANY) at least one."""
+    return hits > 0 if roles[role, ROLE_COND_ANY] else hits == roles[role, ROLE_COND_COUNT]
+
+
+@kernel
+def has_won(s, opts, roles, p):
+    """Every building block of the player's win condition holds now."""
+    return own_conditions_met(s, opts, roles, p) and role_conditions_met(s, roles, p)
+
+
+@kernel
+def own_conditions_met(s, opts, roles, p):
+    """The building blocks the player can check without knowing hidden roles."""
+    b = pbase(p)
+    role = s[b + PL_ROLE]
+    is_alive = s[b + PL_ALIVE] == 1
+    if roles[role, ROLE_SELF] == SELF_ALIVE and not is_alive:
+        return False
+    if roles[role, ROLE_SELF] == SELF_DEAD and is_alive:
+        return False
+    kills = s[b + PL_KILLS]
+    limit = roles[role, ROLE_MAX_KILLS]
+    if kills < roles[role, ROLE_MIN_KILLS] or (limit >= 0 and kills > limit):
+        return False
+    if not kill_class_met(s, opts, roles, p):
+        return False
+    if s[H_DEATHS] < roles[role, ROLE_MIN_DEAD] or s[b + PL_MODS_PLAYED] < roles[role, ROLE_MODS_PLAYED]:
+        return False
+    if roles[role, ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > roles[role, ROLE_DECK_SUM_MAX]:
+        return False
+    if roles[role, ROLE_NEIGHBOURS]:
+        n = s[H_PLAYERS]
+        if not alive(s, (p + n - 1) % n) and not alive(s, (p + 1) % n):
+            return False
+    return True
+
+
+@kernel
+def end_game(s, outcome):
+    s[H_PHASE] = PHASE_OVER
+    s[H_OUTCOME] = outcome
+
+
+@kernel
+def stalemate(s):
+    """No attack on the table and no living player can ever attack again."""
+    if unbeaten_total(s) > 0:
+        return False
+    for p in range(s[H_PLAYERS]):
+        if alive(s, p) and could_attack_later(s, p):
+            return False
+    return True
+
+
+@kernel
+def cards_consistent(s, seen):
+    """Each card is in exactly one place: the places read off the deck orders, hands and attacks
+    agree with the card locations, nothing is listed twice, and one killing blow lies on each
+    dead player's role card. ``seen`` is scratch space of at least MAX_PLAYERS * DECK_SIZE entries."""
+    players = s[H_PLAYERS]
+    for c in range(MAX_PLAYERS * DECK_SIZE):
+        seen[c] = 0
+    for p in range(players):
+        b = pbase(p)
+        for k in range(DECK_SIZE):
+            card = card_id(p, s[b + PL_DECK + k])
+            if k >= s[b + PL_DECK_POS]:
+                seen[card] += 1
+                if s[CARD_BASE + card] != LOC_DECK:
+                    return False
+            elif s[CARD_BASE + card] == LOC_DECK:
+                return False
+        for h in range(HAND_SIZE):
+            kind = s[b + PL_HAND + h]
+            if kind != NO_CARD:
+                seen[card_id(p, kind)] += 1
+                if s[CARD_BASE + card_id(p, kind)] != LOC_HAND:
+                    return False
+    for a in range(s[H_ATTACK_TOP]):
+        b = abase(a)
+        if s[b + AT_STATE] == ATTACK_FREE:
+            continue
+        seen[s[b + AT_CARD]] += 1
+        if s[b + AT_DEF_CARD] != NO_CARD:
+            seen[s[b + AT_DEF_CARD]] += 1
+            if s[CARD_BASE + s[b + AT_DEF_CARD]] != LOC_FIELD:
+                return False
+        if s[CARD_BASE + s[b + AT_CARD]] != LOC_FIELD:
+            return False
+        for m in range(s[b + AT_MOD_COUNT]):
+            seen[s[b + AT_MODS + m] // 2] += 1
+            if s[CARD_BASE + s[b + AT_MODS + m] // 2] != LOC_FIELD:
+                return False
+    blows = 0
+    for c in range(players * DECK_SIZE):
+        loc = s[CARD_BASE + c]
+        if seen[c] > 1:
+            return False
+        if seen[c] == 0 and loc != LOC_DISCARD and loc != LOC_KILLING_BLOW:
+            return False
+        if loc == LOC_KILLING_BLOW:
+            blows += 1
+    return blows == s[H_DEATHS]
