@@ -32,7 +32,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from balance.stats import FAILS, HOLDS, UNDECIDED, running_estimate  # noqa: E402
+from balance.stats import FAILS, HOLDS, UNDECIDED, estimate, estimate_row, running_estimate  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:960px;margin:1.5em auto;padding:0 12px;color:#222;
 line-height:1.4}
@@ -48,7 +48,9 @@ DPI = 100
 PAGE_INCHES = 9.4  # figure width: 940 px at 100% zoom, the page's content width
 FONT_POINTS = 9  # 12.5 px at 100 dpi
 ROW_INCHES = 0.24  # one row of a dot plot
-MAX_TABLE_GROUPS = 12  # a grouping with more groups is shown as a breakdown plot, not table rows
+MAX_TABLE_GROUPS = 12  # a grouping with more groups is left out of the tables and dot plots
+BREAKDOWN_GROUPS = 8  # a numbered grouping with more groups (rounds of a match) is a line plot
+FOREST_SPLIT_ROWS = 40  # a one-panel headline with more rows is drawn in two columns
 P_FLOOR = 1e-6  # smaller p-values print as "< 1e-6"
 VERDICT_COLOURS = {HOLDS: "#187a2f", FAILS: "#b3261e", UNDECIDED: "#c28f00", "": "#4a5a70"}
 BAND_COLOUR = "#9fd3a8"
@@ -107,6 +109,18 @@ class Study:
     def is_share(self, name: str) -> bool:
         return self.quantity_bounds(name) == (0.0, 1.0)
 
+    def quantity_rows(self, quantity: str, by: str) -> pd.DataFrame:
+        """The quantity table's rows for (quantity, by); the ungrouped estimate of a quantity the
+        game declares only by groups is computed here."""
+        q = self.summary["quantities"]
+        part = q[(q["quantity"] == quantity) & (q["by"] == by)]
+        declared = any(d.name == quantity for d in self.game.quantities)
+        if len(part) or by or not declared or not (q["quantity"] == quantity).any():
+            return part
+        d = self.game.quantity(quantity, quantity)
+        est = estimate(d.kind, self.results.table(d.table), d.column, d.denominator)
+        return pd.DataFrame([{"quantity": quantity, "by": "", "group": "", **estimate_row(est)}])
+
     def claim(self, claim_id: str):
         return next(c for c in self.scenario.claims if c.id == claim_id)
 
@@ -164,6 +178,8 @@ def clip_interval(low: float, high: float, bounds: tuple[float, float]) -> tuple
 
 def fmt_interval(low: float, high: float, bounds: tuple[float, float]) -> str:
     lo, hi = clip_interval(low, high, bounds)
+    if lo == hi:
+        return "(fixed)"
     return f"[{_fmt(float(lo))}, {_fmt(float(hi))}]"
 
 
@@ -264,24 +280,32 @@ def _facts_view(study: Study) -> pd.DataFrame:
     if facts is not None:
         return _drop_empty(pd.DataFrame(facts))
     q = study.summary["quantities"]
-    fixed = q[(q["low"] == q["high"]) & (q["estimate"] == q["low"])]
+    fixed = q[(q["by"] == "") & (q["low"] == q["high"]) & (q["estimate"] == q["low"])]
     return pd.DataFrame({"fact": fixed["quantity"], "group": [study.group_label(b, g) for b, g in
                                                               zip(fixed["by"], fixed["group"])],
                          "value": fixed["estimate"]}).pipe(_drop_empty)
 
 
 def _is_fact(row) -> bool:
-    return row["low"] == row["high"] == row["estimate"]
+    return row["by"] == "" and row["low"] == row["high"] == row["estimate"]
+
+
+def _is_breakdown(groups: pd.Series) -> bool:
+    """A grouping by a running number with many values (the round of a match) is plotted."""
+    return len(groups) > BREAKDOWN_GROUPS and groups.astype(str).str.fullmatch(r"-?\d+").all()
 
 
 def _quantity_view(study: Study) -> pd.DataFrame:
     """Every quantity with its clipped interval and its count in named units; facts, empty groups
     and long breakdowns (shown as plots) left out."""
     q = study.summary["quantities"]
-    counts = q.groupby(["quantity", "by"])["group"].transform("size")
+    grouped = q.groupby(["quantity", "by"])["group"]
+    counts = grouped.transform("size")
+    plotted = grouped.transform(_is_breakdown)
     rows = []
-    for r, count in zip(q.to_dict("records"), counts):
-        if not np.isfinite(r["estimate"]) or _is_fact(r) or count > MAX_TABLE_GROUPS:
+    for r, count, breakdown in zip(q.to_dict("records"), counts, plotted):
+        degenerate = r["by"] != "" and count == 1  # one group: the whole study again ("by policy" in self-play)
+        if not np.isfinite(r["estimate"]) or _is_fact(r) or degenerate or breakdown or count > MAX_TABLE_GROUPS:
             continue
         quantity = study.game.quantity(r["quantity"], r["quantity"])
         unit = study.game.unit if quantity.table == "games" else f"seat-{study.game.unit}"
@@ -292,13 +316,17 @@ def _quantity_view(study: Study) -> pd.DataFrame:
     return _drop_empty(pd.DataFrame(rows))
 
 
+def plural(word: str) -> str:
+    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
+
+
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
     d = scenario.describe()
     game = scenario.setup.game
     view = game.report_view(scenario.setup)
-    played = f"{summary['games']:,} {view.match_word or 'game'}s"
+    played = f"{summary['games']:,} {plural(view.match_word or 'game')}"
     if game.unit != "game":
-        played += f" ({summary.get('rows', summary['games']):,} {game.unit}s)"
+        played += f" ({summary.get('rows', summary['games']):,} {plural(game.unit)})"
     rows = [("game", f"{game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
             ("mode", d["mode"]), ("players", str(d["players"])),
             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
@@ -419,8 +447,7 @@ def verdict_legend(fig) -> None:
 
 def study_dots(study: Study, quantity: str, by: str, label_groups: bool = True) -> list[Dot]:
     """The rows of one study for a (quantity, by) panel, with the band and verdict of its claim."""
-    q = study.summary["quantities"]
-    part = q[(q["quantity"] == quantity) & (q["by"] == by)]
+    part = study.quantity_rows(quantity, by)
     claims = study.claims_on(quantity, by)
     dots = []
     for r in part.to_dict("records"):
@@ -442,24 +469,39 @@ def rate_figure(study: Study) -> bytes | None:
     q = study.summary["quantities"]
     panels = []
     for (quantity, by), part in q[q["by"] != ""].groupby(["quantity", "by"], sort=False):
-        if 2 <= len(part) <= MAX_TABLE_GROUPS and study.is_share(quantity) and part["estimate"].notna().any():
+        if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.is_share(quantity) \
+                and part["estimate"].notna().any():
             panels.append((f"{quantity} by {by}", study_dots(study, quantity, by), study.quantity_bounds(quantity)))
     if not panels:
         return None
     return _panel_grid(panels, columns=2 if len(panels) > 1 else 1)
 
 
-def _panel_grid(panels, columns: int, extra_rows: float = 0.9) -> bytes:
+def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = False) -> bytes:
+    """Dot-plot panels, ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
+    one axis range for all (the parts of one split panel), ticks on top and bottom."""
     rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
     heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows for row in rows]
+    limits = _limits([d for p in panels for d in p[1]], panels[0][2]) if shared_x else None
     with plt.rc_context(STYLE):
         fig = plt.figure(figsize=(PAGE_INCHES, sum(heights)), layout="constrained")
         grid = fig.add_gridspec(len(rows), columns, height_ratios=heights)
         for i, row in enumerate(rows):
             for j, (title, dots, bounds) in enumerate(row):
-                dot_panel(fig.add_subplot(grid[i, j]), dots, bounds, title)
+                ax = fig.add_subplot(grid[i, j])
+                dot_panel(ax, dots, bounds, title)
+                if limits:
+                    ax.set_xlim(*limits)
+                    ax.tick_params(axis="x", labeltop=True)
         verdict_legend(fig)
         return _png(fig)
+
+
+def _split_forest(title: str, dots: list[Dot], bounds) -> list[tuple[str, list[Dot], tuple]]:
+    """A long forest in two halves, cut at the study heading nearest the middle."""
+    starts = [i for i, d in enumerate(dots) if d.heading] or [len(dots) // 2]
+    cut = min(starts, key=lambda i: abs(i - len(dots) / 2)) or len(dots) // 2
+    return [(title, dots[:cut], bounds), (f"{title} (continued)", dots[cut:], bounds)]
 
 
 def headline_panels(studies: list[Study]) -> list[tuple[str, str]]:
@@ -496,6 +538,8 @@ def headline_figure(studies: list[Study]) -> bytes | None:
         bounds = next(s.quantity_bounds(quantity) for s in studies
                       if (s.summary["quantities"]["quantity"] == quantity).any())
         columns.append((f"{quantity}" + (f" by {by}" if by else ""), dots, bounds))
+    if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
+        return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
     height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False,
@@ -514,8 +558,7 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
         return None
     cells = []
     for s in studies:
-        for d, g in zip(study_dots(s, quantity, by, label_groups=False),
-                        s.summary["quantities"].query("quantity == @quantity and by == @by")["group"]):
+        for d, g in zip(study_dots(s, quantity, by, label_groups=False), s.quantity_rows(quantity, by)["group"]):
             cells.append({"study": s.name, "group": g, "estimate": d.estimate, "target": d.target,
                           "verdict": d.verdict})
     if not cells:
@@ -604,7 +647,7 @@ def breakdown_figure(study: Study) -> bytes | None:
     interval (clipped to the range) against the group, with the claim's band for that grouping."""
     q = study.summary["quantities"]
     panels = [(k, p) for k, p in q[q["by"] != ""].groupby(["quantity", "by"], sort=False)
-              if len(p) > MAX_TABLE_GROUPS and p["estimate"].notna().any()]
+              if _is_breakdown(p["group"]) and p["estimate"].notna().any()]
     if not panels:
         return None
     columns = 2 if len(panels) > 1 else 1
@@ -728,12 +771,12 @@ def _contents(games: dict[str, list[Study]]) -> str:
 def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd.DataFrame]) -> None:
     game = studies[0].game
     page.heading(3, game.title, f"game-{name}")
-    page.image(f"{name}_headline.png", headline_figure(studies), f"{game.title}: headline")
-    page.table(verdict_summary(studies), "verdict", text_cols=("study", "claim", "verdict"),
-               links={"study": {s.name: s.anchor for s in studies}})
     page.image(f"{name}_heatmap.png", headline_heatmap(studies), f"{game.title}: heatmap")
+    page.image(f"{name}_headline.png", headline_figure(studies), f"{game.title}: headline")
     for i, matrix in enumerate(m for m in matrices if m["game"].iloc[0] == name):
         page.image(f"{name}_matrix_{i}.png", matrix_heatmap(matrix), f"{game.title}: policy matrix")
+    page.table(verdict_summary(studies), "verdict", text_cols=("study", "claim", "verdict"),
+               links={"study": {s.name: s.anchor for s in studies}})
     page.image(f"{name}_lengths.png", lengths_by_study(studies), f"{game.title}: length by study")
 
 
