@@ -217,6 +217,8 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
 def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folders, or run folders (from `run`)."),
            output: Path = typer.Option(..., "-o", "--output", help="The HTML file to write (Markdown beside it)."),
            games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
+           matrix: list[Path] = typer.Option([], "--matrix", help="A `balance matrix --json` file to show as a "
+                                                                    "heatmap under its game (repeatable)."),
            json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies."""
     from balance.engine.runner import MANIFEST, load_results
@@ -233,6 +235,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                 pending += [("scenario", f) for f in scenario_files([src])]
         if not pending:
             raise UserError("no scenarios or run folders given")
+        matrices = [read_matrix(m) for m in matrix]
         loaded = [(kind, path, load(path) if kind == "scenario" else None) for kind, path in pending]
         set_threads(threads)
         studies = []
@@ -244,11 +247,23 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                     sc.seed = seed
                 results = play(sc, games, None)
             studies.append((sc, results, summary_of(sc, results)))
-        html, md = write_report(studies, output)
+        html, md = write_report(studies, output, matrices)
         if json_out:
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}))
         else:
             typer.echo(f"wrote {html} and {md}")
+
+
+def read_matrix(path: Path) -> list[dict]:
+    """The rows of a `balance matrix --json` file (bad input: one line naming the file)."""
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise UserError(f"{path}: not a matrix JSON file ({err})")
+    keys = {"game", "mode", "row", "column", "win_rate", "low", "high", "games"}
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and keys <= set(r) for r in rows):
+        raise UserError(f"{path}: expected the rows of `balance matrix --json` ({', '.join(sorted(keys))})")
+    return rows
 
 
 @app.command()
@@ -328,8 +343,8 @@ def matrix(game: str = typer.Argument(..., help="Game name."),
                 seats = res.seats
                 slot0 = seats[seats["policy"].eq(a) & ((seats["seat"] - seats["rotation"]) % players == 0)]
                 est = estimate("rate", slot0, "won")
-                rows.append({"row": a, "column": b, "win_rate": est.estimate, "low": est.low, "high": est.high,
-                             "games": res.n_games})
+                rows.append({"game": g.name, "mode": mode, "players": players, "row": a, "column": b,
+                             "win_rate": est.estimate, "low": est.low, "high": est.high, "games": res.n_games})
         table = pd.DataFrame(rows)
         if json_out:
             typer.echo(json.dumps(to_jsonable(table), indent=2))

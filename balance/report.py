@@ -51,7 +51,7 @@ ROW_INCHES = 0.24  # one row of a dot plot
 MAX_TABLE_GROUPS = 12  # a grouping with more groups is left out of the tables and dot plots
 BREAKDOWN_GROUPS = 8  # a numbered grouping with more groups (rounds of a match) is a line plot
 FOREST_SPLIT_ROWS = 40  # a one-panel headline with more rows is drawn in two columns
-P_FLOOR = 1e-6  # smaller p-values print as "< 1e-6"
+P_FLOOR = 1e-6  # smaller p-values print as "< 1e-6" (fmt_p)
 VERDICT_COLOURS = {HOLDS: "#187a2f", FAILS: "#b3261e", UNDECIDED: "#c28f00", "": "#4a5a70"}
 BAND_COLOUR = "#9fd3a8"
 STYLE = {"font.size": FONT_POINTS, "axes.titlesize": FONT_POINTS + 1, "axes.labelsize": FONT_POINTS,
@@ -166,7 +166,7 @@ def _fmt(v) -> str:
 def fmt_p(p: float) -> str:
     if not np.isfinite(p):
         return "—"
-    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.3g}"
+    return "< 1e-6" if p < P_FLOOR else f"{p:.3g}"
 
 
 def clip_interval(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:
@@ -178,6 +178,8 @@ def clip_interval(low: float, high: float, bounds: tuple[float, float]) -> tuple
 
 def fmt_interval(low: float, high: float, bounds: tuple[float, float]) -> str:
     lo, hi = clip_interval(low, high, bounds)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "—"
     if lo == hi:
         return "(fixed)"
     return f"[{_fmt(float(lo))}, {_fmt(float(hi))}]"
@@ -590,7 +592,8 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
 
 
 def lengths_by_study(studies: list[Study]) -> bytes | None:
-    """The distribution of each length column in every study (box: quartiles; whiskers: 5-95%)."""
+    """The distribution of each length column in every study: box from the first to the third
+    quartile, red median, blue mean, whiskers from the 5th to the 95th percentile."""
     columns = [c for c in studies[0].view.lengths if all(c in s.results.games.columns for s in studies)]
     if not columns:
         return None
@@ -599,14 +602,16 @@ def lengths_by_study(studies: list[Study]) -> bytes | None:
         fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False, sharey=True,
                                  layout="constrained")
         for ax, column in zip(axes[0], columns):
-            data = [s.results.games[column].to_numpy(float) for s in studies]
-            ax.boxplot(data, vert=False, whis=(5, 95), showfliers=False, widths=0.6,
-                       medianprops={"color": "#b3261e"}, showmeans=True,
-                       meanprops={"marker": "D", "markerfacecolor": "#234d8f", "markeredgecolor": "#234d8f",
-                                  "markersize": 4})
+            for y, s in enumerate(studies):
+                values = s.results.games[column].to_numpy(float)
+                p5, p25, p50, p75, p95 = np.percentile(values, [5, 25, 50, 75, 95])
+                ax.plot([p5, p95], [y, y], color="#555", linewidth=1)
+                ax.add_patch(plt.Rectangle((p25, y - 0.3), p75 - p25, 0.6, facecolor="#dfe8d8", edgecolor="#333"))
+                ax.plot([p50, p50], [y - 0.3, y + 0.3], color="#b3261e", linewidth=1.5)
+                ax.plot(values.mean(), y, "D", color="#234d8f", markersize=4)
             ax.set_title(f"{column} per {studies[0].game.unit}", loc="left")
-        axes[0][0].set_yticks(range(1, len(studies) + 1), [s.name for s in studies])
-        axes[0][0].set_ylim(len(studies) + 0.5, 0.5)
+        axes[0][0].set_yticks(range(len(studies)), [s.name for s in studies])
+        axes[0][0].set_ylim(len(studies) - 0.5, -0.5)
         return _png(fig)
 
 
