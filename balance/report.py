@@ -747,13 +747,14 @@ class Page:
         self.html.append(_html_table(df, verdict_col, text_cols, links))
         self.md += [markdown_table(df), ""]
 
-    def image(self, name: str, png: bytes | None, alt: str) -> None:
+    def image(self, name: str, png: bytes | None, alt: str, caption: str = "") -> None:
         if png is None:
             return
         self.images[name] = png
         data = base64.b64encode(png).decode()
         self.html.append(f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>")
         self.md += [f"![{alt}]({self.assets.name}/{name})", ""]
+        self.text(caption, css="note")
 
     def open_details(self, summary: str) -> None:
         self.html.append(f"<details><summary>{html.escape(summary)}</summary>")
@@ -776,13 +777,22 @@ def _contents(games: dict[str, list[Study]]) -> str:
 def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd.DataFrame]) -> None:
     game = studies[0].game
     page.heading(3, game.title, f"game-{name}")
-    page.image(f"{name}_heatmap.png", headline_heatmap(studies), f"{game.title}: heatmap")
-    page.image(f"{name}_headline.png", headline_figure(studies), f"{game.title}: headline")
+    panels = headline_panels(studies)
+    docs = "; ".join(f"{q.name}: {q.doc}" for q in game.quantities if q.name in {p for p, _ in panels})
+    page.image(f"{name}_heatmap.png", headline_heatmap(studies), f"{game.title}: heatmap",
+               "Each cell: a study's estimate for one group; blue below the claim's target, red above.")
+    page.image(f"{name}_headline.png", headline_figure(studies), f"{game.title}: headline",
+               f"Each dot: a study's estimate with its 95% interval, coloured by the verdict of the claim on it; "
+               f"green: the values the claim allows; dark tick: its target. {docs}.")
     for i, matrix in enumerate(m for m in matrices if m["game"].iloc[0] == name):
-        page.image(f"{name}_matrix_{i}.png", matrix_heatmap(matrix), f"{game.title}: policy matrix")
+        page.image(f"{name}_matrix_{i}.png", matrix_heatmap(matrix), f"{game.title}: policy matrix",
+                   "The row policy's win rate in one seat against the column policy in every other seat, "
+                   "with its 95% interval (from `balance matrix --json`).")
     page.table(verdict_summary(studies), "verdict", text_cols=("study", "claim", "verdict"),
                links={"study": {s.name: s.anchor for s in studies}})
-    page.image(f"{name}_lengths.png", lengths_by_study(studies), f"{game.title}: length by study")
+    page.image(f"{name}_lengths.png", lengths_by_study(studies), f"{game.title}: length by study",
+               "Length by study: box from the first to the third quartile, red median, blue mean, whiskers "
+               "from the 5th to the 95th percentile.")
 
 
 def _study_section(page: Page, s: Study) -> None:
