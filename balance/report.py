@@ -31,13 +31,15 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from balance.stats import FAILS, HOLDS, UNDECIDED, estimate, estimate_row, running_estimate  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:960px;margin:1.5em auto;padding:0 12px;color:#222;
 line-height:1.4}
-table{border-collapse:collapse;margin:0.6em 0;font-size:0.85em}td,th{border:1px solid #ccc;padding:2px 7px;
-text-align:right;vertical-align:top;white-space:nowrap}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
+table{border-collapse:collapse;margin:0.6em 0;font-size:0.8em}td,th{border:1px solid #ccc;padding:2px 5px;
+text-align:right;vertical-align:top;white-space:nowrap}th{background:#f3f3f3}
+td:first-child,th:first-child{text-align:left}
 td.text{text-align:left;white-space:normal}.holds{color:#187a2f;font-weight:bold}.fails{color:#b3261e;font-weight:bold}
 .undecided{color:#8a6d00;font-weight:bold}code{background:#f6f6f6;padding:1px 4px}img{max-width:100%;display:block;
 margin:0.5em 0}.scroll{overflow-x:auto}nav ol{columns:2;margin:0.3em 0}nav>ol{columns:1}details{margin:0.6em 0}
@@ -633,7 +635,7 @@ def length_and_outcome_figure(study: Study) -> bytes | None:
             ax.axvline(values.mean(), color="#234d8f", linewidth=1.2, label=f"mean {values.mean():.3g}")
             ax.set_xlabel(f"{column} per {study.game.unit}")
             ax.set_ylabel(f"{study.game.unit}s")
-            ax.legend(loc="upper right")
+            ax.legend(loc="best")
         if outcome:
             shares = games[outcome].value_counts(normalize=True).sort_index()
             ax = axes[0][-1]
@@ -690,7 +692,10 @@ def convergence_plot(study: Study) -> bytes | None:
         ax.plot(run["n"], run["estimate"], color="#333")
         ax.fill_between(run["n"], run["low"].clip(0, 1), run["high"].clip(0, 1), alpha=0.3)
         ax.set_xscale("log")
-        ax.set_xlabel(f"{study.game.unit}s played")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))  # 1-2-5 steps, labelled as counts
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel(f"{plural(study.game.unit)} played")
         ax.set_ylabel(f"win rate of {study.group_label('seat', str(seat))}")
         return _png(fig)
 
