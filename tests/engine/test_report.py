@@ -200,3 +200,17 @@ def test_policy_matrix_shows_as_a_heatmap_under_its_game(studies, tmp_path):
     page = parse(tmp_path / "r.html")
     title = studies["imposter_kings"][0][0].setup.game.title
     assert ("img", f"{title}: policy matrix") in page.order
+
+
+def test_report_refuses_a_bad_matrix_file_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    bad = tmp_path / "matrix.json"
+    bad.write_text('[{"row": "greedy"}]')
+    scenario = ROOT / "scenarios" / "take_the_throne" / "core_4p.toml"
+    result = CliRunner().invoke(app, ["report", str(scenario), "-o", str(tmp_path / "r.html"), "--matrix", str(bad)])
+    assert result.exit_code == 2
+    assert str(bad) in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "r.html").exists()
