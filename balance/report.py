@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
 
 from balance.stats import FAILS, HOLDS, UNDECIDED, estimate, estimate_row, running_estimate  # noqa: E402
 
@@ -190,7 +190,10 @@ def fmt_interval(low: float, high: float, bounds: tuple[float, float]) -> str:
 def fmt_effect(effect: float, share: bool) -> str:
     if not np.isfinite(effect):
         return "—"
-    return f"{effect * 100:+.1f} pts" if share else f"{effect:+.3g}"
+    if share:
+        points = round(effect * 100, 1) + 0.0  # + 0.0: no "-0.0"
+        return f"{points:+.1f} pts"
+    return f"{effect:+.3g}"
 
 
 def claim_band(compare: str, target: float, tolerance: float) -> tuple[float, float]:
@@ -429,6 +432,7 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
             ax.plot([lo, hi], [y, y], color=colour, linewidth=1.8)
             ax.plot(d.estimate, y, "o", color=colour, markersize=4.5)
     ax.set_xlim(lo_ax, hi_ax)
+    ax.xaxis.set_major_locator(MaxNLocator(6))  # narrow side-by-side panels: few, readable ticks
     ax.set_ylim(len(dots) - 0.5, -0.5)
     ax.set_yticks(range(len(dots)))
     if labels:
@@ -700,7 +704,7 @@ def convergence_plot(study: Study) -> bytes | None:
         return _png(fig)
 
 
-def matrix_heatmap(matrix: pd.DataFrame) -> bytes:
+def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game") -> bytes:
     """The policy ladder: the row policy's win rate (one seat) against the column policy."""
     names = list(dict.fromkeys(matrix["row"]))
     grid = matrix.pivot(index="row", columns="column", values="win_rate").reindex(index=names, columns=names)
@@ -718,7 +722,7 @@ def matrix_heatmap(matrix: pd.DataFrame) -> bytes:
         ax.grid(False)
         fig.colorbar(image, ax=ax, shrink=0.8, label="win rate of the row policy")
         games = int(matrix["games"].max())
-        ax.set_title(f"{matrix['mode'].iloc[0] if 'mode' in matrix else ''} policy matrix, {games:,} games a cell",
+        ax.set_title(f"mode {matrix['mode'].iloc[0]}: policy matrix, {games:,} {plural(game_word)} a cell",
                      loc="left")
         return _png(fig)
 
@@ -790,7 +794,8 @@ def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd
                f"Each dot: a study's estimate with its 95% interval, coloured by the verdict of the claim on it; "
                f"green: the values the claim allows; dark tick: its target. {docs}.")
     for i, matrix in enumerate(m for m in matrices if m["game"].iloc[0] == name):
-        page.image(f"{name}_matrix_{i}.png", matrix_heatmap(matrix), f"{game.title}: policy matrix",
+        page.image(f"{name}_matrix_{i}.png", matrix_heatmap(matrix, studies[0].game_word),
+                   f"{game.title}: policy matrix",
                    "The row policy's win rate in one seat against the column policy in every other seat, "
                    "with its 95% interval (from `balance matrix --json`).")
     page.table(verdict_summary(studies), "verdict", text_cols=("study", "claim", "verdict"),

@@ -20,7 +20,8 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.report import Study, _claims_view, _quantity_view, fmt_interval, fmt_p, write_report  # noqa: E402
+from balance.report import (Study, _claims_view, _quantity_view, fmt_effect, fmt_interval, fmt_p,  # noqa: E402
+                            write_report)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {  # two studies of each game, so that the headline compares studies
@@ -154,6 +155,7 @@ def test_intervals_are_clipped_and_p_values_floored():
     assert fmt_interval(-1.363, 2.363, (0.0, 1.0)) == "[0, 1]"
     assert fmt_interval(-np.inf, np.inf, (0.0, 1.0)) == "[0, 1]"  # one deal: no information
     assert fmt_interval(np.nan, np.nan, (0.0, np.inf)) == "—"
+    assert fmt_effect(-0.0004, True) == "+0.0 pts" and fmt_effect(0.0356, True) == "+3.6 pts"
     assert fmt_p(0.0) == "< 1e-6" and fmt_p(3.2e-7) == "< 1e-6" and fmt_p(0.0123) == "0.0123"
 
 
