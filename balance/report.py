@@ -221,15 +221,16 @@ def _drop_empty(df: pd.DataFrame) -> pd.DataFrame:
 
 def _html_table(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tuple[str, ...] = (),
                 links: dict[str, dict[str, str]] | None = None) -> str:
-    """``links``: column -> cell text -> the anchor that cell links to."""
+    """``verdict_col``: coloured by its worst verdict ("2 holds, 1 fails" as fails).
+    ``links``: column -> cell text -> the anchor that cell links to."""
     links = links or {}
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
     body = []
     for row in df.itertuples(index=False):
         cells = []
         for col, v in zip(df.columns, row):
-            cls = f' class="{html.escape(str(v))}"' if col == verdict_col and v in VERDICT_COLOURS else \
-                ' class="text"' if col in text_cols else ""
+            worst = next((k for k in (FAILS, UNDECIDED, HOLDS) if k in str(v)), "") if col == verdict_col else ""
+            cls = f' class="{worst}"' if worst else ' class="text"' if col in text_cols else ""
             text = html.escape(_fmt(v))
             if str(v) in links.get(col, {}):
                 text = f"<a href='#{links[col][str(v)]}'>{text}</a>"
