@@ -376,6 +376,8 @@ def scenario_paths(sources: list[Path]) -> list[Path]:
 def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folders, or study folders (from `run`)."),
            output: Path = typer.Option(..., "-o", "--output", help="The HTML file to write (Markdown beside it)."),
            games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
+           matrix: list[Path] = typer.Option([], "--matrix", help="A `balance matrix --json` file to show as a "
+                                                                    "heatmap under its game (repeatable)."),
            json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies."""
     from balance.report import write_report
@@ -392,6 +394,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                 pending.append(("folder", src, None))
             else:
                 pending += [("scenario", f, None) for f in scenario_paths([src])]
+        matrices = [read_matrix(m) for m in matrix]
         loaded = [(kind, path, load(path) if kind == "scenario" else load_results(path)) for kind, path, _ in pending]
         set_threads(threads)
         studies = []
@@ -408,11 +411,23 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                     results = play(sc, games, tracker)
                     tracker.phase("summarizing")
                     studies.append((sc, results, summary_of(sc, results)))
-            html, md = write_report(studies, output)
+            html, md = write_report(studies, output, matrices)
         if json_out:
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}))
         else:
             typer.echo(f"wrote {html} and {md}")
+
+
+def read_matrix(path: Path) -> list[dict]:
+    """The rows of a `balance matrix --json` file (bad input: one line naming the file)."""
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise UserError(f"{path}: not a matrix JSON file ({err})")
+    keys = {"game", "mode", "row", "column", "win_rate", "low", "high", "games"}
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and keys <= set(r) for r in rows):
+        raise UserError(f"{path}: expected the rows of `balance matrix --json` ({', '.join(sorted(keys))})")
+    return rows
 
 
 @app.command()
@@ -522,8 +537,8 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
                 slot0 = seats[seats["policy"].eq(cell.seats[0].label)
                               & ((seats["seat"] - seats["rotation"]) % cell.players == 0)]
                 est = estimate("rate", slot0, "won")
-                rows.append({"row": a, "column": b, "win_rate": est.estimate, "low": est.low, "high": est.high,
-                             "games": res.n_games})
+                rows.append({"game": g.name, "mode": mode, "players": players, "row": a, "column": b,
+                             "win_rate": est.estimate, "low": est.low, "high": est.high, "games": res.n_games})
         table = pd.DataFrame(rows)
         if json_out:
             typer.echo(json.dumps(to_jsonable(table), indent=2))

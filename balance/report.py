@@ -1,9 +1,16 @@
 """Balance reports: HTML (plots embedded) and Markdown (plots beside it) for one or more studies.
 
-Each study section has a header (game, mode, options, policies, games, seed, assumed facts), the
-claims table with verdicts, every declared quantity with its interval, seat uniformity, and plots:
-rates with interval bars per seat and per policy, the distribution of game length, and the
-convergence of the estimate over games.
+The page answers the designer's question first: a summary with, for each game, the verdict of
+every claim with the size of its effect and the game's headline figure (the quantities its
+``report_view`` names, every study on one zoomed axis against the claim's band; a heatmap when
+the headline is grouped, e.g. DETHRONED's roles x setups; the policy matrix when one is given).
+One section per study follows: its setup, its claims, the facts of the setup, plots of every
+rate by each grouping with the claim's band, the distributions of game length and the outcome
+kinds, and in collapsible blocks the full quantity table, per-round breakdowns and convergence.
+
+Figures are drawn at the page's width (text at least 10 px at 100% zoom) and stacked rather than
+shrunk. Intervals are clipped to the range of their quantity. The output is byte-for-byte
+reproducible: no timestamps, PNGs without version metadata.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ import base64
 import html
 import io
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -20,208 +29,846 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
 
-from balance.stats import count_text, format_p, p_clause, running_estimate  # noqa: E402
+from balance.stats import FAILS, HOLDS, UNDECIDED, estimate, estimate_row, running_estimate  # noqa: E402
 
-CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.holds{color:#187a2f;font-weight:bold}
-.fails{color:#b3261e;font-weight:bold}.undecided{color:#8a6d00}code{background:#f6f6f6;padding:1px 4px}
-img{max-width:100%}"""
+CSS = """body{font-family:system-ui,sans-serif;max-width:960px;margin:1.5em auto;padding:0 12px;color:#222;
+line-height:1.4}
+table{border-collapse:collapse;margin:0.6em 0;font-size:0.8em}td,th{border:1px solid #ccc;padding:2px 5px;
+text-align:right;vertical-align:top;white-space:nowrap}th{background:#f3f3f3}
+td:first-child,th:first-child{text-align:left}
+td.text{text-align:left;white-space:normal}.holds{color:#187a2f;font-weight:bold}.fails{color:#b3261e;font-weight:bold}
+.undecided{color:#8a6d00;font-weight:bold}code{background:#f6f6f6;padding:1px 4px}img{max-width:100%;display:block;
+margin:0.5em 0}.scroll{overflow-x:auto}nav ol{columns:2;margin:0.3em 0}nav>ol{columns:1}details{margin:0.6em 0}
+summary{cursor:pointer;color:#234d8f}section{border-top:2px solid #ddd;margin-top:2em}.note{color:#555;
+font-size:0.9em}"""
 
-
-def _png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
-
-
-def rate_plot(quantities: pd.DataFrame, title: str) -> bytes | None:
-    rates = quantities[(quantities["quantity"] == "win_rate") & (quantities["by"] != "")]
-    if rates.empty:
-        return None
-    groups = list(rates.groupby("by", sort=False))
-    fig, axes = plt.subplots(1, len(groups), figsize=(5 * len(groups), 3.2), squeeze=False)
-    for ax, (by, part) in zip(axes[0], groups):
-        y = part["estimate"].to_numpy()
-        err = np.vstack([y - part["low"].to_numpy(), part["high"].to_numpy() - y])
-        ax.bar(range(len(part)), y, color="#6a8fc7")
-        ax.errorbar(range(len(part)), y, yerr=err, fmt="none", ecolor="black", capsize=4)
-        ax.set_xticks(range(len(part)), part["group"], rotation=20, ha="right", fontsize=8)
-        ax.set_ylabel("win rate (95% interval)")
-        ax.set_title(f"{title}: win rate by {by}", fontsize=9)
-        fair = 1 / max(1, len(part)) if by in ("seat", "role") else None
-        if fair:
-            ax.axhline(fair, color="grey", linestyle="--", linewidth=1)
-    return _png(fig)
-
-
-def length_plot(games: pd.DataFrame, column: str, title: str) -> bytes | None:
-    if column not in games.columns:
-        return None
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    values = games[column].to_numpy()
-    bins = np.arange(values.min(), values.max() + 2) - 0.5 if values.max() - values.min() < 80 else 60
-    ax.hist(values, bins=bins, color="#7aa874")
-    ax.set_xlabel(column)
-    ax.set_ylabel("count")
-    ax.set_title(f"{title}: distribution of {column}", fontsize=9)
-    return _png(fig)
+DPI = 100
+PAGE_INCHES = 9.4  # figure width: 940 px at 100% zoom, the page's content width
+FONT_POINTS = 9  # 12.5 px at 100 dpi
+ROW_INCHES = 0.24  # one row of a dot plot
+MAX_TABLE_GROUPS = 12  # a grouping with more groups is left out of the tables and dot plots
+BREAKDOWN_GROUPS = 8  # a numbered grouping with more groups (rounds of a match) is a line plot
+FOREST_SPLIT_ROWS = 40  # a one-panel headline with more rows is drawn in two columns
+P_FLOOR = 1e-6  # smaller p-values print as "< 1e-6" (fmt_p)
+VERDICT_COLOURS = {HOLDS: "#187a2f", FAILS: "#b3261e", UNDECIDED: "#c28f00", "": "#4a5a70"}
+BAND_COLOUR = "#9fd3a8"
+STYLE = {"font.size": FONT_POINTS, "axes.titlesize": FONT_POINTS + 1, "axes.labelsize": FONT_POINTS,
+         "xtick.labelsize": FONT_POINTS, "ytick.labelsize": FONT_POINTS, "legend.fontsize": FONT_POINTS,
+         "figure.dpi": DPI, "savefig.dpi": DPI, "axes.grid": True, "grid.alpha": 0.3}
+COMPARE_WORDS = {"about": "about", "at_most": "at most", "at_least": "at least"}
+VERDICT_LEGEND = ("A claim <b>holds</b> when its <i>deciding interval</i> shows it (for \"about\": both one-sided "
+                  "bounds inside the band, edges included; for \"at most\" / \"at least\": the upper / lower bound), "
+                  "<b>fails</b> when it shows the opposite, and is <b>undecided</b> otherwise (also with no spread "
+                  "or too few deals). The deciding interval is taken at the level left after Holm's correction over "
+                  "the study's claims and the alpha spent at the look; <i>p (holds)</i> and <i>p (fails)</i> are "
+                  "adjusted for both and compared with 0.05. <i>Effect</i> is the estimate minus the target, in "
+                  "points (pts) for shares. The 95% interval is the estimate's (rates: exact bounds on the "
+                  "effective number of deals; means and ratios: cluster-robust by deal, bootstrap-t over few "
+                  "deals), clipped to the quantity's range. Fixed facts of the setup have no interval and no test.")
 
 
-def convergence_plot(seats: pd.DataFrame, title: str) -> bytes | None:
-    if "won" not in seats.columns:
-        return None
-    first = seats[seats["seat"] == seats["seat"].min()].sort_values("game")
-    run = running_estimate(first["won"].to_numpy())
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    ax.plot(run["n"], run["estimate"], color="#333")
-    ax.fill_between(run["n"], run["low"], run["high"], alpha=0.3)
-    ax.set_xscale("log")
-    ax.set_xlabel("games")
-    ax.set_ylabel(f"win rate of seat {first['seat'].min()}")
-    ax.set_title(f"{title}: convergence", fontsize=9)
-    return _png(fig)
+# ---- one study, as the report reads it ---------------------------------------------------
+@dataclass
+class Study:
+    scenario: object
+    results: object
+    summary: dict
+    anchor: str
+
+    @property
+    def game(self):
+        return self.scenario.setup.game
+
+    @property
+    def name(self) -> str:
+        return self.scenario.name
+
+    @property
+    def view(self):
+        return self.game.report_view(self.scenario.setup)
+
+    @property
+    def game_word(self) -> str:
+        """What one simulated game is called ("game", or "match" when rows are rounds)."""
+        return self.view.match_word or "game"
+
+    def quantity_bounds(self, name: str) -> tuple[float, float]:
+        """The range the quantity can take: [0, 1] for a share, [0, inf) for a non-negative amount.
+        (A ratio is a share when its numerator never exceeds its denominator.)"""
+        q = self.game.quantity(name, name)
+        values = self.results.table(q.table)[q.column].to_numpy(float)
+        if q.kind == "rate":
+            return (0.0, 1.0)
+        if q.kind == "ratio":
+            denominator = self.results.table(q.table)[q.denominator].to_numpy(float)
+            if (values >= 0).all() and (values <= denominator).all():
+                return (0.0, 1.0)
+        return (0.0 if (values >= 0).all() else -np.inf, np.inf)
+
+    def is_share(self, name: str) -> bool:
+        return self.quantity_bounds(name) == (0.0, 1.0)
+
+    def quantity_rows(self, quantity: str, by: str) -> pd.DataFrame:
+        """The quantity table's rows for (quantity, by); the ungrouped estimate of a quantity the
+        game declares only by groups is computed here."""
+        q = self.summary["quantities"]
+        part = q[(q["quantity"] == quantity) & (q["by"] == by)]
+        declared = any(d.name == quantity for d in self.game.quantities)
+        if len(part) or by or not declared or not (q["quantity"] == quantity).any():
+            return part
+        d = self.game.quantity(quantity, quantity)
+        est = estimate(d.kind, self.results.table(d.table), d.column, d.denominator)
+        return pd.DataFrame([{"quantity": quantity, "by": "", "group": "", **estimate_row(est)}])
+
+    def claim(self, claim_id: str):
+        return next(c for c in self.scenario.claims if c.id == claim_id)
+
+    def claims_on(self, quantity: str, by: str) -> pd.DataFrame:
+        """Claim rows (with verdicts) about ``quantity`` grouped by ``by`` ("" for ungrouped)."""
+        claims = self.summary["claims"]
+        ids = [c.id for c in self.scenario.claims if c.quantity == quantity and (c.by or "") == by]
+        return claims[claims["claim"].isin(ids)]
+
+    def group_label(self, by: str, group: str) -> str:
+        """A group named by meaning where the game gives one: "seat 0 - first Monarch"."""
+        if not by:
+            return ""
+        meaning = self.view.group_names.get(by, {}).get(str(group), "")
+        text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
+        return f"{text} - {meaning}" if meaning else text
 
 
-def _fmt(v):
-    if isinstance(v, float):
+def _studies(studies) -> list[Study]:
+    out, used = [], set()
+    for scenario, results, summary in studies:
+        anchor = re.sub(r"[^a-z0-9_-]+", "-", f"{scenario.setup.game.name}-{scenario.name}".lower())
+        while anchor in used:
+            anchor += "-2"
+        used.add(anchor)
+        out.append(Study(scenario, results, summary, anchor))
+    return out
+
+
+# ---- numbers as text ---------------------------------------------------------------------
+def _fmt(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (int, np.integer)):
+        return f"{v:,}"
+    if isinstance(v, (float, np.floating)):
+        if not np.isfinite(v):
+            return "—"
         return f"{v:.4g}"
-    return str(v)
+    return "—" if v is None else str(v)
 
 
-def _html_table(df: pd.DataFrame, verdict_col: str | None = None) -> str:
+def fmt_p(p: float) -> str:
+    if not np.isfinite(p):
+        return "—"
+    return "< 1e-6" if p < P_FLOOR else f"{p:.3g}"
+
+
+def clip_interval(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:
+    """An interval inside the quantity's range (an unbounded or missing end becomes the range's)."""
+    lo = bounds[0] if not np.isfinite(low) else max(low, bounds[0])
+    hi = bounds[1] if not np.isfinite(high) else min(high, bounds[1])
+    return lo, hi
+
+
+def fmt_interval(low: float, high: float, bounds: tuple[float, float]) -> str:
+    lo, hi = clip_interval(low, high, bounds)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "—"
+    if lo == hi:
+        return "(fixed)"
+    return f"[{_fmt(float(lo))}, {_fmt(float(hi))}]"
+
+
+def fmt_effect(effect: float, share: bool) -> str:
+    if not np.isfinite(effect):
+        return "—"
+    if share:
+        points = round(effect * 100, 1) + 0.0  # + 0.0: no "-0.0"
+        return f"{points:+.1f} pts"
+    return f"{effect:+.3g}"
+
+
+def claim_band(compare: str, target: float, tolerance: float) -> tuple[float, float]:
+    """The values for which the claim is true."""
+    return {"about": (target - tolerance, target + tolerance), "at_most": (-np.inf, target + tolerance),
+            "at_least": (target - tolerance, np.inf)}[compare]
+
+
+def claim_words(compare: str, target: float, tolerance: float) -> str:
+    if compare == "about":
+        return f"about {target:g} ± {tolerance:g}"
+    lo, hi = claim_band(compare, target, tolerance)
+    return f"{COMPARE_WORDS[compare]} {hi if compare == 'at_most' else lo:g}"
+
+
+# ---- tables ------------------------------------------------------------------------------
+def _drop_empty(df: pd.DataFrame) -> pd.DataFrame:
+    """No column and no row that holds nothing (all missing)."""
+    if df.empty:
+        return df
+    shown = df.replace({"": np.nan, "—": np.nan})
+    df = df.loc[:, shown.notna().any(axis=0)]
+    return df[shown.loc[:, df.columns].notna().any(axis=1)]
+
+
+def _html_table(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tuple[str, ...] = (),
+                links: dict[str, dict[str, str]] | None = None) -> str:
+    """``verdict_col``: coloured by its worst verdict ("2 holds, 1 fails" as fails).
+    ``links``: column -> cell text -> the anchor that cell links to."""
+    links = links or {}
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
     body = []
     for row in df.itertuples(index=False):
         cells = []
         for col, v in zip(df.columns, row):
-            cls = f' class="{str(v).split()[0]}"' if col == verdict_col else ""
-            cells.append(f"<td{cls}>{html.escape(_fmt(v))}</td>")
+            worst = next((k for k in (FAILS, UNDECIDED, HOLDS) if k in str(v)), "") if col == verdict_col else ""
+            cls = f' class="{worst}"' if worst else ' class="text"' if col in text_cols else ""
+            text = html.escape(_fmt(v))
+            if str(v) in links.get(col, {}):
+                text = f"<a href='#{links[col][str(v)]}'>{text}</a>"
+            cells.append(f"<td{cls}>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+    return f"<div class='scroll'><table><tr>{head}</tr>{''.join(body)}</table></div>"
 
 
 def markdown_table(df: pd.DataFrame) -> str:
+    def cell(v):
+        return _fmt(v).replace("|", "\\|").replace("\n", " ")
+
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * len(df.columns)]
     for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
+        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
     return "\n".join(lines)
 
 
-def _claims_view(claims: pd.DataFrame) -> pd.DataFrame:
-    """The verdict table: the estimate with its 95% interval, the interval that decides (at the
-    level Holm and the looks leave), the effect in the claim's units, adjusted p-values."""
+# Columns of stats.evaluate_claims the claims table shows in its own way; any other column (a
+# deciding interval, an adjusted p-value, an effect...) is shown as it comes, under its name.
+CLAIM_SHOWN = {"claim", "group", "compare", "target", "tolerance", "estimate", "low", "high", "decide_low",
+               "decide_high", "p_holds_adjusted", "p_fails_adjusted", "verdict", "effect"}
+CLAIM_HIDDEN = {"text", "by", "n", "se", "deals", "proportion", "decide_level", "p_holds", "p_fails"}
+
+
+def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
+    """The claims table as shown: the claim in words with its target and tolerance, the estimate,
+    the 95% interval inside the quantity's range, the effect, Holm p-values, the verdict."""
     if claims.empty:
-        return claims
-    view = claims[["claim", "group", "estimate", "low", "high", "decide_low", "decide_high", "compare", "target",
-                   "tolerance"]].copy()
-    scale = np.where(claims["proportion"], 100.0, 1.0)
-    view.insert(7, "effect", [f"{v:+.3g}{' pts' if p else ''}" for v, p in
-                              zip((claims["estimate"] - claims["target"]) * scale, claims["proportion"])])
-    view["p (holds)"] = claims["p_holds_adjusted"].map(format_p)
-    view["p (fails)"] = claims["p_fails_adjusted"].map(format_p)
-    view["verdict"] = claims["verdict"]
-    return view.rename(columns={"low": "95% low", "high": "95% high", "decide_low": "deciding low",
-                                "decide_high": "deciding high"})
+        return pd.DataFrame()
+    rows = []
+    extra = [c for c in claims.columns if c not in CLAIM_SHOWN | CLAIM_HIDDEN]
+    for r in claims.to_dict("records"):
+        claim = study.claim(r["claim"])
+        bounds = study.quantity_bounds(claim.quantity)
+        share = bounds == (0.0, 1.0)
+        effect = r.get("effect", r["estimate"] - r["target"])
+        row = {"claim": r["claim"], "group": study.group_label(claim.by or "", r["group"]),
+               "compare": COMPARE_WORDS[r["compare"]], "target": r["target"], "tolerance": r["tolerance"],
+               "estimate": r["estimate"], "95% interval": fmt_interval(r["low"], r["high"], bounds),
+               "deciding interval": fmt_interval(r["decide_low"], r["decide_high"], bounds),
+               "effect": fmt_effect(effect, share) if isinstance(effect, (float, np.floating)) else effect,
+               "p (holds)": fmt_p(r["p_holds_adjusted"]), "p (fails)": fmt_p(r["p_fails_adjusted"])}
+        for col in extra:
+            v = r[col]
+            row[col.replace("_", " ")] = fmt_p(v) if col.startswith("p_") else v
+        row["verdict"] = r["verdict"]
+        rows.append(row)
+    return _drop_empty(pd.DataFrame(rows))
 
 
-def _facts_view(facts: pd.DataFrame) -> pd.DataFrame:
-    view = facts[["claim", "group", "value", "compare", "target", "tolerance"]].copy()
-    view["inside the band"] = np.where(facts["inside"], "inside", "outside")
-    view["verdict"] = facts["verdict"]
-    return view
+def _facts_view(study: Study) -> pd.DataFrame:
+    """Fixed facts of the setup (no sampling error): ``summary["facts"]`` when the statistics
+    give it, else the quantities whose interval has zero width."""
+    facts = study.summary.get("facts")
+    if facts is not None:
+        view = pd.DataFrame(facts)[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]].copy()
+        view.insert(6, "band", np.where(facts["inside"], "inside", "outside"))
+        return _drop_empty(view)
+    q = study.summary["quantities"]
+    fixed = q[(q["by"] == "") & (q["low"] == q["high"]) & (q["estimate"] == q["low"])]
+    return pd.DataFrame({"fact": fixed["quantity"], "group": [study.group_label(b, g) for b, g in
+                                                              zip(fixed["by"], fixed["group"])],
+                         "value": fixed["estimate"]}).pipe(_drop_empty)
+
+
+def _is_fact(row) -> bool:
+    return row["by"] == "" and row["low"] == row["high"] == row["estimate"]
+
+
+def _is_breakdown(groups: pd.Series) -> bool:
+    """A grouping by a running number with many values (the round of a match) is plotted."""
+    return len(groups) > BREAKDOWN_GROUPS and groups.astype(str).str.fullmatch(r"-?\d+").all()
+
+
+def _quantity_view(study: Study) -> pd.DataFrame:
+    """Every quantity with its clipped interval and its count in named units; facts, empty groups
+    and long breakdowns (shown as plots) left out."""
+    q = study.summary["quantities"]
+    grouped = q.groupby(["quantity", "by"])["group"]
+    counts = grouped.transform("size")
+    plotted = grouped.transform(_is_breakdown)
+    rows = []
+    for r, count, breakdown in zip(q.to_dict("records"), counts, plotted):
+        degenerate = r["by"] != "" and count == 1  # one group: the whole study again ("by policy" in self-play)
+        if not np.isfinite(r["estimate"]) or _is_fact(r) or degenerate or breakdown or count > MAX_TABLE_GROUPS:
+            continue
+        quantity = study.game.quantity(r["quantity"], r["quantity"])
+        unit = study.game.unit if quantity.table == "games" else f"seat-{study.game.unit}"
+        rows.append({"quantity": r["quantity"], "by": r["by"], "group": study.group_label(r["by"], r["group"]),
+                     "estimate": r["estimate"],
+                     "95% interval": fmt_interval(r["low"], r["high"], study.quantity_bounds(r["quantity"])),
+                     "n": f"{r['n']:,} {unit}s", "deals": r.get("clusters", np.nan), "method": r["method"]})
+    return _drop_empty(pd.DataFrame(rows))
+
+
+def plural(word: str) -> str:
+    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
 
 
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
     d = scenario.describe()
-    rows = [("game", f"{scenario.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
+    game = scenario.setup.game
+    view = game.report_view(scenario.setup)
+    played = f"{summary['games']:,} {plural(view.match_word or 'game')}"
+    if game.unit != "game":
+        played += f" ({summary.get('rows', summary['games']):,} {plural(game.unit)})"
+    rows = [("game", f"{game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
             ("mode", d["mode"]), ("players", str(d["players"])),
             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
             ("policies by seat slot", ", ".join(d["policies"])),
             ("seat rotation", d["rotation"]),
-            ("games", count_text(summary)), ("seed", str(d["seed"])),
-            ("cap", f"{d['max_length']} {scenario.setup.game.unit}s"
-                    if scenario.setup.game.unit == "round" else f"{d['max_length']} rounds/turns")]
+            ("played", played), ("seed", str(d["seed"])), ("cap", f"{d['max_length']} {view.cap}")]
     if d["assumed"]:
         rows.append(("assumed facts in use", ", ".join(d["assumed"]) + " (see the rules supplement)"))
     return rows
 
 
-def write_report(studies, output: Path) -> tuple[Path, Path]:
-    """studies: (scenario, results, summary) triples. Writes output (.html) and output.md."""
+def seat_uniformity_text(study: Study) -> str:
+    uni = study.summary.get("seat_uniformity")
+    if not uni or not uni["df"]:
+        return ""
+    seats = study.results.seats
+    rates = seats.groupby("seat")["won"].mean()
+    return (f"Seat uniformity: {uni['test']}, chi-square = {uni['statistic']:.2f} on {uni['df']} df, "
+            f"p {fmt_p(uni['p']) if uni['p'] < P_FLOOR else '= ' + fmt_p(uni['p'])}. Seat win rates run from "
+            f"{rates.min():.3f} to {rates.max():.3f}: a spread of {(rates.max() - rates.min()) * 100:.1f} pts.")
+
+
+def verdict_summary(studies: list[Study]) -> pd.DataFrame:
+    """One row per study and claim: the claim, its band, the estimate (or the range over groups),
+    the largest effect and the verdict (or how many groups got each verdict)."""
+    rows = []
+    for s in studies:
+        for claim_id, part in s.summary["claims"].groupby("claim", sort=False):
+            claim = s.claim(claim_id)
+            share = s.is_share(claim.quantity)
+            effect = part["estimate"] - part["target"]
+            worst = effect.abs().idxmax() if effect.notna().any() else part.index[0]
+            if len(part) == 1:
+                r = part.iloc[0]
+                estimate = f"{r['estimate']:.4g} {fmt_interval(r['low'], r['high'], s.quantity_bounds(claim.quantity))}"
+                verdict = r["verdict"]
+                largest = fmt_effect(effect.iloc[0], share)
+            else:
+                estimate = f"{part['estimate'].min():.4g} to {part['estimate'].max():.4g} ({len(part)} groups)"
+                counts = part["verdict"].value_counts()
+                verdict = ", ".join(f"{counts[v]} {v}" for v in (HOLDS, FAILS, UNDECIDED) if v in counts)
+                largest = (f"{fmt_effect(effect[worst], share)} "
+                           f"({s.group_label(claim.by or '', part.loc[worst, 'group'])})")
+            rows.append({"study": s.name, "claim": claim_id, "says": claim_words(claim.compare, claim.target,
+                                                                                 claim.tolerance),
+                         "estimate (95% interval)": estimate, "effect (largest)": largest, "verdict": verdict})
+    return pd.DataFrame(rows)
+
+
+# ---- figures -----------------------------------------------------------------------------
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+@dataclass
+class Dot:
+    """One row of a dot plot: a label, the estimate with its interval, the band its claim allows."""
+
+    label: str
+    estimate: float = np.nan
+    low: float = np.nan
+    high: float = np.nan
+    verdict: str = ""
+    band: tuple[float, float] | None = None
+    target: float = np.nan
+    heading: bool = False  # a label row that opens a block of rows (a study's name)
+
+
+def _limits(dots: list[Dot], bounds: tuple[float, float]) -> tuple[float, float]:
+    """A zoomed axis: the intervals, targets and finite band edges, padded, inside the range."""
+    values = [v for d in dots for v in (d.estimate, d.low, d.high, d.target, *(d.band or ())) if np.isfinite(v)]
+    if not values:
+        return bounds if all(np.isfinite(bounds)) else (0.0, 1.0)
+    lo, hi = min(values), max(values)
+    pad = max((hi - lo) * 0.08, 0.01 * max(abs(hi), 1e-9) if bounds != (0.0, 1.0) else 0.01)
+    lo, hi = lo - pad, hi + pad
+    return max(lo, bounds[0]), min(hi, bounds[1])
+
+
+def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labels: bool = True) -> None:
+    """Rows of dots with 95% intervals on a zoomed axis; each row's claim band shaded, its target
+    a dark tick; dots coloured by the claim's verdict."""
+    lo_ax, hi_ax = _limits(dots, bounds)
+    for y, d in enumerate(dots):
+        if d.band is not None:
+            lo, hi = (max(d.band[0], lo_ax), min(d.band[1], hi_ax))
+            ax.fill_betweenx([y - 0.42, y + 0.42], lo, hi, color=BAND_COLOUR, alpha=0.55, linewidth=0)
+        if np.isfinite(d.target):
+            ax.plot([d.target, d.target], [y - 0.42, y + 0.42], color="#1d5f2b", linewidth=1.2)
+        if np.isfinite(d.estimate):
+            lo, hi = clip_interval(d.low, d.high, bounds)
+            colour = VERDICT_COLOURS.get(d.verdict, VERDICT_COLOURS[""])
+            ax.plot([lo, hi], [y, y], color=colour, linewidth=1.8)
+            ax.plot(d.estimate, y, "o", color=colour, markersize=4.5)
+    ax.set_xlim(lo_ax, hi_ax)
+    ax.xaxis.set_major_locator(MaxNLocator(6))  # narrow side-by-side panels: few, readable ticks
+    ax.set_ylim(len(dots) - 0.5, -0.5)
+    ax.set_yticks(range(len(dots)))
+    if labels:
+        ax.set_yticklabels([d.label for d in dots])
+        for tick, d in zip(ax.get_yticklabels(), dots):
+            if d.heading:
+                tick.set_fontweight("bold")
+    else:
+        ax.tick_params(axis="y", labelleft=False)
+    ax.grid(axis="y", visible=False)
+    ax.set_title(title, loc="left")
+
+
+def verdict_legend(fig) -> None:
+    handles = [Line2D([], [], color=c, marker="o", linewidth=1.8, label=v or "no claim")
+               for v, c in VERDICT_COLOURS.items()]
+    handles.append(plt.Rectangle((0, 0), 1, 1, color=BAND_COLOUR, alpha=0.55, label="claim's band"))
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, bbox_to_anchor=(0.5, 1.0))
+
+
+def study_dots(study: Study, quantity: str, by: str, label_groups: bool = True) -> list[Dot]:
+    """The rows of one study for a (quantity, by) panel, with the band and verdict of its claim."""
+    part = study.quantity_rows(quantity, by)
+    claims = study.claims_on(quantity, by)
+    dots = []
+    for r in part.to_dict("records"):
+        dot = Dot(study.group_label(by, r["group"]) if label_groups else study.name, r["estimate"], r["low"],
+                  r["high"])
+        match = claims[claims["group"] == r["group"]]
+        if len(match):
+            c = match.iloc[0]
+            dot.verdict, dot.target = c["verdict"], c["target"]
+            dot.band = claim_band(c["compare"], c["target"], c["tolerance"])
+        dots.append(dot)
+    return dots
+
+
+def rate_figure(study: Study) -> bytes | None:
+    """Every share the study measures, by each grouping with 2 to MAX_TABLE_GROUPS groups (a
+    grouping with one group, such as "by policy" in self-play, says nothing): dots with 95%
+    intervals, the claim's band, groups named by meaning; two panels a row."""
+    q = study.summary["quantities"]
+    panels = []
+    for (quantity, by), part in q[q["by"] != ""].groupby(["quantity", "by"], sort=False):
+        if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.is_share(quantity) \
+                and part["estimate"].notna().any():
+            panels.append((f"{quantity} by {by}", study_dots(study, quantity, by), study.quantity_bounds(quantity)))
+    if not panels:
+        return None
+    return _panel_grid(panels, columns=2 if len(panels) > 1 else 1)
+
+
+def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = False) -> bytes:
+    """Dot-plot panels, ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
+    one axis range for all (the parts of one split panel), ticks on top and bottom."""
+    rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
+    heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows for row in rows]
+    limits = _limits([d for p in panels for d in p[1]], panels[0][2]) if shared_x else None
+    with plt.rc_context(STYLE):
+        fig = plt.figure(figsize=(PAGE_INCHES, sum(heights)), layout="constrained")
+        grid = fig.add_gridspec(len(rows), columns, height_ratios=heights)
+        for i, row in enumerate(rows):
+            for j, (title, dots, bounds) in enumerate(row):
+                ax = fig.add_subplot(grid[i, j])
+                dot_panel(ax, dots, bounds, title)
+                if limits:
+                    ax.set_xlim(*limits)
+                    ax.tick_params(axis="x", labeltop=True)
+        verdict_legend(fig)
+        return _png(fig)
+
+
+def _split_forest(title: str, dots: list[Dot], bounds) -> list[tuple[str, list[Dot], tuple]]:
+    """A long forest in two halves, cut at the study heading nearest the middle."""
+    starts = [i for i, d in enumerate(dots) if d.heading] or [len(dots) // 2]
+    cut = min(starts, key=lambda i: abs(i - len(dots) / 2)) or len(dots) // 2
+    return [(title, dots[:cut], bounds), (f"{title} (continued)", dots[cut:], bounds)]
+
+
+def headline_panels(studies: list[Study]) -> list[tuple[str, str]]:
+    """The game's declared headline panels, or the quantity of each study's first claim."""
+    declared = studies[0].view.headline
+    if declared:
+        return list(declared)
+    seen = []
+    for s in studies:
+        if s.scenario.claims:
+            first = s.scenario.claims[0]
+            if (first.quantity, first.by or "") not in seen:
+                seen.append((first.quantity, first.by or ""))
+    return seen
+
+
+def headline_figure(studies: list[Study]) -> bytes | None:
+    """The game's headline quantities for every study on one zoomed axis per panel, against each
+    study's claim band: one row per study (or per study and group, under the study's name)."""
+    panels = [(q, by) for q, by in headline_panels(studies)
+              if any((s.summary["quantities"]["quantity"] == q).any() for s in studies)]
+    if not panels:
+        return None
+    columns = []
+    for quantity, by in panels:
+        dots = []
+        for s in studies:
+            rows = study_dots(s, quantity, by, label_groups=bool(by))
+            if by:
+                dots.append(Dot(s.name, heading=True))
+                dots += rows
+            else:
+                dots += rows or [Dot(s.name)]
+        bounds = next(s.quantity_bounds(quantity) for s in studies
+                      if (s.summary["quantities"]["quantity"] == quantity).any())
+        columns.append((f"{quantity}" + (f" by {by}" if by else ""), dots, bounds))
+    if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
+        return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
+    height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False,
+                                 layout="constrained")
+        for i, (ax, (title, dots, bounds)) in enumerate(zip(axes[0], columns)):
+            dot_panel(ax, dots, bounds, title, labels=i == 0)
+        verdict_legend(fig)
+        return _png(fig)
+
+
+def headline_heatmap(studies: list[Study]) -> bytes | None:
+    """A grouped headline as a study x group heatmap: each cell's estimate (in % for shares),
+    coloured by its distance from the claim's target, failing cells in bold."""
+    quantity, by = headline_panels(studies)[0]
+    if not by:
+        return None
+    cells = []
+    for s in studies:
+        for d, g in zip(study_dots(s, quantity, by, label_groups=False), s.quantity_rows(quantity, by)["group"]):
+            cells.append({"study": s.name, "group": g, "estimate": d.estimate, "target": d.target,
+                          "verdict": d.verdict})
+    if not cells:
+        return None
+    cells = pd.DataFrame(cells)
+    study_order = [s.name for s in studies if s.name in set(cells["study"])]
+    group_order = list(dict.fromkeys(cells.sort_values("group")["group"]))
+    distance = cells.assign(d=cells["estimate"] - cells["target"].fillna(cells["estimate"].mean()))
+    grid = distance.pivot_table(index="study", columns="group", values="d", aggfunc="first")
+    grid = grid.reindex(index=study_order, columns=group_order)
+    share = studies[0].is_share(quantity)
+    limit = max(np.nanmax(np.abs(grid.to_numpy())), 1e-9)
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(PAGE_INCHES, len(study_order) * 0.3 + 1.8), layout="constrained")
+        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -limit, limit), aspect="auto")
+        for r in cells.itertuples():
+            y, x = study_order.index(r.study), group_order.index(r.group)
+            text = f"{r.estimate * 100:.0f}" if share else f"{r.estimate:.3g}"
+            ax.text(x, y, text, ha="center", va="center", fontsize=FONT_POINTS - 1,
+                    fontweight="bold" if r.verdict == FAILS else "normal")
+        ax.set_xticks(range(len(group_order)), group_order, rotation=40, ha="right")
+        ax.set_yticks(range(len(study_order)), study_order)
+        ax.grid(False)
+        unit = " (%)" if share else ""
+        ax.set_title(f"{quantity} by {by}{unit}; colour: estimate minus the claim's target; bold: the claim fails",
+                     loc="left")
+        fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target")
+        return _png(fig)
+
+
+def lengths_by_study(studies: list[Study]) -> bytes | None:
+    """The distribution of each length column in every study: box from the first to the third
+    quartile, red median, blue mean, whiskers from the 5th to the 95th percentile."""
+    columns = [c for c in studies[0].view.lengths if all(c in s.results.games.columns for s in studies)]
+    if not columns:
+        return None
+    height = len(studies) * 0.26 + 1.0
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False, sharey=True,
+                                 layout="constrained")
+        for ax, column in zip(axes[0], columns):
+            for y, s in enumerate(studies):
+                values = s.results.games[column].to_numpy(float)
+                p5, p25, p50, p75, p95 = np.percentile(values, [5, 25, 50, 75, 95])
+                ax.plot([p5, p95], [y, y], color="#555", linewidth=1)
+                ax.add_patch(plt.Rectangle((p25, y - 0.3), p75 - p25, 0.6, facecolor="#dfe8d8", edgecolor="#333"))
+                ax.plot([p50, p50], [y - 0.3, y + 0.3], color="#b3261e", linewidth=1.5)
+                ax.plot(values.mean(), y, "D", color="#234d8f", markersize=4)
+            ax.set_title(f"{column} per {studies[0].game.unit}", loc="left")
+        axes[0][0].set_yticks(range(len(studies)), [s.name for s in studies])
+        axes[0][0].set_ylim(len(studies) - 0.5, -0.5)
+        return _png(fig)
+
+
+def length_and_outcome_figure(study: Study) -> bytes | None:
+    """Histograms of the study's length columns and the share of each outcome kind."""
+    games = study.results.games
+    columns = [c for c in study.view.lengths if c in games.columns]
+    outcome = study.view.outcome if study.view.outcome in games.columns else ""
+    count = len(columns) + bool(outcome)
+    if not count:
+        return None
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, count, figsize=(PAGE_INCHES, 2.6), squeeze=False, layout="constrained")
+        for ax, column in zip(axes[0], columns):
+            values = games[column].to_numpy()
+            span = values.max() - values.min()
+            bins = np.arange(values.min(), values.max() + 2) - 0.5 if span < 80 else 60
+            ax.hist(values, bins=bins, color="#7aa874")
+            ax.axvline(values.mean(), color="#234d8f", linewidth=1.2, label=f"mean {values.mean():.3g}")
+            ax.set_xlabel(f"{column} per {study.game.unit}")
+            ax.set_ylabel(f"{study.game.unit}s")
+            ax.legend(loc="best")
+        if outcome:
+            shares = games[outcome].value_counts(normalize=True).sort_index()
+            ax = axes[0][-1]
+            ax.barh(range(len(shares)), shares.to_numpy(), color="#6a8fc7")
+            ax.set_yticks(range(len(shares)), shares.index)
+            for y, v in enumerate(shares.to_numpy()):
+                ax.text(v, y, f" {v:.1%}", va="center")
+            ax.set_xlim(0, 1.15)
+            ax.set_xlabel(f"share of {study.game.unit}s")
+            ax.set_title("how games end", loc="left")
+        return _png(fig)
+
+
+def breakdown_figure(study: Study) -> bytes | None:
+    """Groupings too long for a table (a quantity by round of the match): estimate with its 95%
+    interval (clipped to the range) against the group, with the claim's band for that grouping."""
+    q = study.summary["quantities"]
+    panels = [(k, p) for k, p in q[q["by"] != ""].groupby(["quantity", "by"], sort=False)
+              if _is_breakdown(p["group"]) and p["estimate"].notna().any()]
+    if not panels:
+        return None
+    columns = 2 if len(panels) > 1 else 1
+    rows = -(-len(panels) // columns)
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(rows, columns, figsize=(PAGE_INCHES, 2.6 * rows), squeeze=False,
+                                 layout="constrained")
+        for ax in axes.flat[len(panels):]:
+            ax.set_visible(False)
+        for ax, ((quantity, by), part) in zip(axes.flat, panels):
+            part = part[part["estimate"].notna()].copy()
+            x = pd.to_numeric(part["group"], errors="coerce")
+            x = x if x.notna().all() else pd.Series(range(len(part)), index=part.index)
+            bounds = study.quantity_bounds(quantity)
+            lo, hi = zip(*(clip_interval(a, b, bounds) for a, b in zip(part["low"], part["high"])))
+            ax.fill_between(x, lo, hi, color="#6a8fc7", alpha=0.3, linewidth=0, label="95% interval")
+            ax.plot(x, part["estimate"], "o-", color="#234d8f", markersize=3)
+            for c in study.claims_on(quantity, "").itertuples():
+                band = [v for v in claim_band(c.compare, c.target, c.tolerance) if np.isfinite(v)]
+                ax.axhspan(*(band if len(band) == 2 else (band[0], band[0])), color=BAND_COLOUR, alpha=0.4)
+            ax.set_xlabel(by)
+            ax.set_title(f"{quantity} by {by}", loc="left")
+        return _png(fig)
+
+
+def convergence_plot(study: Study) -> bytes | None:
+    seats = study.results.seats
+    if "won" not in seats.columns:
+        return None
+    seat = seats["seat"].min()
+    first = seats[seats["seat"] == seat].sort_values("game")
+    run = running_estimate(first["won"].to_numpy())
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(PAGE_INCHES / 2, 2.8), layout="constrained")
+        ax.plot(run["n"], run["estimate"], color="#333")
+        ax.fill_between(run["n"], run["low"].clip(0, 1), run["high"].clip(0, 1), alpha=0.3)
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))  # 1-2-5 steps, labelled as counts
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel(f"{plural(study.game.unit)} played")
+        ax.set_ylabel(f"win rate of {study.group_label('seat', str(seat))}")
+        return _png(fig)
+
+
+def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game") -> bytes:
+    """The policy ladder: the row policy's win rate (one seat) against the column policy."""
+    names = list(dict.fromkeys(matrix["row"]))
+    grid = matrix.pivot(index="row", columns="column", values="win_rate").reindex(index=names, columns=names)
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(min(PAGE_INCHES, 2.2 + 1.3 * len(names)), 1.2 + 0.7 * len(names)),
+                               layout="constrained")
+        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(0.5, 0.0, 1.0))
+        for r in matrix.itertuples():
+            ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
+                    ha="center", va="center", fontsize=FONT_POINTS - 1)
+        ax.set_xticks(range(len(names)), names)
+        ax.set_yticks(range(len(names)), names)
+        ax.set_xlabel("policy in the other seats")
+        ax.set_ylabel("policy in one seat")
+        ax.grid(False)
+        fig.colorbar(image, ax=ax, shrink=0.8, label="win rate of the row policy")
+        games = int(matrix["games"].max())
+        ax.set_title(f"mode {matrix['mode'].iloc[0]}: policy matrix, {games:,} {plural(game_word)} a cell",
+                     loc="left")
+        return _png(fig)
+
+
+# ---- the page ----------------------------------------------------------------------------
+class Page:
+    """The HTML and Markdown texts, written side by side, and the images beside the Markdown."""
+
+    def __init__(self, assets: Path):
+        self.html: list[str] = []
+        self.md: list[str] = []
+        self.assets = assets
+        self.images: dict[str, bytes] = {}
+
+    def heading(self, level: int, text: str, anchor: str = "") -> None:
+        ident = f" id='{anchor}'" if anchor else ""
+        self.html.append(f"<h{level}{ident}>{html.escape(text)}</h{level}>")
+        self.md += ["#" * level + " " + text, ""]
+
+    def text(self, text: str, markup: str | None = None, css: str = "") -> None:
+        if not text:
+            return
+        cls = f" class='{css}'" if css else ""
+        self.html.append(f"<p{cls}>{markup if markup is not None else html.escape(text)}</p>")
+        self.md += [text, ""]
+
+    def table(self, df: pd.DataFrame, verdict_col: str | None = None, text_cols: tuple[str, ...] = (),
+              links: dict[str, dict[str, str]] | None = None) -> None:
+        if df.empty:
+            return
+        self.html.append(_html_table(df, verdict_col, text_cols, links))
+        self.md += [markdown_table(df), ""]
+
+    def image(self, name: str, png: bytes | None, alt: str, caption: str = "") -> None:
+        if png is None:
+            return
+        self.images[name] = png
+        data = base64.b64encode(png).decode()
+        self.html.append(f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>")
+        self.md += [f"![{alt}]({self.assets.name}/{name})", ""]
+        self.text(caption, css="note")
+
+    def open_details(self, summary: str) -> None:
+        self.html.append(f"<details><summary>{html.escape(summary)}</summary>")
+        self.md += [f"**{summary}**", ""]
+
+    def close_details(self) -> None:
+        self.html.append("</details>")
+
+
+def _contents(games: dict[str, list[Study]]) -> str:
+    items = ["<li><a href='#summary'>Summary</a><ol>"]
+    items += [f"<li><a href='#game-{html.escape(name)}'>{html.escape(ss[0].game.title)}</a></li>"
+              for name, ss in games.items()]
+    items.append("</ol></li><li><a href='#studies'>Studies</a><ol>")
+    items += [f"<li><a href='#{s.anchor}'>{html.escape(s.name)}</a></li>" for ss in games.values() for s in ss]
+    items.append("</ol></li>")
+    return f"<nav><b>Contents</b><ol>{''.join(items)}</ol></nav>"
+
+
+def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd.DataFrame]) -> None:
+    game = studies[0].game
+    page.heading(3, game.title, f"game-{name}")
+    panels = headline_panels(studies)
+    docs = "; ".join(f"{q.name}: {q.doc}" for q in game.quantities if q.name in {p for p, _ in panels})
+    page.image(f"{name}_heatmap.png", headline_heatmap(studies), f"{game.title}: heatmap",
+               "Each cell: a study's estimate for one group; blue below the claim's target, red above.")
+    page.image(f"{name}_headline.png", headline_figure(studies), f"{game.title}: headline",
+               f"Each dot: a study's estimate with its 95% interval, coloured by the verdict of the claim on it; "
+               f"green: the values the claim allows; dark tick: its target. {docs}.")
+    for i, matrix in enumerate(m for m in matrices if m["game"].iloc[0] == name):
+        page.image(f"{name}_matrix_{i}.png", matrix_heatmap(matrix, studies[0].game_word),
+                   f"{game.title}: policy matrix",
+                   "The row policy's win rate in one seat against the column policy in every other seat, "
+                   "with its 95% interval (from `balance matrix --json`).")
+    page.table(verdict_summary(studies), "verdict", text_cols=("study", "claim", "verdict"),
+               links={"study": {s.name: s.anchor for s in studies}})
+    page.image(f"{name}_lengths.png", lengths_by_study(studies), f"{game.title}: length by study",
+               "Length by study: box from the first to the third quartile, red median, blue mean, whiskers "
+               "from the 5th to the 95th percentile.")
+
+
+def _study_section(page: Page, s: Study) -> None:
+    page.html.append("<section>")
+    page.heading(3, s.scenario.title, s.anchor)
+    page.text(s.scenario.description)
+    page.table(pd.DataFrame(header_rows(s.scenario, s.summary), columns=["", "setup"]), text_cols=("setup",))
+    claims = _claims_view(s.summary["claims"], s)
+    if not claims.empty:
+        page.heading(4, "Claims")
+        page.table(claims, "verdict", text_cols=("claim", "group"))
+    facts = _facts_view(s)
+    if not facts.empty:
+        page.heading(4, "Facts of the setup (no sampling error)")
+        page.table(facts)
+    page.text(seat_uniformity_text(s))
+    page.image(f"{s.anchor}_rates.png", rate_figure(s), f"{s.name}: rates")
+    page.image(f"{s.anchor}_length.png", length_and_outcome_figure(s), f"{s.name}: length and outcomes")
+    page.open_details(f"All quantities of {s.name}, per-round breakdowns, convergence")
+    page.table(_quantity_view(s), text_cols=("quantity", "by", "group"))
+    page.image(f"{s.anchor}_breakdown.png", breakdown_figure(s), f"{s.name}: breakdowns")
+    page.image(f"{s.anchor}_convergence.png", convergence_plot(s), f"{s.name}: convergence")
+    page.close_details()
+    page.html.append("</section>")
+
+
+def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tuple[Path, Path]:
+    """studies: (scenario, results, summary) triples; matrices: `balance matrix --json` tables
+    (a ``game`` column places each under its game). Writes output (.html), output.md and the
+    Markdown's images in output_files/."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     assets = output.with_name(output.stem + "_files")
+    studies = _studies(studies)
+    games: dict[str, list[Study]] = {}
+    for s in studies:
+        games.setdefault(s.game.name, []).append(s)
+    matrices = [pd.DataFrame(m) for m in matrices]
+
+    page = Page(assets)
+    page.html.append(f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
+                     f"content='width=device-width'><title>balance report</title><style>{CSS}</style></head><body>")
+    page.heading(1, "Balance report")
+    page.html.append(_contents(games))
+    page.heading(2, "Summary", "summary")
+    page.text(re.sub("<[^>]+>", "", VERDICT_LEGEND), VERDICT_LEGEND, css="note")
+    for name, group in games.items():
+        _game_summary(page, name, group, matrices)
+    page.heading(2, "Studies", "studies")
+    for s in studies:
+        _study_section(page, s)
+    page.html.append("</body></html>")
+
     assets.mkdir(exist_ok=True)
-    html_parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>balance report</title>"
-                  f"<style>{CSS}</style></head><body><h1>Balance report</h1>"]
-    md_parts = ["# Balance report", ""]
-    overview = []
-    for scenario, _, summary in studies:
-        for r in summary["claims"].itertuples():
-            overview.append({"study": scenario.name, "claim": r.claim, "group": r.group, "estimate": r.estimate,
-                             "95% low": r.low, "95% high": r.high, "deciding low": r.decide_low,
-                             "deciding high": r.decide_high, "verdict": r.verdict})
-        for r in summary.get("facts", pd.DataFrame()).itertuples():
-            overview.append({"study": scenario.name, "claim": r.claim, "group": r.group, "estimate": r.value,
-                             "95% low": "fixed fact", "95% high": "", "deciding low": "", "deciding high": "",
-                             "verdict": r.verdict})
-    if overview:
-        ov = pd.DataFrame(overview)
-        html_parts.append("<h2>All claims</h2>" + _html_table(ov, "verdict"))
-        md_parts += ["## All claims", "", markdown_table(ov), ""]
-    html_parts.append("<p>Estimates come with 95% intervals, the deal as the sampling unit (rates: exact "
-                      "binomial bounds on the effective number of deals; means and ratios: cluster-robust, "
-                      "bootstrap-t over few deals). The <i>deciding</i> interval is the pair of one-sided bounds "
-                      "at the level left after Holm's correction over the study's claims and the alpha spent at "
-                      "the look: an <i>about</i> claim holds when it lies inside the band (edges included) and "
-                      "fails when it lies outside; an <i>at most</i> / <i>at least</i> claim holds or fails by "
-                      "its upper / lower bound. p-values are adjusted for Holm and the looks. Fixed facts of the "
-                      "setup have no interval and are not tested.</p>")
-    for scenario, results, summary in studies:
-        name = scenario.name
-        title = scenario.title
-        html_parts.append(f"<h2>{html.escape(title)}</h2>")
-        md_parts += [f"## {title}", ""]
-        if scenario.description:
-            html_parts.append(f"<p>{html.escape(scenario.description)}</p>")
-            md_parts += [scenario.description, ""]
-        head = pd.DataFrame(header_rows(scenario, summary), columns=["", "study"])
-        html_parts.append(_html_table(head))
-        md_parts += [markdown_table(head), ""]
-        claims = _claims_view(summary["claims"])
-        if not claims.empty:
-            html_parts.append("<h3>Claims</h3>" + _html_table(claims, "verdict"))
-            md_parts += ["### Claims", "", markdown_table(claims), ""]
-        facts = summary.get("facts")
-        if facts is not None and not facts.empty:
-            view = _facts_view(facts)
-            html_parts.append("<h3>Facts of the setup</h3>" + _html_table(view, "verdict"))
-            md_parts += ["### Facts of the setup", "", markdown_table(view), ""]
-        uni = summary.get("seat_uniformity")
-        if uni and uni["df"]:
-            text = (f"Seat uniformity: {uni['test']}, statistic {uni['statistic']:.2f} on {uni['df']}"
-                    f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, {p_clause(uni['p'])}.")
-            html_parts.append(f"<p>{text}</p>")
-            md_parts += [text, ""]
-        q = summary["quantities"][["quantity", "by", "group", "estimate", "low", "high", "n", "method"]]
-        html_parts.append("<h3>Quantities</h3>" + _html_table(q))
-        md_parts += ["### Quantities", "", markdown_table(q), ""]
-        plots = [("rates", rate_plot(summary["quantities"], title)),
-                 ("length", length_plot(results.games, scenario.setup.game.length_column, title)),
-                 ("convergence", convergence_plot(results.seats, title))]
-        for kind, png in plots:
-            if png is None:
-                continue
-            file = assets / f"{name}_{kind}.png"
-            file.write_bytes(png)
-            html_parts.append(f"<img alt='{kind}' src='data:image/png;base64,{base64.b64encode(png).decode()}'>")
-            md_parts += [f"![{kind}]({assets.name}/{file.name})", ""]
-    html_parts.append("</body></html>")
+    for old in assets.glob("*.png"):
+        if old.name not in page.images:
+            old.unlink()
+    for name, png in page.images.items():
+        (assets / name).write_bytes(png)
     md_path = output.with_suffix(".md")
-    for path, text in ((output, "\n".join(html_parts)), (md_path, "\n".join(md_parts))):
+    for path, text in ((output, "\n".join(page.html)), (md_path, "\n".join(page.md))):
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)

@@ -162,6 +162,27 @@ class Quantity:
     fixed: bool = False
 
 
+@dataclass(frozen=True)
+class ReportView:
+    """How reports present a game's studies; every field is optional.
+
+    ``headline``: (quantity, by) panels of the game's headline figure, the first one the headline
+    (by "" for an ungrouped quantity); empty: the quantity of each study's first claim.
+    ``group_names``: a label by meaning for group values, per grouping column, e.g.
+    ``{"seat": {"0": "first Monarch"}}``. ``match_word``: what one simulated game is called when
+    result rows are rounds ("match"). ``cap``: what the scenario's ``max_length`` counts.
+    ``lengths``: result columns whose distribution is plotted. ``outcome``: a result column
+    naming how each game ended (stalemate, capped...).
+    """
+
+    headline: tuple[tuple[str, str], ...] = ()
+    group_names: dict[str, dict[str, str]] = field(default_factory=dict)
+    match_word: str = ""
+    cap: str = "rounds"
+    lengths: tuple[str, ...] = ()
+    outcome: str = ""
+
+
 @dataclass
 class Setup:
     """A validated study configuration: everything a kernel needs, nothing it must re-check."""
@@ -357,3 +378,8 @@ class Game:
         self.parse_extra(extra or {}, setup, key)
         self.validate(setup)
         return setup
+
+    # ---- reports --------------------------------------------------------------------------
+    def report_view(self, setup: Setup) -> ReportView:
+        """How reports headline and label this game's studies (see :class:`ReportView`)."""
+        return ReportView(lengths=(self.length_column,) if self.length_column else ())

@@ -109,7 +109,7 @@ def test_report_writes_html_and_markdown_with_plots(tmp_path):
     html = (tmp_path / "rep" / "report.html").read_text()
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "data:image/png;base64" in html and "seed" in html and "heuristic" in html
-    assert "![rates]" in md and (tmp_path / "rep" / "report_files" / "study_rates.png").exists()
+    assert "![study: rates]" in md and (tmp_path / "rep" / "report_files" / "take_the_throne-study_rates.png").exists()
 
 
 def test_report_from_a_run_folder(tmp_path):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, Setup, SetupError
+from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import seat_policies, slot_at_seat, split_game_index
 from balance.engine.rng import STREAM_SIZE, open_stream
 from balance.games.dethroned import layout as L
@@ -276,6 +276,10 @@ class Dethroned(Game):
             ("8p Town Meeting, heuristic", self.make_setup("standard", 8, [("heuristic", {})] * 8, rotate=False,
                                                            extra={"roles": list(GT)})),
         ]
+
+    def report_view(self, setup: Setup) -> ReportView:
+        return ReportView(headline=(("win_rate", "role"),), cap="decisions per game (a guard)",
+                          lengths=("seconds", "deaths"), outcome="outcome_name")
 
 
 OUTCOME_NAMES = ("vote", "stalemate", "last_standing", "capped")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, Setup, SetupError
+from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings.options import MODES, OPTIONS, POLICIES, config_row
@@ -145,6 +145,14 @@ class ImposterKings(Game):
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
         ]
+
+    def report_view(self, setup: Setup) -> ReportView:
+        first = {"seat0": 0, "seat1": 1}.get(setup.options["first_player"])
+        seats = {} if first is None else {str(first): "goes first", str(1 - first): "goes second"}
+        went = {"0": "went second", "1": "went first"}
+        return ReportView(headline=(("first_player_win", ""), ("chooser_goes_first", ""), ("chooser_win", "")),
+                          group_names={"seat": seats, "first": went, "chooser_first": went}, match_word="match",
+                          cap="rounds per match", lengths=("plies",))
 
 
 def describe_action(phase: int, action: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, Setup, SetupError
+from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import slot_at_seat
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
@@ -173,6 +173,10 @@ class TakeTheThrone(Game):
             ("two_player heuristic", self.make_setup("two_player", 2, "heuristic")),
             ("core 4p random", self.make_setup("core", 4, "random")),
         ]
+
+    def report_view(self, setup: Setup) -> ReportView:
+        return ReportView(headline=(("first_monarch_wins", ""), ("monarch_retention", ""), ("game_length", "")),
+                          group_names={"seat": {"0": "first Monarch"}}, cap="rounds per game", lengths=("rounds",))
 
 
 GAME = TakeTheThrone()

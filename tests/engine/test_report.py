@@ -1,0 +1,218 @@
+"""The HTML/Markdown report: it parses, its images decode, each game's headline figure leads its
+summary, no table shows "nan", every interval lies inside its quantity's range, the bytes are
+reproducible. Tiny game counts: these tests check the page, not the games."""
+
+import base64
+import io
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from balance.cli import summary_of  # noqa: E402
+from balance.engine.game import ReportView  # noqa: E402
+from balance.engine.runner import round_to_deals, simulate  # noqa: E402
+from balance.engine.scenario import load_scenario  # noqa: E402
+from balance.report import (Study, _claims_view, _quantity_view, fmt_effect, fmt_interval, fmt_p,  # noqa: E402
+                            write_report)
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = {  # two studies of each game, so that the headline compares studies
+    "take_the_throne": ["core_4p", "two_player"],
+    "imposter_kings": ["first_player_2p", "true_king_choice_2p"],
+    "dethroned": ["crowd_control", "the_royal_family"],
+}
+GAMES = {"take_the_throne": 60, "imposter_kings": 12, "dethroned": 40}
+VOID = {"meta", "img", "br", "hr", "link", "input"}
+INTERVAL = re.compile(r"\[(-?[\d.e+-]+|—), (-?[\d.e+-]+|—)\]")
+
+
+def play(game: str, name: str):
+    scenario = load_scenario(ROOT / "scenarios" / game / f"{name}.toml")
+    results = simulate(scenario.setup, scenario.seed, round_to_deals(GAMES[game], scenario.setup.rotations))
+    return scenario, results, summary_of(scenario, results)
+
+
+@pytest.fixture(scope="module")
+def studies():
+    return {game: [play(game, name) for name in names] for game, names in SCENARIOS.items()}
+
+
+@pytest.fixture(scope="module")
+def report(studies, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    everything = [s for group in studies.values() for s in group]
+    write_report(everything, out)
+    return out
+
+
+class Page(HTMLParser):
+    """Checks that every element is closed in order; collects images, headings and table cells."""
+
+    def __init__(self):
+        super().__init__()
+        self.open: list[str] = []
+        self.images: list[dict] = []
+        self.cells: list[str] = []
+        self.order: list[tuple[str, str]] = []  # ("id", anchor) and ("img", alt) in page order
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.order.append(("id", attrs["id"]))
+        if tag == "img":
+            self.images.append(attrs)
+            self.order.append(("img", attrs.get("alt", "")))
+        if tag in ("td", "th"):
+            self._cell = []
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.open and self.open[-1] == tag, f"</{tag}> closes <{self.open[-1] if self.open else None}>"
+        self.open.pop()
+        if tag in ("td", "th"):
+            self.cells.append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    assert page.open == [], f"unclosed elements: {page.open}"
+    return page
+
+
+def test_html_parses_and_every_image_decodes(report):
+    page = parse(report)
+    assert page.images
+    for img in page.images:
+        assert img["src"].startswith("data:image/png;base64,")
+        pixels = plt.imread(io.BytesIO(base64.b64decode(img["src"].split(",", 1)[1])), format="png")
+        assert pixels.shape[0] > 50 and pixels.shape[1] > 50
+    markdown = report.with_suffix(".md").read_text(encoding="utf-8")
+    files = re.findall(r"!\[[^]]*\]\(([^)]+)\)", markdown)
+    assert len(files) == len(page.images)
+    for name in files:
+        assert plt.imread(report.parent / name).ndim == 3
+
+
+def test_each_game_opens_with_its_headline_figure(report, studies):
+    page = parse(report)
+    order = page.order
+    studies_at = order.index(("id", "studies"))
+    for game, group in studies.items():
+        title = group[0][0].setup.game.title
+        start = order.index(("id", f"game-{game}"))
+        first_image = next(item for item in order[start:] if item[0] == "img")
+        assert first_image[1] in (f"{title}: headline", f"{title}: heatmap")
+        assert order.index(("img", f"{title}: headline")) < studies_at
+    dethroned = studies["dethroned"][0][0].setup.game.title
+    assert ("img", f"{dethroned}: heatmap") in order  # a grouped headline (roles x setups) also as a heatmap
+
+
+def test_no_table_shows_nan_or_inf(report):
+    page = parse(report)
+    assert page.cells
+    bad = [c for c in page.cells if re.search(r"\b(nan|inf)\b", c, re.IGNORECASE)]
+    assert not bad, bad[:5]
+    assert not re.search(r"\bnan\b", report.with_suffix(".md").read_text(), re.IGNORECASE)
+
+
+def test_every_shown_interval_lies_in_its_quantitys_range(studies):
+    for group in studies.values():
+        for scenario, results, summary in group:
+            study = Study(scenario, results, summary, scenario.name)
+            claims = summary["claims"]
+            views = [(_claims_view(claims, study), [study.claim(c).quantity for c in claims["claim"]]),
+                     (_quantity_view(study), None)]
+            for view, quantities in views:
+                if view.empty:
+                    continue
+                names = quantities if quantities is not None else view["quantity"]
+                for text, name in zip(view["95% interval"], names):
+                    lo_bound, hi_bound = study.quantity_bounds(name)
+                    if text in ("(fixed)", "—"):
+                        continue
+                    lo, hi = (float(v) for v in INTERVAL.fullmatch(text).groups())
+                    assert lo_bound <= lo <= hi <= hi_bound, (scenario.name, name, text)
+
+
+def test_intervals_are_clipped_and_p_values_floored():
+    assert fmt_interval(-1.363, 2.363, (0.0, 1.0)) == "[0, 1]"
+    assert fmt_interval(-np.inf, np.inf, (0.0, 1.0)) == "[0, 1]"  # one deal: no information
+    assert fmt_interval(np.nan, np.nan, (0.0, np.inf)) == "—"
+    assert fmt_effect(-0.0004, True) == "+0.0 pts" and fmt_effect(0.0356, True) == "+3.6 pts"
+    assert fmt_p(0.0) == "< 1e-6" and fmt_p(3.2e-7) == "< 1e-6" and fmt_p(0.0123) == "0.0123"
+
+
+def test_take_the_throne_seats_are_labelled_by_meaning(studies):
+    scenario, results, summary = studies["take_the_throne"][0]
+    view = _claims_view(summary["claims"], Study(scenario, results, summary, "core_4p"))
+    assert "seat 0 - first Monarch" in set(view["group"])
+    assert {"target", "tolerance", "effect"} <= set(view.columns)
+
+
+def test_a_game_without_a_declared_headline_gets_its_first_claim(studies, tmp_path, monkeypatch):
+    game = studies["take_the_throne"][0][0].setup.game
+    monkeypatch.setattr(type(game), "report_view", lambda self, setup: ReportView())
+    write_report(studies["take_the_throne"], tmp_path / "r.html")
+    page = parse(tmp_path / "r.html")
+    assert ("img", f"{game.title}: headline") in page.order
+
+
+def test_claims_table_shows_extra_statistics_columns(studies):
+    scenario, results, summary = studies["imposter_kings"][0]
+    claims = summary["claims"].assign(effect=0.25, deciding_low=0.1)
+    view = _claims_view(claims, Study(scenario, results, summary, "x"))
+    assert "deciding low" in view.columns and set(view["effect"]) == {"+25.0 pts"}
+
+
+def test_report_is_reproducible_byte_for_byte(studies, tmp_path):
+    group = studies["imposter_kings"]
+    for folder in ("a", "b"):
+        write_report(group, tmp_path / folder / "report.html")
+    for name in ("report.html", "report.md"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    pngs = sorted(p.name for p in (tmp_path / "a" / "report_files").glob("*.png"))
+    assert pngs
+    for name in pngs:
+        assert (tmp_path / "a" / "report_files" / name).read_bytes() == \
+            (tmp_path / "b" / "report_files" / name).read_bytes()
+
+
+def test_policy_matrix_shows_as_a_heatmap_under_its_game(studies, tmp_path):
+    matrix = pd.DataFrame([{"game": "imposter_kings", "mode": "full", "players": 2, "row": a, "column": b,
+                            "win_rate": 0.5, "low": 0.45, "high": 0.55, "games": 100}
+                           for a in ("greedy", "heuristic") for b in ("greedy", "heuristic")])
+    write_report(studies["imposter_kings"], tmp_path / "r.html", [matrix])
+    page = parse(tmp_path / "r.html")
+    title = studies["imposter_kings"][0][0].setup.game.title
+    assert ("img", f"{title}: policy matrix") in page.order
+
+
+def test_report_refuses_a_bad_matrix_file_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    bad = tmp_path / "matrix.json"
+    bad.write_text('[{"row": "greedy"}]')
+    scenario = ROOT / "scenarios" / "take_the_throne" / "core_4p.toml"
+    result = CliRunner().invoke(app, ["report", str(scenario), "-o", str(tmp_path / "r.html"), "--matrix", str(bad)])
+    assert result.exit_code == 2
+    assert str(bad) in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "r.html").exists()
