@@ -537,7 +537,7 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
                 slot0 = seats[seats["policy"].eq(cell.seats[0].label)
                               & ((seats["seat"] - seats["rotation"]) % cell.players == 0)]
                 est = estimate("rate", slot0, "won")
-                rows.append({"game": g.name, "mode": mode, "players": players, "row": a, "column": b,
+                rows.append({"game": g.name, "mode": cell.mode, "players": cell.players, "row": a, "column": b,
                              "win_rate": est.estimate, "low": est.low, "high": est.high, "games": res.n_games})
         table = pd.DataFrame(rows)
         if json_out:

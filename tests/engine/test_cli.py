@@ -142,6 +142,12 @@ def test_matrix(tmp_path):
     assert cells[("heuristic", "random")]["win_rate"] > cells[("random", "heuristic")]["win_rate"]
 
 
+def test_matrix_json_names_the_mode_and_players_it_defaulted_to():
+    code, out = invoke("matrix", "take_the_throne", "--policies", "random", "--games", 30, "--json")
+    assert code == 0
+    assert {(r["mode"], r["players"]) for r in json.loads(out)} == {("core", 3)}
+
+
 BAD = [
     ("unknown_key", "playerz = 3\n" + SMALL, "playerz"),
     ("wrong_type", SMALL.replace("players = 3", 'players = "three"'), "players"),
