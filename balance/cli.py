@@ -341,7 +341,7 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
 @app.command()
 def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or folders."),
           games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
-          strict: bool = typer.Option(False, "--strict", help="Exit 1 when any claim fails."),
+          strict: bool = typer.Option(False, "--strict", help="Exit 1 when any claim fails (a fact of the setup included)."),
           json_out: bool = JsonOpt):
     """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict."""
     with user_errors():
@@ -357,7 +357,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                     results = play(sc, games, tracker)
                     tracker.phase("summarizing")
                     summary = summary_of(sc, results)
-                failed |= bool((summary["claims"]["verdict"] == "fails").any())
+                failed |= any(bool((summary[part]["verdict"] == "fails").any()) for part in ("claims", "facts"))
                 reports.append(to_jsonable(summary) if json_out else claims_text(sc, summary))
         typer.echo(json.dumps(reports, indent=2) if json_out else "\n\n".join(reports))
         if strict and failed:

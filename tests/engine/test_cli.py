@@ -70,6 +70,30 @@ def test_check_strict_exits_non_zero_when_a_claim_fails(tmp_path):
     assert code == 1 and "fails" in out
 
 
+def test_check_strict_exits_non_zero_when_only_a_fact_of_the_setup_fails(tmp_path):
+    # A Foolish Hunt has 2 Assailants of 3 roles: "half Assailant roles" is a fixed fact, and false
+    only_the_fact = """
+game = "dethroned"
+players = 3
+seed = 3
+games = 40
+rotate = false
+seats = "random"
+roles = ["Maniac", "Fool", "King"]
+
+[[claims]]
+id = "assailants_half"
+text = "Setups generally have half Assailant roles"
+quantity = "assailant_share"
+target = 0.5
+tolerance = 0.1
+"""
+    code, out = invoke("check", write(tmp_path, only_the_fact), "--strict")
+    assert code == 1 and "fails" in out
+    code, _ = invoke("check", write(tmp_path, only_the_fact.replace("tolerance = 0.1", "tolerance = 0.2")), "--strict")
+    assert code == 0
+
+
 def test_sequential_check_stops_when_decided(tmp_path):
     text = SMALL.replace("games = 600", "precision = { half_width = 0.2, max_games = 50000, batch = 300 }")
     code, out = invoke("check", write(tmp_path, text), "--json")
