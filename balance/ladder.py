@@ -130,21 +130,28 @@ def pairwise_counts(results: dict[tuple[str, str], Results], names: list[str]) -
 
 def fit_bradley_terry(wins: np.ndarray) -> np.ndarray:
     """Maximum-likelihood log-strengths of P(i beats j) = expit(t_i - t_j) from the win counts
-    ``wins[i, j]``, the first fixed at 0 (L-BFGS-B with the exact gradient)."""
-    k = len(wins)
+    ``wins[..., i, j]``, the first rung fixed at 0. Several count matrices (bootstrap replicates,
+    leading axes) are fitted in one call: their likelihoods are separate, so the sum is minimised
+    (scipy.optimize, L-BFGS-B with the exact gradient; scaled to one comparison)."""
+    wins = np.asarray(wins, float)
+    shape, k = wins.shape[:-2], wins.shape[-1]
+    wins = wins.reshape(-1, k, k)
+    scale = max(wins.sum(), 1.0)
 
     def loss(free):
-        theta = np.concatenate([[0.0], free])
-        diff = theta[:, None] - theta[None, :]
-        nll = float((wins * np.logaddexp(0.0, -diff)).sum())
+        theta = np.concatenate([np.zeros((len(wins), 1)), free.reshape(len(wins), k - 1)], axis=1)
+        diff = theta[:, :, None] - theta[:, None, :]
+        nll = (wins * np.logaddexp(0.0, -diff)).sum() / scale
         slack = wins * expit(-diff)  # w_ij (1 - P(i beats j))
-        return nll, -(slack.sum(1) - slack.sum(0))[1:]
+        return nll, -(slack.sum(2) - slack.sum(1))[:, 1:].ravel() / scale
 
-    if k == 1:
-        return np.zeros(1)
-    fit = optimize.minimize(loss, np.zeros(k - 1), jac=True, method="L-BFGS-B",
-                            bounds=[(-MAX_LOG_STRENGTH, MAX_LOG_STRENGTH)] * (k - 1))
-    return np.concatenate([[0.0], fit.x])
+    free = np.zeros(len(wins) * (k - 1))
+    if k > 1:
+        free = optimize.minimize(loss, free, jac=True, method="L-BFGS-B",
+                                 bounds=[(-MAX_LOG_STRENGTH, MAX_LOG_STRENGTH)] * len(free),
+                                 options={"maxiter": 10_000, "ftol": 1e-15, "gtol": 1e-10}).x
+    theta = np.concatenate([np.zeros((len(wins), 1)), free.reshape(len(wins), k - 1)], axis=1)
+    return theta.reshape(*shape, k)
 
 
 def ratings(per_deal: np.ndarray, names: list[str], replicates: int = BOOTSTRAP_REPLICATES,
@@ -156,7 +163,7 @@ def ratings(per_deal: np.ndarray, names: list[str], replicates: int = BOOTSTRAP_
     rng = np.random.default_rng(seed)
     weights = np.stack([np.bincount(rng.integers(0, deals, deals), minlength=deals) for _ in range(replicates)])
     totals = (weights @ per_deal.reshape(deals, -1)).reshape(replicates, len(names), len(names))
-    boot = np.array([fit_bradley_terry(t) for t in totals]) * ELO
+    boot = fit_bradley_terry(totals) * ELO
     tail = (1 - LEVEL) / 2 * 100
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
     won, lost = per_deal.sum((0, 2)), per_deal.sum((0, 1))

@@ -716,7 +716,8 @@ def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game") -> bytes:
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(min(PAGE_INCHES, 2.2 + 1.3 * len(names)), 1.2 + 0.7 * len(names)),
                                layout="constrained")
-        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(0.5, 0.0, 1.0))
+        fair = 1 / matrix["players"].iloc[0] if "players" in matrix else 0.5  # white: a fair share
+        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
         for r in matrix.itertuples():
             ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
                     ha="center", va="center", fontsize=FONT_POINTS - 1)
@@ -1029,7 +1030,8 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
         word = plural(lad.game_word)
         facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in lad.facts.items())
         page.heading(2, f"Mode {lad.mode}, {lad.players} players{facts}", f"mode-{lad.mode}-{lad.players}")
-        page.text(f"{lad.games:,} {word} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill_text(lad.skill())}.")
+        skill = skill_text(lad.skill())
+        page.text(f"{lad.games:,} {word} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill[0].upper()}{skill[1:]}.")
         page.image(f"{lad.mode}_{lad.players}_matrix.png", matrix_heatmap(lad.matrix, lad.game_word),
                    f"{game.title}, {lad.mode}: win-rate matrix",
                    f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "
