@@ -907,36 +907,39 @@ def robust_strip(rob, claim_id: str) -> bytes | None:
     bounds = (0.0, 1.0) if part["proportion"].all() else (-np.inf, np.inf)
     panels = []
     for group, rows in part.groupby("group", sort=False):
-        dots = [Dot(r["member"], r["estimate"], r["low"], r["high"], r["verdict"],
+        dots = [Dot(r["member"], r["estimate"], r["low"], r["high"],
+                    UNDECIDED if r["verdict"].startswith(UNDECIDED) else r["verdict"],
                     claim_band(r["compare"], r["target"], r["tolerance"]), r["target"]) for r in rows.to_dict("records")]
         by = rows["by"].iloc[0]
         panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds))
-    return _panel_grid(panels, columns=2 if len(panels) > 1 else 1)
+    return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
 
 
 def _members_view(rob) -> pd.DataFrame:
-    """Claims x members: each member's verdict and its estimate (or their range over the groups)."""
+    """The claims x members table, a row per member (the page's width holds a few claims, not
+    eight member names): each member's verdict on the claim and its estimate (or their range over
+    the claim's groups)."""
     from balance.robust import member_verdict
 
-    rows = []
+    rows = {m.name: {"#": i + 1, "member": m.name} for i, m in enumerate(rob.members)}
     for claim, part in rob.claims.groupby("claim", sort=False):
-        row = {"claim": claim}
         for member, cells in part.groupby("member", sort=False):
             lo, hi = cells["estimate"].min(), cells["estimate"].max()
             value = _fmt(lo) if len(cells) == 1 else f"{_fmt(lo)} to {_fmt(hi)}"
-            row[member] = f"{member_verdict(cells['verdict'])} {value}"
-        rows.append(row)
-    return pd.DataFrame(rows)
+            rows[member][claim] = f"{member_verdict(cells['verdict'])} {value}"
+    return pd.DataFrame(list(rows.values()))
 
 
 def _readings_view(rob) -> pd.DataFrame:
+    """A row per claim: its reading, the range of estimates, the members (by number) under which
+    it holds, fails or stays undecided."""
+    number = {m.name: str(i + 1) for i, m in enumerate(rob.members)}
     rows = []
     for r in rob.readings.to_dict("records"):
         claim = next(c for c in rob.scenario.claims if c.id == r["claim"])
         rows.append({"claim": r["claim"], "says": claim_words(claim.compare, claim.target, claim.tolerance),
                      "reading": r["reading"], "estimates": f"{_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])}",
-                     "holds under": ", ".join(r["holds"]) or "—", "fails under": ", ".join(r["fails"]) or "—",
-                     "undecided under": ", ".join(r["undecided"]) or "—"})
+                     **{f"{v} under #": ", ".join(number[m] for m in r[v]) or "—" for v in (HOLDS, FAILS, UNDECIDED)}})
     return pd.DataFrame(rows)
 
 
@@ -953,13 +956,13 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
              ("seed", str(sc.seed)), ("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")]
     page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
     page.heading(3, "Members")
-    page.table(pd.DataFrame({"member": [m.name for m in rob.members],
+    page.table(pd.DataFrame({"#": range(1, len(rob.members) + 1), "member": [m.name for m in rob.members],
                              "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in rob.setups]}),
                text_cols=("member", "seats"))
     page.heading(3, "Readings")
-    page.table(_readings_view(rob), "reading", text_cols=("claim", "holds under", "fails under", "undecided under"))
-    page.heading(3, "Claims x members")
-    page.table(_members_view(rob), text_cols=("claim",))
+    page.table(_readings_view(rob), "reading", text_cols=("claim",))
+    page.heading(3, "Claims x members: each member's verdict and estimate (the range over a claim's groups)")
+    page.table(_members_view(rob), text_cols=("member",))
     for c in rob.skipped:
         page.text(f"{c.id}: left out (it names a policy; under a family member every seat plays the same one).",
                   css="note")
