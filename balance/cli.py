@@ -350,6 +350,8 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
     With --robust: under every member of the game's policy family (or the scenario's [robustness]
     members), --games or the scenario's `games` each, Holm over claims x members: robust holds,
     robust fails, policy-sensitive or undecided."""
+    from balance.robust import ROBUST_FAILS, robust_json, robust_text
+
     with user_errors():
         check_common_flags(games, seed, threads)
         loaded = [load(f) for f in scenario_paths(scenarios)]  # validate every file before playing any
@@ -362,8 +364,6 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                 if seed is not None:
                     sc.seed = seed
                 if robust:
-                    from balance.robust import ROBUST_FAILS, robust_json, robust_text
-
                     rob = play_robust(sc, games)
                     failed |= bool((rob.readings["reading"] == ROBUST_FAILS).any())
                     reports.append(to_jsonable(robust_json(rob)) if json_out else robust_text(rob))

@@ -217,3 +217,13 @@ def test_report_robust_refuses_a_study_folder(tmp_path):
     assert invoke("run", scenario, "--out", folder, "-n", 30)[0] == 0
     code, text = invoke("report", "--robust", folder, "-o", tmp_path / "r.html")
     assert code == 2 and "--robust" in text and len(text.strip().splitlines()) == 1
+
+
+def test_report_robust_writes_the_table_and_a_strip_per_claim(tmp_path):
+    out = tmp_path / "robust.html"
+    code, _ = invoke("report", "--robust", write(tmp_path, SMALL + MEMBERS), "-n", 60, "-o", out)
+    assert code == 0
+    page = out.read_text()
+    assert "Claims x members" in page and page.count("<img") == 3  # fair, length, first
+    assert sorted(p.name for p in (tmp_path / "robust_files").glob("*.png")) == \
+        ["study_fair.png", "study_first.png", "study_length.png"]
