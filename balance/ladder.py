@@ -186,18 +186,15 @@ class Ladder:
     matrix: pd.DataFrame
     ratings: pd.DataFrame
     facts: dict  # the setup's game-specific tables (e.g. DETHRONED's roles)
+    average: float  # the average seat's win rate over the cells (1 / players with one winner a game)
     game_word: str  # what one simulated game is called ("match" when result rows are rounds)
-
-    @property
-    def fair_share(self) -> float:
-        return 1 / self.players
 
     def skill(self) -> dict:
         """How much skill matters: the best-rated rung's win rate against the first rung."""
         best = self.ratings.loc[self.ratings["rating"].idxmax(), "rung"]
         base = self.rungs[0]
         out = {"mode": self.mode, "players": self.players, "best": best, "against": base,
-               "fair_share": self.fair_share}
+               "average_seat": self.average}
         cell = self.matrix[(self.matrix["row"] == best) & (self.matrix["column"] == base)]
         if len(cell):
             r = cell.iloc[0]
@@ -218,8 +215,10 @@ def play_ladder(cells: dict[tuple[str, str], Setup], rungs: list[str], games: in
     results = play_cells(cells, games, seed, tracker)
     setup = next(iter(cells.values()))
     per_deal = pairwise_counts(results, rungs)
+    seats = [res.seats["won"] for res in results.values()]
+    average = sum(float(s.sum()) for s in seats) / sum(len(s) for s in seats)
     return Ladder(setup.game, setup.mode, setup.players, rungs, games, seed, len(per_deal), win_rates(results),
-                  ratings(per_deal, rungs), setup.extra_description(),
+                  ratings(per_deal, rungs), setup.extra_description(), average,
                   setup.game.report_view(setup).match_word or "game")
 
 
@@ -234,7 +233,7 @@ def ladder_text(ladder: Ladder) -> str:
     lines = [f"{g.title}, mode {ladder.mode}, {ladder.players} players{facts}: ladder {' < '.join(ladder.rungs)}, "
              f"{ladder.games:,} {word} a cell ({ladder.deals:,} deals, rotated seats), seed {ladder.seed}",
              f"win rate{' per round' if g.unit == 'round' else ''} of the row rung (one seat) against the column "
-             f"rung (every other seat), 95% interval; fair share {ladder.fair_share:.3g}"]
+             f"rung (every other seat), 95% interval; the average seat wins {ladder.average:.3g}"]
     width = max(12, *(len(r) for r in ladder.rungs))
     lines.append(" " * width + "".join(f"{b:>26}" for b in ladder.rungs))
     cells = {(r.row, r.column): r for r in ladder.matrix.itertuples()}
@@ -255,7 +254,7 @@ def skill_text(skill: dict) -> str:
         return f"how much skill matters ({skill['mode']}): no rung is rated above {skill['against']}"
     return (f"how much skill matters ({skill['mode']}, {skill['players']} players): {skill['best']} (the best rung) "
             f"wins {skill['win_rate']:.3f} [{skill['low']:.3f}, {skill['high']:.3f}] against {skill['against']} "
-            f"(fair share {skill['fair_share']:.3g})")
+            f"(the average seat wins {skill['average_seat']:.3g})")
 
 
 def ladder_json(ladder: Ladder) -> dict:

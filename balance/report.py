@@ -709,14 +709,16 @@ def convergence_plot(study: Study) -> bytes | None:
         return _png(fig)
 
 
-def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game") -> bytes:
-    """The policy ladder: the row policy's win rate (one seat) against the column policy."""
+def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | None = None) -> bytes:
+    """The policy ladder: the row policy's win rate (one seat) against the column policy; white at
+    ``fair`` (default: a fair share, 1 / players)."""
     names = list(dict.fromkeys(matrix["row"]))
     grid = matrix.pivot(index="row", columns="column", values="win_rate").reindex(index=names, columns=names)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(min(PAGE_INCHES, 2.2 + 1.3 * len(names)), 1.2 + 0.7 * len(names)),
                                layout="constrained")
-        fair = 1 / matrix["players"].iloc[0] if "players" in matrix else 0.5  # white: a fair share
+        if fair is None:
+            fair = 1 / matrix["players"].iloc[0] if "players" in matrix else 0.5
         image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
         for r in matrix.itertuples():
             ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
@@ -1028,17 +1030,18 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
                              "against": skills["against"], "win rate": skills.get("win_rate", np.nan),
                              "95% interval": [fmt_interval(r.get("low", np.nan), r.get("high", np.nan), (0.0, 1.0))
                                               for r in skills.to_dict("records")],
-                             "fair share": skills["fair_share"]}))
+                             "average seat": skills["average_seat"]}))
     for lad in ladders:
         word = plural(lad.game_word)
         facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in lad.facts.items())
         page.heading(2, f"Mode {lad.mode}, {lad.players} players{facts}", f"mode-{lad.mode}-{lad.players}")
         skill = skill_text(lad.skill())
         page.text(f"{lad.games:,} {word} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill[0].upper()}{skill[1:]}.")
-        page.image(f"{lad.mode}_{lad.players}_matrix.png", matrix_heatmap(lad.matrix, lad.game_word),
+        page.image(f"{lad.mode}_{lad.players}_matrix.png", matrix_heatmap(lad.matrix, lad.game_word, lad.average),
                    f"{game.title}, {lad.mode}: win-rate matrix",
                    f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "
-                   f"column rung in every other seat, with its 95% interval; fair share {lad.fair_share:.3g}.")
+                   f"column rung in every other seat, with its 95% interval; white: the average seat's win rate "
+                   f"({lad.average:.3g}: 1 / players when every game has one winner).")
         page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
         table = lad.ratings.sort_values("rating", ascending=False)
         page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": table["rating"].round(0),

@@ -156,7 +156,7 @@ def test_check_robust_plays_the_games_family_with_the_same_deals(tmp_path):
     assert len({r.seats.sort_values(["game", "seat"])["won"].to_numpy().tobytes() for r in rob.results.values()}) > 1
 
 
-def test_every_game_declares_a_family_whose_members_build():
+def test_every_game_declares_a_family_whose_members_build_and_a_ladder_of_its_policies():
     for name in ("take_the_throne", "dethroned", "imposter_kings"):
         game = get_game(name)
         mode = next(iter(game.modes))
@@ -166,6 +166,9 @@ def test_every_game_declares_a_family_whose_members_build():
         assert len(members) >= 5 and len({m.name for m in members}) == len(members)
         for m in members:
             game.make_setup(mode, players, m.seat_list(), extra=game.default_extra(mode, players))
+        assert len(game.ladder) >= 2 and game.ladder[0] == "random"
+        for rung in game.ladder:
+            game.policy(rung, "ladder")
 
 
 def test_a_claim_naming_a_policy_is_left_out(tmp_path):
