@@ -24,10 +24,9 @@ from typer.core import _click  # Typer's own copy of click: its exceptions are t
 
 from balance.engine.game import INT64_MAX, SetupError, check_number
 from balance.engine.runner import (DEFAULT_CHUNK, MANIFEST, SUMMARY, Results, RunError, Tracker, held_games,
-                                   load_results, load_study, play_range, play_study, round_to_deals, run_to_folder,
+                                   load_results, load_study, play_study, round_to_deals, run_to_folder,
                                    set_threads, study_looks, write_atomic)
-from balance.engine.scenario import (Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data,
-                                     scenario_files)
+from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from balance.games import game_names, get_game
 
 SHOW_AFTER = 2.0  # seconds: work expected to take longer shows its progress

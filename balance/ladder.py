@@ -223,7 +223,7 @@ def play_ladder(cells: dict[tuple[str, str], Setup], rungs: list[str], games: in
 
 
 def _rating(value: float) -> str:
-    return f"{value:+.0f}"
+    return f"{round(value):+d}"  # an int: no "-0"
 
 
 def ladder_text(ladder: Ladder) -> str:

@@ -1044,8 +1044,9 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
                    f"({lad.average:.3g}: 1 / players when every game has one winner).")
         page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
         table = lad.ratings.sort_values("rating", ascending=False)
-        page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": table["rating"].round(0),
-                                 "95% interval": [f"[{lo:+.0f}, {hi:+.0f}]" for lo, hi in zip(table["low"], table["high"])],
+        page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": [round(r) for r in table["rating"]],
+                                 "95% interval": [f"[{round(lo):+d}, {round(hi):+d}]" for lo, hi in
+                                                  zip(table["low"], table["high"])],
                                  "comparisons won": table["comparisons_won"].round(0).astype(int),
                                  "comparisons lost": table["comparisons_lost"].round(0).astype(int)}))
     return _save(page, output)
