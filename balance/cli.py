@@ -1,4 +1,4 @@
-"""The `balance` command line: games, run, check, report, replay, bench, matrix, restrict.
+"""The `balance` command line: games, run, check, report, replay, bench, matrix, ladder, restrict.
 
 Every input is validated before anything is written or played; bad input (a scenario key, a flag)
 is one line naming the file or the flag and the key, exit status 2. Long work shows progress on
@@ -24,10 +24,9 @@ from typer.core import _click  # Typer's own copy of click: its exceptions are t
 
 from balance.engine.game import INT64_MAX, SetupError, check_number
 from balance.engine.runner import (DEFAULT_CHUNK, MANIFEST, SUMMARY, Results, RunError, Tracker, held_games,
-                                   load_results, load_study, play_range, play_study, round_to_deals, run_to_folder,
+                                   load_results, load_study, play_study, round_to_deals, run_to_folder,
                                    set_threads, study_looks, write_atomic)
-from balance.engine.scenario import (Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data,
-                                     scenario_files)
+from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from balance.games import game_names, get_game
 from balance.restrict import MARGIN
 
@@ -342,18 +341,33 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
 @app.command()
 def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or folders."),
           games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
-          strict: bool = typer.Option(False, "--strict", help="Exit 1 when any claim fails (a fact of the setup included)."),
+          strict: bool = typer.Option(False, "--strict", help="Exit 1 when any claim fails, a fact of the setup included (with --robust: "
+                                                                 "robust fails)."),
+          robust: bool = typer.Option(False, "--robust", help="Every claim under every member of the policy family "
+                                                              "(the same deals), one reading per claim."),
           json_out: bool = JsonOpt):
-    """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict."""
+    """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict.
+    With --robust: under every member of the game's policy family (or the scenario's [robustness]
+    members), --games or the scenario's `games` each, Holm over claims x members: robust holds,
+    robust fails, policy-sensitive or undecided."""
+    from balance.robust import ROBUST_FAILS, robust_json, robust_text
+
     with user_errors():
         check_common_flags(games, seed, threads)
         loaded = [load(f) for f in scenario_paths(scenarios)]  # validate every file before playing any
+        if robust:
+            checked_families(loaded)
         set_threads(threads)
         reports, failed = [], False
         with on_interrupt(nothing_kept):
             for sc in loaded:
                 if seed is not None:
                     sc.seed = seed
+                if robust:
+                    rob = play_robust(sc, games)
+                    failed |= bool((rob.readings["reading"] == ROBUST_FAILS).any())
+                    reports.append(to_jsonable(robust_json(rob)) if json_out else robust_text(rob))
+                    continue
                 with progress(sc.name) as tracker:
                     results = play(sc, games, tracker)
                     tracker.phase("summarizing")
@@ -363,6 +377,24 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
         typer.echo(json.dumps(reports, indent=2) if json_out else "\n\n".join(reports))
         if strict and failed:
             raise typer.Exit(1)
+
+
+def checked_families(scenarios: list[Scenario]) -> None:
+    """Build every member's setup before anything plays (bad members are bad input)."""
+    from balance.robust import member_setups
+
+    for sc in scenarios:
+        try:
+            member_setups(sc)
+        except SetupError as err:
+            raise ScenarioError(str(sc.path), err.key, err.message) from None
+
+
+def play_robust(sc: Scenario, games: int | None):
+    from balance.robust import evaluate
+
+    with progress(f"{sc.name} (policy family)") as tracker:
+        return evaluate(sc, games, tracker)
 
 
 def scenario_paths(sources: list[Path]) -> list[Path]:
@@ -379,9 +411,12 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
            games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
            matrix: list[Path] = typer.Option([], "--matrix", help="A `balance matrix --json` file to show as a "
                                                                     "heatmap under its game (repeatable)."),
+           robust: bool = typer.Option(False, "--robust", help="A policy-robustness report of scenario files: "
+                                                              "claims x members table, a strip per claim."),
            json_out: bool = JsonOpt):
-    """Write an HTML (and Markdown) balance report with plots for one or more studies."""
-    from balance.report import write_report
+    """Write an HTML (and Markdown) balance report with plots for one or more studies. With
+    --robust: the policy-robustness report of scenario files (see `check --robust`)."""
+    from balance.report import write_report, write_robust_report
 
     with user_errors():
         check_common_flags(games, seed, threads)
@@ -389,6 +424,21 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
             raise UserError(f"-o: {output}: the report file must end in .html")
         if output.is_dir():
             raise UserError(f"-o: {output} is a folder")
+        if robust:
+            for src in sources:
+                if src.is_dir() and (src / MANIFEST).exists():
+                    raise UserError(f"--robust: {src} is a study folder (one set of players); give scenario files")
+            loaded = [load(f) for f in scenario_paths(sources)]
+            checked_families(loaded)
+            set_threads(threads)
+            with on_interrupt(nothing_kept):
+                for sc in loaded:
+                    if seed is not None:
+                        sc.seed = seed
+                robs = [play_robust(sc, games) for sc in loaded]
+                html, md = write_robust_report(robs, output)
+            typer.echo(json.dumps({"html": str(html), "markdown": str(md)}) if json_out else f"wrote {html} and {md}")
+            return
         pending = []
         for src in sources:
             if src.is_dir() and (src / MANIFEST).exists():
@@ -496,9 +546,6 @@ def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this gam
             typer.echo(json.dumps(rows, indent=2))
 
 
-MATRIX_FLAGS = {"mode": "--mode", "players": "--players"}  # scenario keys the matrix's flags set
-
-
 @app.command()
 def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)."),
            policies: str = typer.Option(..., "--policies", help="Comma-separated policy names, e.g. random,heuristic."),
@@ -514,33 +561,19 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
     rotated over seats with common random numbers; the row policy's win rate with its interval.
     Without --scenario the setup is the game's default for the mode and player count (DETHRONED:
     the first suggested setup of that size)."""
-    from balance.stats import estimate
+    from balance.ladder import cell_games, cell_setups, matrix_base, play_cells, win_rates
 
     with user_errors():
         check_common_flags(games, seed, threads)
         g = get_game(game, "GAME")
-        names = [p.strip() for p in policies.split(",") if p.strip()]
-        if not names:
-            raise UserError(f"--policies: no policy named (known: {', '.join(p.name for p in g.policies)})")
-        for name in names:
-            g.policy(name, "--policies")
-        data = matrix_base(g, scenario, mode, players)
-        setups = {(a, b): matrix_setup(data, scenario, a, b) for a in names for b in names}
-        setup = next(iter(setups.values()))
-        n = round_to_deals(games, setup.rotations)
+        names = policy_names(g, policies, "--policies")
+        cells = cell_setups(matrix_base(g, scenario, mode, players), scenario, names)
+        setup = next(iter(cells.values()))
+        n = cell_games(cells, games)
         set_threads(threads)
-        rows = []
         with on_interrupt(nothing_kept), progress(f"matrix {g.name}") as tracker:
-            tracker.begin(n * len(setups), 0)
-            for (a, b), cell in setups.items():
-                res = Results(cell, seed, play_range(cell, seed, 0, n, tracker))
-                seats = res.seats
-                slot0 = seats[seats["policy"].eq(cell.seats[0].label)
-                              & ((seats["seat"] - seats["rotation"]) % cell.players == 0)]
-                est = estimate("rate", slot0, "won")
-                rows.append({"game": g.name, "mode": cell.mode, "players": cell.players, "row": a, "column": b,
-                             "win_rate": est.estimate, "low": est.low, "high": est.high, "games": res.n_games})
-        table = pd.DataFrame(rows)
+            tracker.begin(n * len(cells), 0)
+            table = win_rates(play_cells(cells, n, seed, tracker))
         if json_out:
             typer.echo(json.dumps(to_jsonable(table), indent=2))
             return
@@ -551,9 +584,9 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
         width = max(12, *(len(name) for name in names))
         typer.echo(" " * width + "".join(f"{b:>26}" for b in names))
         for a in names:
-            cells = table[table["row"] == a]
+            cells_of_row = table[table["row"] == a]
             typer.echo(f"{a:<{width}}" + "".join(f"{r.win_rate:>8.3f} [{r.low:.3f},{r.high:.3f}]".rjust(26)
-                                                 for r in cells.itertuples()))
+                                                 for r in cells_of_row.itertuples()))
 
 
 @app.command()
@@ -603,34 +636,65 @@ def restrict(scenario: Path = typer.Argument(..., help="Scenario TOML file: the 
                 typer.echo(f"wrote {html} and {md}")
 
 
-def matrix_base(g, scenario: Path | None, mode: str | None, players: int | None) -> dict:
-    """The scenario table every cell of a matrix shares (its seats set per cell)."""
-    if scenario is not None:
-        data = read_scenario_data(scenario)
-        if data.get("game") != g.name:
-            raise UserError(f"--scenario: {scenario} is a scenario of {data.get('game')!r}, not of {g.name}")
-        data.update({k: v for k, v in (("mode", mode), ("players", players)) if v is not None})
-    else:
-        mode = mode or next(iter(g.modes))
-        if mode not in g.modes:
-            raise UserError(f"--mode: unknown mode '{mode}' of {g.name} (known: {', '.join(g.modes)})")
-        players = players or g.modes[mode].players[0]
-        data = {"game": g.name, "mode": mode, "players": players, **g.default_extra(mode, players)}
-    data.update(rotate=True, claims=[])
-    data.pop("precision", None)
-    return data
+def policy_names(g, text: str, flag: str) -> list[str]:
+    """Comma-separated policy names of a flag, each known to the game."""
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise UserError(f"{flag}: no policy named (known: {', '.join(p.name for p in g.policies)})")
+    for name in names:
+        g.policy(name, flag)
+    return names
 
 
-def matrix_setup(data: dict, scenario: Path | None, row: str, column: str):
-    """The setup of one cell: the row policy in slot 0, the column policy in every other seat."""
-    players = data["players"] if isinstance(data["players"], int) else 1
-    try:
-        return parse_scenario({**data, "seats": [row] + [column] * (players - 1)}, scenario).setup
-    except ScenarioError as err:
-        if scenario is not None:
-            raise
-        flag = MATRIX_FLAGS.get(err.key, "--policies" if err.key.startswith("seats") else err.key)
-        raise UserError(f"{flag}: {err.message}") from None
+@app.command()
+def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)."),
+           mode: Optional[str] = typer.Option(None, "--mode", help="Mode, or modes separated by commas (default: "
+                                                                  "the scenario's, else the game's first)."),
+           players: Optional[int] = typer.Option(None, "--players", help="Players (default: each mode's fewest)."),
+           scenario: Optional[Path] = typer.Option(
+               None, "--scenario", help="Take mode, players, options and game tables from this scenario file."),
+           games: int = typer.Option(2_000, "--games", "-n", help="Games per cell (rounded up to whole deals)."),
+           rungs: Optional[str] = typer.Option(None, "--rungs", help="Comma-separated policies, weakest first "
+                                                                    "(default: the game's ladder)."),
+           seed: int = typer.Option(1, "--seed", "-s", help="Master seed, the same for every cell."),
+           output: Optional[Path] = typer.Option(None, "-o", "--output", help="Also write an HTML report (and "
+                                                                              "Markdown beside it): heatmap, ratings."),
+           threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
+    """The skill ladder: every rung against every other (one seat against the rest, rotated seats,
+    the same deals in every cell), the win-rate matrix with intervals, a Bradley-Terry rating per
+    rung (Elo points, intervals from a bootstrap over deals) and how much skill matters: the best
+    rung's win rate against the first rung, per mode."""
+    from balance.ladder import cell_games, ladder_cells, ladder_json, ladder_text, play_ladder, skill_text
+
+    with user_errors():
+        check_common_flags(games, seed, threads)
+        g = get_game(game, "GAME")
+        names = policy_names(g, rungs, "--rungs") if rungs else list(g.ladder or (p.name for p in g.policies))
+        if len(names) < 2 or len(set(names)) < len(names):
+            raise UserError(f"--rungs: name at least two different policies; got {', '.join(names)}")
+        if output is not None and (output.suffix.lower() != ".html" or output.is_dir()):
+            raise UserError(f"-o: {output}: the report file must end in .html")
+        modes = [m.strip() for m in mode.split(",") if m.strip()] if mode else [None]
+        plans = [ladder_cells(g, names, m, players, scenario) for m in modes]
+        counts = [cell_games(cells, games) for cells in plans]
+        set_threads(threads)
+        with on_interrupt(nothing_kept), progress(f"ladder {g.name}") as tracker:
+            tracker.begin(sum(n * len(cells) for n, cells in zip(counts, plans)), 0)
+            ladders = [play_ladder(cells, names, n, seed, tracker) for cells, n in zip(plans, counts)]
+            if output is not None:
+                from balance.report import write_ladder_report
+
+                tracker.phase("writing the report")
+                written = write_ladder_report(ladders, output)
+        if json_out:
+            typer.echo(json.dumps(to_jsonable([ladder_json(lad) for lad in ladders]), indent=2))
+        else:
+            typer.echo("\n\n".join(ladder_text(lad) for lad in ladders))
+            if len(ladders) > 1:
+                typer.echo("\nhow much skill matters, per mode:\n" + "\n".join(f"  {skill_text(lad.skill())}"
+                                                                               for lad in ladders))
+            if output is not None:
+                typer.echo(f"wrote {written[0]} and {written[1]}")
 
 
 def main():

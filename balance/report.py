@@ -709,14 +709,17 @@ def convergence_plot(study: Study) -> bytes | None:
         return _png(fig)
 
 
-def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game") -> bytes:
-    """The policy ladder: the row policy's win rate (one seat) against the column policy."""
+def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | None = None) -> bytes:
+    """The policy ladder: the row policy's win rate (one seat) against the column policy; white at
+    ``fair`` (default: a fair share, 1 / players)."""
     names = list(dict.fromkeys(matrix["row"]))
     grid = matrix.pivot(index="row", columns="column", values="win_rate").reindex(index=names, columns=names)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(min(PAGE_INCHES, 2.2 + 1.3 * len(names)), 1.2 + 0.7 * len(names)),
                                layout="constrained")
-        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(0.5, 0.0, 1.0))
+        if fair is None:
+            fair = 1 / matrix["players"].iloc[0] if "players" in matrix else 0.5
+        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
         for r in matrix.itertuples():
             ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
                     ha="center", va="center", fontsize=FONT_POINTS - 1)
@@ -847,10 +850,7 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
         games.setdefault(s.game.name, []).append(s)
     matrices = [pd.DataFrame(m) for m in matrices]
 
-    page = Page(assets)
-    page.html.append(f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
-                     f"content='width=device-width'><title>balance report</title><style>{CSS}</style></head><body>")
-    page.heading(1, "Balance report")
+    page = _open_page(assets, "balance report", "Balance report")
     page.html.append(_contents(games))
     page.heading(2, "Summary", "summary")
     page.text(re.sub("<[^>]+>", "", VERDICT_LEGEND), VERDICT_LEGEND, css="note")
@@ -859,8 +859,23 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
     page.heading(2, "Studies", "studies")
     for s in studies:
         _study_section(page, s)
-    page.html.append("</body></html>")
+    return _save(page, output)
 
+
+def _open_page(assets: Path, title: str, heading: str) -> Page:
+    """A page with its head (``title``) and first heading."""
+    page = Page(assets)
+    page.html.append(f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
+                     f"content='width=device-width'><title>{html.escape(title)}</title><style>{CSS}</style></head>"
+                     f"<body>")
+    page.heading(1, heading)
+    return page
+
+
+def _save(page: Page, output: Path) -> tuple[Path, Path]:
+    """Write the page's HTML, its Markdown beside it and the Markdown's images (atomically)."""
+    page.html.append("</body></html>")
+    assets = page.assets
     assets.mkdir(exist_ok=True)
     for old in assets.glob("*.png"):
         if old.name not in page.images:
@@ -945,3 +960,163 @@ def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     return output, md_path
+# ---- policy robustness (balance check/report --robust) ------------------------------------
+ROBUST_LEGEND = ("Every claim is played under every member of the policy family (each a table where every seat "
+                 "is that kind of player), on the same deals (same seed). All claims x groups x members form one "
+                 "family for Holm's correction. Under one member a claim fails when any of its groups fails and "
+                 "holds when all hold. Reading: <b>robust holds</b> / <b>robust fails</b>: the same decided "
+                 "verdict under every member; <b>policy-sensitive</b>: it holds under some members and fails under "
+                 "others; <b>undecided</b>: otherwise. Strips: each member's estimate with its 95% interval, "
+                 "coloured by its verdict, against the claim's band (green).")
+
+
+def robust_strip(rob, claim_id: str) -> bytes | None:
+    """One claim under every member: a panel per group, a row per member (estimate, 95% interval,
+    verdict colour) against the claim's band."""
+    part = rob.claims[rob.claims["claim"] == claim_id]
+    if part.empty:
+        return None
+    bounds = (0.0, 1.0) if part["proportion"].all() else (-np.inf, np.inf)
+    panels = []
+    for group, rows in part.groupby("group", sort=False):
+        dots = [Dot(r["member"], r["estimate"], r["low"], r["high"],
+                    UNDECIDED if r["verdict"].startswith(UNDECIDED) else r["verdict"],
+                    claim_band(r["compare"], r["target"], r["tolerance"]), r["target"]) for r in rows.to_dict("records")]
+        by = rows["by"].iloc[0]
+        panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds))
+    return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
+
+
+def _members_view(rob) -> pd.DataFrame:
+    """The claims x members table, a row per member (the page's width holds a few claims, not
+    eight member names): each member's verdict on the claim and its estimate (or their range over
+    the claim's groups)."""
+    from balance.robust import member_verdict
+
+    rows = {m.name: {"#": i + 1, "member": m.name} for i, m in enumerate(rob.members)}
+    for claim, part in rob.claims.groupby("claim", sort=False):
+        for member, cells in part.groupby("member", sort=False):
+            lo, hi = cells["estimate"].min(), cells["estimate"].max()
+            value = _fmt(lo) if len(cells) == 1 else f"{_fmt(lo)} to {_fmt(hi)}"
+            rows[member][claim] = f"{member_verdict(cells['verdict'])} {value}"
+    return pd.DataFrame(list(rows.values()))
+
+
+def _readings_view(rob) -> pd.DataFrame:
+    """A row per claim: its reading, the range of estimates, the members (by number) under which
+    it holds, fails or stays undecided."""
+    number = {m.name: str(i + 1) for i, m in enumerate(rob.members)}
+    rows = []
+    for r in rob.readings.to_dict("records"):
+        claim = next(c for c in rob.scenario.claims if c.id == r["claim"])
+        rows.append({"claim": r["claim"], "says": claim_words(claim.compare, claim.target, claim.tolerance),
+                     "reading": r["reading"], "estimates": f"{_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])}",
+                     **{f"{v} under #": ", ".join(number[m] for m in r[v]) or "—" for v in (HOLDS, FAILS, UNDECIDED)}})
+    return pd.DataFrame(rows)
+
+
+def _robust_section(page: Page, rob, anchor: str) -> None:
+    sc = rob.scenario
+    page.html.append("<section>")
+    page.heading(2, sc.title, anchor)
+    d = sc.describe()
+    word = plural(sc.setup.game.report_view(sc.setup).match_word or "game")
+    setup = [("game", f"{sc.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])), ("mode", d["mode"]),
+             ("players", str(d["players"])),
+             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
+             ("played", f"{rob.games:,} {word} under each of {len(rob.members)} members, the same deals"),
+             ("seed", str(sc.seed)), ("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")]
+    page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
+    page.heading(3, "Members")
+    page.table(pd.DataFrame({"#": range(1, len(rob.members) + 1), "member": [m.name for m in rob.members],
+                             "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in rob.setups]}),
+               text_cols=("member", "seats"))
+    page.heading(3, "Readings")
+    page.table(_readings_view(rob), "reading", text_cols=("claim",))
+    page.heading(3, "Claims x members: each member's verdict and estimate (the range over a claim's groups)")
+    page.table(_members_view(rob), text_cols=("member",))
+    for c in rob.skipped:
+        page.text(f"{c.id}: left out (it names a policy; under a family member every seat plays the same one).",
+                  css="note")
+    if len(rob.facts):
+        page.heading(3, "Facts of the setup (the same under every member)")
+        page.table(_drop_empty(rob.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
+    for r in rob.readings.to_dict("records"):
+        page.heading(3, f"{r['claim']}: {r['reading']}")
+        page.text(r["text"])
+        page.image(f"{anchor}_{r['claim']}.png", robust_strip(rob, r["claim"]), f"{r['claim']} under every member")
+    page.html.append("</section>")
+
+
+def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
+    """The policy-robustness report of one or more scenarios (``balance.robust.Robustness``)."""
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    page = _open_page(output.with_name(output.stem + "_files"), "balance: policy robustness", "Policy robustness")
+    page.text(re.sub("<[^>]+>", "", ROBUST_LEGEND), ROBUST_LEGEND, css="note")
+    used: set[str] = set()
+    for rob in robs:
+        anchor = re.sub(r"[^a-z0-9_-]+", "-", rob.scenario.name.lower())
+        while anchor in used:
+            anchor += "-2"
+        used.add(anchor)
+        _robust_section(page, rob, anchor)
+    return _save(page, output)
+
+
+# ---- the skill ladder (balance ladder) ----------------------------------------------------
+def ratings_figure(ladder) -> bytes:
+    """Each rung's Bradley-Terry rating (Elo points) with its 95% interval, strongest on top."""
+    order = ladder.ratings.sort_values("rating", ascending=False)
+    dots = [Dot(r.rung, r.rating, r.low, r.high) for r in order.itertuples()]
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(PAGE_INCHES * 0.6, len(dots) * ROW_INCHES * 1.6 + 0.9), layout="constrained")
+        dot_panel(ax, dots, (-np.inf, np.inf),
+                  f"Bradley-Terry rating, Elo points ({ladder.rungs[0]} = 0), 95% interval")
+        ax.axvline(0, color="#555", linewidth=0.8)
+        return _png(fig)
+
+
+def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
+    """The skill ladder of one game in one or more modes (``balance.ladder.Ladder``): per mode the
+    win-rate heatmap, the ratings and how much skill matters."""
+    from balance.ladder import BOOTSTRAP_REPLICATES, skill_text
+
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    game = ladders[0].game
+    page = _open_page(output.with_name(output.stem + "_files"), f"balance: {game.title} skill ladder",
+                      f"{game.title}: skill ladder")
+    page.text(f"Each rung (a policy, weakest first: {', '.join(ladders[0].rungs)}) plays in one seat against "
+              f"another rung in every other seat, every deal replayed under every seat rotation, the same deals in "
+              f"every cell. The ratings are a Bradley-Terry fit (maximum likelihood, scipy.optimize) on the pairwise "
+              f"win counts: in a game the one-seat player beats each other seat that did not win when it won, and "
+              f"each other seat that won beats it. Intervals: 95% percentile bootstrap over deals "
+              f"({BOOTSTRAP_REPLICATES} replicates, the same deals resampled in every cell). A rung against itself "
+              f"is not played.", css="note")
+    skills = pd.DataFrame([lad.skill() for lad in ladders])
+    page.heading(2, "How much skill matters")
+    page.table(pd.DataFrame({"mode": skills["mode"], "players": skills["players"], "best rung": skills["best"],
+                             "against": skills["against"], "win rate": skills.get("win_rate", np.nan),
+                             "95% interval": [fmt_interval(r.get("low", np.nan), r.get("high", np.nan), (0.0, 1.0))
+                                              for r in skills.to_dict("records")],
+                             "average seat": skills["average_seat"]}))
+    for lad in ladders:
+        word = plural(lad.game_word)
+        facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in lad.facts.items())
+        page.heading(2, f"Mode {lad.mode}, {lad.players} players{facts}", f"mode-{lad.mode}-{lad.players}")
+        skill = skill_text(lad.skill())
+        page.text(f"{lad.games:,} {word} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill[0].upper()}{skill[1:]}.")
+        page.image(f"{lad.mode}_{lad.players}_matrix.png", matrix_heatmap(lad.matrix, lad.game_word, lad.average),
+                   f"{game.title}, {lad.mode}: win-rate matrix",
+                   f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "
+                   f"column rung in every other seat, with its 95% interval; white: the average seat's win rate "
+                   f"({lad.average:.3g}: 1 / players when every game has one winner).")
+        page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
+        table = lad.ratings.sort_values("rating", ascending=False)
+        page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": [round(r) for r in table["rating"]],
+                                 "95% interval": [f"[{round(lo):+d}, {round(hi):+d}]" for lo, hi in
+                                                  zip(table["low"], table["high"])],
+                                 "comparisons won": table["comparisons_won"].round(0).astype(int),
+                                 "comparisons lost": table["comparisons_lost"].round(0).astype(int)}))
+    return _save(page, output)

@@ -484,8 +484,29 @@ def evaluate_claims(results, claims, alpha: float = ALPHA, looks: list[int] | No
     to those in ``results.meta``."""
     if looks is None:
         looks, look = study_looks(results)
-    level = look_alpha(looks, look, alpha)
     sampled, facts = _claim_rows(results, claims)
+    _decide(sampled, alpha, look_alpha(looks, look, alpha))
+    return pd.DataFrame(sampled, columns=CLAIM_COLUMNS), pd.DataFrame(facts, columns=FACT_COLUMNS)
+
+
+def evaluate_family(studies: dict, claims, alpha: float = ALPHA) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The claims of one scenario played by several studies (the members of a policy family, named
+    by the keys) as ONE family: Holm over every claim, group and study together, so that a
+    statement about all of them at once ("holds under every member") keeps the family-wise error
+    at ``alpha``. The tables of :func:`evaluate_claims` with a ``member`` column first."""
+    sampled, facts = [], []
+    for member, results in studies.items():
+        rows, fact_rows = _claim_rows(results, claims)
+        sampled += [{"member": member, **row} for row in rows]
+        facts += [{"member": member, **row} for row in fact_rows]
+    _decide(sampled, alpha, alpha)
+    return (pd.DataFrame(sampled, columns=["member", *CLAIM_COLUMNS]),
+            pd.DataFrame(facts, columns=["member", *FACT_COLUMNS]))
+
+
+def _decide(sampled: list[dict], alpha: float, level: float) -> None:
+    """Verdicts of one family of claim rows (in place): p-values Holm-adjusted over the family and
+    for the look (its ``level``), the verdict and the deciding interval at the level that decides."""
     m = len(sampled)
     p_h = np.array([r["p_holds"] for r in sampled], float)
     p_f = np.array([r["p_fails"] for r in sampled], float)
@@ -505,8 +526,6 @@ def evaluate_claims(results, claims, alpha: float = ALPHA, looks: list[int] | No
             verdict, a = UNDECIDED, min(a_h, a_f)
         row["decide_low"], row["decide_high"] = row["_ref"].lower(a), row["_ref"].upper(a)
         row["decide_level"], row["verdict"] = a, verdict
-    table = pd.DataFrame(sampled, columns=CLAIM_COLUMNS)
-    return table, pd.DataFrame(facts, columns=FACT_COLUMNS)
 
 
 def should_stop(results, claims, precision, look: int, looks: list[int]) -> bool:

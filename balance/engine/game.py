@@ -179,6 +179,23 @@ class SeatPolicy:
 
 
 @dataclass(frozen=True)
+class FamilyMember:
+    """One kind of player of a game's policy family (``balance check --robust``): a table where
+    every seat is that kind of player. ``name`` says what it is to a designer ("heuristic, sharp
+    (temperature 0.25)"); ``seats`` is what a scenario's ``seats`` key takes: a policy name, or
+    one ``{"policy": ..., "params": {...}}`` table per seat."""
+
+    name: str
+    seats: str | list[dict]
+
+    def seat_list(self) -> list[tuple[str, dict]] | str:
+        """``seats`` as :meth:`Game.make_setup` takes it."""
+        if isinstance(self.seats, str):
+            return self.seats
+        return [(seat["policy"], dict(seat.get("params", {}))) for seat in self.seats]
+
+
+@dataclass(frozen=True)
 class Quantity:
     """A measurable quantity that claims can name.
 
@@ -322,6 +339,11 @@ class Game:
     # who starts) stays on its seats: rotated replays of identical players are then identical
     # games, so such a setup plays each deal once. False when a rotation also moves the deal.
     rotation_keeps_deal: bool = False
+    # The policy family (robustness checks): (a designer's name, policy, parameters) per member,
+    # spanning the plausible players; declared in the game's options.py next to its policies.
+    family: tuple[tuple[str, str, dict], ...] = ()
+    # The strength ladder (``balance ladder``): policy names from the weakest rung up.
+    ladder: tuple[str, ...] = ()
 
     # ---- declarations -------------------------------------------------------------------
     def policy(self, name: str, key: str) -> Policy:
@@ -329,6 +351,13 @@ class Game:
             if p.name == name:
                 return p
         raise SetupError(key, f"unknown policy '{name}' for {self.name} (known: {', '.join(p.name for p in self.policies)})")
+
+    def policy_family(self, setup: Setup) -> list[FamilyMember]:
+        """The members of the game's policy family for ``setup``, every seat playing the member
+        (default without a declared family: each policy at its defaults)."""
+        family = self.family or tuple((p.name, p.name, {}) for p in self.policies)
+        return [FamilyMember(name, [{"policy": policy, "params": dict(params)} for _ in range(setup.players)])
+                for name, policy, params in family]
 
     def option(self, name: str) -> Option:
         for o in self.options:

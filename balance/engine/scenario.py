@@ -13,6 +13,9 @@ Keys (top level):
   seats = "policy"                                  (every seat plays that policy)
   [[claims]]  id, text, quantity, by, target, tolerance, compare ("about", "at_most", "at_least"),
               where, half_width / relative_half_width (this claim's precision target)
+  [robustness] members = [{name = "...", seats = "heuristic", params = {...}}, ...]: the policy
+              family ``check --robust`` plays instead of the game's own; ``seats`` a policy every
+              seat plays (with ``params``), or one {policy, params} table per seat as in ``seats``
   plus any table the game itself declares (``Game.parse_extra``).
 
 Every error names the file and the dotted key, as ``SetupError``.
@@ -28,13 +31,13 @@ from typing import Any
 
 import pandas as pd
 
-from balance.engine.game import Game, Setup, SetupError, check_number
+from balance.engine.game import FamilyMember, Game, Setup, SetupError, check_number
 from balance.games import get_game
 
 SAMPLE_SEED = 1  # the deal played to see which values a claim's `where` can name
 COMPARES = ("about", "at_most", "at_least")
 TOP_KEYS = {"game", "mode", "players", "title", "description", "seed", "games", "rotate", "max_length",
-            "precision", "options", "seats", "claims", "min_deals"}
+            "precision", "options", "seats", "claims", "min_deals", "robustness"}
 SEAT_KEYS = ("policy", "params", "forbid", "prefer")
 MIN_DEALS = 30  # default: fewer independent deals leave a sampled claim undecided
 INT64_MAX = 2**63 - 1
@@ -78,10 +81,24 @@ class Scenario:
     games: int
     claims: list[Claim]
     precision: Precision | None = None
+    robustness: list[FamilyMember] | None = None  # the scenario's own policy family ([robustness])
+    tables: dict[str, Any] = field(default_factory=dict)  # the game's own scenario tables, as written
 
     @property
     def name(self) -> str:
         return self.path.stem if self.path else self.setup.game.name
+
+    def with_seats(self, seats: list[tuple[str, dict]] | str, key: str = "") -> Setup:
+        """The scenario's setup with other seats (a policy-family member), validated; errors name
+        ``key``'s sub-keys."""
+        s = self.setup
+        return s.game.make_setup(s.mode, s.players, seats, options=s.options, rotate=s.rotate,
+                                 max_length=s.max_length, extra=self.tables, key=key)
+
+    def family(self) -> list[FamilyMember]:
+        """The policy family a robustness check plays: the scenario's [robustness] members, else
+        the game's own."""
+        return self.robustness or self.setup.game.policy_family(self.setup)
 
     def describe(self) -> dict[str, Any]:
         return {"scenario": str(self.path) if self.path else None, "title": self.title, "seed": self.seed,
@@ -197,6 +214,52 @@ def _parse_claims(raw: Any, game: Game, min_deals: int = MIN_DEALS) -> list[Clai
     return claims
 
 
+def _parse_robustness(raw: Any, game: Game) -> list[FamilyMember]:
+    """The [robustness] table's members (validated against the game's policies; the setups are
+    built, hence checked, by the caller)."""
+    _expect(raw, dict, "robustness")
+    unknown = set(raw) - {"members"}
+    if unknown:
+        raise SetupError(f"robustness.{sorted(unknown)[0]}", "unknown key (known: members)")
+    entries = _expect(raw.get("members"), list, "robustness.members")
+    if not entries:
+        raise SetupError("robustness.members", "name at least one member")
+    members, names = [], set()
+    for i, entry in enumerate(entries):
+        key = f"robustness.members[{i}]"
+        _expect(entry, dict, key)
+        unknown = set(entry) - {"name", "seats", "params"}
+        if unknown:
+            raise SetupError(f"{key}.{sorted(unknown)[0]}", "unknown key (known: name, seats, params)")
+        for required in ("name", "seats"):
+            if required not in entry:
+                raise SetupError(f"{key}.{required}", "missing")
+        name = _expect(entry["name"], str, f"{key}.name")
+        if name in names:
+            raise SetupError(f"{key}.name", f"duplicate member name '{name}'")
+        names.add(name)
+        seats = entry["seats"]
+        if isinstance(seats, str):
+            params = _expect(entry.get("params", {}), dict, f"{key}.params")
+            game.policy(seats, f"{key}.seats").param_row(params, f"{key}.params")
+            members.append(FamilyMember(name, [{"policy": seats, "params": params}]))
+            continue
+        if "params" in entry:
+            raise SetupError(f"{key}.params", "give params inside each seat table when seats is a list")
+        try:
+            parsed = _parse_seats(_expect(seats, list, f"{key}.seats"), 0)
+        except SetupError as err:
+            raise SetupError(err.key if err.key.startswith(key) else f"{key}.{err.key}", err.message) from None
+        members.append(FamilyMember(name, [{"policy": p, "params": q} for p, q in parsed]))
+    return members
+
+
+def _member_seats(member: FamilyMember, players: int) -> list[tuple[str, dict]] | str:
+    """A [robustness] member's seats for the table: one seat table stands for every seat."""
+    seats = member.seat_list()
+    return seats * players if isinstance(seats, list) and len(seats) == 1 else seats
+
+
 def _check_numbers(value: Any, key: str = "") -> None:
     """Every number of a scenario, wherever it stands, is one a kernel can store: floats finite,
     integers within int64 (TOML allows nan, inf and integers of any size)."""
@@ -272,6 +335,14 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
             if half is None and relative is None:
                 half = Precision.half_width
             precision = Precision(max_games, batch, half, relative)
+        robustness = None
+        if "robustness" in data:
+            robustness = _parse_robustness(data["robustness"], game)
+            for i, member in enumerate(robustness):
+                seats = _member_seats(member, players)
+                robustness[i] = FamilyMember(member.name, [{"policy": p, "params": q} for p, q in seats])
+                game.make_setup(mode, players, seats, options=data.get("options", {}), rotate=setup.rotate,
+                                max_length=setup.max_length, extra=extra, key=f"robustness.members[{i}]")
         min_deals = _count(data.get("min_deals", MIN_DEALS), "min_deals", 2)
         claims = _parse_claims(data.get("claims", []), game, min_deals)
         _check_where(claims, setup)
@@ -279,7 +350,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         description = _expect(data.get("description", ""), str, "description")
     except SetupError as err:
         raise ScenarioError(where, err.key, err.message) from None
-    return Scenario(path, title, description, setup, seed, games, claims, precision)
+    return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, extra)
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -19,7 +19,7 @@ from balance.games.dethroned.layout import (
     ROLE_ASSAILANT_DEFAULT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec,
 )
-from balance.games.dethroned.options import MODES, OPTIONS, POLICIES
+from balance.games.dethroned.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
 from balance.games.dethroned.setups import SUGGESTED_SETUPS
 
@@ -82,6 +82,8 @@ class Dethroned(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    family = FAMILY
+    ladder = LADDER
     columns = L.GAME_COLUMNS + tuple(
         f"{field}_{seat}" for seat in range(L.MAX_PLAYERS) for field in L.SEAT_FIELDS)
     rows_per_game = 1

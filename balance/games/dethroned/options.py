@@ -85,3 +85,22 @@ POLICIES = (
            _with(HEURISTIC_PARAMS, lying_royalty=0.5, lying_assailant=0.5, lying_commoner=0.5, trust=0.3,
                  learning=2.0)),
 )
+
+# The policy family (``balance check --robust``): the plausible players, every seat the same kind.
+# The heuristic has no temperature and there is no greedy policy; its behavioural parameters at the
+# ends of their plausible range (those of the sensitivity sweep) make the styles: lying, trust,
+# aggression.
+HONEST = {"lying_royalty": 0.0, "lying_assailant": 0.0, "lying_commoner": 0.0}
+LIARS = {"lying_royalty": 0.7, "lying_assailant": 0.7, "lying_commoner": 0.7}
+FAMILY = (
+    ("random", "random", {}),
+    ("heuristic (the default)", "heuristic", {}),
+    ("heuristic, honest (lying 0)", "heuristic", HONEST),
+    ("heuristic, liars (lying 0.7)", "heuristic", LIARS),
+    ("heuristic, credulous (trust 0.9)", "heuristic", {"trust": 0.9}),
+    ("heuristic, doubting (trust 0.3)", "heuristic", {"trust": 0.3}),
+    ("heuristic, timid (aggression 0.2)", "heuristic", {"aggression": 0.2}),
+    ("heuristic, aggressive (aggression 0.9)", "heuristic", {"aggression": 0.9}),
+)
+# The strength ladder (``balance ladder``), weakest first: DETHRONED has no greedy policy.
+LADDER = ("random", "heuristic")

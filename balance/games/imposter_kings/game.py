@@ -8,7 +8,7 @@ import pandas as pd
 from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
-from balance.games.imposter_kings.options import MODES, OPTIONS, POLICIES, config_row
+from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES, config_row
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
@@ -23,6 +23,8 @@ class ImposterKings(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    family = FAMILY
+    ladder = LADDER
     columns = L.COLUMNS
     default_max_length = MAX_ROUNDS
     length_column = "plies"

@@ -106,3 +106,18 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_PLY_CAP] = options["round_turn_cap"]
     cfg[L.CFG_FIXED_ACCUSED] = fixed
     return cfg
+
+
+# The policy family (``balance check --robust``): the plausible players, every seat the same kind.
+# The heuristic scores its cards without a temperature; its behavioural end is the True King's
+# choice (``first_at``: always go first, never go first), the choice the first-player study asks about.
+FAMILY = (
+    ("random (mulligan 0.1)", "random", {}),
+    ("greedy (lowest card first)", "greedy", {}),
+    ("heuristic (the default)", "heuristic", {}),
+    ("heuristic, always first (first_at 0)", "heuristic", {"first_at": 0.0}),
+    ("heuristic, always second (first_at 10)", "heuristic", {"first_at": 10.0}),
+    ("search (16 rollouts)", "search", {}),
+)
+# The strength ladder (``balance ladder``), weakest first.
+LADDER = ("random", "greedy", "heuristic", "search")

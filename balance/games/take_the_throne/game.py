@@ -9,7 +9,7 @@ from balance.engine.game import Action, Game, Quantity, ReportView, Setup, Setup
 from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_seat
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
-from balance.games.take_the_throne.options import MODE_CODES, MODES, OPTIONS, POLICIES
+from balance.games.take_the_throne.options import FAMILY, LADDER, MODE_CODES, MODES, OPTIONS, POLICIES
 from balance.games.take_the_throne.policies import new_work_buffer
 from balance.games.take_the_throne.rules import N_FIXED_COLUMNS, play_game, simulate_batch
 from balance.games.take_the_throne.transcript import describe_events
@@ -56,6 +56,8 @@ class TakeTheThrone(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    family = FAMILY
+    ladder = LADDER
     columns = COLUMNS
     default_max_length = 100
     length_column = "rounds"

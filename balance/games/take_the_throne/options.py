@@ -107,3 +107,19 @@ POLICIES = (
                                          "keeping strong cards more and holding the throne less.",
            _preset(keep_cost=0.4, throne_value=1.0, w_charge=2.5)),
 )
+
+# The policy family (``balance check --robust``): the plausible players, every seat the same kind.
+# The heuristic's temperature at its issue-11 points (0.25, 1, 4) and its throne weight at the two
+# ends that make a playing style: taking the throne at any cost, or playing for VP alone.
+FAMILY = (
+    ("random", "random", {}),
+    ("greedy (fixed priorities)", "greedy", {}),
+    ("heuristic, sharp (temperature 0.25)", "heuristic", {"temperature": 0.25}),
+    ("heuristic (temperature 1, the default)", "heuristic", {}),
+    ("heuristic, loose (temperature 4)", "heuristic", {"temperature": 4.0}),
+    ("heuristic, throne-hungry (throne_value 8)", "heuristic", {"throne_value": 8.0}),
+    ("heuristic, VP only (throne_value 0)", "heuristic", {"throne_value": 0.0}),
+    ("cautious (keeps strong cards, expects Charges)", "cautious", {}),
+)
+# The strength ladder (``balance ladder``), weakest first.
+LADDER = ("random", "greedy", "heuristic")

@@ -1,0 +1,87 @@
+"""The skill ladder: the Bradley-Terry fit on a ladder where one rung provably dominates, the
+pairwise counts of a real ladder, and `balance ladder` end to end."""
+
+import json
+
+import numpy as np
+from typer.testing import CliRunner
+
+from balance.cli import app
+from balance.ladder import ELO, fit_bradley_terry, ladder_cells, pairwise_counts, play_cells, ratings
+from balance.engine.runner import Tracker
+from balance.games import get_game
+
+runner = CliRunner()
+
+
+def synthetic_deals(p: np.ndarray, deals: int = 200, per_pair: int = 10, seed: int = 1) -> np.ndarray:
+    """Per-deal win counts (deals, k, k) when rung i beats rung j with probability p[i, j]."""
+    rng = np.random.default_rng(seed)
+    k = len(p)
+    counts = np.zeros((deals, k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            won = rng.binomial(per_pair, p[i, j], deals)
+            counts[:, i, j], counts[:, j, i] = won, per_pair - won
+    return counts
+
+
+def test_a_rung_that_beats_everyone_with_p_09_is_rated_first_above_the_others():
+    names = ["A", "B", "C"]
+    p = np.array([[0.5, 0.5, 0.1], [0.5, 0.5, 0.1], [0.9, 0.9, 0.5]])
+    table = ratings(synthetic_deals(p), names).set_index("rung")
+    assert table["rating"].idxmax() == "C"
+    assert table.loc["C", "low"] > table.loc[["A", "B"], "high"].max()
+    # the fit recovers the truth: log(0.9 / 0.1) between C and A, nothing between A and B
+    assert abs(table.loc["C", "rating"] / ELO - np.log(9)) < 0.15
+    assert abs(table.loc["B", "rating"]) / ELO < 0.15
+    assert table.loc["A", ["rating", "low", "high"]].tolist() == [0.0, 0.0, 0.0]  # the anchor
+
+
+def test_the_fit_is_the_maximum_likelihood_of_bradley_terry():
+    """Two rungs: the MLE of the log-odds is log(wins / losses) exactly."""
+    theta = fit_bradley_terry(np.array([[0.0, 30.0], [10.0, 0.0]]))
+    assert abs(theta[1] - np.log(10 / 30)) < 1e-5
+
+
+def test_pairwise_counts_of_a_real_ladder_follow_the_games():
+    """In 2-player Take the Throne every decided game is one comparison: the counts of cell
+    (a, b) are a's wins and b's wins there, summed over the deals."""
+    g = get_game("take_the_throne")
+    names = ["random", "heuristic"]
+    cells = ladder_cells(g, names, "two_player", None, None)
+    results = play_cells(cells, 60, 3, Tracker())
+    counts = pairwise_counts(results, names).sum(0)
+    wins = {}
+    for (a, b), res in results.items():
+        seats = res.seats
+        first = (seats["seat"] - seats["rotation"]) % 2 == 0
+        wins[a, b] = (seats.loc[first, "won"].sum(), seats.loc[~first, "won"].sum())
+    assert counts[1, 0] == wins["heuristic", "random"][0] + wins["random", "heuristic"][1]
+    assert counts[0, 1] == wins["random", "heuristic"][0] + wins["heuristic", "random"][1]
+
+
+def invoke(*args):
+    result = runner.invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout if "--json" in args else result.output
+
+
+def test_ladder_command(tmp_path):
+    out = tmp_path / "ladder.html"
+    code, text = invoke("ladder", "take_the_throne", "--mode", "two_player", "-n", 60, "--json", "-o", out)
+    assert code == 0
+    [lad] = json.loads(text)
+    assert (lad["mode"], lad["players"], lad["rungs"]) == ("two_player", 2, ["random", "greedy", "heuristic"])
+    assert {(r["row"], r["column"]) for r in lad["matrix"]} == {(a, b) for a in lad["rungs"] for b in lad["rungs"]
+                                                                  if a != b}
+    assert [r["rung"] for r in lad["ratings"]] == lad["rungs"]
+    assert lad["skill"]["against"] == "random" and lad["skill"]["best"] in lad["rungs"]
+    assert out.exists() and out.with_suffix(".md").exists()
+
+
+def test_ladder_bad_input_is_one_line(tmp_path):
+    for args, flag in ((["--rungs", "random"], "--rungs"), (["--rungs", "random,wizard"], "--rungs"),
+                       (["--mode", "core,nope"], "--mode"), (["-n", 0], "--games"),
+                       (["-o", tmp_path / "x.txt"], "-o")):
+        code, text = invoke("ladder", "take_the_throne", *args)
+        assert code == 2 and len(text.strip().splitlines()) == 1 and flag in text, text
