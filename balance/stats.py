@@ -408,7 +408,7 @@ FACT_COLUMNS = ["claim", "text", "by", "group", "value", "compare", "target", "t
                 "inside", "verdict"]
 
 
-def _claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
+def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
     """(sampled rows, fact rows), one per claim and group."""
     game = results.setup.game
     sampled, facts = [], []
@@ -484,29 +484,37 @@ def evaluate_claims(results, claims, alpha: float = ALPHA, looks: list[int] | No
     to those in ``results.meta``."""
     if looks is None:
         looks, look = study_looks(results)
-    level = look_alpha(looks, look, alpha)
-    sampled, facts = _claim_rows(results, claims)
+    sampled, facts = claim_rows(results, claims)
+    return decide(sampled, look_alpha(looks, look, alpha), alpha), pd.DataFrame(facts, columns=FACT_COLUMNS)
+
+
+def decide(sampled: list[dict], level: float, alpha: float = ALPHA, adjust=holm) -> pd.DataFrame:
+    """Verdicts of one family of sampled claim rows (``claim_rows``, of one study or of many):
+    p-values adjusted by ``adjust`` (Holm; a sweep may pass Benjamini-Hochberg) and for the look
+    (``level``: the alpha the look may spend), the deciding interval at the level that decides."""
     m = len(sampled)
     p_h = np.array([r["p_holds"] for r in sampled], float)
     p_f = np.array([r["p_fails"] for r in sampled], float)
-    holm_h, holm_f = holm(p_h), holm(p_f)
-    for i, row in enumerate(sampled):
-        row["p_holds_adjusted"] = min(1.0, holm_h[i] * alpha / level)
-        row["p_fails_adjusted"] = min(1.0, holm_f[i] * alpha / level)
-        a_h = _effective_level(p_h[i], holm_h[i], level, m)
-        a_f = _effective_level(p_f[i], holm_f[i], level, m)
+    adj_h, adj_f = adjust(p_h), adjust(p_f)
+    rows = []
+    for i, raw in enumerate(sampled):
+        row = dict(raw)
+        row["p_holds_adjusted"] = min(1.0, adj_h[i] * alpha / level)
+        row["p_fails_adjusted"] = min(1.0, adj_f[i] * alpha / level)
+        a_h = _effective_level(p_h[i], adj_h[i], level, m)
+        a_f = _effective_level(p_f[i], adj_f[i], level, m)
         if row["_reason"]:
             verdict, a = row["_reason"], min(a_h, a_f)
-        elif holm_h[i] < level:
+        elif adj_h[i] < level:
             verdict, a = HOLDS, a_h
-        elif holm_f[i] < level:
+        elif adj_f[i] < level:
             verdict, a = FAILS, a_f
         else:
             verdict, a = UNDECIDED, min(a_h, a_f)
         row["decide_low"], row["decide_high"] = row["_ref"].lower(a), row["_ref"].upper(a)
         row["decide_level"], row["verdict"] = a, verdict
-    table = pd.DataFrame(sampled, columns=CLAIM_COLUMNS)
-    return table, pd.DataFrame(facts, columns=FACT_COLUMNS)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
 
 
 def should_stop(results, claims, precision, look: int, looks: list[int]) -> bool:
