@@ -783,8 +783,8 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(rows, columns, squeeze=False, layout="constrained",
                                  figsize=(PAGE_INCHES, rows * (1.0 + 0.45 * len(first.index))))
-        spread = max(abs(np.nanmax([p.to_numpy(float).max() for p in panels.values()]) - target),
-                     abs(np.nanmin([p.to_numpy(float).min() for p in panels.values()]) - target), 1e-9)
+        values = np.concatenate([p.to_numpy(float).ravel() for p in panels.values()])
+        spread = max(np.nanmax(np.abs(values - target)) if np.isfinite(values).any() else 0.0, 1e-9)
         norm = TwoSlopeNorm(target, target - spread, target + spread)
         for ax, (group, grid) in zip(axes.ravel(), panels.items()):
             image = ax.imshow(grid.to_numpy(float), cmap="RdBu_r", norm=norm, aspect="auto")

@@ -333,7 +333,7 @@ def paired_difference(cell: pd.DataFrame, base: pd.DataFrame) -> tuple[float, fl
     """(difference, low, high): the cell's ratio estimate minus the baseline's, deal d paired with
     deal d, with the cluster-robust (delta-method) interval of ``stats.estimate_mean`` applied to
     each deal's linearized contribution (a deal missing from one side contributes zero there)."""
-    both = cell.join(base, how="outer", lsuffix="_c", rsuffix="_b").fillna(0.0)
+    both = cell.add_suffix("_c").join(base.add_suffix("_b"), how="outer").fillna(0.0)
     y_c, x_c, y_b, x_b = (both[c].to_numpy() for c in ("num_c", "den_c", "num_b", "den_b"))
     if x_c.sum() == 0 or x_b.sum() == 0:
         return np.nan, np.nan, np.nan

@@ -45,7 +45,7 @@ def task_spans(start: int, end: int, workers: int, task_games: int | None = None
     return [(s, min(size, end - s)) for s in range(start, end, size)]
 
 
-def play_task(setup: Setup, seed: int, start: int, count: int) -> tuple[int, pd.DataFrame]:
+def play_task(start: int, count: int, setup: Setup, seed: int) -> tuple[int, pd.DataFrame]:
     """One task on a worker: games [start, start + count), tagged with their first game."""
     return start, simulate_frame(setup, seed, start, count)
 
@@ -97,8 +97,9 @@ class DaskExecutor(Executor):
                                   pure=False, retries=TASK_RETRIES)
         counts = dict(spans)
         frames: dict[int, pd.DataFrame] = {}  # by first game: each task's rows once, however often it ran
-        for _, (first, frame) in as_completed(futures, with_results=True):
+        for future, (first, frame) in as_completed(futures, with_results=True):
             frames[first] = frame
+            future.release()  # its rows are here: a worker lost later need not play them again
             tracker.advance(counts[first])
         return pd.concat([frames[s] for s, _ in spans], ignore_index=True)
 
