@@ -3,7 +3,8 @@ closest to the claim's target (``balance tune``).
 
 The search is optuna's TPE sampler (seeded, so a tuning run is reproducible) over the ranges
 given (``KEY=LOW..HIGH``, integers when both ends are; or ``KEY=V1,V2,...`` choices), minimising
-|estimate - target| of the claim (one group of it). Noise: every trial plays the scenario's own
+|estimate - target| of the claim (one group of it); a third of the trials (at most 10) are random
+before TPE models the results, and a setting tried twice is played once. Noise: every trial plays the scenario's own
 seed, so trials are compared on the same deals (common random numbers) and their differences are
 the settings', not the deals'; then the ``REPEAT_BEST`` best settings are played again on a fresh
 seed and ranked by their mean distance over both seeds, so that a setting that was only lucky on
@@ -27,6 +28,7 @@ from balance.sweep import SweepError, _cell_scenario, parse_vary, toml_value
 REPEAT_BEST = 3  # settings replayed on a fresh seed before the best is chosen
 SEED_STEP = 1_000_003  # fresh seeds: the scenario's seed plus multiples of this (mod 2**63)
 SEED_SPACE = 2**63
+STARTUP_TRIALS = 10  # optuna's default number of random trials before TPE
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,11 @@ def target_group(scenario: Scenario, spec: str) -> tuple[Any, str]:
     return claim, group
 
 
+def startup_trials(trials: int) -> int:
+    """Random trials before TPE models the results: a third of the budget, at most optuna's 10."""
+    return max(1, min(STARTUP_TRIALS, trials // 3))
+
+
 def fresh_seed(seed: int, step: int) -> int:
     return (seed + step * SEED_STEP) % SEED_SPACE
 
@@ -126,7 +133,8 @@ def tune(path, target: str, ranges: list[Range], trials: int, games: int | None,
     tuner.claim, tuner.group = target_group(scenario, target)
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=scenario.seed % 2**32))
+    sampler = optuna.samplers.TPESampler(seed=scenario.seed % 2**32, n_startup_trials=startup_trials(trials))
+    study = optuna.create_study(direction="minimize", sampler=sampler)
     measured: dict[tuple, dict] = {}
 
     def objective(trial) -> float:
