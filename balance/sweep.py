@@ -240,12 +240,12 @@ def plan_sweep(path: Path, flags: list[str]) -> Sweep:
         key, values = parse_vary(text)
         vary[key] = values
         sources[key] = f"--vary {key}"
+    files = base_files(path, patterns) if patterns else [path]
     if not vary and not listed:
         raise SweepError(f"{path}: sweep: nothing to vary (give --vary KEY=V1,V2,... or a [sweep] table)")
     grid = [dict(zip(vary, combo)) for combo in itertools.product(*vary.values())]
     entries = [({k: v for k, v in c.items() if k != "label"}, c.get("label"), f"{path}: sweep.cells[{i}]")
                for i, c in enumerate(listed)] or [({}, None, "")]
-    files = base_files(path, patterns) if patterns else [path]
     keys = list(dict.fromkeys([*vary, *(k for changes, _, _ in entries for k in changes)]))
     bases, cells, defaults = [], [], {}
     for file in files:
