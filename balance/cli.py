@@ -1,4 +1,5 @@
-"""The `balance` command line: games, run, check, report, replay, bench, matrix, ladder, restrict.
+"""The `balance` command line: games, run, check, report, replay, bench, matrix, ladder, restrict, sweep,
+tune.
 
 Every input is validated before anything is written or played; bad input (a scenario key, a flag)
 is one line naming the file or the flag and the key, exit status 2. Long work shows progress on
@@ -23,8 +24,8 @@ from typer.core import TyperGroup
 from typer.core import _click  # Typer's own copy of click: its exceptions are these, not click's
 
 from balance.engine.game import INT64_MAX, SetupError, check_number
-from balance.engine.runner import (DEFAULT_CHUNK, MANIFEST, SUMMARY, Results, RunError, Tracker, held_games,
-                                   load_results, load_study, play_study, round_to_deals, run_to_folder,
+from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SUMMARY, Executor, Results, RunError, Tracker,
+                                   held_games, load_results, load_study, play_study, round_to_deals, run_to_folder,
                                    set_threads, study_looks, write_atomic)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from balance.games import game_names, get_game
@@ -64,6 +65,11 @@ GamesOpt = typer.Option(None, "--games", "-n", help="Games to play (overrides th
 SeedOpt = typer.Option(None, "--seed", "-s", help="Master seed, 0 to 2**63-1 (overrides the scenario).")
 ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores). Results do not depend on it.")
 JsonOpt = typer.Option(False, "--json", help="Print JSON instead of tables (progress stays on stderr).")
+ExecutorOpt = typer.Option("local", "--executor", help="Where games are played: local (this process, the default) "
+                                                       "or dask (a Dask LocalCluster). Results do not depend on it.")
+SchedulerOpt = typer.Option(None, "--scheduler", help="Address of a Dask scheduler (tcp://host:8786): its workers "
+                                                      "play the games. Results do not depend on it.")
+EXECUTORS = ("local", "dask")
 
 
 class UserError(Exception):
@@ -94,10 +100,25 @@ def check_flag(value: int | float | None, flag: str, *, integer: bool = True, lo
             raise UserError(str(err)) from None
 
 
-def check_common_flags(games: int | None = None, seed: int | None = None, threads: int | None = None) -> None:
+def check_common_flags(games: int | None = None, seed: int | None = None, threads: int | None = None,
+                       executor: str = "local") -> None:
     check_flag(games, "--games", low=1)
     check_flag(seed, "--seed", low=0, high=INT64_MAX)
     check_flag(threads, "--threads", low=1, high=numba.config.NUMBA_NUM_THREADS)
+    if executor not in EXECUTORS:
+        raise UserError(f"--executor: must be one of {', '.join(EXECUTORS)}; got {executor!r}")
+
+
+@contextmanager
+def executor_of(executor: str, scheduler: str | None) -> Iterator[Executor]:
+    """The executor the flags name, closed (its cluster stopped) when the command ends."""
+    from balance.engine.executor import make_executor
+
+    chosen = make_executor(executor, scheduler)
+    try:
+        yield chosen
+    finally:
+        chosen.close()
 
 
 # ---- progress ------------------------------------------------------------------------------------
@@ -214,9 +235,9 @@ def load(path: Path | str) -> Scenario:
     return load_scenario(path)
 
 
-def play(scenario: Scenario, games: int | None, tracker: Tracker) -> Results:
+def play(scenario: Scenario, games: int | None, tracker: Tracker, executor: Executor = IN_PROCESS) -> Results:
     """Play a scenario in memory: a fixed count, or sequentially to its precision target."""
-    return play_study(scenario, scenario.seed, study_looks(scenario, games), tracker=tracker)
+    return play_study(scenario, scenario.seed, study_looks(scenario, games), tracker=tracker, executor=executor)
 
 
 def to_jsonable(obj):
@@ -307,7 +328,8 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
         games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt,
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Study folder (default runs/<scenario>)."),
         chunk: int = typer.Option(DEFAULT_CHUNK, help="Games per saved part (resume granularity)."),
-        threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
+        threads: Optional[int] = ThreadsOpt, executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt,
+        json_out: bool = JsonOpt):
     """Play a scenario into a study folder: results.parquet (one row per game, or per round for
     match games) and summary.json. Plays --games, else the scenario's precision plan, else its games.
 
@@ -315,7 +337,7 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     to extend it (only the missing games are played). A folder of another setup, seed or chunk, or
     asking for fewer games than it holds, is refused. A damaged part is played again."""
     with user_errors():
-        check_common_flags(games, seed, threads)
+        check_common_flags(games, seed, threads, executor)
         check_flag(chunk, "--chunk", low=1)
         sc = load(scenario)
         if seed is not None:
@@ -324,9 +346,10 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
         set_threads(threads)
         resume = " ".join(["balance run", str(scenario), "--out", str(folder), "--seed", str(sc.seed),
                            "--chunk", str(chunk)] + (["--games", str(games)] if games is not None else []))
-        with on_interrupt(lambda: f"{held_games(folder):,} games kept in {folder}; resume with: {resume}"):
+        with on_interrupt(lambda: f"{held_games(folder):,} games kept in {folder}; resume with: {resume}"), \
+                executor_of(executor, scheduler) as engine:
             with progress(sc.name) as tracker:
-                results = run_to_folder(sc, sc.seed, games, folder, chunk=chunk, tracker=tracker)
+                results = run_to_folder(sc, sc.seed, games, folder, chunk=chunk, tracker=tracker, executor=engine)
                 tracker.phase("summarizing")
                 summary = summary_of(sc, results)
         payload = to_jsonable(summary)
@@ -345,7 +368,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                                                                  "robust fails)."),
           robust: bool = typer.Option(False, "--robust", help="Every claim under every member of the policy family "
                                                               "(the same deals), one reading per claim."),
-          json_out: bool = JsonOpt):
+          executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
     """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict.
     With --robust: under every member of the game's policy family (or the scenario's [robustness]
     members), --games or the scenario's `games` each, Holm over claims x members: robust holds,
@@ -353,13 +376,13 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
     from balance.robust import ROBUST_FAILS, robust_json, robust_text
 
     with user_errors():
-        check_common_flags(games, seed, threads)
+        check_common_flags(games, seed, threads, executor)
         loaded = [load(f) for f in scenario_paths(scenarios)]  # validate every file before playing any
         if robust:
             checked_families(loaded)
         set_threads(threads)
         reports, failed = [], False
-        with on_interrupt(nothing_kept):
+        with on_interrupt(nothing_kept), executor_of(executor, scheduler) as engine:
             for sc in loaded:
                 if seed is not None:
                     sc.seed = seed
@@ -369,7 +392,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                     reports.append(to_jsonable(robust_json(rob)) if json_out else robust_text(rob))
                     continue
                 with progress(sc.name) as tracker:
-                    results = play(sc, games, tracker)
+                    results = play(sc, games, tracker, engine)
                     tracker.phase("summarizing")
                     summary = summary_of(sc, results)
                 failed |= any(bool((summary[part]["verdict"] == "fails").any()) for part in ("claims", "facts"))
@@ -413,13 +436,13 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                                                                     "heatmap under its game (repeatable)."),
            robust: bool = typer.Option(False, "--robust", help="A policy-robustness report of scenario files: "
                                                               "claims x members table, a strip per claim."),
-           json_out: bool = JsonOpt):
+           executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies. With
     --robust: the policy-robustness report of scenario files (see `check --robust`)."""
     from balance.report import write_report, write_robust_report
 
     with user_errors():
-        check_common_flags(games, seed, threads)
+        check_common_flags(games, seed, threads, executor)
         if output.suffix.lower() != ".html":
             raise UserError(f"-o: {output}: the report file must end in .html")
         if output.is_dir():
@@ -449,7 +472,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
         loaded = [(kind, path, load(path) if kind == "scenario" else load_results(path)) for kind, path, _ in pending]
         set_threads(threads)
         studies = []
-        with on_interrupt(nothing_kept):
+        with on_interrupt(nothing_kept), executor_of(executor, scheduler) as engine:
             for kind, path, source in loaded:
                 if kind == "folder":
                     sc, results = source
@@ -459,7 +482,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                 if seed is not None:
                     sc.seed = seed
                 with progress(sc.name) as tracker:
-                    results = play(sc, games, tracker)
+                    results = play(sc, games, tracker, engine)
                     tracker.phase("summarizing")
                     studies.append((sc, results, summary_of(sc, results)))
             html, md = write_report(studies, output, matrices)
@@ -695,6 +718,97 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
                                                                                for lad in ladders))
             if output is not None:
                 typer.echo(f"wrote {written[0]} and {written[1]}")
+
+
+@app.command()
+def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its [sweep] table, if any, adds cells)."),
+          vary: list[str] = typer.Option([], "--vary", help="KEY=V1,V2,... : a key and its values (repeatable: the "
+                                                            "grid of every combination). Keys: options.X, players, "
+                                                            "mode, max_length, a game table, seats.policy, "
+                                                            "seats.params.X, seats[i].params.X."),
+          games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per cell (default: the scenario's)."),
+          seed: Optional[int] = SeedOpt,
+          adjust: str = typer.Option("bh", "--adjust", help="Multiplicity over every cell's claims: bh "
+                                                            "(Benjamini-Hochberg) or holm."),
+          out: Optional[Path] = typer.Option(None, "--out", help="Folder of the cells' study folders and the tidy "
+                                                                 "table (default runs/sweep-<scenario>)."),
+          output: Optional[Path] = typer.Option(None, "-o", "--output", help="Report HTML file (Markdown and CSV "
+                                                                             "beside it)."),
+          chunk: int = typer.Option(DEFAULT_CHUNK, help="Games per saved part of each cell (resume granularity)."),
+          threads: Optional[int] = ThreadsOpt, executor: str = ExecutorOpt,
+          scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
+    """What-if sweep: the scenario's claims in every cell of a grid (or list) of changed keys, with
+    verdicts adjusted over all cells and paired differences from the baseline (the same deals in
+    every cell). Each cell is a resumable study folder under --out."""
+    from balance.sweep import (ADJUSTMENTS, SweepError, play_sweep, plan_sweep, sweep_table, sweep_text,
+                               write_sweep_report, write_table)
+
+    with user_errors():
+        check_common_flags(games, seed, threads, executor)
+        check_flag(chunk, "--chunk", low=1)
+        if adjust not in ADJUSTMENTS:
+            raise UserError(f"--adjust: must be one of {', '.join(ADJUSTMENTS)}; got {adjust!r}")
+        if output is not None and output.suffix.lower() != ".html":
+            raise UserError(f"-o: {output}: the report file must end in .html")
+        try:
+            plan = plan_sweep(scenario, vary)
+        except SweepError as err:
+            raise UserError(str(err)) from None
+        folder = out or Path("runs") / f"sweep-{scenario.stem}"
+        set_threads(threads)
+        with on_interrupt(lambda: f"the finished cells are kept in {folder}; run the same command to resume"), \
+                executor_of(executor, scheduler) as engine:
+            shown: list[ProgressDisplay] = []  # one display per cell, each closed when the next begins
+
+            def tracker_for(cell) -> ProgressDisplay:
+                if shown:
+                    shown.pop().close()
+                shown.append(ProgressDisplay(f"{cell.base} | {cell.label}"))
+                return shown[-1]
+
+            try:
+                results = play_sweep(plan, games, seed, folder, chunk=chunk, tracker_for=tracker_for, executor=engine)
+            finally:
+                if shown:
+                    shown.pop().close()
+            table = sweep_table(plan, results, adjust)
+            written = [*write_table(table, folder)]
+            if output is not None:
+                written += [*write_sweep_report(plan, table, output, adjust)]
+        if json_out:
+            typer.echo(json.dumps({"table": to_jsonable(table), "written": [str(w) for w in written]}, indent=2))
+        else:
+            typer.echo(sweep_text(plan, table, adjust, games))
+            typer.echo("wrote " + ", ".join(map(str, written)))
+
+
+@app.command()
+def tune(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
+         target: str = typer.Option(..., "--target", help="The claim to bring to its target: CLAIM or CLAIM:GROUP."),
+         vary: list[str] = typer.Option(..., "--vary", help="KEY=LOW..HIGH (integers when both ends are) or "
+                                                            "KEY=V1,V2,... (choices); repeatable."),
+         trials: int = typer.Option(20, "--trials", help="Settings the optimizer tries."),
+         games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per trial (default: the scenario's)."),
+         seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt, executor: str = ExecutorOpt,
+         scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
+    """Find the setting of rule keys that brings a claim closest to its target (optuna TPE, seeded;
+    the best settings replayed on a fresh seed), then confirm it on another fresh seed with its
+    interval and verdict."""
+    from balance.sweep import SweepError
+    from balance.tune import parse_range, tune as run_tune, tune_text
+
+    with user_errors():
+        check_common_flags(games, seed, threads, executor)
+        check_flag(trials, "--trials", low=1)
+        try:
+            ranges = [parse_range(v) for v in vary]
+            set_threads(threads)
+            with on_interrupt(nothing_kept), executor_of(executor, scheduler) as engine, \
+                    progress(f"tune {scenario.stem}") as tracker:
+                result = run_tune(scenario, target, ranges, trials, games, seed, engine, tracker)
+        except SweepError as err:
+            raise UserError(str(err)) from None
+        typer.echo(json.dumps(to_jsonable(result), indent=2) if json_out else tune_text(result))
 
 
 def main():

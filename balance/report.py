@@ -735,6 +735,83 @@ def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | 
         return _png(fig)
 
 
+# ---- sweeps (balance.sweep) ----------------------------------------------------------------
+SWEEP_PANEL_COLUMNS = 3  # heatmap panels per row
+
+
+def _positions(values: list) -> tuple[list[float], list[str] | None]:
+    """x positions of swept values: the numbers themselves, or 0, 1, 2... with the values as labels."""
+    if all(isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)) for v in values):
+        return [float(v) for v in values], None
+    return list(range(len(values))), [str(v) for v in values]
+
+
+def sweep_line_figure(lines: dict[str, pd.DataFrame], key: str, default, band: tuple[float, float],
+                      bounds: tuple[float, float], title: str) -> bytes:
+    """A one-key sweep: per group, the estimate against the swept value with its 95% interval as a
+    band (columns value, estimate, low, high); the claim's band shaded, the scenario's own value a
+    dashed line."""
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(PAGE_INCHES * 0.7, 3.2), layout="constrained")
+        values = list(dict.fromkeys(v for frame in lines.values() for v in frame["value"]))
+        xs, labels = _positions(values)
+        x_of = dict(zip(values, xs))
+        for group, frame in lines.items():
+            frame = frame.assign(x=[x_of[v] for v in frame["value"]]).sort_values("x")
+            low, high = zip(*(clip_interval(lo, hi, bounds) for lo, hi in zip(frame["low"], frame["high"])))
+            ax.plot(frame["x"], frame["estimate"], "o-", markersize=3.5, label=group or "estimate")
+            ax.fill_between(frame["x"], low, high, alpha=0.2)
+        lo, hi = band
+        if np.isfinite(lo) or np.isfinite(hi):
+            ax.axhspan(lo if np.isfinite(lo) else ax.get_ylim()[0], hi if np.isfinite(hi) else ax.get_ylim()[1],
+                       color=BAND_COLOUR, alpha=0.35, linewidth=0, label="claim's band")
+        if default in x_of:
+            ax.axvline(x_of[default], color="#333", linestyle="--", linewidth=1, label=f"scenario: {default}")
+        if labels:
+            ax.set_xticks(xs, labels)
+        ax.set_xlabel(key)
+        ax.set_title(title, loc="left")
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+        return _png(fig)
+
+
+def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], default: tuple, target: float,
+                  title: str) -> bytes:
+    """A two-key sweep: per group, the estimate over the grid (index: the first key's values,
+    columns: the second's), each cell's text the estimate; blue below the claim's target, red
+    above; the scenario's own cell outlined."""
+    columns = min(SWEEP_PANEL_COLUMNS, len(panels))
+    rows = -(-len(panels) // columns)
+    first = next(iter(panels.values()))
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(rows, columns, squeeze=False, layout="constrained",
+                                 figsize=(PAGE_INCHES, rows * (1.0 + 0.45 * len(first.index))))
+        values = np.concatenate([p.to_numpy(float).ravel() for p in panels.values()])
+        spread = max(np.nanmax(np.abs(values - target)) if np.isfinite(values).any() else 0.0, 1e-9)
+        norm = TwoSlopeNorm(target, target - spread, target + spread)
+        for ax, (group, grid) in zip(axes.ravel(), panels.items()):
+            image = ax.imshow(grid.to_numpy(float), cmap="RdBu_r", norm=norm, aspect="auto")
+            for (r, c), v in np.ndenumerate(grid.to_numpy(float)):
+                if np.isfinite(v):
+                    ax.text(c, r, f"{v:.3g}", ha="center", va="center", fontsize=FONT_POINTS - 1)
+            rows_at = [str(v) for v in grid.index]
+            cols_at = [str(v) for v in grid.columns]
+            if str(default[0]) in rows_at and str(default[1]) in cols_at:
+                ax.add_patch(plt.Rectangle((cols_at.index(str(default[1])) - 0.5, rows_at.index(str(default[0])) - 0.5),
+                                           1, 1, fill=False, edgecolor="black", linewidth=2))
+            ax.set_xticks(range(len(cols_at)), cols_at)
+            ax.set_yticks(range(len(rows_at)), rows_at)
+            ax.set_xlabel(keys[1])
+            ax.set_ylabel(keys[0])
+            ax.grid(False)
+            ax.set_title(group or "estimate", loc="left")
+        for ax in axes.ravel()[len(panels):]:
+            ax.set_visible(False)
+        fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:g})")
+        fig.suptitle(title, x=0.0, ha="left")
+        return _png(fig)
+
+
 # ---- the page ----------------------------------------------------------------------------
 class Page:
     """The HTML and Markdown texts, written side by side, and the images beside the Markdown."""
@@ -850,7 +927,7 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
         games.setdefault(s.game.name, []).append(s)
     matrices = [pd.DataFrame(m) for m in matrices]
 
-    page = _open_page(assets, "balance report", "Balance report")
+    page = open_page(assets, "balance report", "Balance report")
     page.html.append(_contents(games))
     page.heading(2, "Summary", "summary")
     page.text(re.sub("<[^>]+>", "", VERDICT_LEGEND), VERDICT_LEGEND, css="note")
@@ -859,21 +936,25 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
     page.heading(2, "Studies", "studies")
     for s in studies:
         _study_section(page, s)
-    return _save(page, output)
+    return save_page(page, output)
 
 
-def _open_page(assets: Path, title: str, heading: str) -> Page:
+def page_head(title: str) -> str:
+    return (f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
+            f"content='width=device-width'><title>{html.escape(title)}</title><style>{CSS}</style></head><body>")
+
+
+def open_page(assets: Path, title: str, heading: str) -> Page:
     """A page with its head (``title``) and first heading."""
     page = Page(assets)
-    page.html.append(f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
-                     f"content='width=device-width'><title>{html.escape(title)}</title><style>{CSS}</style></head>"
-                     f"<body>")
+    page.html.append(page_head(title))
     page.heading(1, heading)
     return page
 
 
-def _save(page: Page, output: Path) -> tuple[Path, Path]:
-    """Write the page's HTML, its Markdown beside it and the Markdown's images (atomically)."""
+def save_page(page: Page, output: Path) -> tuple[Path, Path]:
+    """Write the page as ``output`` (HTML), ``output.md`` and the Markdown's images in its assets
+    folder (images no longer drawn are removed)."""
     page.html.append("</body></html>")
     assets = page.assets
     assets.mkdir(exist_ok=True)
@@ -1052,7 +1133,7 @@ def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
     """The policy-robustness report of one or more scenarios (``balance.robust.Robustness``)."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    page = _open_page(output.with_name(output.stem + "_files"), "balance: policy robustness", "Policy robustness")
+    page = open_page(output.with_name(output.stem + "_files"), "balance: policy robustness", "Policy robustness")
     page.text(re.sub("<[^>]+>", "", ROBUST_LEGEND), ROBUST_LEGEND, css="note")
     used: set[str] = set()
     for rob in robs:
@@ -1061,7 +1142,7 @@ def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
             anchor += "-2"
         used.add(anchor)
         _robust_section(page, rob, anchor)
-    return _save(page, output)
+    return save_page(page, output)
 
 
 # ---- the skill ladder (balance ladder) ----------------------------------------------------
@@ -1085,7 +1166,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     game = ladders[0].game
-    page = _open_page(output.with_name(output.stem + "_files"), f"balance: {game.title} skill ladder",
+    page = open_page(output.with_name(output.stem + "_files"), f"balance: {game.title} skill ladder",
                       f"{game.title}: skill ladder")
     page.text(f"Each rung (a policy, weakest first: {', '.join(ladders[0].rungs)}) plays in one seat against "
               f"another rung in every other seat, every deal replayed under every seat rotation, the same deals in "
@@ -1119,4 +1200,4 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
                                                   zip(table["low"], table["high"])],
                                  "comparisons won": table["comparisons_won"].round(0).astype(int),
                                  "comparisons lost": table["comparisons_lost"].round(0).astype(int)}))
-    return _save(page, output)
+    return save_page(page, output)

@@ -408,7 +408,7 @@ FACT_COLUMNS = ["claim", "text", "by", "group", "value", "compare", "target", "t
                 "inside", "verdict"]
 
 
-def _claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
+def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
     """(sampled rows, fact rows), one per claim and group."""
     game = results.setup.game
     sampled, facts = [], []
@@ -484,9 +484,8 @@ def evaluate_claims(results, claims, alpha: float = ALPHA, looks: list[int] | No
     to those in ``results.meta``."""
     if looks is None:
         looks, look = study_looks(results)
-    sampled, facts = _claim_rows(results, claims)
-    _decide(sampled, alpha, look_alpha(looks, look, alpha))
-    return pd.DataFrame(sampled, columns=CLAIM_COLUMNS), pd.DataFrame(facts, columns=FACT_COLUMNS)
+    sampled, facts = claim_rows(results, claims)
+    return decide(sampled, look_alpha(looks, look, alpha), alpha), pd.DataFrame(facts, columns=FACT_COLUMNS)
 
 
 def evaluate_family(studies: dict, claims, alpha: float = ALPHA) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -496,36 +495,42 @@ def evaluate_family(studies: dict, claims, alpha: float = ALPHA) -> tuple[pd.Dat
     at ``alpha``. The tables of :func:`evaluate_claims` with a ``member`` column first."""
     sampled, facts = [], []
     for member, results in studies.items():
-        rows, fact_rows = _claim_rows(results, claims)
+        rows, fact_rows = claim_rows(results, claims)
         sampled += [{"member": member, **row} for row in rows]
         facts += [{"member": member, **row} for row in fact_rows]
-    _decide(sampled, alpha, alpha)
-    return (pd.DataFrame(sampled, columns=["member", *CLAIM_COLUMNS]),
+    return (decide(sampled, alpha, alpha, columns=["member", *CLAIM_COLUMNS]),
             pd.DataFrame(facts, columns=["member", *FACT_COLUMNS]))
 
 
-def _decide(sampled: list[dict], alpha: float, level: float) -> None:
-    """Verdicts of one family of claim rows (in place): p-values Holm-adjusted over the family and
-    for the look (its ``level``), the verdict and the deciding interval at the level that decides."""
+def decide(sampled: list[dict], level: float, alpha: float = ALPHA, adjust=holm,
+           columns: list[str] = CLAIM_COLUMNS) -> pd.DataFrame:
+    """Verdicts of one family of sampled claim rows (``claim_rows``, of one study or of many):
+    p-values adjusted by ``adjust`` (Holm; a sweep may pass Benjamini-Hochberg) and for the look
+    (``level``: the alpha the look may spend), the deciding interval at the level that decides.
+    One row per claim row, with ``columns``."""
     m = len(sampled)
     p_h = np.array([r["p_holds"] for r in sampled], float)
     p_f = np.array([r["p_fails"] for r in sampled], float)
-    holm_h, holm_f = holm(p_h), holm(p_f)
-    for i, row in enumerate(sampled):
-        row["p_holds_adjusted"] = min(1.0, holm_h[i] * alpha / level)
-        row["p_fails_adjusted"] = min(1.0, holm_f[i] * alpha / level)
-        a_h = _effective_level(p_h[i], holm_h[i], level, m)
-        a_f = _effective_level(p_f[i], holm_f[i], level, m)
+    adj_h, adj_f = adjust(p_h), adjust(p_f)
+    rows = []
+    for i, raw in enumerate(sampled):
+        row = dict(raw)
+        row["p_holds_adjusted"] = min(1.0, adj_h[i] * alpha / level)
+        row["p_fails_adjusted"] = min(1.0, adj_f[i] * alpha / level)
+        a_h = _effective_level(p_h[i], adj_h[i], level, m)
+        a_f = _effective_level(p_f[i], adj_f[i], level, m)
         if row["_reason"]:
             verdict, a = row["_reason"], min(a_h, a_f)
-        elif holm_h[i] < level:
+        elif adj_h[i] < level:
             verdict, a = HOLDS, a_h
-        elif holm_f[i] < level:
+        elif adj_f[i] < level:
             verdict, a = FAILS, a_f
         else:
             verdict, a = UNDECIDED, min(a_h, a_f)
         row["decide_low"], row["decide_high"] = row["_ref"].lower(a), row["_ref"].upper(a)
         row["decide_level"], row["verdict"] = a, verdict
+        rows.append(row)
+    return pd.DataFrame(rows, columns=columns)
 
 
 def should_stop(results, claims, precision, look: int, looks: list[int]) -> bool:

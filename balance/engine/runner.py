@@ -126,6 +126,22 @@ def play_range(setup: Setup, seed: int, start: int, end: int, tracker: Tracker,
     return pd.concat(frames, ignore_index=True) if frames else simulate_frame(setup, seed, 0, 0)
 
 
+class Executor:
+    """Where the games of a range are played. The default plays them in this process, in the
+    compiled engine (:func:`play_range`); ``balance.engine.executor.DaskExecutor`` sends chunks to a
+    Dask cluster. Every executor returns the rows of games [start, end) in game order, each game
+    played by ``Game.simulate(setup, seed, start, count)``, so results never depend on it."""
+
+    def play(self, setup: Setup, seed: int, start: int, end: int, tracker: Tracker) -> pd.DataFrame:
+        return play_range(setup, seed, start, end, tracker)
+
+    def close(self) -> None:
+        pass
+
+
+IN_PROCESS = Executor()
+
+
 def simulate(setup: Setup, seed: int, games: int, *, start: int = 0, chunk: int = DEFAULT_CHUNK,
              tracker: Tracker | None = None) -> Results:
     """Play games [start, start + games) in memory, in kernel calls of at most ``chunk`` games."""
@@ -146,9 +162,10 @@ def study_looks(scenario: Scenario, games: int | None) -> list[int]:
 
 
 def play_study(scenario: Scenario, seed: int, looks: list[int], *, folder: StudyFolder | None = None,
-               tracker: Tracker | None = None) -> Results:
+               tracker: Tracker | None = None, executor: Executor = IN_PROCESS) -> Results:
     """The sequential driver: play to each planned look in turn (reading what the folder already
-    holds, saving what is new) and stop at the first look where the claims are settled."""
+    holds, saving what is new) and stop at the first look where the claims are settled. New games
+    are played by ``executor``."""
     tracker = tracker or Tracker()
     setup = scenario.setup
     tracker.begin(looks[-1], min(folder.held, looks[-1]) if folder else 0)
@@ -158,10 +175,10 @@ def play_study(scenario: Scenario, seed: int, looks: list[int], *, folder: Study
     for index, look in enumerate(looks):
         while played < look:
             if folder is not None:
-                frame, end = folder.games_from(played, look, seed, tracker)
+                frame, end = folder.games_from(played, look, seed, tracker, executor)
             else:
                 end = look
-                frame = play_range(setup, seed, played, end, tracker)
+                frame = executor.play(setup, seed, played, end, tracker)
             frames.append(frame)
             played = end
         games = pd.concat(frames, ignore_index=True)
@@ -336,22 +353,24 @@ class StudyFolder:
     def held(self) -> int:
         return _held(self.manifest)
 
-    def games_from(self, start: int, look: int, seed: int, tracker: Tracker) -> tuple[pd.DataFrame, int]:
+    def games_from(self, start: int, look: int, seed: int, tracker: Tracker,
+                   executor: Executor = IN_PROCESS) -> tuple[pd.DataFrame, int]:
         """The part starting at game ``start`` (read back, or played again if damaged), or, past
-        what the folder holds, new games up to the next chunk boundary or ``look``, saved."""
+        what the folder holds, new games up to the next chunk boundary or ``look``, saved. Only
+        whole parts are saved, after ``executor`` returned every game of them."""
         for part in self.manifest["parts"]:
             if part["start"] == start:
-                return self._read(part, seed, tracker), part["end"]
+                return self._read(part, seed, tracker, executor), part["end"]
         chunk = self.key["chunk"]
         end = min(look, (start // chunk + 1) * chunk)
-        frame = play_range(self.setup, seed, start, end, tracker)
+        frame = executor.play(self.setup, seed, start, end, tracker)
         self._save(start, end, frame)
         return frame, end
 
     def _part_path(self, start: int, end: int) -> Path:
         return self.path / PARTS / f"games-{start:015d}-{end:015d}.parquet"
 
-    def _read(self, part: dict, seed: int, tracker: Tracker) -> pd.DataFrame:
+    def _read(self, part: dict, seed: int, tracker: Tracker, executor: Executor) -> pd.DataFrame:
         path = self._part_path(part["start"], part["end"])
         try:
             data = path.read_bytes()
@@ -360,7 +379,7 @@ class StudyFolder:
         if data is not None and _sha256(data) == part["sha256"]:
             return pd.read_parquet(path)
         problem = "missing" if data is None else "truncated or corrupt (checksum differs)"
-        frame = simulate_frame(self.setup, seed, part["start"], part["end"] - part["start"])
+        frame = executor.play(self.setup, seed, part["start"], part["end"], Tracker())
         data = _frame_bytes(frame)
         write_atomic(path, data)
         part["sha256"] = _sha256(data)
@@ -424,14 +443,14 @@ def unlock_folder(path: Path) -> None:
 
 
 def run_to_folder(scenario: Scenario, seed: int, games: int | None, out: Path, *, chunk: int = DEFAULT_CHUNK,
-                  tracker: Tracker | None = None) -> Results:
+                  tracker: Tracker | None = None, executor: Executor = IN_PROCESS) -> Results:
     """Play the scenario into the study folder ``out``: ``games`` games, or to the scenario's
     precision when None; extends what the folder holds, never plays a game twice."""
     looks = study_looks(scenario, games)
     chunk = round_to_deals(chunk, scenario.setup.rotations)
     folder = StudyFolder.open(out, scenario.setup, seed, chunk, looks[-1] if len(looks) == 1 else None)
     try:
-        results = play_study(scenario, seed, looks, folder=folder, tracker=tracker)
+        results = play_study(scenario, seed, looks, folder=folder, tracker=tracker, executor=executor)
         if results.n_games < folder.held:
             raise RunError(f"{out}: holds {folder.held:,} games of this study; this sequential run stopped at "
                            f"{results.n_games:,}; pass --games {folder.held} or choose another --out")

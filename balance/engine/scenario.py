@@ -16,7 +16,25 @@ Keys (top level):
   [robustness] members = [{name = "...", seats = "heuristic", params = {...}}, ...]: the policy
               family ``check --robust`` plays instead of the game's own; ``seats`` a policy every
               seat plays (with ``params``), or one {policy, params} table per seat as in ``seats``
+  [sweep]     what-if cells for ``balance sweep`` (ignored by run, check and report; see below)
   plus any table the game itself declares (``Game.parse_extra``).
+
+The [sweep] table (``balance.sweep``) changes the scenario one cell at a time. Its keys name
+what a cell changes: ``options.X`` (a rule option or numeric rule parameter), ``players``,
+``mode``, ``max_length``, a game table (``roles``, a deck), ``seats.policy`` /
+``seats.params.X`` (every seat) or ``seats[i].policy`` / ``seats[i].params.X`` (one seat):
+
+  [sweep]
+  vary = { "options.take_back_pays" = [true, false], players = [3, 4, 5] }   # the full grid
+  cells = [ { label = "art symbols", "options.symbols" = "art" },           # or a list of cells,
+            { label = "random play", "seats.policy" = "random" } ]          # each a change
+  scenarios = ["*.toml"]   # optional: sweep these scenario files (relative to this file) instead
+
+With ``vary`` every combination is a cell; with ``cells`` each entry is one (``label`` names it),
+so "one change at a time from the baseline" is a list of one-key cells; given both, every listed
+cell is crossed with the grid. The baseline cell (the scenario's own values) is always played. A
+file whose [sweep] names ``scenarios`` is a sweep file: it holds only ``title``, ``description``
+and [sweep], and folders given to ``check``/``report`` skip it.
 
 Every error names the file and the dotted key, as ``SetupError``.
 """
@@ -37,7 +55,7 @@ from balance.games import get_game
 SAMPLE_SEED = 1  # the deal played to see which values a claim's `where` can name
 COMPARES = ("about", "at_most", "at_least")
 TOP_KEYS = {"game", "mode", "players", "title", "description", "seed", "games", "rotate", "max_length",
-            "precision", "options", "seats", "claims", "min_deals", "robustness"}
+            "precision", "options", "seats", "claims", "min_deals", "robustness", "sweep"}
 SEAT_KEYS = ("policy", "params", "forbid", "prefer")
 MIN_DEALS = 30  # default: fewer independent deals leave a sampled claim undecided
 INT64_MAX = 2**63 - 1
@@ -304,6 +322,9 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         if "game" not in data:
             raise SetupError("game", "missing")
         game = get_game(_expect(data["game"], str, "game"), "game")
+        sweep = data.get("sweep")
+        if isinstance(sweep, dict) and "scenarios" in sweep:
+            raise SetupError("sweep.scenarios", "a sweep over other scenario files: play it with `balance sweep`")
         extra_keys = set(data) - TOP_KEYS
         extra = {k: data[k] for k in extra_keys}
         mode = _expect(data.get("mode", next(iter(game.modes))), str, "mode")
@@ -373,12 +394,21 @@ def read_scenario_data(path: Path) -> dict[str, Any]:
     return data
 
 
+def is_sweep_file(path: Path) -> bool:
+    """A file whose [sweep] table sweeps other scenario files (no scenario of its own)."""
+    try:
+        sweep = tomllib.loads(path.read_text(encoding="utf-8")).get("sweep")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # not a sweep file; loading it as a scenario says what is wrong
+    return isinstance(sweep, dict) and "scenarios" in sweep
+
+
 def scenario_files(paths: list[str | Path]) -> list[Path]:
-    """Expand directories into their *.toml files (sorted), keep files as given."""
+    """Expand directories into their *.toml files (sorted, sweep files left out), keep files as given."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(p.rglob("*.toml")))
+            out.extend(f for f in sorted(p.rglob("*.toml")) if not is_sweep_file(f))
         else:
             out.append(p)
     return out

@@ -295,6 +295,34 @@ BAD_COMMANDS = [
     ("restrict_missing_file", ["restrict", "{dir}/nope.toml"], "nope.toml"),
     ("report_not_html", ["report", "{ttt}", "-o", "{dir}/report.txt"], "-o"),
     ("report_games_zero", ["report", "{ttt}", "-o", "{dir}/report.html", "--games", 0], "--games"),
+    ("check_executor_unknown", ["check", "{ttt}", "--executor", "spark"], "--executor"),
+    ("run_executor_unknown", ["run", "{ttt}", "--executor", "spark"], "--executor"),
+    # sweeps: every cell is validated before anything plays; the line names the flag and the key
+    ("sweep_unknown_option", ["sweep", "{ttt}", "--vary", "options.nope=1,2"], "--vary options.nope"),
+    ("sweep_option_type", ["sweep", "{ttt}", "--vary", "options.take_back_pays=true,3"],
+     "--vary options.take_back_pays"),
+    ("sweep_option_choice", ["sweep", "{ttt}", "--vary", "options.contest_order=abc,abd"],
+     "--vary options.contest_order"),
+    ("sweep_players_impossible", ["sweep", "{ttt}", "--vary", "players=3,9"], "--vary players"),
+    ("sweep_param_below_low", ["sweep", "{ttt}", "--vary", "seats.params.temperature=1,-1"],
+     "--vary seats.params.temperature"),
+    ("sweep_param_unknown", ["sweep", "{ttt}", "--vary", "seats.params.nonsense=1"], "--vary seats.params.nonsense"),
+    ("sweep_seat_past_the_table", ["sweep", "{ttt}", "--vary", "seats[7].policy=random"], "--vary seats[7].policy"),
+    ("sweep_policy_unknown", ["sweep", "{ttt}", "--vary", "seats.policy=wizard"], "--vary seats.policy"),
+    ("sweep_seed_not_sweepable", ["sweep", "{ttt}", "--vary", "seed=1,2"], "--vary seed"),
+    ("sweep_not_a_key", ["sweep", "{ttt}", "--vary", "claims[0].target=0.3"], "--vary claims[0].target"),
+    ("sweep_no_values", ["sweep", "{ttt}", "--vary", "players"], "--vary"),
+    ("sweep_nothing_to_vary", ["sweep", "{ttt}"], "sweep"),
+    ("sweep_adjust_unknown", ["sweep", "{ttt}", "--vary", "players=3,4", "--adjust", "bonferroni"], "--adjust"),
+    ("sweep_report_not_html", ["sweep", "{ttt}", "--vary", "players=3,4", "-o", "{dir}/r.txt"], "-o"),
+    ("sweep_games_zero", ["sweep", "{ttt}", "--vary", "players=3,4", "-n", 0], "--games"),
+    ("tune_range_reversed", ["tune", "{ttt}", "--target", "fair:0", "--vary", "max_length=8..1"], "--vary"),
+    ("tune_range_value", ["tune", "{ttt}", "--target", "fair:0", "--vary", "seats.params.temperature=-2..1"],
+     "--vary"),
+    ("tune_claim_unknown", ["tune", "{ttt}", "--target", "nope", "--vary", "max_length=1..8"], "--target"),
+    ("tune_group_unknown", ["tune", "{ttt}", "--target", "fair:9", "--vary", "max_length=1..8"], "--target"),
+    ("tune_trials_zero", ["tune", "{ttt}", "--target", "fair:0", "--vary", "max_length=1..8", "--trials", 0],
+     "--trials"),
 ]
 
 
@@ -306,6 +334,24 @@ def test_bad_command_line_is_one_line_naming_the_flag(tmp_path, monkeypatch, arg
     (tmp_path / "empty").mkdir()
     args = [str(a).format(**places) for a in args]
     assert_refused(tmp_path, monkeypatch, args, [flag])
+
+
+# (id, a [sweep] table added to a valid scenario, the key the error line names)
+BAD_SWEEP_TABLES = [
+    ("vary_not_a_list", "[sweep]\nvary = { players = 3 }", "sweep.vary.players"),
+    ("vary_bad_choice", '[sweep]\nvary = { "options.contest_order" = ["abc", "abd"] }', "sweep.vary.options.contest_order"),
+    ("vary_not_a_table", "[sweep]\nvary = 3", "sweep.vary"),
+    ("unknown_key", "[sweep]\nvaries = { players = [3, 4] }", "sweep.varies"),
+    ("cell_bad_value", '[sweep]\ncells = [{ "options.feint_from_discard" = 2 }]', "sweep.cells[0]"),
+    ("cell_label_number", '[sweep]\ncells = [{ label = 3, players = 4 }]', "sweep.cells[0].label"),
+    ("no_scenario_matches", '[sweep]\nscenarios = ["nothing*.toml"]', "sweep.scenarios"),
+]
+
+
+@pytest.mark.parametrize("table, key", [b[1:] for b in BAD_SWEEP_TABLES], ids=[b[0] for b in BAD_SWEEP_TABLES])
+def test_bad_sweep_table_is_one_line_naming_file_and_key(tmp_path, monkeypatch, table, key):
+    scenario = write(tmp_path, TTT + "\n" + table + "\n")
+    assert_refused(tmp_path, monkeypatch, ["sweep", scenario, "--out", tmp_path / "out"], [str(scenario), key])
 
 
 def test_the_table_covers_every_game_and_enough_cases():

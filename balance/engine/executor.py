@@ -1,0 +1,121 @@
+"""Playing a study's games on a Dask cluster (``--executor dask``, ``--scheduler ADDRESS``).
+
+The in-process engine (:class:`balance.engine.runner.Executor`) stays the default. The Dask
+executor cuts the range of games the driver asks for into tasks of consecutive games, each played
+on a worker by the same ``Game.simulate(setup, seed, start, count)`` the local engine calls; the
+driver assembles the returned rows by each task's first game, every task exactly once. So the rows
+equal the local run's, game for game, whatever the cluster.
+
+A worker lost mid-run loses nothing: Dask recomputes the tasks it held (``allowed-failures``) and
+a task that raises is retried (``TASK_RETRIES``); the driver counts each task once, when its rows
+arrive. The study folder sits with the driver and saves a part only once all its games are back,
+so its resume rules hold unchanged.
+
+Task size: the scheduler costs about a millisecond per task and the driver waits at each saved
+part, so a range is cut into ``TASKS_PER_WORKER`` tasks per worker (enough to balance the load
+and to lose little when a worker dies) of at least ``MIN_TASK_GAMES`` games. Each worker runs one
+task at a time and the compiled kernel uses every core of its machine: start one worker per
+machine with ``--nthreads 1``. A worker compiles (or loads from its machine's Numba cache) each
+kernel once, on its first task; a worker whose package sources differ from the driver's (another
+version of the rules) is refused.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+import balance
+from balance.engine.game import Setup
+from balance.engine.runner import Executor, RunError, Tracker, simulate_frame
+
+TASKS_PER_WORKER = 4
+MIN_TASK_GAMES = 2_000
+TASK_RETRIES = 2  # a task that raises on a worker is tried again this many times
+LOCAL_WORKERS = 1  # LocalCluster: one worker process, the kernel parallel over every core inside it
+
+
+def task_spans(start: int, end: int, workers: int, task_games: int | None = None) -> list[tuple[int, int]]:
+    """(first game, count) of each task covering [start, end), in game order."""
+    total = end - start
+    if total <= 0:
+        return []
+    size = task_games or max(MIN_TASK_GAMES, math.ceil(total / (TASKS_PER_WORKER * max(1, workers))))
+    return [(s, min(size, end - s)) for s in range(start, end, size)]
+
+
+def play_task(start: int, count: int, setup: Setup, seed: int) -> tuple[int, pd.DataFrame]:
+    """One task on a worker: games [start, start + count), tagged with their first game."""
+    return start, simulate_frame(setup, seed, start, count)
+
+
+def worker_source() -> str:
+    return balance._source_hash()
+
+
+class DaskExecutor(Executor):
+    """Chunks of games on a Dask cluster: an existing one (``scheduler``, its address) or a
+    LocalCluster started here (``processes=False`` keeps its workers in this process)."""
+
+    def __init__(self, scheduler: str | None = None, *, workers: int = LOCAL_WORKERS, processes: bool = True,
+                 task_games: int | None = None):
+        from distributed import Client, LocalCluster
+
+        self.task_games = task_games
+        self.cluster = None
+        try:
+            if scheduler:
+                self.client = Client(scheduler, timeout="20s")
+            else:
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                                            dashboard_address=None)
+                self.client = Client(self.cluster)
+        except OSError as err:
+            raise RunError(f"--scheduler: cannot reach the Dask scheduler {scheduler} ({err})") from None
+        self._check_sources()
+
+    def _check_sources(self) -> None:
+        here = balance._source_hash()
+        for address, there in self.client.run(worker_source).items():
+            if there != here:
+                self.close()
+                raise RunError(f"--scheduler: worker {address} runs other balance sources ({there}, here {here}); "
+                               "install the same version on every worker")
+
+    @property
+    def workers(self) -> int:
+        return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+
+    def play(self, setup: Setup, seed: int, start: int, end: int, tracker: Tracker) -> pd.DataFrame:
+        from distributed import as_completed
+
+        spans = task_spans(start, end, self.workers, self.task_games)
+        if not spans:
+            return simulate_frame(setup, seed, 0, 0)
+        futures = self.client.map(play_task, [s for s, _ in spans], [n for _, n in spans], setup=setup, seed=seed,
+                                  pure=False, retries=TASK_RETRIES)
+        counts = dict(spans)
+        frames: dict[int, pd.DataFrame] = {}  # by first game: each task's rows once, however often it ran
+        for future, (first, frame) in as_completed(futures, with_results=True):
+            frames[first] = frame
+            future.release()  # its rows are here: a worker lost later need not play them again
+            tracker.advance(counts[first])
+        return pd.concat([frames[s] for s, _ in spans], ignore_index=True)
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def make_executor(executor: str, scheduler: str | None) -> Executor:
+    """The executor the command-line flags name: ``local`` (the in-process engine) or ``dask``
+    (a LocalCluster, or the cluster at ``scheduler``)."""
+    from balance.engine.runner import IN_PROCESS
+
+    if scheduler:
+        return DaskExecutor(scheduler)
+    if executor == "dask":
+        return DaskExecutor()
+    return IN_PROCESS

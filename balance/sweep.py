@@ -1,0 +1,549 @@
+"""What-if sweeps: a scenario played in many cells, each changing some of its keys.
+
+A cell is the scenario with some keys changed (``--vary KEY=V1,V2`` or the scenario's [sweep]
+table, documented in ``balance.engine.scenario``). Keys: ``options.X``, ``players``, ``mode``,
+``max_length``, a game table (``roles``...), ``seats.policy`` / ``seats.params.X`` (every seat)
+and ``seats[i].policy`` / ``seats[i].params.X`` (seat i). Every cell is built and validated
+before any game is played.
+
+Each cell is a study folder (``--out DIR/<scenario>/<cell>``, resumable like ``balance run``)
+played with the scenario's own seed, so every cell plays the same deals (common random numbers).
+Each cell reports the scenario's claims with intervals and verdicts; the sampled claims of all
+cells (and of every swept scenario) form one family, adjusted by Benjamini-Hochberg (false
+discovery rate, the default) or Holm (family-wise). For each cell and claim group, the paired
+difference from the baseline cell (the scenario's own values) is the difference of the two
+estimates with a cluster-robust (delta-method) interval over deals: deal d of the cell is paired
+with deal d of the baseline. A cell that changes the deal itself (the player count, the mode, a
+game table such as the roles, or a deck option) keeps only the deal's seed in common with its
+baseline: the difference stays valid, but the pairing removes less noise; the output says so.
+A cell identical to the baseline (the same setup to the last digit) is played once and differs
+by exactly 0.
+"""
+
+from __future__ import annotations
+
+import copy
+import glob
+import hashlib
+import itertools
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.stats import false_discovery_control
+
+from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, Executor, Results, Tracker, round_to_deals,
+                                   run_to_folder, study_identity, study_key)
+from balance.engine.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data
+from balance.stats import ALPHA, claim_rows, decide, estimate_mean, holm
+
+ADJUSTMENTS = {"bh": lambda p: false_discovery_control(p, method="bh") if len(p) else p, "holm": holm}
+ADJUST_WORDS = {"bh": "Benjamini-Hochberg (false discovery rate)", "holm": "Holm (family-wise error)"}
+FIXED_KEYS = {"game", "seed", "games", "precision", "claims", "title", "description", "sweep", "min_deals", "rotate"}
+SEAT_KEY = re.compile(r"^seats(?:\[(\d+)\])?\.(policy|params\.(\w+))$")
+SWEEP_KEYS = {"vary", "cells", "scenarios"}
+MAX_FOLDER_NAME = 80  # longer cell names are shortened to a hash
+BASELINE = "baseline"
+
+
+class SweepError(Exception):
+    """Bad sweep input: one line naming the file or flag and the key."""
+
+
+@dataclass
+class Cell:
+    base: str  # the swept scenario's name
+    label: str
+    changes: dict[str, Any]
+    scenario: Scenario
+    deal_changed: bool  # the cell changes the deal itself: pairing with the baseline is approximate
+
+    @property
+    def baseline(self) -> bool:
+        return not self.changes
+
+
+@dataclass
+class Sweep:
+    title: str
+    keys: list[str]  # swept keys, in order
+    grid: list[str]  # the keys of the grid (``vary``): one or two draw line plots / heatmaps
+    cells: list[Cell]
+    bases: list[Scenario]
+    defaults: dict[str, dict[str, Any]] = field(default_factory=dict)  # base -> key -> the scenario's value
+
+
+# ---- parsing ---------------------------------------------------------------------------------
+def toml_value(text: str) -> Any:
+    """A value as TOML reads it (true, 3, 2.5, "art", [..]); a bare word is a string."""
+    try:
+        return tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text.strip()
+
+
+def parse_vary(text: str, flag: str = "--vary") -> tuple[str, list[Any]]:
+    """``KEY=V1,V2,...`` (values as TOML: true, 4, 0.5, "art", bare words, ["A", "B"] lists)."""
+    key, sep, values = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not values.strip():
+        raise SweepError(f"{flag}: expected KEY=V1,V2,... ; got {text!r}")
+    try:
+        parsed = tomllib.loads(f"v = [{values}]")["v"]
+    except tomllib.TOMLDecodeError:
+        parsed = [toml_value(v) for v in values.split(",")]
+    return key, parsed
+
+
+def value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, dict)):
+        return json.dumps(value)
+    return str(value)
+
+
+def cell_label(changes: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={value_text(v)}" for k, v in changes.items()) or BASELINE
+
+
+def apply_changes(data: dict, changes: dict[str, Any], where: str) -> dict:
+    """The scenario table with ``changes`` applied (a copy). Seat keys are applied last, on one
+    table per seat of the cell's player count."""
+    data = copy.deepcopy(data)
+    data.pop("sweep", None)
+    seat_changes = []
+    for key, value in changes.items():
+        if SEAT_KEY.match(key):
+            seat_changes.append((key, value))
+        elif key in FIXED_KEYS:
+            raise SweepError(f"{where}: {key}: cannot be swept (every cell keeps the scenario's seed, size and "
+                             "claims, so that cells are compared on the same deals)")
+        elif key.startswith("options."):
+            data["options"] = {**data.get("options", {}), key.split(".", 1)[1]: value}
+        elif "." in key or "[" in key:
+            raise SweepError(f"{where}: {key}: not a sweep key (options.X, players, mode, max_length, a game "
+                             "table, seats.policy, seats.params.X, seats[i].policy, seats[i].params.X)")
+        else:
+            data[key] = value
+    if seat_changes:
+        data["seats"] = _seat_tables(data, where)
+        for key, value in seat_changes:
+            index, part, param = SEAT_KEY.match(key).groups()
+            seats = data["seats"] if index is None else [data["seats"][int(index)]] \
+                if int(index) < len(data["seats"]) else None
+            if seats is None:
+                raise SweepError(f"{where}: {key}: the scenario has {len(data['seats'])} seats")
+            for seat in seats:
+                if part == "policy":
+                    seat.update(policy=value, params={})
+                else:
+                    seat["params"] = {**seat.get("params", {}), param: value}
+    return data
+
+
+def _seat_tables(data: dict, where: str) -> list[dict]:
+    """The scenario's seats as one {policy, params} table per player."""
+    seats = data.get("seats")
+    players = data.get("players")
+    if seats is None or isinstance(seats, str):
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise SweepError(f"{where}: players: a whole number is needed to change the seats; got {players!r}")
+        return [{"policy": seats, "params": {}} if seats else {"params": {}} for _ in range(players)]
+    if not isinstance(seats, list):
+        return seats
+    return [{"policy": s, "params": {}} if isinstance(s, str) else copy.deepcopy(s) for s in seats]
+
+
+def current_value(scenario: Scenario, data: dict, key: str) -> Any:
+    """The value a key has in the scenario as written (its default where the file says nothing)."""
+    setup = scenario.setup
+    seat = SEAT_KEY.match(key)
+    if seat:
+        index, part, param = seat.groups()
+        s = setup.seats[int(index or 0)] if int(index or 0) < len(setup.seats) else None
+        if s is None:
+            return None
+        if part == "policy":
+            return s.policy.name
+        names = [p.name for p in s.policy.params]
+        return float(s.row[names.index(param)]) if param in names else None
+    if key.startswith("options."):
+        return setup.options.get(key.split(".", 1)[1])
+    if key == "players":
+        return setup.players
+    if key == "mode":
+        return setup.mode
+    if key == "max_length":
+        return setup.max_length or setup.game.default_max_length
+    return data.get(key, setup.extra.get(key))
+
+
+def changes_deal(key: str, value: Any) -> bool:
+    """Does a change of ``key`` change the deal itself (who holds what), not only the play?"""
+    if key.startswith("options."):
+        return isinstance(value, list)  # a deck (a list of cards)
+    return not SEAT_KEY.match(key) and key != "max_length"
+
+
+def read_sweep_table(data: dict, where: str) -> tuple[dict[str, list], list[dict], list[str]]:
+    """(vary, cells, scenarios) of a [sweep] table, each checked for shape."""
+    sweep = data.get("sweep", {})
+    if not isinstance(sweep, dict):
+        raise SweepError(f"{where}: sweep: expected a table")
+    unknown = set(sweep) - SWEEP_KEYS
+    if unknown:
+        raise SweepError(f"{where}: sweep.{sorted(unknown)[0]}: unknown key (known: {', '.join(sorted(SWEEP_KEYS))})")
+    vary = sweep.get("vary", {})
+    if not isinstance(vary, dict):
+        raise SweepError(f"{where}: sweep.vary: expected a table of KEY = [values]")
+    for key, values in vary.items():
+        if not isinstance(values, list) or not values:
+            raise SweepError(f"{where}: sweep.vary.{key}: expected a non-empty list of values")
+    cells = sweep.get("cells", [])
+    if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+        raise SweepError(f"{where}: sweep.cells: expected a list of tables (KEY = value, label = \"...\")")
+    for i, cell in enumerate(cells):
+        if "label" in cell and not isinstance(cell["label"], str):
+            raise SweepError(f"{where}: sweep.cells[{i}].label: expected a string")
+    scenarios = sweep.get("scenarios", [])
+    if not isinstance(scenarios, list) or not all(isinstance(s, str) for s in scenarios):
+        raise SweepError(f"{where}: sweep.scenarios: expected a list of file patterns")
+    return vary, cells, scenarios
+
+
+def base_files(path: Path, patterns: list[str]) -> list[Path]:
+    """The scenario files a sweep file names (patterns relative to it; sweep files left out)."""
+    from balance.engine.scenario import is_sweep_file
+
+    files = sorted({Path(f) for p in patterns for f in glob.glob(str(path.parent / p))})
+    files = [f for f in files if f.resolve() != path.resolve() and not is_sweep_file(f)]
+    if not files:
+        raise SweepError(f"{path}: sweep.scenarios: no scenario file matches {', '.join(patterns)}")
+    return files
+
+
+def plan_sweep(path: Path, flags: list[str]) -> Sweep:
+    """Every cell of the sweep, built and validated (nothing is played or written). Each value is
+    first tried alone on each swept scenario, so that an error names its own flag or table entry."""
+    data = read_scenario_data(path)
+    vary, listed, patterns = read_sweep_table(data, str(path))
+    sources = {key: f"{path}: sweep.vary.{key}" for key in vary}
+    for text in flags:
+        key, values = parse_vary(text)
+        vary[key] = values
+        sources[key] = f"--vary {key}"
+    files = base_files(path, patterns) if patterns else [path]
+    if not vary and not listed:
+        raise SweepError(f"{path}: sweep: nothing to vary (give --vary KEY=V1,V2,... or a [sweep] table)")
+    grid = [dict(zip(vary, combo)) for combo in itertools.product(*vary.values())]
+    entries = [({k: v for k, v in c.items() if k != "label"}, c.get("label"), f"{path}: sweep.cells[{i}]")
+               for i, c in enumerate(listed)] or [({}, None, "")]
+    keys = list(dict.fromkeys([*vary, *(k for changes, _, _ in entries for k in changes)]))
+    bases, cells, defaults = [], [], {}
+    for file in files:
+        base = load_scenario(file)
+        base_data = read_scenario_data(file)
+        named = (lambda where: f"{where} (scenario {file})") if patterns else (lambda where: where)
+        for key, values in vary.items():
+            for value in values:
+                _cell_scenario(base, base_data, {key: value}, named(sources[key]))
+        bases.append(base)
+        defaults[base.name] = {k: current_value(base, base_data, k) for k in keys}
+        cells.append(Cell(base.name, BASELINE, {}, _cell_scenario(base, base_data, {}, ""), False))
+        for listed_changes, label, where in entries:
+            for point in grid or [{}]:
+                changes = {**listed_changes, **point}
+                if not changes:
+                    continue
+                source = "; ".join(filter(None, [where, *(sources[k] for k in point)]))
+                scenario = _cell_scenario(base, base_data, changes, named(source))
+                name = ", ".join(filter(None, [label, cell_label(point) if point else ""])) if label \
+                    else cell_label(changes)
+                cells.append(Cell(base.name, name, changes, scenario,
+                                  any(changes_deal(k, v) for k, v in changes.items())))
+    title = data.get("title", path.stem) if patterns else bases[0].title
+    return Sweep(str(title), keys, list(vary), cells, bases, defaults)
+
+
+def _cell_scenario(base: Scenario, data: dict, changes: dict[str, Any], where: str) -> Scenario:
+    """The cell's scenario, validated; errors name ``where`` (the flag or the sweep entry) and the key."""
+    try:
+        cell = parse_scenario(apply_changes(data, changes, where), base.path)
+    except ScenarioError as err:
+        if not changes:
+            raise
+        raise SweepError(f"{where}: {err.key}: {err.message}") from None
+    cell.path = None  # a cell has no file of its own; its folder is named by the sweep
+    cell.title = f"{base.title} [{cell_label(changes)}]"
+    return cell
+
+
+# ---- playing -----------------------------------------------------------------------------------
+def folder_name(label: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_")
+    if len(name) > MAX_FOLDER_NAME:
+        name = name[:40] + "-" + hashlib.sha256(label.encode()).hexdigest()[:12]
+    return name
+
+
+def play_sweep(sweep: Sweep, games: int | None, seed: int | None, out: Path, *, chunk: int = DEFAULT_CHUNK,
+               tracker_for=lambda cell: Tracker(), executor: Executor = IN_PROCESS) -> dict[int, Results]:
+    """Play every cell into its study folder ``out/<scenario>/<cell>`` (resumable); cells with the
+    same setup as an earlier one are played once. Returns the results by cell index."""
+    played: dict[str, Results] = {}
+    results = {}
+    for i, cell in enumerate(sweep.cells):
+        sc = cell.scenario
+        if seed is not None:
+            sc.seed = seed
+        size = round_to_deals(games or sc.games, sc.setup.rotations)
+        identity = study_key(study_identity(sc.setup), sc.seed, size)["key"]
+        if identity not in played:
+            folder = out / folder_name(cell.base) / folder_name(cell.label)
+            played[identity] = run_to_folder(sc, sc.seed, size, folder, chunk=chunk, tracker=tracker_for(cell),
+                                             executor=executor)
+        results[i] = played[identity]
+    return results
+
+
+# ---- the table ---------------------------------------------------------------------------------
+def deal_sums(results: Results, claim) -> pd.DataFrame:
+    """Per (group, deal): the claim's numerator and denominator sums (its estimate is their ratio)."""
+    game = results.setup.game
+    quantity = game.quantity(claim.quantity, claim.id)
+    frame = results.table(quantity.table)
+    for column, value in claim.where.items():
+        frame = frame[frame[column] == value]
+    by = claim.by or None
+    parts = pd.DataFrame({"group": frame[by].astype(str) if by else "", "deal": frame["deal"],
+                          "num": frame[quantity.column].astype(float),
+                          "den": frame[quantity.denominator].astype(float) if quantity.denominator else 1.0})
+    return parts.groupby(["group", "deal"], sort=True)[["num", "den"]].sum()
+
+
+def paired_difference(cell: pd.DataFrame, base: pd.DataFrame) -> tuple[float, float, float]:
+    """(difference, low, high): the cell's ratio estimate minus the baseline's, deal d paired with
+    deal d, with the cluster-robust (delta-method) interval of ``stats.estimate_mean`` applied to
+    each deal's linearized contribution (a deal missing from one side contributes zero there)."""
+    both = cell.add_suffix("_c").join(base.add_suffix("_b"), how="outer").fillna(0.0)
+    y_c, x_c, y_b, x_b = (both[c].to_numpy() for c in ("num_c", "den_c", "num_b", "den_b"))
+    if x_c.sum() == 0 or x_b.sum() == 0:
+        return np.nan, np.nan, np.nan
+    r_c, r_b = y_c.sum() / x_c.sum(), y_b.sum() / x_b.sum()
+    influence = (y_c - r_c * x_c) / x_c.sum() - (y_b - r_b * x_b) / x_b.sum()
+    difference = r_c - r_b
+    if not influence.any():  # the same outcome in every deal
+        return difference, difference, difference
+    est = estimate_mean(difference + len(influence) * influence, both.index.to_numpy())
+    return difference, est.low, est.high
+
+
+def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -> pd.DataFrame:
+    """One row per cell, claim and group: the cell's keys, the estimate with its 95% interval, the
+    verdict (multiplicity over every cell's sampled claims), and the paired difference from the
+    baseline cell of the same scenario."""
+    sampled, facts, owners = [], [], []
+    for i, cell in enumerate(sweep.cells):
+        rows, fact_rows = claim_rows(results[i], cell.scenario.claims)
+        sampled += rows
+        owners += [i] * len(rows)
+        facts += [(i, f) for f in fact_rows]
+    decided = decide(sampled, ALPHA, ALPHA, ADJUSTMENTS[adjust])
+    decided["cell_index"] = owners
+    decided["kind"] = "claim"
+    fact_table = pd.DataFrame([{**f, "cell_index": i, "kind": "fact", "estimate": f["value"]} for i, f in facts])
+    table = pd.concat([decided, fact_table], ignore_index=True) if len(fact_table) else decided
+    baselines = {c.base: i for i, c in enumerate(sweep.cells) if c.baseline}
+    sums: dict[tuple[int, str], pd.DataFrame] = {}
+
+    def sums_of(i: int, claim) -> pd.DataFrame:
+        if (i, claim.id) not in sums:
+            sums[(i, claim.id)] = deal_sums(results[i], claim)
+        return sums[(i, claim.id)]
+
+    extra = []
+    for row in table.itertuples():
+        cell = sweep.cells[row.cell_index]
+        claim = next(c for c in cell.scenario.claims if c.id == row.claim)
+        base_index = baselines[cell.base]
+        info = {"scenario": cell.base, "cell": cell.label, "baseline": cell.baseline,
+                **{k: value_text(cell.changes.get(k, sweep.defaults[cell.base][k])) for k in sweep.keys},
+                "games": results[row.cell_index].n_games,
+                "pairing": "approximate (the deal changes)" if cell.deal_changed else "same deals"}
+        if row.kind == "fact":
+            base_row = table[(table.cell_index == base_index) & (table.claim == row.claim) & (table.group == row.group)]
+            d = row.estimate - base_row["estimate"].iloc[0] if len(base_row) else np.nan
+            info.update(difference=d, difference_low=d, difference_high=d)
+        else:
+            cell_sums, base_sums = sums_of(row.cell_index, claim), sums_of(base_index, claim)
+            group = str(row.group)
+            if group in cell_sums.index.get_level_values(0) and group in base_sums.index.get_level_values(0):
+                d, lo, hi = paired_difference(cell_sums.loc[group], base_sums.loc[group])
+            else:
+                d = lo = hi = np.nan
+            info.update(difference=d, difference_low=lo, difference_high=hi)
+        extra.append(info)
+    columns = ["claim", "text", "by", "group", "kind", "estimate", "low", "high", "deals", "compare", "target",
+               "tolerance", "proportion", "decide_low", "decide_high", "p_holds_adjusted", "p_fails_adjusted",
+               "verdict"]
+    out = pd.concat([pd.DataFrame(extra), table.reindex(columns=columns).reset_index(drop=True)], axis=1)
+    out["adjustment"] = adjust
+    return out
+
+
+def write_table(table: pd.DataFrame, out: Path) -> tuple[Path, Path]:
+    """The tidy table as Parquet and CSV in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_parquet(out / "sweep.parquet", index=False)
+    table.to_csv(out / "sweep.csv", index=False)
+    return out / "sweep.parquet", out / "sweep.csv"
+
+
+# ---- text --------------------------------------------------------------------------------------
+def _interval(row, low: str, high: str, digits: int = 3) -> str:
+    if not np.isfinite(row[low]):
+        return ""
+    return f"[{row[low]:.{digits}f}, {row[high]:.{digits}f}]"
+
+
+def sweep_text(sweep: Sweep, table: pd.DataFrame, adjust: str, games: int | None) -> str:
+    lines = [f"{sweep.title}: {len(sweep.cells)} cells, verdicts adjusted over every cell by {ADJUST_WORDS[adjust]}; "
+             "every cell plays its scenario's seed (the same deals: common random numbers)"]
+    approximate = sorted({c.label for c in sweep.cells if c.deal_changed})
+    if approximate:
+        lines.append(f"  pairing is approximate where a cell changes the deal itself ({len(approximate)} cells, "
+                     "e.g. the player count): the difference is valid, with less noise removed")
+    for (base, label), rows in table.groupby(["scenario", "cell"], sort=False):
+        lines.append(f"{base} | {label}  ({rows['games'].iloc[0]:,} games)")
+        for r in rows.to_dict("records"):
+            group = f" {r['group']}" if r["group"] else ""
+            diff = "" if r["baseline"] or not np.isfinite(r["difference"]) else \
+                f"  vs baseline {r['difference']:+.3f} {_interval(r, 'difference_low', 'difference_high')}"
+            lines.append(f"  {r['claim']}{group}: {r['estimate']:.3f} {_interval(r, 'low', 'high')} "
+                         f"{r['verdict']}{diff}")
+    return "\n".join(lines)
+
+
+# ---- the report --------------------------------------------------------------------------------
+VERDICT_MARKS = {"holds": "+", "fails": "-", "undecided": "?"}  # marks in the wide table
+
+
+def _mark(verdict: str) -> str:
+    return VERDICT_MARKS.get(verdict, "?")
+
+
+def cell_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per cell (over every swept scenario): claims that hold, verdicts that differ from the
+    baseline's, and how far the estimates move (paired differences, in the claims' units)."""
+    claims = table[table["kind"] == "claim"].copy()
+    key = ["scenario", "claim", "group"]
+    base = claims[claims["baseline"]].set_index(key)["verdict"]
+    claims["changed"] = claims.set_index(key).index.map(base).to_numpy() != claims["verdict"].to_numpy()
+    claims["move"] = claims["difference"].abs()
+    claims["shown"] = (claims["difference_low"] > 0) | (claims["difference_high"] < 0)
+    rows = []
+    for label, part in claims.groupby("cell", sort=False):
+        rows.append({"cell": label, "claims that hold": int((part["verdict"] == "holds").sum()),
+                     "verdicts changed vs baseline": int(part["changed"].sum()),
+                     "differences shown (95% interval excludes 0)": int(part["shown"].sum()),
+                     "median move": part["move"].median(), "largest move": part["move"].max()})
+    return pd.DataFrame(rows)
+
+
+def wide_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Estimates with a verdict mark: one row per scenario, claim and group, one column per cell."""
+    claims = table[table["kind"] == "claim"]
+    text = claims.assign(shown=[f"{e:.3f} {_mark(v)}" for e, v in zip(claims["estimate"], claims["verdict"])])
+    order = list(dict.fromkeys(claims["cell"]))
+    wide = text.pivot_table(index=["scenario", "claim", "group"], columns="cell", values="shown", aggfunc="first")
+    return wide[order].reset_index()
+
+
+def _band(row) -> tuple[float, float]:
+    from balance.report import claim_band
+
+    return claim_band(row["compare"], row["target"], row["tolerance"])
+
+
+def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
+    """(name, png, caption) for each scenario and claim: a line plot for one swept key, heatmaps
+    for two; none for other shapes (the tables hold them)."""
+    from balance.report import sweep_heatmap, sweep_line_figure
+
+    if len(sweep.grid) not in (1, 2) or any(k not in sweep.grid for k in sweep.keys):
+        return []
+    figures = []
+    claims = table[table["kind"] == "claim"]
+    for (base, claim), rows in claims.groupby(["scenario", "claim"], sort=False):
+        first = rows.iloc[0]
+        default = [value_text(sweep.defaults[base][k]) for k in sweep.grid]
+        values = {k: [value_text(v) for v in dict.fromkeys(rows[k])] for k in sweep.grid}
+        name = folder_name(f"{base}-{claim}")
+        label = (lambda group: f"{first['by']} {group}" if first["by"] else str(group))
+        if len(sweep.grid) == 1:
+            key = sweep.grid[0]
+            lines = {}
+            for group, part in rows.groupby("group", sort=True):
+                part = part.drop_duplicates(key).set_index(key).reindex(values[key])
+                raw = [toml_value(v) for v in values[key]]
+                lines[label(group)] = pd.DataFrame({"value": raw, "estimate": part["estimate"].to_numpy(),
+                                                  "low": part["low"].to_numpy(), "high": part["high"].to_numpy()})
+            bounds = (0.0, 1.0) if first["proportion"] else (-np.inf, np.inf)
+            png = sweep_line_figure(lines, key, toml_value(default[0]), _band(first), bounds,
+                                    f"{base}: {claim}")
+            caption = (f"{first['text']}: the estimate for each value of {key} with its 95% interval (band); green: "
+                       f"the values the claim allows; dashed: the scenario's own value.")
+        else:
+            a, b = sweep.grid
+            panels = {}
+            for group, part in rows.groupby("group", sort=True):
+                grid = part.pivot_table(index=a, columns=b, values="estimate", aggfunc="first")
+                panels[label(group)] = grid.reindex(index=values[a], columns=values[b])
+            png = sweep_heatmap(panels, (a, b), tuple(default), float(first["target"]), f"{base}: {claim}")
+            caption = (f"{first['text']}: the estimate in each cell of the grid; blue below the target "
+                       f"{first['target']:g}, red above; outlined: the scenario's own values.")
+        figures.append((f"{name}.png", png, caption))
+    return figures
+
+
+def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: str) -> tuple[Path, Path, Path]:
+    """The sweep's report: ``output`` (HTML), its Markdown copy and the tidy table as CSV beside it."""
+    from balance.report import open_page, save_page
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    page = open_page(output.with_name(output.stem + "_files"), f"sweep: {sweep.title}", f"What-if sweep: {sweep.title}")
+    games = sorted(set(table["games"]))
+    approximate = sorted({c.label for c in sweep.cells if c.deal_changed})
+    page.text(f"{len(sweep.cells)} cells over {len(sweep.bases)} scenario(s), "
+              f"{'/'.join(f'{g:,}' for g in games)} games per cell. Every cell plays its scenario's own seed, so "
+              "every cell plays the same deals (common random numbers) and a difference from the baseline (the "
+              "scenario's own values) is measured deal by deal, with a 95% interval clustered by deal. Verdicts "
+              f"are adjusted over the claims of every cell by {ADJUST_WORDS[adjust]}."
+              + (f" {len(approximate)} cells change the deal itself (e.g. the player count or the roles): their "
+                 "pairing with the baseline is approximate (the difference is valid, with less noise removed)."
+                 if approximate else ""), css="note")
+    for name, png, caption in grid_figures(sweep, table):
+        page.image(name, png, name.removesuffix(".png"), caption)
+    page.heading(2, "How far each cell moves the claims")
+    page.text("Moves are absolute paired differences from the baseline, in the claim's units (shares as "
+              "fractions), over every swept scenario and claim group.", css="note")
+    summary = cell_summary(table)
+    for column in ("median move", "largest move"):
+        summary[column] = summary[column].map(lambda v: f"{v:.3f}" if np.isfinite(v) else "")
+    page.table(summary, text_cols=("cell",))
+    page.heading(2, "Estimates by cell")
+    page.text("Each entry: the estimate and its verdict (+ holds, - fails, ? undecided); every number with its "
+              "interval and difference from the baseline is in the CSV beside this report.", css="note")
+    page.table(wide_table(table), text_cols=("scenario", "claim", "group"))
+    html_path, md_path = save_page(page, output)
+    csv_path = output.with_suffix(".csv")
+    table.to_csv(csv_path, index=False)
+    return html_path, md_path, csv_path

@@ -1,0 +1,81 @@
+"""The Dask executor: chunks played on a LocalCluster's workers give the rows of the in-process
+engine, game for game, in memory and in a study folder (new, resumed, extended), and a worker
+lost mid-run loses no game and counts none twice."""
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("distributed")
+
+from balance.engine.executor import DaskExecutor, task_spans  # noqa: E402
+from balance.engine.runner import RESULTS, Tracker, play_range, run_to_folder  # noqa: E402
+from balance.engine.scenario import parse_scenario  # noqa: E402
+
+STUDY = {"game": "take_the_throne", "mode": "core", "players": 3, "seed": 11, "games": 900,
+         "seats": [{"policy": "heuristic"}, {"policy": "random"}, {"policy": "greedy"}],
+         "claims": [{"id": "fair", "quantity": "win_rate", "by": "seat", "target": 0.333, "tolerance": 0.3}]}
+TASK_GAMES = 60  # tiny tasks: many of them, so a worker can be lost while most are still to come
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two in-process workers (threads; the compiled kernel releases the GIL)."""
+    executor = DaskExecutor(workers=2, processes=False, task_games=TASK_GAMES)
+    yield executor
+    executor.close()
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    return parse_scenario(STUDY)
+
+
+def test_tasks_tile_the_range_in_order():
+    spans = task_spans(100, 1_000, workers=3, task_games=250)
+    assert spans == [(100, 250), (350, 250), (600, 250), (850, 150)]
+    assert task_spans(0, 10**6, workers=2)[0] == (0, 125_000)  # 4 tasks per worker
+
+
+def test_dask_rows_equal_the_in_process_engine(cluster, scenario):
+    local = play_range(scenario.setup, 11, 0, 900, Tracker())
+    remote = cluster.play(scenario.setup, 11, 0, 900, Tracker())
+    pd.testing.assert_frame_equal(local, remote)
+
+
+def test_a_study_folder_resumed_and_extended_on_dask_equals_one_local_run(cluster, scenario, tmp_path):
+    local = run_to_folder(scenario, 11, 900, tmp_path / "local", chunk=300).games
+    run_to_folder(scenario, 11, 300, tmp_path / "mixed", chunk=300)  # begun in process...
+    mixed = run_to_folder(scenario, 11, 900, tmp_path / "mixed", chunk=300, executor=cluster).games  # ...ended on Dask
+    pd.testing.assert_frame_equal(local, mixed)
+    pd.testing.assert_frame_equal(local, pd.read_parquet(tmp_path / "mixed" / RESULTS))
+
+
+class LoseAWorker(Tracker):
+    """Closes one worker of the cluster when the third task's rows arrive (most tasks still to come),
+    and counts the games reported."""
+
+    def __init__(self, executor: DaskExecutor):
+        self.executor, self.arrived, self.games = executor, 0, 0
+
+    def advance(self, n: int) -> None:
+        self.arrived += 1
+        self.games += n
+        if self.arrived == 3:
+            cluster = self.executor.cluster
+            name = next(iter(cluster.workers))
+            cluster.sync(cluster.workers[name].close)
+
+
+def test_a_worker_lost_mid_run_loses_no_game_and_counts_none_twice(scenario):
+    executor = DaskExecutor(workers=2, processes=False, task_games=TASK_GAMES)
+    try:
+        tracker = LoseAWorker(executor)
+        rows = executor.play(scenario.setup, 11, 0, 1_200, tracker)
+        assert len(executor.cluster.scheduler.workers) == 1  # the worker was gone before the end
+    finally:
+        executor.close()
+    assert tracker.games == 1_200
+    assert sorted(rows["game"]) == list(range(1_200))
+    pd.testing.assert_frame_equal(rows, play_range(scenario.setup, 11, 0, 1_200, Tracker()))
