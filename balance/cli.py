@@ -305,6 +305,8 @@ def games(json_out: bool = JsonOpt):
                                                                      "doc": q.doc} for q in p.params]}
                          for p in g.policies],
             "quantities": [{"name": q.name, "kind": q.kind, "by": list(q.by), "doc": q.doc} for q in g.quantities],
+            "policy_family": [{"name": name, "policy": policy, "params": params} for name, policy, params in g.family],
+            "ladder": list(g.ladder),
         })
     if json_out:
         typer.echo(json.dumps(out, indent=2, default=str))
@@ -321,6 +323,11 @@ def games(json_out: bool = JsonOpt):
         for q in g["quantities"]:
             typer.echo(f"  quantity {q['name']} ({q['kind']}{', by ' + '/'.join(q['by']) if q['by'] else ''}): "
                        f"{q['doc']}")
+        for m in g["policy_family"]:
+            params = ", ".join(f"{k}={v:g}" for k, v in m["params"].items())
+            typer.echo(f"  family member {m['name']!r}: {m['policy']}{'  [' + params + ']' if params else ''}")
+        if g["ladder"]:
+            typer.echo(f"  ladder: {' < '.join(g['ladder'])}")
 
 
 @app.command()

@@ -230,3 +230,11 @@ def test_report_robust_writes_the_table_and_a_strip_per_claim(tmp_path):
     assert "Claims x members" in page and page.count("<img") == 3  # fair, length, first
     assert sorted(p.name for p in (tmp_path / "robust_files").glob("*.png")) == \
         ["study_fair.png", "study_first.png", "study_length.png"]
+
+
+def test_check_robust_strict_exits_1_only_when_a_claim_robust_fails(tmp_path):
+    scenario = write(tmp_path, SMALL + MEMBERS)
+    assert invoke("check", "--robust", "--strict", scenario, "-n", 200)[0] == 0  # nothing fails under every member
+    never = SMALL.replace("target = 8\ntolerance = 6", "target = 40\ntolerance = 1")  # no game lasts 39-41 rounds
+    code, out = invoke("check", "--robust", "--strict", write(tmp_path, never + MEMBERS), "-n", 200)
+    assert code == 1 and "ROBUST FAILS" in out
