@@ -4,13 +4,13 @@ Every decision of a round is posed first (``rules.pose_pending``: the decision h
 holds the legal answers less what the seat's restriction forbids, or only what it prefers) and
 then comes to ``choose`` (the dispatcher): a forced answer is taken, the random policy draws
 through the engine, and the others choose among the answers left in D_CHOICES, so a restriction
-binds them without their knowing. Outside a restriction they play as before: an answer the
-restriction took away is skipped, the rest of their reasoning is unchanged. Policies read only
-what their seat may know: the public zones (Court, Antechambers, Accused, removed cards, counts), their own hand,
-Successor and Dungeon, and ``layout.KNOWN`` (cards seen entering the opponent's hand, or named
-correctly). The search policy samples every hidden element (the unseen cards and the Princess
-owner's pending pick) from exactly that view, so its decision is a function of the view and its
-stream alone.
+binds them without their knowing. Where no restriction binds they play exactly as before; where
+one does, they skip the answers it took away and otherwise reason as before. Policies read only
+what their seat may know: the public zones (Court, Antechambers, Accused, removed cards, counts),
+their own hand, Successor and Dungeon, and ``layout.KNOWN`` (cards seen entering the opponent's
+hand, or named correctly). The search policy samples every hidden element (the unseen cards and
+the Princess owner's pending pick) from exactly that view, so its decision is a function of the
+view and its stream alone.
 """
 
 import numpy as np
