@@ -913,7 +913,7 @@ def importance_figure(study) -> bytes:
 def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
     """A restricted-play study (balance.restrict) as an HTML section with its importance chart,
     and its Markdown copy (images in output_files/)."""
-    from balance.restrict import header_text, questions, table_view
+    from balance.restrict import findings_text, header_text, questions, table_view
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -923,6 +923,7 @@ def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
                      f"<style>{CSS}</style></head><body><section>")
     page.heading(2, f"{title}: restricted play")
     page.text(header_text(study) + ".")
+    page.text(findings_text(study) + ".")
     lose, gain = questions(study)
     page.text(f"Importance is what a player loses when forbidden the action (the rules still force it when "
               f"nothing else is legal); gain is what it wins when made to play it whenever legal. \"{lose}\" "

@@ -235,6 +235,17 @@ def header_text(study: RestrictStudy) -> str:
             f"points, Holm-adjusted over the {verdict_count(study)} tests")
 
 
+def findings_text(study: RestrictStudy) -> str:
+    """The verdicts that hold, in one line: which actions are important, which dominant."""
+    t = study.table
+    lose, gain = questions(study)
+    parts = []
+    for column, question in (("important", lose), ("dominant", gain)):
+        names = t.loc[t[column] == HOLDS, "action"].tolist() if column in t.columns else []
+        parts.append(f"{column} ({question} holds): {', '.join(names) if names else 'none shown'}")
+    return "; ".join(parts)
+
+
 def verdict_count(study: RestrictStudy) -> int:
     t = study.table
     return int(sum(t[c].notna().sum() for c in ("important", "dominant") if c in t.columns))
@@ -260,7 +271,7 @@ def table_view(study: RestrictStudy) -> pd.DataFrame:
 def study_text(study: RestrictStudy) -> str:
     view = table_view(study)
     widths = {c: max(len(c), *(len(str(v)) for v in view[c])) for c in view.columns}
-    lines = [header_text(study), "  ".join(c.ljust(widths[c]) for c in view.columns)]
+    lines = [header_text(study), findings_text(study), "  ".join(c.ljust(widths[c]) for c in view.columns)]
     lines += ["  ".join(str(v).ljust(widths[c]) for c, v in zip(view.columns, row))
               for row in view.itertuples(index=False)]
     return "\n".join(line.rstrip() for line in lines)

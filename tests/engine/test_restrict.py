@@ -129,5 +129,7 @@ def test_restrict_lists_every_action_and_shows_the_cost_of_losing_charge(tmp_pat
     charge = rows["Charge"]
     assert charge["forbidden_label"] == "heuristic[-Charge]"
     assert charge["importance_low"] > 0 and charge["forbidden"] < charge["baseline"]
-    text = CliRunner().invoke(app, ["restrict", str(scenario), "--games", "60"])
+    page = tmp_path / "restrict.html"
+    text = CliRunner().invoke(app, ["restrict", str(scenario), "--games", "60", "-o", str(page)])
     assert text.exit_code == 0 and all(name in text.stdout for name in rows)
+    assert "data:image/png;base64" in page.read_text() and page.with_suffix(".md").exists()
