@@ -4,8 +4,9 @@ Rulebook: hands, Successors and Dungeon cards are hidden ("Your Successor is saf
 unused card stays "face down, unseen", and at the Princess's swap the opponent chooses without
 seeing the owner's card. So two positions that differ only in those hidden elements look the
 same to the deciding seat, and with the same random stream every policy must decide the same in
-both, at every kind of decision. The search policy's sampled worlds must be real positions: every
-card once, no negative count, the owner's pending Princess pick in the owner's hand.
+both, at every kind of decision, restricted or not (a restriction narrows the seat's own
+answers). The search policy's sampled worlds must be real positions: every card once, no
+negative count, the owner's pending Princess pick in the owner's hand.
 """
 
 import random
@@ -13,26 +14,15 @@ import random
 import numpy as np
 import pytest
 
-from balance.engine.rng import below, new_stream
+from balance.engine.decision import FORBID, PREFER, no_restrictions
+from balance.engine.rng import new_stream
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings.match import game_buffers
 from balance.games.imposter_kings.policies import SCR_POOL, SCR_UNSEEN, choose, determinize
-from balance.games.imposter_kings.positions import Position
 
-DECISIONS = tuple(range(L.PH_ASSASSIN + 1))  # every phase a seat decides (PH_FIRST .. PH_ASSASSIN)
-PER_KIND = 4  # positions kept per decision kind
 T = L.TYPES
-
-# Decision kinds that random play reaches too rarely, built from rulebook situations instead.
-BUILT = {
-    # two face-up Antechamber cards (an Inquisitor's and a Judge's): the player picks which to play
-    L.PH_ANTE: dict(hands={0: ["Fool", "Queen"], 1: ["Elder", "Warlord", "Mystic", "Assassin"]},
-                    antechambers={0: ["Soldier", "Elder"]}, successors={0: "Sentry", 1: "Princess"},
-                    dungeons={0: "Zealot", 1: "Inquisitor"}, court=["Inquisitor", "Judge"],
-                    removed=["Soldier", "Oathbound"], unused="Oathbound", accused="King's Hand"),
-}
 
 
 def hidden_places(s, me):
@@ -71,36 +61,18 @@ def other_world(s, me, rng):
 
 def legal(s, cfg):
     out = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
-    n = R.legal_actions(s, cfg, out)
+    n = R.answers(R.legal_mask(s, cfg), out)
     return out, n
 
 
-def collect_decisions(mode="full", deals=400, seed=5):
-    """Up to PER_KIND positions of every decision kind with a real choice (2+ legal actions),
-    from random play, plus the BUILT ones."""
-    found = {kind: [] for kind in DECISIONS}
-    stream = new_stream(seed, 0)
-    cfg = None
-    for deal in range(deals):
-        pos = Position.deal(mode, seed=deal, true_king=deal % 2)
-        cfg = pos.cfg
-        while pos.phase_code not in (L.PH_ROUND_OVER, L.PH_REDEAL):
-            actions, n = legal(pos.s, pos.cfg)
-            if n >= 2 and len(found[pos.phase_code]) < PER_KIND:
-                found[pos.phase_code].append(pos.s.copy())
-            R.apply_action(pos.s, pos.cfg, actions[below(stream, n)])
-        if all(len(v) >= PER_KIND for k, v in found.items() if k not in BUILT):
-            break
-    for kind, spec in BUILT.items():
-        pos = Position.build(**spec, mode=mode)
-        assert pos.phase_code == kind
-        found[kind].append(pos.s.copy())
-    return cfg, found
-
-
-@pytest.fixture(scope="module")
-def decisions():
-    return collect_decisions()
+def restriction_at(s, cfg, side):
+    """A restriction of both seats at this decision's kind: the decider forbids (or prefers) its
+    lowest legal answer, the opponent (unknown to the decider) its highest."""
+    restrict = no_restrictions(2)
+    mask = R.legal_mask(s, cfg)
+    restrict[s[L.DECIDER], s[L.PHASE], side] = mask & -mask
+    restrict[1 - s[L.DECIDER], s[L.PHASE], side] = 1 << (int(mask).bit_length() - 1)
+    return restrict
 
 
 def test_every_decision_kind_is_covered(decisions):
@@ -108,23 +80,27 @@ def test_every_decision_kind_is_covered(decisions):
     assert {kind for kind, states in found.items() if not states} == set()
 
 
+@pytest.mark.parametrize("restricted", [None, FORBID, PREFER])
 @pytest.mark.parametrize("policy, params", [("search", {"rollouts": 6}), ("search", {"rollouts": 3, "inner": 1}),
                                             ("heuristic", {}), ("greedy", {}), ("random", {})])
-def test_a_decision_is_a_function_of_the_deciders_information(decisions, policy, params):
+def test_a_decision_is_a_function_of_the_deciders_information(decisions, policy, params, restricted):
     cfg, found = decisions
     p = GAME.policy(policy, "test")
     row = p.param_row(params, "test")
-    _, _, _, scratch, fscratch, _, _ = game_buffers()
+    _, _, buffer, scratch, fscratch, _, _, _ = game_buffers()
     rng = random.Random(3)
     differ = []
     for kind, states in found.items():
         for k, s in enumerate(states):
             me = s[L.DECIDER]
             actions, n = legal(s, cfg)
+            restrict = no_restrictions(2) if restricted is None else restriction_at(s, cfg, restricted)
             picks = set()
             for world in (s, other_world(s, me, rng), other_world(s, me, rng)):
                 assert np.array_equal(legal(world, cfg)[0][:n], actions[:n])  # the decider's own options
-                picks.add(int(choose(world.copy(), cfg, actions, n, p.code, row, new_stream(17, k), scratch,
+                world = world.copy()
+                R.pose_pending(world, cfg, restrict)
+                picks.add(int(choose(world, cfg, p.code, row, restrict, new_stream(17, k), buffer, scratch,
                                      fscratch)))
             if len(picks) > 1:
                 differ.append(L.PHASE_NAMES[kind])
@@ -136,7 +112,7 @@ def test_search_worlds_are_real_positions_consistent_with_the_view(decisions):
     sees, and stay real positions after any legal action (the Princess swap included)."""
     cfg, found = decisions
     out = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    _, _, _, scratch, _, _, _ = game_buffers()
+    _, _, _, scratch, _, _, _, _ = game_buffers()
     stream = new_stream(2, 9)
     varied = 0
     for kind, states in found.items():

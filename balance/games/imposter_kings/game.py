@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
-from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES, config_row
+from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES, action_menu, config_row
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
@@ -58,13 +58,18 @@ class ImposterKings(Game):
         return setup.max_length or MAX_ROUNDS
 
     def _kernel_args(self, setup: Setup):
-        return config_row(setup.mode, setup.options), setup.policy_codes, setup.policy_params
+        return config_row(setup.mode, setup.options), setup.policy_codes, setup.policy_params, setup.restrict
+
+    def actions(self, setup: Setup) -> list[Action]:
+        """The restriction menu: every card of the mode's deck ("play card X") and the choices
+        (King flip, mulligan, going first, the two reactions); see ``options.action_menu``."""
+        return action_menu(setup.mode, setup.options)
 
     # ---- running -------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         """count matches -> count * max_rounds rows (max_rounds = setup.max_length or 24)."""
-        cfg, codes, params = self._kernel_args(setup)
-        return M.simulate_batch(cfg, codes, params, np.int64(seed), np.int64(start), np.int64(count),
+        cfg, codes, params, restrict = self._kernel_args(setup)
+        return M.simulate_batch(cfg, codes, params, restrict, np.int64(seed), np.int64(start), np.int64(count),
                                 np.int64(setup.rotations), np.int64(self.max_rounds(setup)))
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
@@ -131,9 +136,9 @@ class ImposterKings(Game):
 
     def traced(self, setup: Setup, seed: int, game_index: int, capacity: int = 20_000):
         """The round rows and the decision events of one match, via the batch kernel's code path."""
-        cfg, codes, params = self._kernel_args(setup)
+        cfg, codes, params, restrict = self._kernel_args(setup)
         trace = np.zeros((capacity, L.EVENT_WIDTH), dtype=np.int64)
-        rows, fill = M.simulate_traced(cfg, codes, params, np.int64(seed), np.int64(game_index),
+        rows, fill = M.simulate_traced(cfg, codes, params, restrict, np.int64(seed), np.int64(game_index),
                                        np.int64(setup.rotations), np.int64(self.max_rounds(setup)), trace)
         return rows, trace[:fill]
 

@@ -4,6 +4,10 @@ Cards of one name are interchangeable, so every zone is a count per card TYPE (0
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time).
 
 State layout (offsets are the named constants below; p = seat 0/1, t = card type 0..13):
+  D_SEAT, D_KIND, D_CHOICES the engine's decision header (``balance.engine.decision``): who decides
+                            the pending decision (alias DECIDER), its kind (alias PHASE: a PH_*
+                            code, which also marks the non-decision states PH_REDEAL, PH_ROUND_OVER,
+                            PH_START) and its legal answers as a bit mask (see "Decisions" below)
   HAND + p*TYPES + t        cards of type t in p's hand
   ANTE + p*TYPES + t        cards of type t face up in p's Antechamber
   KNOWN + p*TYPES + t       cards of type t that p KNOWS are in the opponent's hand (seen taken,
@@ -19,7 +23,7 @@ State layout (offsets are the named constants below; p = seat 0/1, t = card type
   REMOVED + t               cards of type t removed from the round (Condemned and removed)
   ACCUSED, UNUSED           the Accused card type; the face-down unused card (-1 none)
   MUTED                     the number named by the Mystic (0: none)
-  CURRENT, PHASE, DECIDER   whose turn it is; the pending decision; who decides it
+  CURRENT                   whose turn it is
   PEND_*                    the ability being resolved (effect, user, target, Soldier's disgraces
                             left, the Princess owner's card, "this play is Immune")
   WINNER, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS   round results
@@ -27,9 +31,27 @@ State layout (offsets are the named constants below; p = seat 0/1, t = card type
 
 The configuration row (one per setup, ``CFG_*``), the decisions (``PH_*``) and their action codes
 (``ACT_*``), the result row's columns (``COLUMNS``, ``C_*``) and the trace events (``EV_*``) follow.
+
+Decisions. Every answer is an action code below 32, and bit ``a`` of D_CHOICES is action ``a``,
+so one posed mask holds every decision (none needs splitting into steps). Per kind (PH_*):
+  PH_FIRST, PH_MULLIGAN, PH_PRINCESS, PH_KINGS_HAND, PH_ASSASSIN   bits ACT_YES, ACT_NO
+  PH_TURN                  bit t: play a card of type t from hand; bit ACT_FLIP: flip the King
+  PH_ANTE                  bit t: play the Antechamber card of type t
+  PH_OATH_FOLLOW           bit t: the card of type t follows the Oathbound
+  PH_SUCCESSOR, PH_DUNGEON, PH_SENTRY_GIVE, PH_PRINCESS_OWN, PH_PRINCESS_OPP   bit t: a hand card
+  PH_JUDGE_ANTE            bit t: the hand card put into the Antechamber; bit ACT_NO: none
+  PH_INQUISITOR            bit t: name type t; bit ACT_NO: decline the ability
+  PH_SOLDIER_NAME, PH_JUDGE_NAME   bit t: name type t
+  PH_FOOL, PH_SENTRY_PICK  bit i: Court card i (0 = oldest); bit ACT_NO: decline
+  PH_SOLDIER_DISGRACE      bit i: Disgrace Court card i; bit ACT_NO: stop
+  PH_MYSTIC                bit v: name the number v (1..8); bit ACT_NO: decline
+Answers listed from a mask come in ascending code order, the order the legal actions were always
+listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 """
 
 import numpy as np
+
+from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER
 
 FOOL = 0
 ASSASSIN = 1
@@ -90,7 +112,9 @@ def type_of(name: str) -> int:
 PLAYERS = 2
 
 # ---- state layout ---------------------------------------------------------------------------
-HAND = 0
+PHASE = D_KIND       # the pending decision's kind, or a non-decision state (PH_REDEAL, ...)
+DECIDER = D_SEAT     # who decides it
+HAND = DECISION_HEADER
 ANTE = HAND + PLAYERS * TYPES
 KNOWN = ANTE + PLAYERS * TYPES
 SUCCESSOR = KNOWN + PLAYERS * TYPES
@@ -105,9 +129,7 @@ ACCUSED = REMOVED + TYPES
 UNUSED = ACCUSED + 1
 MUTED = UNUSED + 1
 CURRENT = MUTED + 1
-PHASE = CURRENT + 1
-DECIDER = PHASE + 1
-PEND_EFFECT = DECIDER + 1
+PEND_EFFECT = CURRENT + 1
 PEND_USER = PEND_EFFECT + 1
 PEND_ARG = PEND_USER + 1
 PEND_LEFT = PEND_ARG + 1
@@ -185,7 +207,7 @@ PHASE_NAMES = ("first player", "mulligan", "Successor", "Dungeon", "turn", "Ante
 ACT_FLIP = TYPES
 ACT_YES = 30
 ACT_NO = 31
-MAX_ACTIONS = 32
+MAX_ACTIONS = 32  # action codes are 0..31: each is one bit of the posed D_CHOICES mask
 
 
 # ---- result rows (one per round) and trace events -------------------------------------------
@@ -199,9 +221,10 @@ COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "cho
 NCOLS = len(COLUMNS)
 
 # One trace event per decision: round, phase, decider, action, Throne card (+ TYPES when Disgraced),
-# Throne value. A deal is recorded as one event per seat with phase EV_DEAL: the action field holds
-# the hand packed HAND_BITS bits per type, the Throne fields the Accused and the unused card.
-EV_ROUND, EV_PHASE, EV_DECIDER, EV_ACTION, EV_THRONE, EV_THRONE_VALUE = range(6)
-EVENT_WIDTH = 6
+# Throne value, the decision's legal answers (a mask, before any restriction). A deal is recorded as
+# one event per seat with phase EV_DEAL: the action field holds the hand packed HAND_BITS bits per
+# type, the Throne fields the Accused and the unused card.
+EV_ROUND, EV_PHASE, EV_DECIDER, EV_ACTION, EV_THRONE, EV_THRONE_VALUE, EV_LEGAL = range(7)
+EVENT_WIDTH = 7
 EV_DEAL = -1
 HAND_BITS = 2

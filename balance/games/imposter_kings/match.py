@@ -13,18 +13,20 @@ policy SLOT, now sitting in the other seat (common random numbers).
 import numpy as np
 from numba import prange
 
-from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
+from balance.engine.kernels import allocating_kernel, kernel, seat_restrictions
 from balance.engine.rng import STREAM_SIZE, below, open_stream
 from balance.games.imposter_kings.layout import (
     ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, C_ASSASSINATED, C_CAPPED, C_CHOOSER,
     C_CHOOSER_FIRST, C_CHOOSER_WON, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME, C_LAST_ROUND,
     C_LOSER_FLIPPED, C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW, C_SCORE0,
-    C_SCORE1, C_WINNER, C_WINNER_FLIPPED, DECIDER, EVENT_WIDTH, EV_ACTION, EV_DEAL, EV_DECIDER, EV_PHASE, EV_ROUND,
-    EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS, MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS,
-    NCOLS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING, TYPES, UNUSED,
-    WINNER,
+    C_SCORE1, C_WINNER, C_WINNER_FLIPPED, DECIDER, EVENT_WIDTH, EV_ACTION, EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE,
+    EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS, MATCH_OVER, MAX_ACTIONS, MAX_CARDS,
+    MULLIGANS, NCOLS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING, TYPES,
+    UNUSED, WINNER,
 )
-from balance.games.imposter_kings.rules import apply_action, deal_round, is_disgraced, legal_actions, throne_value
+from balance.games.imposter_kings.rules import (
+    apply_action, deal_round, is_disgraced, legal_mask, pose_pending, throne_value)
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
@@ -33,7 +35,7 @@ BLOCK = 64  # matches per parallel work item (scratch buffers are reused within 
 
 
 @kernel
-def record(trace, fill, round_index, s, action):
+def record(trace, fill, round_index, s, cfg, action):
     k = fill[0]
     if k < trace.shape[0]:
         trace[k, EV_ROUND] = round_index
@@ -45,6 +47,7 @@ def record(trace, fill, round_index, s, action):
         if top >= 0:
             trace[k, EV_THRONE] = s[COURT_TYPE + top] + (TYPES if is_disgraced(s, top) else 0)
         trace[k, EV_THRONE_VALUE] = throne_value(s)
+        trace[k, EV_LEGAL] = legal_mask(s, cfg)
         fill[0] = k + 1
 
 
@@ -67,9 +70,10 @@ def record_deal(trace, fill, round_index, s):
 
 
 @kernel
-def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill,
-               round_index):
-    """Deal (again after each mulligan) and play one round; every decision goes to ``choose``."""
+def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
+               fill, round_index):
+    """Deal (again after each mulligan) and play one round; every decision is posed with the seats'
+    restrictions (``restrict`` by seat) and goes to ``choose``."""
     deal_round(s, cfg, deals, rotation, cards)
     if trace.shape[0] > 0:
         record_deal(trace, fill, round_index, s)
@@ -81,12 +85,12 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, sc
             if trace.shape[0] > 0:
                 record_deal(trace, fill, round_index, s)
             continue
-        n = legal_actions(s, cfg, actions)
+        pose_pending(s, cfg, restrict)
         slot = (s[DECIDER] - rotation) % PLAYERS
-        i = choose(s, cfg, actions, n, codes[slot], params[slot], moves, scratch, fscratch)
+        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
         if trace.shape[0] > 0:
-            record(trace, fill, round_index, s, actions[i])
-        apply_action(s, cfg, actions[i])
+            record(trace, fill, round_index, s, cfg, a)
+        apply_action(s, cfg, a)
 
 
 @kernel
@@ -117,7 +121,7 @@ def write_round(row, s, game, deal, rotation, r, first_tk):
 
 
 @kernel
-def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, max_rounds,
+def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, restrict, max_rounds,
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
     s[:] = 0
@@ -125,7 +129,8 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
     first_tk = s[TRUE_KING]
     played = 0
     for r in range(max_rounds):
-        play_round(s, cfg, deals, moves, rotation, codes, params, cards, actions, scratch, fscratch, trace, fill, r)
+        play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
+                   fill, r)
         write_round(out[base + r], s, game, deal, rotation, r, first_tk)
         played = r + 1
         if s[MATCH_OVER]:
@@ -154,22 +159,26 @@ def game_buffers():
     fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
     deals = np.zeros(STREAM_SIZE, dtype=np.uint64)
     moves = np.zeros(STREAM_SIZE, dtype=np.uint64)
-    return s, cards, actions, scratch, fscratch, deals, moves
+    restrict = np.zeros((PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
+    return s, cards, actions, scratch, fscratch, deals, moves, restrict
 
 
 @kernel
-def run_one(out, base, bufs, cfg, codes, params, seed, g, rotations, max_rounds, trace, fill):
-    s, cards, actions, scratch, fscratch, deals, moves = bufs
+def run_one(out, base, bufs, cfg, codes, params, slot_restrict, seed, g, rotations, max_rounds, trace, fill):
+    s, cards, actions, scratch, fscratch, deals, moves, restrict = bufs
     deal, rotation = divmod(g, rotations)
     open_stream(deals, seed, deal)
     open_stream(moves, seed ^ POLICY_SALT, deal)
-    play_match(out, base, s, cfg, deals, moves, g, deal, rotation, codes, params, max_rounds,
+    seat_restrictions(rotation, slot_restrict, restrict)
+    play_match(out, base, s, cfg, deals, moves, g, deal, rotation, codes, params, restrict, max_rounds,
                cards, actions, scratch, fscratch, trace, fill)
 
 
 @allocating_kernel(parallel=True)
-def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds):
-    """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS)."""
+def simulate_batch(cfg, codes, params, slot_restrict, seed, start, count, rotations, max_rounds):
+    """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS).
+    ``slot_restrict`` (players, N_KINDS_MAX, RESTRICT_SIDES): each policy slot's forbid/prefer
+    masks (``Setup.restrict``)."""
     out = np.empty((count * max_rounds, NCOLS), dtype=np.int32)
     blocks = (count + BLOCK - 1) // BLOCK
     no_trace = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
@@ -177,15 +186,15 @@ def simulate_batch(cfg, codes, params, seed, start, count, rotations, max_rounds
         bufs = game_buffers()
         fill = np.zeros(1, dtype=np.int64)
         for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            run_one(out, k * max_rounds, bufs, cfg, codes, params, seed, start + k, rotations, max_rounds,
-                    no_trace, fill)
+            run_one(out, k * max_rounds, bufs, cfg, codes, params, slot_restrict, seed, start + k, rotations,
+                    max_rounds, no_trace, fill)
     return out
 
 
 @allocating_kernel
-def simulate_traced(cfg, codes, params, seed, g, rotations, max_rounds, trace):
+def simulate_traced(cfg, codes, params, slot_restrict, seed, g, rotations, max_rounds, trace):
     """One match with the decision trace on (the same code path as the batch)."""
     out = np.empty((max_rounds, NCOLS), dtype=np.int32)
     fill = np.zeros(1, dtype=np.int64)
-    run_one(out, 0, game_buffers(), cfg, codes, params, seed, g, rotations, max_rounds, trace, fill)
+    run_one(out, 0, game_buffers(), cfg, codes, params, slot_restrict, seed, g, rotations, max_rounds, trace, fill)
     return out, fill[0]

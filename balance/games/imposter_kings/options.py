@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from balance.engine.game import Mode, Option, Param, Policy, SetupError
+from balance.engine.game import Action, Mode, Option, Param, Policy, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings.policies import (
     GREEDY, HEURISTIC, HEURISTIC_DEFAULTS, RANDOM, RANDOM_MULLIGAN_DEFAULT, SEARCH)
@@ -121,3 +121,43 @@ FAMILY = (
 )
 # The strength ladder (``balance ladder``), weakest first.
 LADDER = ("random", "greedy", "heuristic", "search")
+# ---- the restriction menu (issue 11: restricted play) -----------------------------------------
+# Forbidding a card means the seat never PUTS IT INTO PLAY while another answer is legal: it does
+# not play it onto the Throne from hand, from its Antechamber or as the Oathbound's follow-up, does
+# not put it into its Antechamber with the Judge (from there it would have to be played), and does
+# not react with it (the Assassin on a King flip, the King's Hand on a chosen ability: revealing
+# it is how those cards are used). The seat may still hold it, keep it as Successor or Dungeon,
+# name it (Inquisitor, Soldier, Judge) and give it away (Sentry, Princess): those answers are
+# about the card, not uses of it, and forbidding them would change the rest of the play. Rules
+# still force it when nothing else is legal (the only card left to play, a lone Antechamber card).
+# Preferring a card: the seat puts it into play in every one of those decisions where it may.
+PLAY_KINDS = (L.PH_TURN, L.PH_ANTE, L.PH_OATH_FOLLOW, L.PH_JUDGE_ANTE)
+REACTIONS = {L.ASSASSIN: L.PH_ASSASSIN, L.KINGS_HAND: L.PH_KINGS_HAND}
+
+
+def card_action(t: int) -> Action:
+    """The action "play card X": its bit in every decision that puts a card into play (and its reaction)."""
+    pairs = tuple((kind, t) for kind in PLAY_KINDS[1:])
+    doc = "play it (from hand, Antechamber, as the Oathbound's follow-up, or into the Antechamber by the Judge)"
+    if t in REACTIONS:
+        pairs += ((REACTIONS[t], L.ACT_YES),)
+        doc += " or react with it"
+    return Action(L.NAMES[t], PLAY_KINDS[0], t, doc, pairs)
+
+
+def action_menu(mode: str, options: dict) -> list[Action]:
+    """The restriction menu of a setup: every card dealt in the mode, then the choices it poses."""
+    deck = MODE_DECKS[mode]
+    menu = [card_action(t) for t in range(L.TYPES) if deck[t] > 0]
+    menu.append(Action("King flip", L.PH_TURN, L.ACT_FLIP, "flip the King (Disgrace the Throne, take the Successor)"))
+    if config_row(mode, options)[L.CFG_MULLIGANS]:
+        menu.append(Action("Mulligan", L.PH_MULLIGAN, L.ACT_YES, "call a mulligan when offered one"))
+    if options["first_player"] == "true_king":
+        menu.append(Action("Go first", L.PH_FIRST, L.ACT_YES, "as the True King's holder, choose to go first "
+                                                              "(forbidden: always go second)"))
+    for t, kind in REACTIONS.items():
+        if deck[t] > 0:
+            menu.append(Action(f"{L.NAMES[t]} reaction", kind, L.ACT_YES, f"react with the {L.NAMES[t]} when "
+                                                                          "it may (its play onto the Throne "
+                                                                          "is not restricted)"))
+    return menu

@@ -1,16 +1,21 @@
 """Compiled policies of The Imposter Kings: the ladder random < greedy < heuristic < search.
 
-Every decision of a round comes to ``choose`` (the dispatcher) with the legal actions listed by
-``rules.legal_actions``; a policy returns one of them. Policies read only what their seat may
-know: the public zones (Court, Antechambers, Accused, removed cards, counts), their own hand,
-Successor and Dungeon, and ``layout.KNOWN`` (cards seen entering the opponent's hand, or named
-correctly). The search policy samples every hidden element (the unseen cards and the Princess
-owner's pending pick) from exactly that view, so its decision is a function of the view and its
-stream alone.
+Every decision of a round is posed first (``rules.pose_pending``: the decision header's D_CHOICES
+holds the legal answers less what the seat's restriction forbids, or only what it prefers) and
+then comes to ``choose`` (the dispatcher): a forced answer is taken, the random policy draws
+through the engine, and the others choose among the answers left in D_CHOICES, so a restriction
+binds them without their knowing. Where no restriction binds they play exactly as before; where
+one does, they skip the answers it took away and otherwise reason as before. Policies read only
+what their seat may know: the public zones (Court, Antechambers, Accused, removed cards, counts),
+their own hand, Successor and Dungeon, and ``layout.KNOWN`` (cards seen entering the opponent's
+hand, or named correctly). The search policy samples every hidden element (the unseen cards and
+the Princess owner's pending pick) from exactly that view, so its decision is a function of the
+view and its stream alone.
 """
 
 import numpy as np
 
+from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, chance, shuffle
 from balance.games.imposter_kings.layout import (
@@ -23,9 +28,10 @@ from balance.games.imposter_kings.layout import (
     SOLDIER, STATE_SIZE, SUCCESSOR, TYPES, UNUSED, WINNER,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, court_value, hand_count, hand_value, is_disgraced, legal_actions, sentry_target)
+    answers, apply_action, bit, court_value, hand_count, hand_value, is_disgraced, legal_mask, pose_pending,
+    sentry_target)
 
-RANDOM = 0
+RANDOM = POLICY_RANDOM
 GREEDY = 1
 HEURISTIC = 2
 SEARCH = 3
@@ -153,11 +159,12 @@ def mean_hand_value(s, p):
 
 
 @kernel
-def extreme_card(s, p, highest, avoid):
-    """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible."""
+def extreme_card(s, p, highest, avoid, skip):
+    """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible;
+    types in the mask ``skip`` (answers a restriction took away) are never picked."""
     pick = -1
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] == 0 or t == avoid:
+        if s[HAND + p * TYPES + t] == 0 or t == avoid or (skip & bit(t)) != 0:
             continue
         if pick < 0 or (BASE_VALUE[t] >= BASE_VALUE[pick] if highest else BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
@@ -172,13 +179,20 @@ def position_of(actions, n, a):
     return -1
 
 
+@kernel
+def taken_away(s, cfg):
+    """The legal answers the seat's restriction removed from the posed decision."""
+    return legal_mask(s, cfg) & ~s[D_CHOICES]
+
+
 # ---- the random policy ------------------------------------------------------------------------
 @kernel
-def random_choice(s, actions, n, params, stream):
-    """Uniform over the legal actions, except the mulligan: called with probability ``R_MULLIGAN``."""
+def random_choice(s, params, stream):
+    """The engine's uniform answer, except an unforced mulligan: called with probability
+    ``R_MULLIGAN``."""
     if s[PHASE] == PH_MULLIGAN:
-        return position_of(actions, n, ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO)
-    return below(stream, n)
+        return ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO
+    return random_answer(s, stream)
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
@@ -249,7 +263,7 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
     me = s[DECIDER]
     phase = s[PHASE]
     if phase < PH_TURN:
-        pick = setup_pick(s, me, phase, w)
+        pick = setup_pick(s, cfg, me, phase, w)
     else:
         if needs_odds(phase):
             opponent_odds(s, cfg, me, odds)
@@ -277,7 +291,7 @@ def needs_odds(phase):
 
 
 @kernel
-def setup_pick(s, me, phase, w):
+def setup_pick(s, cfg, me, phase, w):
     """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
         return ACT_YES if mean_hand_value(s, me) >= w[W_FIRST] else ACT_NO
@@ -285,19 +299,19 @@ def setup_pick(s, me, phase, w):
         free = s[FREE_MULLIGAN_USED + me] == 0
         return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
     if phase == PH_SUCCESSOR:
-        return extreme_card(s, me, True, ASSASSIN)
-    return extreme_card(s, me, False, ASSASSIN)
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+    return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
 
 
 @kernel
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
-        return extreme_card(s, me, False, ASSASSIN)
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_JUDGE_ANTE:
-        return extreme_card(s, me, False, -1)
+        return extreme_card(s, me, False, -1, taken_away(s, cfg))
     if phase == PH_ANTE:
-        return lowest_ante(s, me)
+        return lowest_ante(s, me, taken_away(s, cfg))
     if phase == PH_KINGS_HAND:
         return ACT_YES if harm_of_pending(s, me) >= w[W_KINGS_HAND] else ACT_NO
     if phase == PH_ASSASSIN:
@@ -321,16 +335,16 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
             return KINGS_HAND_VALUE
         return ACT_NO
     if phase == PH_PRINCESS:
-        low = extreme_card(s, me, False, -1)
+        low = extreme_card(s, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
     return -1
 
 
 @kernel
-def lowest_ante(s, me):
+def lowest_ante(s, me, skip):
     pick = -1
     for t in range(TYPES):
-        if s[ANTE + me * TYPES + t] > 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
+        if s[ANTE + me * TYPES + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
     return pick
 
@@ -407,11 +421,20 @@ def inner_choose(s, cfg, actions, n, inner, stream, odds, beat):
 
 
 @kernel
-def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
+def pose_in_rollout(work, cfg, me, restrict):
+    """A rollout's decision: the searcher knows its own restriction, not the opponent's."""
+    if work[DECIDER] == me:
+        return pose_pending(work, cfg, restrict)
+    work[D_CHOICES] = legal_mask(work, cfg)
+    return work[D_CHOICES]
+
+
+@kernel
+def rollout_value(work, cfg, me, restrict, actions, inner, stream, odds, beat):
     """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses
     (0 if a mulligan calls for a new deal: the rollout cannot see that deal)."""
     while work[PHASE] != PH_ROUND_OVER and work[PHASE] != PH_REDEAL:
-        n = legal_actions(work, cfg, actions)
+        n = answers(pose_in_rollout(work, cfg, me, restrict), actions)
         i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream, odds, beat)
         apply_action(work, cfg, actions[i])
     if work[PHASE] == PH_REDEAL or work[WINNER] < 0:
@@ -420,10 +443,10 @@ def rollout_value(work, cfg, me, actions, inner, stream, odds, beat):
 
 
 @kernel
-def search(s, cfg, actions, n, params, stream, scratch, fscratch):
-    """Flat Monte Carlo: each legal action, the same determinizations, the best mean result.
+def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
+    """Flat Monte Carlo: each posed answer, the same determinizations, the best mean result.
     Searched: who goes first and every in-round decision; mulligan, Successor and Dungeon are
-    the heuristic's."""
+    the heuristic's. The rollouts keep the searcher's own restriction."""
     odds = fscratch[FS_ODDS]
     beat = fscratch[FS_BEAT, :BEAT_VALUES]
     if s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST:
@@ -443,7 +466,8 @@ def search(s, cfg, actions, n, params, stream, scratch, fscratch):
         for i in range(n):
             copy_state(work, det)
             apply_action(work[:STATE_SIZE], cfg, actions[i])
-            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, inner_actions, inner, stream, odds, beat)
+            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, restrict, inner_actions, inner, stream, odds,
+                                       beat)
     best = 0
     for i in range(1, n):
         if totals[i] > totals[best]:
@@ -453,14 +477,19 @@ def search(s, cfg, actions, n, params, stream, scratch, fscratch):
 
 # ---- the dispatcher --------------------------------------------------------------------------
 @kernel
-def choose(s, cfg, actions, n, code, params, stream, scratch, fscratch):
-    """Index (into actions[:n]) of the action policy ``code`` takes at the pending decision."""
-    if n == 1:
-        return 0
+def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch):
+    """The action policy ``code`` takes at the posed decision (``rules.pose_pending`` has run):
+    the forced answer, the random policy's draw, or the policy's pick among D_CHOICES, listed into
+    ``actions``. ``restrict`` (by seat) is read only by the search, for its own rollouts."""
+    if forced(s):
+        return answer_of(s)
+    if code == RANDOM:
+        return random_choice(s, params, stream)
+    n = answers(s[D_CHOICES], actions)
     if code == GREEDY:
-        return greedy(s, cfg, actions, n, stream)
-    if code == HEURISTIC:
-        return heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
-    if code == SEARCH:
-        return search(s, cfg, actions, n, params, stream, scratch, fscratch)
-    return random_choice(s, actions, n, params, stream)
+        i = greedy(s, cfg, actions, n, stream)
+    elif code == HEURISTIC:
+        i = heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
+    else:
+        i = search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
+    return actions[i]

@@ -130,7 +130,7 @@ class Position:
         out = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
         if self.s[L.PHASE] in (L.PH_ROUND_OVER, L.PH_REDEAL):
             return []
-        n = R.legal_actions(self.s, self.cfg, out)
+        n = R.answers(R.legal_mask(self.s, self.cfg), out)
         return [int(a) for a in out[:n]]
 
     def legal(self) -> list:

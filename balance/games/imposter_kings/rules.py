@@ -1,19 +1,22 @@
 """The compiled rules kernel of The Imposter Kings (2 players, base game).
 
 A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops
-only at DECISIONS: ``legal_actions(s, cfg, out)`` lists what the deciding seat (``s[DECIDER]``)
-may do, ``apply_action(s, cfg, action)`` performs one choice and runs every automatic step
-(Condemned removals, single Antechamber cards, turn passing, the loss of a seat that cannot
-act) until the next decision or the end of the round. The batch kernel, the policies' searches,
-the position API and the tests all drive rounds through these two functions only.
+only at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a
+bit mask over action codes; ``pose_pending`` poses it through the engine (the decision header's
+D_CHOICES, narrowed by the seat's restriction); ``apply_action(s, cfg, action)`` performs one
+choice and runs every automatic step (Condemned removals, single Antechamber cards, turn
+passing, the loss of a seat that cannot act) until the next decision or the end of the round.
+The batch kernel, the policies' searches, the position API and the tests all drive rounds
+through these functions only.
 
 The state and configuration layouts, phases and action codes are in ``layout``.
 """
 
 import numpy as np
 
+from balance.engine.decision import pose
 from balance.engine.kernels import allocating_kernel, kernel
-from balance.engine.rng import shuffle
+from balance.engine.rng import bit_index, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DUNGEON,
     CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_MULLIGANS, CFG_MUTE_HAND, CFG_PLY_CAP,
@@ -602,79 +605,94 @@ def apply_exchange(s, phase, d, a):
         end_turn(s)
 
 
-# ---- legal actions ---------------------------------------------------------------------------
+# ---- legal answers (the posed decision) ------------------------------------------------------
+@kernel(inline="always")
+def bit(a):
+    return np.int64(1) << np.int64(a)
+
+
 @kernel
-def hand_types(s, p, out, n):
+def hand_types(s, p):
+    """The types in p's hand, as a mask."""
+    mask = np.int64(0)
     for t in range(TYPES):
         if s[HAND + p * TYPES + t] > 0:
-            out[n] = t
-            n += 1
-    return n
+            mask |= bit(t)
+    return mask
 
 
 @kernel
-def legal_actions(s, cfg, out):
-    """Write the legal actions of the pending decision into ``out``; return how many."""
+def legal_mask(s, cfg):
+    """The legal answers of the pending decision, bit ``a`` for action code ``a`` (layout's
+    "Decisions" table)."""
     phase = s[PHASE]
     d = s[DECIDER]
-    n = 0
+    mask = np.int64(0)
     if phase == PH_FIRST or phase == PH_MULLIGAN or phase == PH_PRINCESS or phase == PH_KINGS_HAND \
             or phase == PH_ASSASSIN:
-        out[0] = ACT_YES
-        out[1] = ACT_NO
-        return 2
+        return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_TURN:
         throne = throne_value(s)
         royal_throne = throne_is_royalty(s)
         for t in range(TYPES):
             if can_play_on(s, cfg, d, t, throne, royal_throne):
-                out[n] = t
-                n += 1
+                mask |= bit(t)
         if can_flip(s, d):
-            out[n] = ACT_FLIP
-            n += 1
-        return n
+            mask |= bit(ACT_FLIP)
+        return mask
     if phase == PH_ANTE:
         for t in range(TYPES):
             if s[ANTE + d * TYPES + t] > 0:
-                out[n] = t
-                n += 1
-        return n
+                mask |= bit(t)
+        return mask
     if phase == PH_SUCCESSOR or phase == PH_DUNGEON or phase == PH_OATH_FOLLOW or phase == PH_SENTRY_GIVE \
             or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
-        return hand_types(s, d, out, 0)
+        return hand_types(s, d)
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
         for t in range(TYPES):
             if in_mode(cfg, t):
-                out[n] = t
-                n += 1
+                mask |= bit(t)
     elif phase == PH_FOOL:
         for i in range(s[COURT_LEN] - 1):
             if not is_disgraced(s, i):
-                out[n] = i
-                n += 1
+                mask |= bit(i)
     elif phase == PH_SOLDIER_DISGRACE:
         for i in range(s[COURT_LEN]):
             if not is_disgraced(s, i):
-                out[n] = i
-                n += 1
+                mask |= bit(i)
     elif phase == PH_JUDGE_ANTE:
         for t in range(TYPES):
             if s[HAND + d * TYPES + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
-                out[n] = t
-                n += 1
+                mask |= bit(t)
     elif phase == PH_MYSTIC:
         for v in range(1, MYSTIC_HIGHEST + 1):
-            out[n] = v
-            n += 1
+            mask |= bit(v)
     elif phase == PH_SENTRY_PICK:
         for i in range(s[COURT_LEN] - 1):
             if sentry_target(s, i):
-                out[n] = i
-                n += 1
+                mask |= bit(i)
     if phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
-        out[n] = ACT_NO
+        mask |= bit(ACT_NO)
+    return mask
+
+
+@kernel
+def pose_pending(s, cfg, restrict):
+    """Pose the pending decision through the engine: D_CHOICES = its legal answers, narrowed by
+    the deciding seat's restriction (``restrict`` is indexed by seat). Returns the mask."""
+    return pose(s, s[DECIDER], s[PHASE], legal_mask(s, cfg), restrict)
+
+
+@kernel
+def answers(mask, out):
+    """The answers of a mask listed into ``out`` in ascending code order; returns how many."""
+    n = 0
+    m = mask
+    while m != 0:
+        low = m & -m
+        out[n] = bit_index(low)
         n += 1
+        m ^= low
     return n
 
 
