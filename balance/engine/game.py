@@ -183,7 +183,8 @@ class FamilyMember:
     """One kind of player of a game's policy family (``balance check --robust``): a table where
     every seat is that kind of player. ``name`` says what it is to a designer ("heuristic, sharp
     (temperature 0.25)"); ``seats`` is what a scenario's ``seats`` key takes: a policy name, or
-    one ``{"policy": ..., "params": {...}}`` table per seat."""
+    one ``{"policy": ..., "params": {...}}`` table per seat (with ``forbid``/``prefer`` lists where
+    the member is restricted)."""
 
     name: str
     seats: str | list[dict]
@@ -192,7 +193,8 @@ class FamilyMember:
         """``seats`` as :meth:`Game.make_setup` takes it."""
         if isinstance(self.seats, str):
             return self.seats
-        return [(seat["policy"], dict(seat.get("params", {}))) for seat in self.seats]
+        return [(seat["policy"], dict(seat.get("params", {})),
+                 {side: seat[side] for side in ("forbid", "prefer") if side in seat}) for seat in self.seats]
 
 
 @dataclass(frozen=True)

@@ -268,8 +268,13 @@ def _parse_robustness(raw: Any, game: Game) -> list[FamilyMember]:
             parsed = _parse_seats(_expect(seats, list, f"{key}.seats"), 0)
         except SetupError as err:
             raise SetupError(err.key if err.key.startswith(key) else f"{key}.{err.key}", err.message) from None
-        members.append(FamilyMember(name, [{"policy": p, "params": q} for p, q in parsed]))
+        members.append(FamilyMember(name, _seat_tables(parsed)))
     return members
+
+
+def _seat_tables(seats: list[tuple]) -> list[dict]:
+    """Parsed seats, (policy, params[, restriction]) each, as a member's seat tables."""
+    return [{"policy": p, "params": q, **(r[0] if r else {})} for p, q, *r in seats]
 
 
 def _member_seats(member: FamilyMember, players: int) -> list[tuple[str, dict]] | str:
@@ -361,7 +366,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
             robustness = _parse_robustness(data["robustness"], game)
             for i, member in enumerate(robustness):
                 seats = _member_seats(member, players)
-                robustness[i] = FamilyMember(member.name, [{"policy": p, "params": q} for p, q in seats])
+                robustness[i] = FamilyMember(member.name, _seat_tables(seats))
                 game.make_setup(mode, players, seats, options=data.get("options", {}), rotate=setup.rotate,
                                 max_length=setup.max_length, extra=extra, key=f"robustness.members[{i}]")
         min_deals = _count(data.get("min_deals", MIN_DEALS), "min_deals", 2)

@@ -2,6 +2,7 @@
 family-wise error of "robust holds", and `check --robust` end to end (bad [robustness] tables)."""
 
 import json
+import tomllib
 
 import numpy as np
 import pandas as pd
@@ -11,9 +12,9 @@ from typer.testing import CliRunner
 from balance.cli import app
 from balance.engine.game import Game, Quantity, Setup
 from balance.engine.runner import Results
-from balance.engine.scenario import Claim, load_scenario
+from balance.engine.scenario import Claim, load_scenario, parse_scenario
 from balance.games import get_game
-from balance.robust import READINGS, ROBUST_FAILS, ROBUST_HOLDS, SENSITIVE, UNDECIDED, classify, evaluate
+from balance.robust import READINGS, ROBUST_FAILS, ROBUST_HOLDS, SENSITIVE, UNDECIDED, classify, evaluate, member_setups
 from balance.stats import ALPHA, evaluate_family
 
 runner = CliRunner()
@@ -238,3 +239,15 @@ def test_check_robust_strict_exits_1_only_when_a_claim_robust_fails(tmp_path):
     never = SMALL.replace("target = 8\ntolerance = 6", "target = 40\ntolerance = 1")  # no game lasts 39-41 rounds
     code, out = invoke("check", "--robust", "--strict", write(tmp_path, never + MEMBERS), "-n", 200)
     assert code == 1 and "ROBUST FAILS" in out
+
+
+def test_a_restricted_member_keeps_its_restriction():
+    # a member may be a restricted player (issue 11: restricted play as a kind of player)
+    text = SMALL + '''
+[robustness]
+members = [{name = "no Charge", seats = [{policy = "heuristic", forbid = ["Charge"]},
+                                         {policy = "heuristic"}, {policy = "heuristic"}]}]
+'''
+    scenario = parse_scenario(tomllib.loads(text), None)
+    [(member, setup)] = member_setups(scenario)
+    assert setup.seats[0].label == "heuristic[-Charge]" and setup.seats[1].label == "heuristic"
