@@ -456,11 +456,13 @@ def cell_summary(table: pd.DataFrame) -> pd.DataFrame:
     claims["move"] = claims["difference"].abs()
     claims["shown"] = (claims["difference_low"] > 0) | (claims["difference_high"] < 0)
     rows = []
-    for (claim, label), part in claims.groupby(["claim", "cell"], sort=False):
-        rows.append({"claim": claim, "cell": label, "claim groups that hold": int((part["verdict"] == "holds").sum()),
-                     "verdicts changed vs baseline": int(part["changed"].sum()),
-                     "differences shown (95% interval excludes 0)": int(part["shown"].sum()),
-                     "median move": part["move"].median(), "largest move": part["move"].max()})
+    for claim, of_claim in claims.groupby("claim", sort=False):
+        for label, part in of_claim.groupby("cell", sort=False):
+            rows.append({"claim": claim, "cell": label,
+                         "claim groups that hold": int((part["verdict"] == "holds").sum()),
+                         "verdicts changed vs baseline": int(part["changed"].sum()),
+                         "differences shown (95% interval excludes 0)": int(part["shown"].sum()),
+                         "median move": part["move"].median(), "largest move": part["move"].max()})
     return pd.DataFrame(rows)
 
 
