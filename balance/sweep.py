@@ -440,6 +440,7 @@ def sweep_text(sweep: Sweep, table: pd.DataFrame, adjust: str, games: int | None
 
 # ---- the report --------------------------------------------------------------------------------
 VERDICT_MARKS = {"holds": "+", "fails": "-", "undecided": "?"}  # marks in the wide table
+REPORT_FLOAT = "%.6g"  # numbers of the report's CSV
 
 
 def _mark(verdict: str) -> str:
@@ -523,7 +524,8 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
 
 
 def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: str) -> tuple[Path, Path, Path]:
-    """The sweep's report: ``output`` (HTML), its Markdown copy and the tidy table as CSV beside it."""
+    """The sweep's report: ``output`` (HTML), its Markdown copy and the tidy table as CSV beside it
+    (6 significant digits)."""
     from balance.report import Page, page_head, save_page
 
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -557,5 +559,5 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
     page.table(wide_table(table), text_cols=("scenario", "claim", "group"))
     html_path, md_path = save_page(page, output)
     csv_path = output.with_suffix(".csv")
-    table.to_csv(csv_path, index=False)
+    table.to_csv(csv_path, index=False, float_format=REPORT_FLOAT)  # full precision: sweep.parquet in --out
     return html_path, md_path, csv_path
