@@ -40,6 +40,7 @@ from scipy.stats import false_discovery_control
 from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, Executor, Results, Tracker, round_to_deals,
                                    run_to_folder, study_identity, study_key)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data
+from balance.games import get_game
 from balance.stats import ALPHA, LEVEL, StudentT, claim_rows, decide, holm
 
 ADJUSTMENTS = {"bh": lambda p: false_discovery_control(p, method="bh") if len(p) else p, "holm": holm}
@@ -151,12 +152,12 @@ def apply_changes(data: dict, changes: dict[str, Any], where: str) -> dict:
 
 def _seat_tables(data: dict, where: str) -> list[dict]:
     """The scenario's seats as one {policy, params} table per player."""
-    seats = data.get("seats")
+    seats = data.get("seats", get_game(data["game"]).policies[0].name)  # the scenario's default
     players = data.get("players")
-    if seats is None or isinstance(seats, str):
+    if isinstance(seats, str):
         if not isinstance(players, int) or isinstance(players, bool):
             raise SweepError(f"{where}: players: a whole number is needed to change the seats; got {players!r}")
-        return [{"policy": seats, "params": {}} if seats else {"params": {}} for _ in range(players)]
+        return [{"policy": seats, "params": {}} for _ in range(players)]
     if not isinstance(seats, list):
         return seats
     return [{"policy": s, "params": {}} if isinstance(s, str) else copy.deepcopy(s) for s in seats]
@@ -267,6 +268,9 @@ def plan_sweep(path: Path, flags: list[str]) -> Sweep:
                 scenario = _cell_scenario(base, base_data, changes, named(source))
                 name = ", ".join(filter(None, [label, cell_label(point) if point else ""])) if label \
                     else cell_label(changes)
+                if any(c.base == base.name and c.label == name for c in cells):
+                    raise SweepError(f"{where or path}: label: a second cell named '{name}' (cells are study "
+                                     "folders named by their labels)")
                 cells.append(Cell(base.name, name, changes, scenario,
                                   any(changes_deal(k, v) for k, v in changes.items())))
     title = data.get("title", path.stem) if patterns else bases[0].title

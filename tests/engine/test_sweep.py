@@ -61,12 +61,14 @@ def test_vary_values_are_read_as_toml():
 
 
 def test_seat_keys_change_every_seat_or_one():
-    data = {"players": 3, "seats": "heuristic"}
+    data = {"game": "take_the_throne", "players": 3, "seats": "heuristic"}
     every = apply_changes(data, {"seats.params.temperature": 0.5}, "--vary")
     assert every["seats"] == [{"policy": "heuristic", "params": {"temperature": 0.5}}] * 3
     one = apply_changes(data, {"seats[2].policy": "random"}, "--vary")
     assert [s["policy"] for s in one["seats"]] == ["heuristic", "heuristic", "random"]
-    assert data == {"players": 3, "seats": "heuristic"}  # the scenario itself is untouched
+    assert data == {"game": "take_the_throne", "players": 3, "seats": "heuristic"}  # the scenario itself is untouched
+    default = apply_changes({"game": "take_the_throne", "players": 3}, {"seats[0].params.temperature": 2}, "--vary")
+    assert [s["policy"] for s in default["seats"]] == ["random"] * 3  # no seats: the game's first policy
 
 
 def test_a_grid_of_two_keys_has_every_combination_and_the_baseline(tmp_path):
