@@ -424,7 +424,7 @@ def _interval(row, low: str, high: str, digits: int = 3) -> str:
     return f"[{row[low]:.{digits}f}, {row[high]:.{digits}f}]"
 
 
-def sweep_text(sweep: Sweep, table: pd.DataFrame, adjust: str, games: int | None) -> str:
+def sweep_text(sweep: Sweep, table: pd.DataFrame, adjust: str) -> str:
     lines = [f"{sweep.title}: {len(sweep.cells)} cells, verdicts adjusted over every cell by {ADJUST_WORDS[adjust]}; "
              "every cell plays its scenario's seed (the same deals: common random numbers)"]
     approximate = sorted({c.label for c in sweep.cells if c.deal_changed})

@@ -2,8 +2,6 @@
 engine, game for game, in memory and in a study folder (new, resumed, extended), and a worker
 lost mid-run loses no game and counts none twice."""
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 

@@ -4,7 +4,6 @@ numbers (a cell equal to the baseline differs by exactly 0), multiplicity over e
 cells, and sweep files over several scenarios (as DETHRONED's sensitivity study)."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +14,8 @@ from balance.cli import app
 from balance.engine.runner import simulate
 from balance.engine.scenario import load_scenario, scenario_files
 from balance.stats import estimate_rate, evaluate_claims
-from balance.sweep import (SweepError, apply_changes, paired_difference, deal_sums, parse_vary, play_sweep,
-                           plan_sweep, sweep_table, write_sweep_report, write_table)
+from balance.sweep import (SweepError, apply_changes, paired_difference, parse_vary, play_sweep, plan_sweep,
+                           sweep_table, write_sweep_report, write_table)
 
 runner = CliRunner()
 
