@@ -785,7 +785,7 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its [sw
         if json_out:
             typer.echo(json.dumps({"table": to_jsonable(table), "written": [str(w) for w in written]}, indent=2))
         else:
-            typer.echo(sweep_text(plan, table, adjust, games))
+            typer.echo(sweep_text(plan, table, adjust))
             typer.echo("wrote " + ", ".join(map(str, written)))
 
 

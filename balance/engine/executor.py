@@ -69,7 +69,7 @@ class DaskExecutor(Executor):
                 self.client = Client(scheduler, timeout="20s")
             else:
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                                            dashboard_address=None)
+                                            dashboard_address=":0")  # any free port: never another's
                 self.client = Client(self.cluster)
         except OSError as err:
             raise RunError(f"--scheduler: cannot reach the Dask scheduler {scheduler} ({err})") from None

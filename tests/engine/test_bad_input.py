@@ -345,6 +345,8 @@ BAD_SWEEP_TABLES = [
     ("cell_bad_value", '[sweep]\ncells = [{ "options.feint_from_discard" = 2 }]', "sweep.cells[0]"),
     ("cell_label_number", '[sweep]\ncells = [{ label = 3, players = 4 }]', "sweep.cells[0].label"),
     ("no_scenario_matches", '[sweep]\nscenarios = ["nothing*.toml"]', "sweep.scenarios"),
+    ("cell_label_twice", '[sweep]\ncells = [{ label = "a", players = 4 }, { label = "a", players = 5 }]',
+     "sweep.cells[1]"),
 ]
 
 

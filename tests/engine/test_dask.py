@@ -2,8 +2,6 @@
 engine, game for game, in memory and in a study folder (new, resumed, extended), and a worker
 lost mid-run loses no game and counts none twice."""
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
@@ -79,3 +77,20 @@ def test_a_worker_lost_mid_run_loses_no_game_and_counts_none_twice(scenario):
     assert tracker.games == 1_200
     assert sorted(rows["game"]) == list(range(1_200))
     pd.testing.assert_frame_equal(rows, play_range(scenario.setup, 11, 0, 1_200, Tracker()))
+
+
+def test_check_on_a_cluster_by_its_address_prints_what_the_local_check_prints(cluster, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    path = tmp_path / "study.toml"
+    path.write_text('game = "take_the_throne"\nmode = "core"\nplayers = 3\nseed = 11\ngames = 300\nseats = "random"\n'
+                    '[[claims]]\nid = "fair"\nquantity = "win_rate"\nby = "seat"\ntarget = 0.333\ntolerance = 0.3\n')
+    runner = CliRunner()
+    local = runner.invoke(app, ["check", str(path), "--json"])
+    remote = runner.invoke(app, ["check", str(path), "--json", "--scheduler", cluster.cluster.scheduler_address])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    assert json.loads(remote.stdout) == json.loads(local.stdout)

@@ -4,7 +4,6 @@ numbers (a cell equal to the baseline differs by exactly 0), multiplicity over e
 cells, and sweep files over several scenarios (as DETHRONED's sensitivity study)."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +14,8 @@ from balance.cli import app
 from balance.engine.runner import simulate
 from balance.engine.scenario import load_scenario, scenario_files
 from balance.stats import estimate_rate, evaluate_claims
-from balance.sweep import (SweepError, apply_changes, paired_difference, deal_sums, parse_vary, play_sweep,
-                           plan_sweep, sweep_table, write_sweep_report, write_table)
+from balance.sweep import (SweepError, apply_changes, paired_difference, parse_vary, play_sweep, plan_sweep,
+                           sweep_table, write_sweep_report, write_table)
 
 runner = CliRunner()
 
@@ -61,12 +60,14 @@ def test_vary_values_are_read_as_toml():
 
 
 def test_seat_keys_change_every_seat_or_one():
-    data = {"players": 3, "seats": "heuristic"}
+    data = {"game": "take_the_throne", "players": 3, "seats": "heuristic"}
     every = apply_changes(data, {"seats.params.temperature": 0.5}, "--vary")
     assert every["seats"] == [{"policy": "heuristic", "params": {"temperature": 0.5}}] * 3
     one = apply_changes(data, {"seats[2].policy": "random"}, "--vary")
     assert [s["policy"] for s in one["seats"]] == ["heuristic", "heuristic", "random"]
-    assert data == {"players": 3, "seats": "heuristic"}  # the scenario itself is untouched
+    assert data == {"game": "take_the_throne", "players": 3, "seats": "heuristic"}  # the scenario itself is untouched
+    default = apply_changes({"game": "take_the_throne", "players": 3}, {"seats[0].params.temperature": 2}, "--vary")
+    assert [s["policy"] for s in default["seats"]] == ["random"] * 3  # no seats: the game's first policy
 
 
 def test_a_grid_of_two_keys_has_every_combination_and_the_baseline(tmp_path):
