@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from balance.games.throne_arcade import layout as L
-from balance.games.throne_arcade.decision_standin import FORBID, PREFER, pose
+from balance.engine.decision import FORBID, PREFER, pose
 from balance.games.throne_arcade.game import GAME
 from balance.games.throne_arcade.policies import decide
 from balance.games.throne_arcade.positions import Position

@@ -12,11 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import slot_at_seat
 from balance.games.throne_arcade import layout as L
-from balance.games.throne_arcade.decision_standin import Action, no_restriction
-from balance.games.throne_arcade.options import MODES, OPTIONS, POLICIES
+from balance.games.throne_arcade.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.throne_arcade.rules import simulate_batch, simulate_traced
 from balance.games.throne_arcade.transcript import describe_events
 
@@ -53,6 +52,8 @@ class ThroneArcade(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    family = FAMILY  # read by the engine's robustness checks (issue 11's robust branch)
+    ladder = LADDER
     columns = L.COLUMNS
     default_max_length = L.START_HAND * L.MAX_PLAYERS  # rows per match; a match needs at most start_hand x players - 1
     length_column = "turns"
@@ -134,10 +135,6 @@ class ThroneArcade(Game):
         opts = setup.extra["_kernel_options"]
         return [L.FACE_NAMES[f] for f in opts[L.OPT_DECK: L.OPT_DECK + opts[L.OPT_DECK_SIZE]]]
 
-    def slot_restrict(self, setup: Setup) -> np.ndarray:
-        return getattr(setup, "restrict", None) if getattr(setup, "restrict", None) is not None \
-            else no_restriction(setup.players)
-
     def actions(self, setup: Setup) -> list[Action]:
         """The restriction menu: each card face and each card type of the deck (in every decision that
         lays a card), the colours a Hand names, and the "no card" answers."""
@@ -166,7 +163,7 @@ class ThroneArcade(Game):
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         return simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(setup.rotations),
                               setup.extra["_kernel_options"], setup.policy_codes, setup.policy_params,
-                              self.slot_restrict(setup))
+                              setup.restrict)
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
         """Round rows, plus the columns each quantity counts (match results on each match's last row)."""
@@ -231,7 +228,7 @@ class ThroneArcade(Game):
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         rows, state, fill = simulate_traced(np.int64(seed), np.int64(game_index), np.int64(setup.rotations),
                                             setup.extra["_kernel_options"], setup.policy_codes,
-                                            setup.policy_params, self.slot_restrict(setup), trace)
+                                            setup.policy_params, setup.restrict, trace)
         return rows, state, trace[:fill]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:

@@ -12,7 +12,7 @@ decision header; per-seat fields are blocks of ``MAX_PLAYERS`` entries (``state[
 per-instance fields blocks of ``MAX_DECK`` entries.
 """
 
-from balance.games.throne_arcade.decision_standin import DECISION_HEADER
+from balance.engine.decision import DECISION_HEADER, POLICY_RANDOM
 
 # ---- cards ------------------------------------------------------------------------------
 COLOURS = ("gold", "green", "blue", "orange")  # humans, elves, dwarfs, orcs
@@ -133,4 +133,6 @@ COLUMNS = ROUND_COLUMNS + tuple(f"hand_{s}" for s in range(MAX_PLAYERS)) + \
 N_COLUMNS = len(COLUMNS)
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
-POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SCRIPTED = range(4)
+# POLICY_RANDOM (0) is the engine's, the same in every game; scripted is the last code.
+POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SCRIPTED = 1, 2, 3
+assert POLICY_RANDOM == 0

@@ -67,3 +67,16 @@ POLICIES = (
     Policy("aggressive", POLICY_HEURISTIC, "The heuristic spending its specials at once: hurt_next 6, "
                                            "keep_special 0.", _preset(hurt_next=6.0, keep_special=0.0)),
 )
+
+# The policy family (``balance check --robust``): the plausible players, every seat the same kind.
+FAMILY = (
+    ("random", "random", {}),
+    ("greedy (largest group, specials held)", "greedy", {}),
+    ("heuristic (the default weights)", "heuristic", {}),
+    ("heuristic, no card counting (counting 0)", "heuristic", {"counting": 0.0}),
+    ("heuristic, colour-blind (colour_majority 0)", "heuristic", {"colour_majority": 0.0}),
+    ("heuristic, hoarder (keep_special 3)", "heuristic", {"keep_special": 3.0}),
+    ("aggressive (specials at once)", "aggressive", {}),
+)
+# The strength ladder (``balance ladder``), weakest first.
+LADDER = ("random", "greedy", "heuristic")

@@ -25,7 +25,7 @@ import numpy as np
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_count, bit_index, random_bit
-from balance.games.throne_arcade.decision_standin import (
+from balance.engine.decision import (
     D_CHOICES, D_KIND, answer_of, forced, pose, random_answer,
 )
 from balance.games.throne_arcade.layout import (

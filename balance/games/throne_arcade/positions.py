@@ -23,7 +23,7 @@ import numpy as np
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import new_stream
 from balance.games.throne_arcade import layout as L
-from balance.games.throne_arcade.decision_standin import no_restriction
+from balance.engine.decision import no_restrictions
 from balance.games.throne_arcade.game import GAME
 from balance.games.throne_arcade.policies import new_work_buffer
 from balance.games.throne_arcade.rules import (
@@ -45,7 +45,7 @@ class Position:
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int64)
         self.trace = np.zeros((4096, L.TRACE_FIELDS), dtype=np.int64)
         self.work = new_work_buffer()
-        self.restrict = no_restriction(players)
+        self.restrict = no_restrictions(players)
         start_match(self.state, self.opts, self.rng)
 
     # ---- building -------------------------------------------------------------------------

@@ -19,9 +19,9 @@ import numpy as np
 from numba import prange
 
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, split_game_index
+from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
+from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
 from balance.engine.rng import below, bit_count, bit_index, open_stream, shuffle
-from balance.games.throne_arcade.decision_standin import N_KINDS_MAX, seat_restrictions
 from balance.games.throne_arcade.layout import (
     ACE, ANSWER_PENALTY, C_ALIVE, C_CAPPED, C_DEAL, C_SPECIALS, C_DRAWN, C_ELIMINATED, C_GAME, C_HAND_SIZE,
     C_LAST_ROUND, C_LOSER, C_MATCH_CAPPED, C_MATCH_ROUNDS, C_MATCH_WINNER, C_PLAYERS, C_PREV_LOSER,
@@ -433,7 +433,7 @@ def match_buffers(players):
     rng = np.zeros(2, dtype=np.uint64)
     codes = np.zeros(players, dtype=np.int64)
     params = np.zeros((players, MAX_POLICY_PARAMS), dtype=np.float64)
-    restrict = np.zeros((players, N_KINDS_MAX, 2), dtype=np.int64)
+    restrict = np.zeros((players, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
     return state, rng, codes, params, restrict
 
 
