@@ -204,3 +204,19 @@ def test_restrictions_bind_every_policy(policy):
                 prefer_seen += 1
                 assert first and first[0].endswith(" VII")
     assert forbid_seen > 3 and prefer_seen > 3
+
+
+def test_the_action_menu_names_every_card_type_and_choice_once():
+    setup = GAME.make_setup("standard", 4, "greedy")
+    actions = GAME.actions(setup)
+    names = [a.name.lower() for a in actions]
+    assert len(names) == len(set(names))
+    assert {f.lower() for f in L.FACE_NAMES} | {t.lower() for t in L.TYPES} <= set(names)
+    for action in actions:
+        for kind, bit in action.answers:
+            assert 0 <= kind < L.N_KINDS and 0 <= bit <= L.NONE
+    restricted = GAME.make_setup("standard", 4, [("greedy", {}, {"forbid": ["ace"], "prefer": ["green Lord"]})]
+                                 + [("greedy", {})] * 3)
+    assert restricted.seats[0].label == "greedy[-Ace,+green Lord]"
+    assert restricted.restrict[0, L.LAY_FIRST, 0] == sum(1 << c for c, f in enumerate(L.FACE_NAMES)
+                                                         if f.endswith(" Ace"))

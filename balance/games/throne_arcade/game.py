@@ -20,6 +20,7 @@ from balance.games.throne_arcade.rules import simulate_batch, simulate_traced
 from balance.games.throne_arcade.transcript import describe_events
 
 TRACE_ROWS = 50_000
+POINTS = 100.0  # shares against the fair 1/n are reported in percentage points
 FACE_WORDS = {name.lower(): name for name in L.FACE_NAMES}
 
 
@@ -59,19 +60,24 @@ class ThroneArcade(Game):
     length_column = "turns"
     rotation_keeps_deal = True  # the cards and the first starter stay on their seats; rotation moves the policies
     quantities = (
+        Quantity("starter_edge_full", "percentage points by which the round's starting player loses less often than "
+                 "the fair 1/n, rounds with every player of the match still in (positive: starting helps)", "ratio",
+                 "starter_edge_full", denominator="full_played"),
         Quantity("starter_loses_full", "P(the round's starting player loses it), rounds with every player of the "
                  "match still in (fair: 1/players)", "ratio", "starter_lost_full", denominator="full_played"),
         Quantity("starter_loses", "P(the round's starting player loses it), by players still in", "ratio",
                  "starter_lost", denominator="played", by=("alive",)),
-        Quantity("starter_edge", "the fair 1/n (n players in the round) minus the starter's loss rate: positive "
-                 "when starting helps", "ratio", "starter_edge", denominator="played", by=("alive",)),
+        Quantity("starter_edge", "percentage points by which the starter loses less often than the fair 1/n, by "
+                 "players still in", "ratio", "starter_edge", denominator="played", by=("alive",)),
+        Quantity("catch_up_full", "percentage points by which a round's loser loses the next round less often than "
+                 "the fair 1/n, every player still in (positive: the handicap acts as a catch-up)", "ratio",
+                 "catch_up_full", denominator="has_prev_full"),
         Quantity("repeat_loss_full", "P(a round's loser loses the next round too), every player still in "
-                 "(fair: 1/players; below it the handicap acts as a catch-up)", "ratio", "repeat_full",
-                 denominator="has_prev_full"),
+                 "(fair: 1/players)", "ratio", "repeat_full", denominator="has_prev_full"),
         Quantity("repeat_loss", "P(a round's loser loses the next round too), by players still in", "ratio",
                  "prev_loser_lost", denominator="has_prev", by=("alive",)),
-        Quantity("repeat_excess", "P(losing again) minus the fair 1/n: negative when losing helps (catch-up)",
-                 "ratio", "repeat_excess", denominator="has_prev", by=("alive",)),
+        Quantity("catch_up", "percentage points by which a round's loser loses the next round less often than the "
+                 "fair 1/n, by players still in", "ratio", "catch_up", denominator="has_prev", by=("alive",)),
         Quantity("match_rounds", "rounds per match", "ratio", "match_rounds_last", denominator="last_round"),
         Quantity("winner_losses", "rounds the match winner lost (a match lasts start_hand x (players - 1) rounds "
                  "plus these)", "ratio", "winner_losses", denominator="decided_last"),
@@ -106,14 +112,16 @@ class ThroneArcade(Game):
                                         f"starting card need {need} cards; the deck has {len(faces)}")
         if setup.max_length > self.default_max_length * 4:
             raise SetupError("max_length", f"at most {self.default_max_length * 4} rounds per match")
+        if not setup.max_length:  # the longest a match can be: every row is used, and reports show it
+            setup.max_length = setup.options["start_hand"] * setup.players
         setup.extra["_kernel_options"] = self.kernel_options(setup, faces)
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         return []  # the deck is the option "deck", marked assumed
 
     def max_rounds(self, setup: Setup) -> int:
-        """Rows per match: the scenario's max_length, else the longest a match can be."""
-        return setup.max_length or setup.options["start_hand"] * setup.players
+        """Rows per match: the scenario's max_length (by default the longest a match can be)."""
+        return setup.max_length
 
     def kernel_options(self, setup: Setup, faces: list[int]) -> np.ndarray:
         o = setup.options
@@ -179,11 +187,15 @@ class ThroneArcade(Game):
         df["played"] = played
         df["full_played"] = full * played
         df["starter_lost_full"] = df["starter_lost"] * full
-        df["starter_edge"] = played * (1.0 / alive - df["starter_lost"].to_numpy())
+        starter_edge = POINTS * played * (1.0 / alive - df["starter_lost"].to_numpy())
+        catch_up = POINTS * has_prev * (1.0 / alive - df["prev_loser_lost"].to_numpy())
+        df["starter_edge"] = starter_edge
+        df["starter_edge_full"] = starter_edge * full
         df["has_prev"] = has_prev
         df["has_prev_full"] = has_prev * full
         df["repeat_full"] = df["prev_loser_lost"] * full * has_prev
-        df["repeat_excess"] = has_prev * (df["prev_loser_lost"].to_numpy() - 1.0 / alive)
+        df["catch_up"] = catch_up
+        df["catch_up_full"] = catch_up * full
         df["match_rounds_last"] = df["match_rounds"] * last
         df["decided_last"] = decided_last
         df["winner_losses"] = winner_losses
@@ -250,7 +262,7 @@ class ThroneArcade(Game):
         ]
 
     def report_view(self, setup: Setup) -> ReportView:
-        return ReportView(headline=(("starter_loses_full", ""), ("repeat_loss_full", ""), ("match_rounds", "")),
+        return ReportView(headline=(("starter_edge_full", ""), ("catch_up_full", ""), ("match_rounds", "")),
                           group_names={"started": {"0": "did not start", "1": "started the round"}},
                           match_word="match", cap="rounds per match", lengths=("turns",))
 

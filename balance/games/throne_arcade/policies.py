@@ -25,13 +25,11 @@ import numpy as np
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_count, bit_index, random_bit
-from balance.engine.decision import (
-    D_CHOICES, D_KIND, answer_of, forced, pose, random_answer,
-)
+from balance.engine.decision import D_CHOICES, D_KIND, answer_of, forced, pose, random_answer
 from balance.games.throne_arcade.layout import (
-    ACE, ANSWER_PENALTY, COLOUR_CARDS, HAND, HAND_CARD, IN_ROUND, KING, KING_RULE, LAY_FIRST, LAY_MORE, MAX_DECK,
-    N_COLOURS, NAME_COLOUR, NONE, PENALTY_CARDS, PILE, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM,
-    SCRIPT_ERROR, SCRIPT_POS, TYPE_CARDS, FACE,
+    ACE, COLOUR_CARDS, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, KING, KING_DRAW, KING_RULE, LAY_FIRST, LAY_MORE,
+    MAX_DECK, NAME_COLOUR, NONE, N_COLOURS, PENALTY_CARDS, PILE, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM,
+    SCRIPT_ERROR, SCRIPT_POS, TYPE_CARDS,
 )
 from balance.games.throne_arcade.table import colour_of, next_in_round, type_of
 
@@ -171,7 +169,7 @@ def greedy_choice(state, seat, rng, work):
 
 # ---- heuristic ----------------------------------------------------------------------------
 @kernel
-def p_next_follows(state, seat, colour, kind, work):
+def p_next_follows(state, seat, colour, kind):
     """Card counting: the chance that the next player holds a card of ``colour`` or type ``kind``,
     their cards drawn from the cards ``seat`` has not seen (the deck less its hand and the pile)."""
     unseen = ~(state[HAND + seat] | state[PILE])
@@ -193,7 +191,7 @@ def colour_value(state, seat, rest, colour, kind, work):
     cards that fit it (colour majority) against the next player's chance to follow (counting)."""
     fits = bit_count(rest & (state[COLOUR_CARDS + colour] | state[TYPE_CARDS + kind]))
     value = work[ROW_PARAMS, P_COLOUR_MAJORITY] * fits / (1.0 + bit_count(rest))
-    return value - work[ROW_PARAMS, P_COUNTING] * p_next_follows(state, seat, colour, kind, work)
+    return value - work[ROW_PARAMS, P_COUNTING] * p_next_follows(state, seat, colour, kind)
 
 
 @kernel
@@ -211,8 +209,8 @@ def heuristic_first(state, seat, choices, rng, work):
         rest = hand & ~group
         harm = 0.0
         if group & special:
-            draws = bit_count(group & state[PENALTY_CARDS]) + (5.0 / 3.0) * bit_count(group & state[TYPE_CARDS + KING]) \
-                * state[KING_RULE]
+            kings = bit_count(group & state[TYPE_CARDS + KING]) * state[KING_RULE]
+            draws = bit_count(group & state[PENALTY_CARDS]) + kings * KING_DRAW / DRAW_PER_PENALTY_CARD
             harm = (draws + bit_count(group & state[TYPE_CARDS + ACE])) / next_size
         score = work[ROW_PARAMS, P_SHED] * bit_count(group) + work[ROW_PARAMS, P_HURT_NEXT] * harm \
             - work[ROW_PARAMS, P_KEEP_SPECIAL] * bit_count(group & special)

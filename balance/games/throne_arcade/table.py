@@ -3,8 +3,7 @@ colour and type, who sits next in the round, which cards fit the pile). They onl
 
 from balance.engine.kernels import kernel
 from balance.games.throne_arcade.layout import (
-    COLOUR_CARDS, COLOUR_IN_FORCE, FACE, HAND_CARD, IN_ROUND, N_TYPES, OPT_HAND_ON_ANYTHING, PLAYERS, TOP,
-    TYPE_CARDS,
+    COLOUR_CARDS, COLOUR_IN_FORCE, FACE, HAND_CARD, IN_ROUND, N_TYPES, PLAYERS, TOP, TYPE_CARDS,
 )
 
 

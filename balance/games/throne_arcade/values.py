@@ -49,6 +49,10 @@ def points(est, target: float = 0.0) -> str:
     return f"{(est.estimate - target) * 100:+.1f} [{(est.low - target) * 100:+.1f}, {(est.high - target) * 100:+.1f}]"
 
 
+def percent(est) -> str:
+    return f"{est.estimate * 100:.1f} [{est.low * 100:.1f}, {est.high * 100:.1f}]"
+
+
 def plain(est, digits: int = 2) -> str:
     return f"{est.estimate:.{digits}f} [{est.low:.{digits}f}, {est.high:.{digits}f}]"
 
@@ -70,7 +74,7 @@ def specials_table(results) -> pd.DataFrame:
         value = with_est.estimate - without_est.estimate
         half = Z95 * np.hypot(with_est.se, without_est.se)
         rows.append({"card": SPECIAL_WORDS[kind], "seat-rounds holding it": f"{len(held):,}",
-                     "P(lose) holding it (%)": points(with_est), "P(lose) without it (%)": points(without_est),
+                     "P(lose) holding it (%)": percent(with_est), "P(lose) without it (%)": percent(without_est),
                      "value (points; negative helps)": f"{value * 100:+.1f} [{(value - half) * 100:+.1f}, "
                                                        f"{(value + half) * 100:+.1f}]"})
     return pd.DataFrame(rows)
@@ -90,7 +94,7 @@ def options_table(games: int) -> pd.DataFrame:
                                                                           fair),
                 "rounds per match": plain(quantity(results, "match_rounds")),
                 "turns per round": plain(quantity(results, "turns"), 1),
-                "stalled or capped rounds (%)": points(quantity(results, "capped")),
+                "stalled or capped rounds (%)": percent(quantity(results, "capped")),
             })
     return pd.DataFrame(rows)
 
