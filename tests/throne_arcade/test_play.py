@@ -110,6 +110,8 @@ def test_batch_rows_are_consistent_matches(players):
         for row in rows:
             if row["eliminated"] >= 0:
                 assert row["eliminated"] == row["loser"] and row[f"hand_{row['loser']}"] == 1
+    seats = GAME.seat_frame(setup, df)  # one match result per seat and match (match_win's denominator)
+    assert seats["seat_last_round"].sum() == 40 * players and seats["match_won"].sum() == 40
 
 
 def test_turn_cap_is_its_own_outcome():

@@ -93,8 +93,8 @@ class ThroneArcade(Game):
                  "match_capped_last", denominator="last_round"),
         Quantity("round_loss", "P(a seat loses the round), rounds it played", "rate", "lost", table="seats",
                  by=("policy", "seat", "started", "hand")),
-        Quantity("match_win", "P(a seat wins the match), one count per match", "ratio", "match_won",
-                 table="seats", denominator="last_round", by=("policy", "seat")),
+        Quantity("match_win", "P(a seat wins the match), one count per seat and match", "ratio", "match_won",
+                 table="seats", denominator="seat_last_round", by=("policy", "seat")),
         Quantity("plain_loses", "P(a seat dealt no special card loses the round)", "ratio", "lost_plain",
                  table="seats", denominator="plain", by=("alive", "hand")),
         *(Quantity(f"{kind}_holder_loses", f"P(a seat dealt {words} loses the round)", "ratio",
@@ -215,14 +215,16 @@ class ThroneArcade(Game):
             rotation = rows["rotation"].to_numpy()
             lost = (rows["loser"].to_numpy() == seat).astype(int)
             packed = rows[f"specials_{seat}"].to_numpy()
-            last = rows["last_round"].to_numpy()
+            # the seat's last round of the match (the one that eliminated it, or the match's last): one
+            # row per seat and match carries the seat's match result
+            last = (rows.groupby("game")["row"].transform("max") == rows["row"]).to_numpy().astype(int)
             part = {
                 "game": rows["game"].to_numpy(), "deal": rows["deal"].to_numpy(), "rotation": rotation,
                 "row": rows["row"].to_numpy(), "seat": seat, "policy": labels[slot_at_seat(seat, rotation,
                                                                                            setup.players)],
                 "lost": lost, "won": 1 - lost, "started": (rows["starter"].to_numpy() == seat).astype(int),
                 "hand": rows[f"hand_{seat}"].to_numpy(), "alive": rows["alive"].to_numpy(),
-                "match_won": (rows["match_winner"].to_numpy() == seat).astype(int) * last, "last_round": last,
+                "match_won": (rows["match_winner"].to_numpy() == seat).astype(int) * last, "seat_last_round": last,
             }
             plain = np.ones(len(rows), dtype=int)
             for kind, name in enumerate(L.SPECIAL_KINDS):

@@ -11,8 +11,9 @@ self-play, the same seed for every setup (common random numbers for the deals).
   against a seat dealt none of that kind. Negative: the card helps its holder. The difference's
   interval combines the two rates' standard errors as if independent (approximate).
 - Rule options: each option of the supplement switched from its default, one at a time, at 2 and
-  4 players: the starter's full-table round-loss rate against 1/n, the repeat loss against 1/n,
-  rounds per match, turns per round, and stalled or capped rounds.
+  4 players: the starter's edge and the loser's catch-up in full-table rounds (percentage points
+  below the fair 1/n, as the report's headline), rounds per match, turns per round, and stalled
+  or capped rounds.
 - Match length: the share of 4-player matches of each length (15 to 19 rounds).
 """
 
@@ -42,11 +43,6 @@ OPTION_CHANGES = (
 )
 SPECIAL_WORDS = {"vii": "VII (not orange)", "orange_vii": "orange VII", "green_lord": "green Lord", "hand": "Hand",
                  "ace": "Ace"}
-
-
-def points(est, target: float = 0.0) -> str:
-    """A share in percent (or in percentage points from ``target``), with its interval."""
-    return f"{(est.estimate - target) * 100:+.1f} [{(est.low - target) * 100:+.1f}, {(est.high - target) * 100:+.1f}]"
 
 
 def percent(est) -> str:
@@ -86,12 +82,10 @@ def options_table(games: int) -> pd.DataFrame:
         for label, change in OPTION_CHANGES:
             setup = GAME.make_setup("standard", players, "heuristic", options=change)
             results = simulate(setup, SEED, games)
-            fair = 1.0 / players
             rows.append({
                 "players": players, "option": label,
-                "starter loses, full table (points from 1/n)": points(quantity(results, "starter_loses_full"), fair),
-                "loser loses again, full table (points from 1/n)": points(quantity(results, "repeat_loss_full"),
-                                                                          fair),
+                "starter's edge, full table (points; + helps)": plain(quantity(results, "starter_edge_full"), 1),
+                "loser's catch-up, full table (points; + helps)": plain(quantity(results, "catch_up_full"), 1),
                 "rounds per match": plain(quantity(results, "match_rounds")),
                 "turns per round": plain(quantity(results, "turns"), 1),
                 "stalled or capped rounds (%)": percent(quantity(results, "capped")),
