@@ -68,6 +68,25 @@ target = 0.5
 tolerance = 0.3
 """
 
+TA = """
+game = "throne_arcade"
+mode = "standard"
+players = 3
+seed = 6
+games = 20
+seats = "greedy"
+
+[options]
+stacking = false
+
+[[claims]]
+id = "start"
+quantity = "starter_loses_full"
+compare = "at_least"
+target = 0.333
+tolerance = 0.03
+"""
+
 
 def sub(base: str, old: str, new: str) -> str:
     assert old in base, old
@@ -214,6 +233,25 @@ BAD_FILES = [
     ("det_reaction_zero", seat0(DET, "heuristic", "reaction_mean = 0", "random", 3), "seats[0].params.reaction_mean"),
     ("det_lying_above_one", seat0(DET, "heuristic", "lying = 1.5", "random", 3), "seats[0].params.lying"),
     ("det_where_role", sub(DET, 'by = "role"', 'by = "role"\nwhere = { role = "Wizard" }'), "claims[0].where.role"),
+    # ---- Throne Arcade
+    ("ta_players_seven", sub(TA, "players = 3", "players = 7"), "players"),
+    ("ta_players_one", sub(TA, "players = 3", "players = 1"), "players"),
+    ("ta_deck_unknown_card", sub(TA, "stacking = false", 'deck = ["gold Lord", "purple Dragon"]'), "options.deck[1]"),
+    ("ta_deck_not_a_list", sub(TA, "stacking = false", 'deck = "standard"'), "options.deck"),
+    ("ta_deck_too_small_for_the_table", sub(TA, "stacking = false", 'deck = ["gold Lord", "gold Hand", "gold X"]'),
+     "players"),
+    ("ta_deck_too_big", sub(TA, "stacking = false", "deck = [" + ", ".join(['"blue IX"'] * 63) + "]"), "options.deck"),
+    ("ta_start_hand_zero", sub(TA, "stacking = false", "start_hand = 0"), "options.start_hand"),
+    ("ta_start_hand_fraction", sub(TA, "stacking = false", "start_hand = 2.5"), "options.start_hand"),
+    ("ta_turn_cap_zero", sub(TA, "stacking = false", "round_turn_cap = 0"), "options.round_turn_cap"),
+    ("ta_option_unknown", sub(TA, "stacking = false", "stackng = true"), "options.stackng"),
+    ("ta_option_type", sub(TA, "stacking = false", "stacking = 1"), "options.stacking"),
+    ("ta_param_nan", seat0(TA, "heuristic", "counting = nan", "greedy", 3), "seats[0].params.counting"),
+    ("ta_param_above_high", seat0(TA, "heuristic", "shed = 1000", "greedy", 3), "seats[0].params.shed"),
+    ("ta_forbid_unknown_card", sub(TA, 'seats = "greedy"', '[[seats]]\npolicy = "greedy"\nforbid = ["Joker"]\n'
+                                   + '[[seats]]\npolicy = "greedy"\n' * 2), "seats[0].forbid"),
+    ("ta_max_length_huge", "max_length = 1000\n" + TA, "max_length"),
+    ("ta_other_games_quantity", sub(TA, '"starter_loses_full"', '"win_rate"'), "claims[0].quantity"),
 ]
 
 
@@ -359,5 +397,5 @@ def test_bad_sweep_table_is_one_line_naming_file_and_key(tmp_path, monkeypatch, 
 def test_the_table_covers_every_game_and_enough_cases():
     games = {text.split('game = "')[1].split('"')[0] for _, text, _ in BAD_FILES
              if isinstance(text, str) and 'game = "' in text}
-    assert games >= {"take_the_throne", "imposter_kings", "dethroned"}
+    assert games >= {"take_the_throne", "imposter_kings", "dethroned", "throne_arcade"}
     assert len(BAD_FILES) + len(BAD_COMMANDS) >= 80

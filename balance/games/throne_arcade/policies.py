@@ -1,0 +1,279 @@
+"""Throne Arcade: compiled policies. Every decision of the kernel comes through ``ask``.
+
+``ask`` poses the decision through the engine's shared interface (the header at state offsets 0-2,
+narrowed by the seat's restriction), then ``decide`` answers: a forced answer as it is, the random
+policy uniformly over the legal answers, the others only among the bits of state[D_CHOICES].
+
+What a policy sees: its own hand, the pile on the table (every card laid since the last talon
+refresh, the top card, the colour in force), the penalty and skips waiting, and how many cards
+each player holds. Never another player's cards or the talon's order.
+
+- greedy: lays the largest group of one type it can; holds its specials (VII, green Lord, Ace, and
+  Kings where they penalise) unless the next player is down to ``HURT_AT`` cards or nothing else
+  fits, and a Hand unless nothing else fits; orders a group so that the colour it holds most of
+  ends on top; names the colour it holds most of; always answers a penalty and lays a drawn card.
+- heuristic: scores each possible play with tunable weights (see options.py): cards shed, the
+  harm a special does to the next player against their hand size, the cost of spending a special,
+  how much of its own hand fits the new top (colour majority), and by card counting the chance that
+  the next player can follow (from the cards it has not seen: deck less its hand less the pile).
+- scripted: replays a list of answers (tests, positions).
+Ties no weight orders are broken at random from the match's stream, never by seat or card index.
+"""
+
+import numpy as np
+
+from balance.engine.game import MAX_POLICY_PARAMS
+from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.rng import bit_count, bit_index, random_bit
+from balance.engine.decision import D_CHOICES, D_KIND, answer_of, forced, pose, random_answer
+from balance.games.throne_arcade.layout import (
+    ACE, COLOUR_CARDS, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, KING, KING_DRAW, KING_RULE, LAY_FIRST, LAY_MORE,
+    MAX_DECK, NAME_COLOUR, NONE, N_COLOURS, PENALTY_CARDS, PILE, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM,
+    SCRIPT_ERROR, SCRIPT_POS, TYPE_CARDS,
+)
+from balance.games.throne_arcade.table import colour_of, next_in_round, type_of
+
+# ---- heuristic parameters (index into the seat's parameter row) ---------------------------
+P_SHED, P_HURT_NEXT, P_KEEP_SPECIAL, P_COLOUR_MAJORITY, P_COUNTING = range(5)
+
+# Rows of the policies' scratch buffer (one per block of matches; see new_work_buffer).
+ROW_SCORES, ROW_PARAMS = range(2)
+WORK_WIDTH = max(MAX_DECK + 1, MAX_POLICY_PARAMS)
+
+HURT_AT = 2  # greedy: a special is worth laying when the next player holds this many cards or fewer
+GREEDY_SPECIAL_BONUS = 10.0  # greedy: a special laid on a short hand outranks any plain group...
+GREEDY_SPECIAL_HOLD = -10.0  # ...and is held otherwise, as long as a plain card fits
+GREEDY_HAND_HOLD = -20.0  # greedy: a Hand fits on its type or colour only; it is kept for when nothing else fits
+GOING_OUT = 1e6  # heuristic: emptying the hand ends the player's round; nothing outweighs it
+NONE_BIT = 1 << NONE
+COLOURS_MASK = (1 << N_COLOURS) - 1
+
+
+@allocating_kernel
+def new_work_buffer():
+    return np.zeros((2, WORK_WIDTH), dtype=np.float64)
+
+
+# ---- what a seat may see -----------------------------------------------------------------
+@kernel(inline="always")
+def specials(state):
+    """The cards that act on the next player: the draw-3 cards, Aces, and Kings where they draw 5."""
+    mask = state[PENALTY_CARDS] | state[TYPE_CARDS + ACE]
+    if state[KING_RULE]:
+        mask |= state[TYPE_CARDS + KING]
+    return mask
+
+
+@kernel(inline="always")
+def next_hand_size(state, seat):
+    return bit_count(state[HAND + next_in_round(state, seat)])
+
+
+@kernel(inline="always")
+def colour_count(state, cards, colour):
+    return bit_count(cards & state[COLOUR_CARDS + colour])
+
+
+@kernel
+def best_colour(state, cards, allowed, rng):
+    """Of the ``allowed`` colours (bits), the one most of ``cards`` have (ties at random)."""
+    best, tied = -1, 0
+    for colour in range(N_COLOURS):
+        if not allowed >> colour & 1:
+            continue
+        count = colour_count(state, cards, colour)
+        if count > best:
+            best, tied = count, 1 << colour
+        elif count == best:
+            tied |= 1 << colour
+    return random_bit(rng, tied)
+
+
+@kernel
+def top_card_last(state, seat, cards, rng):
+    """Of cards of one type, the one to lay now: the colour the hand holds least of (outside that
+    type) goes first, so that the colour it holds most of ends on top (ties at random)."""
+    hand = state[HAND + seat]
+    best, tied = 1 << 62, 0
+    m = cards
+    while m:
+        card = bit_index(m & -m)
+        m &= m - 1
+        count = colour_count(state, hand & ~state[TYPE_CARDS + type_of(state, card)], colour_of(state, card))
+        if count < best:
+            best, tied = count, 1 << card
+        elif count == best:
+            tied |= 1 << card
+    return random_bit(rng, tied)
+
+
+@kernel
+def pick_best(rng, choices, work):
+    """The answer of ``choices`` with the highest score in the work buffer (ties at random)."""
+    best, tied = -np.inf, 0
+    m = choices
+    while m:
+        bit = bit_index(m & -m)
+        m &= m - 1
+        score = work[ROW_SCORES, bit]
+        if score > best:
+            best, tied = score, 1 << bit
+        elif score == best:
+            tied |= 1 << bit
+    return random_bit(rng, tied)
+
+
+@kernel(inline="always")
+def cards_of(choices):
+    """The card answers of a decision (without "no card")."""
+    return choices & ~NONE_BIT
+
+
+# ---- greedy ------------------------------------------------------------------------------
+@kernel
+def greedy_first(state, seat, choices, rng, work):
+    hand = state[HAND + seat]
+    special = specials(state)
+    hurts = next_hand_size(state, seat) <= HURT_AT
+    m = choices
+    while m:
+        card = bit_index(m & -m)
+        m &= m - 1
+        group = hand & state[TYPE_CARDS + type_of(state, card)]
+        score = float(bit_count(group))
+        if (1 << card) & special:
+            score += GREEDY_SPECIAL_BONUS if hurts else GREEDY_SPECIAL_HOLD
+        elif type_of(state, card) == HAND_CARD:
+            score += GREEDY_HAND_HOLD
+        # within the chosen type, lead with the colour least held (the most held ends on top)
+        rest = hand & ~group
+        work[ROW_SCORES, card] = score * MAX_DECK - colour_count(state, rest, colour_of(state, card))
+    return pick_best(rng, choices, work)
+
+
+@kernel
+def greedy_choice(state, seat, rng, work):
+    kind = state[D_KIND]
+    choices = state[D_CHOICES]
+    if kind == NAME_COLOUR:
+        return best_colour(state, state[HAND + seat], choices, rng)
+    if kind == LAY_FIRST:
+        return greedy_first(state, seat, choices, rng, work)
+    cards = cards_of(choices)
+    if cards == 0:
+        return NONE
+    if kind == LAY_MORE:
+        return top_card_last(state, seat, cards, rng)
+    return random_bit(rng, cards)  # answer a penalty, lay the drawn card: shedding beats drawing
+
+
+# ---- heuristic ----------------------------------------------------------------------------
+@kernel
+def p_next_follows(state, seat, colour, kind):
+    """Card counting: the chance that the next player holds a card of ``colour`` or type ``kind``,
+    their cards drawn from the cards ``seat`` has not seen (the deck less its hand and the pile)."""
+    unseen = ~(state[HAND + seat] | state[PILE])
+    deck = 0
+    for c in range(N_COLOURS):
+        deck |= state[COLOUR_CARDS + c]
+    unseen &= deck
+    total = bit_count(unseen)
+    if total == 0:
+        return 0.0
+    fitting = bit_count(unseen & (state[COLOUR_CARDS + colour] | state[TYPE_CARDS + kind]))
+    misses = 1.0 - fitting / total
+    return 1.0 - misses ** next_hand_size(state, seat)
+
+
+@kernel
+def colour_value(state, seat, rest, colour, kind, work):
+    """How good a top of ``colour`` and type ``kind`` is for ``seat`` keeping ``rest``: its own
+    cards that fit it (colour majority) against the next player's chance to follow (counting)."""
+    fits = bit_count(rest & (state[COLOUR_CARDS + colour] | state[TYPE_CARDS + kind]))
+    value = work[ROW_PARAMS, P_COLOUR_MAJORITY] * fits / (1.0 + bit_count(rest))
+    return value - work[ROW_PARAMS, P_COUNTING] * p_next_follows(state, seat, colour, kind)
+
+
+@kernel
+def heuristic_first(state, seat, choices, rng, work):
+    """Score laying each legal card with every further card of its type, ending on the best colour."""
+    hand = state[HAND + seat]
+    special = specials(state)
+    next_size = max(1, next_hand_size(state, seat))
+    m = choices
+    while m:
+        card = bit_index(m & -m)
+        m &= m - 1
+        kind = type_of(state, card)
+        group = hand & state[TYPE_CARDS + kind]
+        rest = hand & ~group
+        harm = 0.0
+        if group & special:
+            kings = bit_count(group & state[TYPE_CARDS + KING]) * state[KING_RULE]
+            draws = bit_count(group & state[PENALTY_CARDS]) + kings * KING_DRAW / DRAW_PER_PENALTY_CARD
+            harm = (draws + bit_count(group & state[TYPE_CARDS + ACE])) / next_size
+        score = work[ROW_PARAMS, P_SHED] * bit_count(group) + work[ROW_PARAMS, P_HURT_NEXT] * harm \
+            - work[ROW_PARAMS, P_KEEP_SPECIAL] * bit_count(group & special)
+        if rest == 0:
+            score += GOING_OUT
+        best_top = -np.inf
+        for colour in range(N_COLOURS):
+            # a Hand names any colour; otherwise the top's colour is one of the group's
+            if kind == HAND_CARD or colour_count(state, group, colour) > 0:
+                best_top = max(best_top, colour_value(state, seat, rest, colour, kind, work))
+        work[ROW_SCORES, card] = score + best_top
+    return pick_best(rng, choices, work)
+
+
+@kernel
+def heuristic_choice(state, seat, rng, work):
+    kind = state[D_KIND]
+    choices = state[D_CHOICES]
+    if kind == LAY_FIRST:
+        return heuristic_first(state, seat, choices, rng, work)
+    if kind == NAME_COLOUR:
+        rest = state[HAND + seat]
+        for colour in range(N_COLOURS):
+            work[ROW_SCORES, colour] = colour_value(state, seat, rest, colour, HAND_CARD, work)
+        return pick_best(rng, choices & COLOURS_MASK, work)
+    return greedy_choice(state, seat, rng, work)  # more of the type, penalties, drawn cards: as greedy
+
+
+# ---- scripted -----------------------------------------------------------------------------
+@kernel
+def scripted_choice(state, script):
+    """The next scripted answer. A missing or illegal one sets SCRIPT_ERROR (the position API
+    reports it) and answers with the lowest legal bit so that the rules can go on."""
+    choices = state[D_CHOICES]
+    pos = state[SCRIPT_POS]
+    state[SCRIPT_POS] = pos + 1
+    if pos < len(script):
+        value = script[pos]
+        if 0 <= value < 63 and choices >> value & 1:
+            return value
+    state[SCRIPT_ERROR] = 1
+    return bit_index(choices & -choices)
+
+
+# ---- every decision ----------------------------------------------------------------------
+@kernel
+def decide(state, seat, codes, params, rng, script, work):
+    if forced(state):
+        return answer_of(state)
+    code = codes[seat]
+    if code == POLICY_RANDOM:
+        return random_answer(state, rng)
+    if code == POLICY_GREEDY:
+        return greedy_choice(state, seat, rng, work)
+    if code == POLICY_HEURISTIC:
+        for k in range(MAX_POLICY_PARAMS):
+            work[ROW_PARAMS, k] = params[seat, k]
+        return heuristic_choice(state, seat, rng, work)
+    return scripted_choice(state, script)
+
+
+@kernel
+def ask(state, kind, seat, choices, codes, params, restrict, rng, script, work):
+    """Pose a decision (narrowed by the seat's restriction) and return the seat's answer."""
+    pose(state, seat, kind, choices, restrict)
+    return decide(state, seat, codes, params, rng, script, work)

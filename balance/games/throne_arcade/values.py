@@ -1,0 +1,127 @@
+"""Throne Arcade: the value of each special card and the effect of each rule option, as tables.
+
+    python -m balance.games.throne_arcade.values -n 4000 > reports/throne_arcade/values.md
+
+Every figure is an estimate of one of the game's declared quantities (or of a seat-row rate) with
+its 95% interval, the deal (one match) as the sampling unit (balance.stats.estimate), heuristic
+self-play, the same seed for every setup (common random numbers for the deals).
+
+- Special cards: in full-table rounds dealt 5 cards (no loss yet, so the hand size is the same for
+  every seat compared), the chance that a seat dealt at least one card of a kind loses the round,
+  against a seat dealt none of that kind. Negative: the card helps its holder. The difference's
+  interval combines the two rates' standard errors as if independent (approximate).
+- Rule options: each option of the supplement switched from its default, one at a time, at 2 and
+  4 players: the starter's edge and the loser's catch-up in full-table rounds (percentage points
+  below the fair 1/n, as the report's headline), rounds per match, turns per round, and stalled
+  or capped rounds.
+- Match length: the share of 4-player matches of each length (15 to 19 rounds).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pandas as pd
+
+from balance.engine.runner import simulate
+from balance.games.throne_arcade import layout as L
+from balance.games.throne_arcade.game import GAME
+from balance.report import markdown_table
+from balance.stats import estimate
+
+SEED = 20261210
+Z95 = 1.959964  # the value's interval: normal, from the two rates' cluster-robust standard errors
+OPTION_CHANGES = (
+    ("defaults", {}),
+    ("stacking", {"stacking": True}),
+    ("hand_on_anything", {"hand_on_anything": True}),
+    ("king_draws_5", {"king_draws_5": True}),
+    ("play_drawn_card", {"play_drawn_card": True}),
+    ("starting_card_acts", {"starting_card_acts": True}),
+    ("start_hand = 4", {"start_hand": 4}),
+)
+SPECIAL_WORDS = {"vii": "VII (not orange)", "orange_vii": "orange VII", "green_lord": "green Lord", "hand": "Hand",
+                 "ace": "Ace"}
+
+
+def percent(est) -> str:
+    return f"{est.estimate * 100:.1f} [{est.low * 100:.1f}, {est.high * 100:.1f}]"
+
+
+def plain(est, digits: int = 2) -> str:
+    return f"{est.estimate:.{digits}f} [{est.low:.{digits}f}, {est.high:.{digits}f}]"
+
+
+def quantity(results, name: str):
+    q = GAME.quantity(name, name)
+    return estimate(q.kind, results.table(q.table), q.column, q.denominator)
+
+
+def specials_table(results) -> pd.DataFrame:
+    seats = results.seats
+    base = seats[(seats["alive"] == results.setup.players) & (seats["hand"] == L.START_HAND)]
+    rows = []
+    for kind in L.SPECIAL_KINDS:
+        held = base[base[f"has_{kind}"] == 1]
+        without = base[base[f"has_{kind}"] == 0]
+        with_est = estimate("rate", held, "lost")
+        without_est = estimate("rate", without, "lost")
+        value = with_est.estimate - without_est.estimate
+        half = Z95 * np.hypot(with_est.se, without_est.se)
+        rows.append({"card": SPECIAL_WORDS[kind], "seat-rounds holding it": f"{len(held):,}",
+                     "P(lose) holding it (%)": percent(with_est), "P(lose) without it (%)": percent(without_est),
+                     "value (points; negative helps)": f"{value * 100:+.1f} [{(value - half) * 100:+.1f}, "
+                                                       f"{(value + half) * 100:+.1f}]"})
+    return pd.DataFrame(rows)
+
+
+def options_table(games: int) -> pd.DataFrame:
+    rows = []
+    for players in (2, 4):
+        for label, change in OPTION_CHANGES:
+            setup = GAME.make_setup("standard", players, "heuristic", options=change)
+            results = simulate(setup, SEED, games)
+            rows.append({
+                "players": players, "option": label,
+                "starter's edge, full table (points; + helps)": plain(quantity(results, "starter_edge_full"), 1),
+                "loser's catch-up, full table (points; + helps)": plain(quantity(results, "catch_up_full"), 1),
+                "rounds per match": plain(quantity(results, "match_rounds")),
+                "turns per round": plain(quantity(results, "turns"), 1),
+                "stalled or capped rounds (%)": percent(quantity(results, "capped")),
+            })
+    return pd.DataFrame(rows)
+
+
+def length_table(results) -> pd.DataFrame:
+    last = results.games[results.games["last_round"] == 1]
+    decided = last[last["match_winner"] >= 0]
+    shares = decided["match_rounds"].value_counts(normalize=True).sort_index()
+    frame = pd.DataFrame({"rounds": shares.index, "share of matches (%)": (shares.to_numpy() * 100).round(1)})
+    capped = pd.DataFrame({"rounds": ["capped"], "share of matches (%)": [round(100 * (1 - len(decided) / len(last)),
+                                                                                   2)]})
+    return pd.concat([frame, capped], ignore_index=True)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--games", type=int, default=4000, help="matches per setup")
+    args = parser.parse_args(argv)
+    default = simulate(GAME.make_setup("standard", 4, "heuristic"), SEED, args.games)
+    print("# Throne Arcade: special cards, rule options, match length\n")
+    print(f"Made by `python -m balance.games.throne_arcade.values -n {args.games}` ({args.games:,} matches per "
+          f"setup, heuristic self-play, seed {SEED}; 95% intervals, the match as the sampling unit). Assumed deck: "
+          f"32 cards, 4 colours x 8 types (the option `deck`).\n")
+    print("## The value of each special card (4 players, default rules)\n")
+    print("Full-table rounds, seats dealt 5 cards: the chance to lose the round holding the card (dealt at least one)"
+          " against not holding it. Fair share: 25%.\n")
+    print(markdown_table(specials_table(default)))
+    print("\n## The effect of each rule option (one at a time, heuristic self-play)\n")
+    print(markdown_table(options_table(args.games)))
+    print("\n## Match length (4 players, default rules)\n")
+    print("A match lasts 5 x 3 = 15 rounds plus the rounds its winner lost (every eliminated player lost 5).\n")
+    print(markdown_table(length_table(default)))
+
+
+if __name__ == "__main__":
+    main()
