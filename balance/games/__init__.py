@@ -11,6 +11,7 @@ REGISTRY = {
     "take_the_throne": "balance.games.take_the_throne.game",
     "imposter_kings": "balance.games.imposter_kings.game",
     "dethroned": "balance.games.dethroned.game",
+    "thron_der_luegen": "balance.games.thron_der_luegen.game",
 }
 
 
