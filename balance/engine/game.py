@@ -14,11 +14,13 @@ The engine never looks inside a kernel. It asks a game for a block of result row
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from balance.engine.decision import FORBID, MAX_ANSWERS, N_KINDS_MAX, PREFER, no_restrictions
 
 MAX_POLICY_PARAMS = 24
 
@@ -126,19 +128,54 @@ class Policy:
 
 
 @dataclass(frozen=True)
+class Action:
+    """An entry of a game's restriction menu: a card, ability or choice a designer names.
+
+    It is answered as bit ``bit`` of decision kind ``kind`` (balance.engine.decision), and also as
+    each further (kind, bit) of ``pairs`` where the same card is answered in other decisions (a
+    replacement card, an extra card). Names are unique per game, case-insensitive in scenarios.
+    """
+
+    name: str
+    kind: int
+    bit: int
+    doc: str = ""
+    pairs: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def answers(self) -> tuple[tuple[int, int], ...]:
+        """Every (kind, bit) this action is answered as."""
+        return ((self.kind, self.bit), *self.pairs)
+
+
+@dataclass(frozen=True)
 class SeatPolicy:
     policy: Policy
     params: dict[str, float]
     row: np.ndarray = field(repr=False, compare=False)
+    forbid: tuple[str, ...] = ()  # action names (the game's spelling) this seat never plays while another is legal
+    prefer: tuple[str, ...] = ()  # action names it plays whenever one is legal
+    masks: np.ndarray | None = field(default=None, repr=False, compare=False)  # (N_KINDS_MAX, 2): FORBID, PREFER
 
     @property
     def label(self) -> str:
         changed = {p.name: p.default for p in self.policy.params if p.name in self.policy.labelled}
         changed.update(self.params)
-        if not changed:
-            return self.policy.name
-        inner = ",".join(f"{k}={v:g}" for k, v in sorted(changed.items()))
-        return f"{self.policy.name}({inner})"
+        label = self.policy.name
+        if changed:
+            label += "(" + ",".join(f"{k}={v:g}" for k, v in sorted(changed.items())) + ")"
+        if self.forbid or self.prefer:
+            label += "[" + ",".join([f"-{a}" for a in self.forbid] + [f"+{a}" for a in self.prefer]) + "]"
+        return label
+
+    @property
+    def restricted(self) -> bool:
+        return bool(self.forbid or self.prefer)
+
+    @property
+    def restrict_row(self) -> np.ndarray:
+        """This slot's (N_KINDS_MAX, 2) forbid/prefer masks (zero: unrestricted)."""
+        return self.masks if self.masks is not None else no_restrictions(1)[0]
 
 
 @dataclass(frozen=True)
@@ -200,7 +237,8 @@ class Setup:
     def identical_players(self) -> bool:
         """Every seat plays the same policy with the same parameters."""
         first = self.seats[0]
-        return all(s.policy.code == first.policy.code and np.array_equal(s.row, first.row) for s in self.seats)
+        return all(s.policy.code == first.policy.code and np.array_equal(s.row, first.row)
+                   and np.array_equal(s.restrict_row, first.restrict_row) for s in self.seats)
 
     @property
     def rotation_needed(self) -> bool:
@@ -228,6 +266,12 @@ class Setup:
     @property
     def policy_params(self) -> np.ndarray:
         return np.stack([s.row for s in self.seats]).astype(np.float64)
+
+    @property
+    def restrict(self) -> np.ndarray:
+        """The policy slots' restrictions, (players, N_KINDS_MAX, 2) int64 (all zero:
+        nobody restricted); kernels seat them with ``seat_restrictions``."""
+        return np.stack([s.restrict_row for s in self.seats]).astype(np.int64)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -342,6 +386,11 @@ class Game:
                 return q
         raise SetupError(key, f"unknown quantity '{name}' for {self.name} (known: {', '.join(q.name for q in self.quantities)})")
 
+    def actions(self, setup: Setup) -> list[Action]:
+        """The restriction menu of ``setup``: the cards, abilities and choices a seat can be
+        forbidden or made to prefer (scenario keys ``forbid``/``prefer``). Default: none."""
+        return []
+
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         """Game ``game_index`` replayed through the batch kernel, as readable lines."""
         raise NotImplementedError
@@ -368,7 +417,7 @@ class Game:
         if len(seats) != players:
             raise SetupError(f"{prefix}seats", f"{len(seats)} seat policies given for {players} players")
         seat_policies = []
-        for i, (name, params) in enumerate(seats):
+        for i, (name, params, *_) in enumerate(seats):
             policy = self.policy(name, f"{prefix}seats[{i}].policy")
             row = policy.param_row(params, f"{prefix}seats[{i}].params")
             seat_policies.append(SeatPolicy(policy, dict(params), row))
@@ -377,7 +426,39 @@ class Game:
                       options=self.parse_options(options or {}, f"{prefix}options"), max_length=int(max_length))
         self.parse_extra(extra or {}, setup, key)
         self.validate(setup)
+        for i, (_, _, *restriction) in enumerate(seats):
+            if restriction and restriction[0]:
+                setup.seats[i] = self.restrict_seat(setup, setup.seats[i], restriction[0], f"{prefix}seats[{i}]")
         return setup
+
+    def restrict_seat(self, setup: Setup, seat: SeatPolicy, restriction: dict, key: str) -> SeatPolicy:
+        """``seat`` with the forbid/prefer lists of ``restriction`` resolved against the menu of
+        ``setup`` (names case-insensitive) into its masks."""
+        menu = {a.name.lower(): a for a in self.actions(setup)}
+        masks = no_restrictions(1)[0]
+        names: dict[str, tuple[str, ...]] = {}
+        for side_name, side in (("forbid", FORBID), ("prefer", PREFER)):
+            given = restriction.get(side_name, [])
+            if not isinstance(given, list) or not all(isinstance(n, str) for n in given):
+                raise SetupError(f"{key}.{side_name}", f"expected a list of action names, got {given!r}")
+            resolved = []
+            for name in given:
+                action = menu.get(name.lower())
+                if action is None:
+                    known = ", ".join(a.name for a in menu.values()) or "none"
+                    raise SetupError(f"{key}.{side_name}", f"unknown action '{name}' of {self.name} {setup.mode} "
+                                                           f"(known: {known})")
+                if action.name not in resolved:
+                    resolved.append(action.name)
+                for kind, bit in action.answers:
+                    if not (0 <= kind < N_KINDS_MAX and 0 <= bit < MAX_ANSWERS):
+                        raise ValueError(f"{self.name} action {action.name}: kind {kind} or bit {bit} out of range")
+                    masks[kind, side] |= 1 << bit
+            names[side_name] = tuple(resolved)
+        both = set(names["forbid"]) & set(names["prefer"])
+        if both:
+            raise SetupError(f"{key}.prefer", f"'{sorted(both)[0]}' is both forbidden and preferred")
+        return replace(seat, forbid=names["forbid"], prefer=names["prefer"], masks=masks)
 
     # ---- reports --------------------------------------------------------------------------
     def report_view(self, setup: Setup) -> ReportView:

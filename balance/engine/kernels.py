@@ -1,5 +1,5 @@
 """Compiled helpers every game's batch kernel shares: the kernel decorator, game indices, seat
-rotation."""
+rotation of policies and restrictions."""
 
 from functools import partial
 
@@ -30,6 +30,18 @@ def seat_policies(rotation, slot_codes, slot_params, codes, params):
         codes[seat] = slot_codes[slot]
         for k in range(slot_params.shape[1]):
             params[seat, k] = slot_params[slot, k]
+
+
+@kernel
+def seat_restrictions(rotation, slot_restrict, restrict):
+    """Seat the policy slots' restrictions (balance.engine.decision) as ``seat_policies`` seats their
+    policies: slot p's restriction applies at seat (p + rotation) % n."""
+    n = slot_restrict.shape[0]
+    for slot in range(n):
+        seat = (slot + rotation) % n
+        for kind in range(slot_restrict.shape[1]):
+            for side in range(slot_restrict.shape[2]):
+                restrict[seat, kind, side] = slot_restrict[slot, kind, side]
 
 
 def slot_at_seat(seat, rotation, players):

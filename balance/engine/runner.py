@@ -192,7 +192,8 @@ def study_identity(setup: Setup) -> dict:
     return _plain({
         "game": setup.game.name, "mode": setup.mode, "players": setup.players,
         "options": setup.options,
-        "seats": [{"policy": s.policy.name, "params": {p.name: float(s.row[i]) for i, p in enumerate(s.policy.params)}}
+        "seats": [{"policy": s.policy.name, "params": {p.name: float(s.row[i]) for i, p in enumerate(s.policy.params)},
+                   **({"forbid": list(s.forbid), "prefer": list(s.prefer)} if s.restricted else {})}
                   for s in setup.seats],
         "rotate": setup.rotate, "max_length": setup.max_length or setup.game.default_max_length,
         "extra": dict(sorted(setup.extra.items())),

@@ -7,7 +7,9 @@ Keys (top level):
               (absolute, in the claim's units) / relative_half_width (of the estimate)
               (sequential stopping instead of a fixed count)
   [options]   the game's rule readings (see ``balance games``)
-  [[seats]]   policy = "...", [seats.params] ...   (one table per seat, in seat order), or
+  [[seats]]   policy = "...", [seats.params] ...   (one table per seat, in seat order), optionally
+              forbid = ["card", ...] / prefer = [...]: actions of the game's menu the seat never
+              plays while another is legal / plays whenever legal (restricted play), or
   seats = "policy"                                  (every seat plays that policy)
   [[claims]]  id, text, quantity, by, target, tolerance, compare ("about", "at_most", "at_least"),
               where, half_width / relative_half_width (this claim's precision target)
@@ -33,6 +35,7 @@ SAMPLE_SEED = 1  # the deal played to see which values a claim's `where` can nam
 COMPARES = ("about", "at_most", "at_least")
 TOP_KEYS = {"game", "mode", "players", "title", "description", "seed", "games", "rotate", "max_length",
             "precision", "options", "seats", "claims", "min_deals"}
+SEAT_KEYS = ("policy", "params", "forbid", "prefer")
 MIN_DEALS = 30  # default: fewer independent deals leave a sampled claim undecided
 INT64_MAX = 2**63 - 1
 
@@ -113,13 +116,15 @@ def _parse_seats(raw: Any, players: int) -> list[tuple[str, dict]] | str:
             seats.append((entry, {}))
             continue
         _expect(entry, dict, f"seats[{i}]")
-        unknown = set(entry) - {"policy", "params"}
+        unknown = set(entry) - set(SEAT_KEYS)
         if unknown:
-            raise SetupError(f"seats[{i}].{sorted(unknown)[0]}", "unknown key (known: policy, params)")
+            raise SetupError(f"seats[{i}].{sorted(unknown)[0]}", f"unknown key (known: {', '.join(SEAT_KEYS)})")
         if "policy" not in entry:
             raise SetupError(f"seats[{i}].policy", "missing")
+        restriction = {side: _expect(entry[side], list, f"seats[{i}].{side}") for side in ("forbid", "prefer")
+                       if side in entry}
         seats.append((_expect(entry["policy"], str, f"seats[{i}].policy"),
-                      _expect(entry.get("params", {}), dict, f"seats[{i}].params")))
+                      _expect(entry.get("params", {}), dict, f"seats[{i}].params"), restriction))
     return seats
 
 

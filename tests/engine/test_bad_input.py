@@ -162,6 +162,17 @@ BAD_FILES = [
     ("unknown_card", option(sub(TTT, 'mode = "core"', 'mode = "custom"'),
                             'house_cards = ["attack", "charge", "feint", "infiltrate", "dragon"]'),
      "options.house_cards"),
+    # restricted play: seat keys forbid / prefer name actions of the game's menu
+    ("forbid_unknown_action", sub(TTT, 'seats = "heuristic"', '[[seats]]\npolicy = "heuristic"\nforbid = ["Dragon"]\n'
+                                  + '[[seats]]\npolicy = "heuristic"\n' * 2), "seats[0].forbid"),
+    ("prefer_card_not_in_mode", sub(TTT, 'seats = "heuristic"', '[[seats]]\npolicy = "random"\n'
+                                    + '[[seats]]\npolicy = "heuristic"\nprefer = ["Chaos"]\n'
+                                    + '[[seats]]\npolicy = "heuristic"\n'), "seats[1].prefer"),
+    ("prefer_not_a_list", sub(TTT, 'seats = "heuristic"', '[[seats]]\npolicy = "heuristic"\nprefer = "Charge"\n'
+                              + '[[seats]]\npolicy = "heuristic"\n' * 2), "seats[0].prefer"),
+    ("forbid_and_prefer_one_card", sub(TTT, 'seats = "heuristic"', '[[seats]]\npolicy = "heuristic"\n'
+                                       'forbid = ["Charge"]\nprefer = ["charge"]\n'
+                                       + '[[seats]]\npolicy = "heuristic"\n' * 2), "seats[0].prefer"),
     # claims
     ("claim_quantity", sub(TTT, 'quantity = "game_length"', 'quantity = "fun"'), "claims[1].quantity"),
     ("claim_tolerance_inf", sub(TTT, "tolerance = 0.3", "tolerance = inf"), "claims[0].tolerance"),
@@ -337,6 +348,11 @@ BAD_COMMANDS = [
     ("matrix_game_unknown", ["matrix", "chess", "--policies", "random"], "GAME"),
     ("matrix_scenario_of_another_game", ["matrix", "dethroned", "--policies", "random", "--scenario", "{ttt}"],
      "--scenario"),
+    ("restrict_games_zero", ["restrict", "{ttt}", "--games", 0], "--games"),
+    ("restrict_margin_negative", ["restrict", "{ttt}", "--margin", -1], "--margin"),
+    ("restrict_margin_nan", ["restrict", "{ttt}", "--margin", "nan"], "--margin"),
+    ("restrict_not_html", ["restrict", "{ttt}", "-o", "{dir}/restrict.txt"], "-o"),
+    ("restrict_missing_file", ["restrict", "{dir}/nope.toml"], "nope.toml"),
     ("report_not_html", ["report", "{ttt}", "-o", "{dir}/report.txt"], "-o"),
     ("report_games_zero", ["report", "{ttt}", "-o", "{dir}/report.html", "--games", 0], "--games"),
 ]

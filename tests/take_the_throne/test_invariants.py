@@ -33,8 +33,8 @@ def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, 
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         rng = new_stream(7, deal_index)
         trace = np.zeros((400, L.TRACE_FIELDS), dtype=np.int64)
-        kernel_args = (opts, setup.policy_codes, setup.policy_params, rng, np.zeros(0, np.int64), trace,
-                       new_work_buffer())
+        kernel_args = (opts, setup.policy_codes, setup.policy_params, setup.restrict, rng, np.zeros(0, np.int64),
+                       trace, new_work_buffer())
         deal(state, opts, rng)
         decks = sorted(int(state[L.OWNED + s]) for s in range(players))
         crown = [int(state[L.OWNED + s]) & L.CROWN_MASK for s in range(players)]

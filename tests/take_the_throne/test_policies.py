@@ -4,6 +4,7 @@ from the deciding seat get the same decision from the same random stream."""
 import numpy as np
 import pytest
 
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.game import GAME
@@ -24,8 +25,8 @@ def heuristic_decision(kind, seat, choices, played, revealed, seed):
         state[L.MAIN + s] = card
     for s in revealed:
         state[L.REVEALED + s] = 1
-    state[L.DECISION_KIND], state[L.DECISION_CHOICES] = kind, choices
-    return decide(state, seat, setup.policy_codes, setup.policy_params, new_stream(seed, 1), np.zeros(0, np.int64),
+    state[D_SEAT], state[D_KIND], state[D_CHOICES] = seat, kind, choices
+    return decide(state, setup.policy_codes, setup.policy_params, new_stream(seed, 1), np.zeros(0, np.int64),
                   new_work_buffer())
 
 
@@ -62,8 +63,8 @@ def mirror_selection(seat, monarch_deck, seed):
     for s in range(1, 4):
         state[L.OWNED + s] = state[L.HAND + s] = state[L.SHOWN + s] = house
     state[L.OWNED] = state[L.HAND] = L.mask_of(L.CARD_IDS[name] for name in monarch_deck)
-    state[L.DECISION_KIND], state[L.DECISION_CHOICES] = L.SELECT_CARD, state[L.HAND + seat]
-    return decide(state, seat, setup.policy_codes, setup.policy_params, new_stream(seed, 1), np.zeros(0, np.int64),
+    state[D_SEAT], state[D_KIND], state[D_CHOICES] = seat, L.SELECT_CARD, state[L.HAND + seat]
+    return decide(state, setup.policy_codes, setup.policy_params, new_stream(seed, 1), np.zeros(0, np.int64),
                   new_work_buffer())
 
 

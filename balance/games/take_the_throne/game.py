@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
-from balance.engine.kernels import slot_at_seat
+from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_seat
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.options import MODE_CODES, MODES, OPTIONS, POLICIES
@@ -34,6 +34,18 @@ def card_mask(names: list, key: str, allowed: int) -> int:
             raise SetupError(key, f"'{name}' appears twice; each deck holds one of each card")
         mask |= 1 << card
     return mask
+
+
+def setup_cards(setup: Setup) -> int:
+    """The mask of every card a deck of ``setup`` can hold (the random draws' pools included)."""
+    opts = setup.extra["kernel_options"]
+    if setup.mode == "two_player":
+        return L.mask_of(L.TWO_PLAYER_CARDS)
+    if setup.mode == "custom":
+        return int(opts[L.OPT_CUSTOM_CROWN] | opts[L.OPT_CUSTOM_HOUSE])
+    if setup.mode == "core":
+        return L.mask_of(L.CROWN_CORE + L.HOUSE_CORE)
+    return L.mask_of(L.MIRROR_CROWN_KEPT + L.MIRROR_CROWN_POOL + L.MIRROR_HOUSE_KEPT + L.MIRROR_HOUSE_POOL)
 
 
 class TakeTheThrone(Game):
@@ -74,6 +86,17 @@ class TakeTheThrone(Game):
                 raise SetupError("options.house_cards", f"a house player holds {L.HOUSE_HAND_SIZE} house cards")
         setup.extra["kernel_options"] = self.kernel_options(setup, crown, house)
 
+    def actions(self, setup: Setup) -> list[Action]:
+        """Every card the setup's decks can hold, answered wherever its owner picks it (the card to
+        play, a replacement card, Feint's additional card), and Ally's accept/decline."""
+        cards = setup_cards(setup)
+        menu = [Action(L.CARD_NAMES[c], L.SELECT_CARD, c, f"play {L.CARD_NAMES[c]}",
+                       ((L.REPLACEMENT_CARD, c), (L.FEINT_EXTRA, c))) for c in range(L.N_CARDS) if cards >> c & 1]
+        if cards >> L.ALLY & 1:
+            menu += [Action("accept Ally", L.ALLY_ACCEPT, L.ACCEPT, "take the extra VP Ally offers the taker"),
+                     Action("decline Ally", L.ALLY_ACCEPT, L.DECLINE, "refuse the extra VP Ally offers the taker")]
+        return menu
+
     def assumed_facts(self, setup: Setup) -> list[str]:
         if setup.mode in ("mirror", "asymmetric"):
             return ["each house deck holds one of every house card (the random cards' pool)"]
@@ -104,7 +127,7 @@ class TakeTheThrone(Game):
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         out = np.empty((count, len(self.columns)), dtype=np.int64)
         simulate_batch(seed, start, count, setup.rotations, setup.extra["kernel_options"], setup.policy_codes,
-                       setup.policy_params, out)
+                       setup.policy_params, setup.restrict, out)
         return out
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
@@ -144,16 +167,15 @@ class TakeTheThrone(Game):
         """Play one game through the kernel with the trace on: (state, trace rows)."""
         deal_index, rotation = divmod(game_index, setup.rotations)
         codes = np.empty(setup.players, dtype=np.int64)
-        params = np.empty((setup.players, setup.policy_params.shape[1]))
-        for slot in range(setup.players):
-            seat = (slot + rotation) % setup.players
-            codes[seat] = setup.policy_codes[slot]
-            params[seat] = setup.policy_params[slot]
+        params = np.empty_like(setup.policy_params)
+        restrict = np.empty_like(setup.restrict)
+        seat_policies(rotation, setup.policy_codes, setup.policy_params, codes, params)
+        seat_restrictions(rotation, setup.restrict, restrict)
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         script = np.zeros(0, dtype=np.int64) if script is None else script
-        play_game(state, setup.extra["kernel_options"], codes, params, new_stream(seed, deal_index), script, trace,
-                  new_work_buffer())
+        play_game(state, setup.extra["kernel_options"], codes, params, restrict, new_stream(seed, deal_index), script,
+                  trace, new_work_buffer())
         return state, trace[: state[L.TRACE_LEN]]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:

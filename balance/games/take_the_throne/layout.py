@@ -6,11 +6,15 @@ Cards are small integers; a set of cards (a hand, a discard pile, a player's who
 bit mask with bit ``card``. Every house deck holds at most one card of each kind and there is
 one copy of each crown card, so masks lose nothing.
 
-The state of one game is one int64 array (``STATE_SIZE``); the per-seat fields are blocks of
-``MAX_PLAYERS`` entries starting at the named offset (``state[HAND + seat]``).
+The state of one game is one int64 array (``STATE_SIZE``). It starts with the engine's decision
+header (balance.engine.decision: D_SEAT, D_KIND, D_CHOICES, the pending decision); the game's own
+fields follow. The per-seat fields are blocks of ``MAX_PLAYERS`` entries starting at the named
+offset (``state[HAND + seat]``).
 """
 
 import numpy as np
+
+from balance.engine.decision import DECISION_HEADER, POLICY_RANDOM
 
 # ---- cards ------------------------------------------------------------------------------
 ABDICATE, AUTHORITY, RAID, COMMAND, CONSOLIDATE, DEFEND, CHAOS, ENTRAP = range(8)
@@ -89,8 +93,8 @@ N_OPTIONS = 15
 
 CHECK_CHARGES, CHECK_INFILTRATE, CHECK_DOMINATE = range(3)
 
-# ---- state record ------------------------------------------------------------------------
-HAND = 0  # per seat: mask of cards in hand
+# ---- state record (after the engine's decision header) -----------------------------------
+HAND = DECISION_HEADER  # per seat: mask of cards in hand
 DISCARD = HAND + MAX_PLAYERS  # per seat: mask of the face-down discard pile
 OWNED = DISCARD + MAX_PLAYERS  # per seat: mask of the player's whole card set
 MAIN = OWNED + MAX_PLAYERS  # per seat: the card played this round and still in play, or NO_CARD
@@ -119,11 +123,10 @@ ENTRAP_FLIPS = AMBUSHES + 1  # Entrap changed who holds the throne
 TRACE_LEN = ENTRAP_FLIPS + 1  # events written to the trace buffer
 SCRIPT_POS = TRACE_LEN + 1  # next decision read from the script (scripted policy)
 SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted decision was missing or illegal
-DECISION_KIND = SCRIPT_ERROR + 1  # the decision being asked (a decision code below)
-DECISION_CHOICES = DECISION_KIND + 1  # its legal answers, as a bit mask
-STATE_SIZE = DECISION_CHOICES + 1
+STATE_SIZE = SCRIPT_ERROR + 1
 
-# ---- decisions: every choice is "pick one set bit of this mask" --------------------------
+# ---- decision kinds (state[D_KIND]): every choice is "pick one set bit of this mask" -------
+# A card mask has bit ``card`` per card id above; a seat mask bit ``seat``.
 SELECT_CARD = 0  # which card to play this round (card mask)
 RAID_TARGET = 1  # seat mask
 COMMAND_VIEW = 2  # seat mask
@@ -152,4 +155,5 @@ VP_REASONS = ("retains the throne", "takes the throne", "Consolidate", "Sabotage
               "takes the throne back")
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
-POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SCRIPTED = range(4)
+# POLICY_RANDOM = 0 is the engine's (uniform over the legal answers, the same code in every game).
+POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SCRIPTED = range(1, 4)

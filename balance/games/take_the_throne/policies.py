@@ -1,7 +1,8 @@
 """Take the Throne: compiled policies. Every decision of the kernel comes through ``decide``.
 
-A decision is "pick one set bit of ``choices``" (a card mask or a seat mask, see layout.py).
-Policies:
+A decision is "pick one set bit of ``choices``" (a card mask or a seat mask, see layout.py),
+posed through the engine's decision interface (balance.engine.decision): a seat's restriction has
+already narrowed the choices, so every policy binds to it without knowing. Policies:
 - random: uniform over the legal choices.
 - greedy: fixed card priorities (house: Charge, Infiltrate, Attack, ...; Monarch: Defend,
   Consolidate, Raid, ...), targets the VP leader, breaks ties towards the lowest VP.
@@ -27,14 +28,15 @@ import numpy as np
 
 from balance.engine.kernels import allocating_kernel, kernel
 
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, POLICY_RANDOM, answer_of, forced, pose, random_answer
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
+from balance.engine.rng import below, bit_count, bit_index, uniform
 from balance.games.take_the_throne.layout import (
     ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, AMBUSH_VP, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND,
-    COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECISION_CHOICES, DECISION_KIND, DECLINE, DEFEND,
+    COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECLINE, DEFEND,
     DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, EXTRA, FEINT, FEINT_EXTRA, HAND, INFILTRATE, MAIN,
     MIRROR_CROWN_POOL_MASK, MIRROR_HOUSE_POOL_MASK, MODE_TWO_PLAYER, MONARCH, NO_CARD, N_CARDS, OWNED, PLAYERS,
-    POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD,
+    POLICY_GREEDY, POLICY_HEURISTIC, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD,
     RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, RULESET, SABOTAGE, SABOTAGE_TARGET, SCRIPT_ERROR, SCRIPT_POS,
     SELECT_CARD, SHOWN, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP,
     WIN_VP,
@@ -139,7 +141,7 @@ def possible_cards(state, seat):
     selection: what it can play from. Later in the round: a revealed card is known (only a contest
     card matters); a face-down card is any of the cards it chose from, its hand and that card (the
     hand alone would give the card away); a card raided away is gone."""
-    if state[DECISION_KIND] == SELECT_CARD:
+    if state[D_KIND] == SELECT_CARD:
         candidates, odds = unseen_cards(state, seat)
         return available_cards(state, seat) & state[SHOWN + seat], candidates, odds
     if state[REVEALED + seat]:
@@ -293,7 +295,7 @@ def monarch_card_odds(state, card):
     """P(the Monarch plays ``card``): uniform over its possible cards at the selection (hand sizes are
     public); after that its card is known (the Monarch reveals first)."""
     monarch = state[MONARCH]
-    if state[DECISION_KIND] != SELECT_CARD:
+    if state[D_KIND] != SELECT_CARD:
         return float(cards_in_play(state, monarch) >> card & 1)
     known, candidates, odds = possible_cards(state, monarch)
     return holds(known, candidates, odds, card) / bit_count(available_cards(state, monarch))
@@ -595,17 +597,18 @@ def heuristic_choice(state, kind, seat, choices, rng, work):
 
 
 @kernel
-def decide(state, seat, policy_codes, policy_params, rng, script, work):
-    """The one door through which every decision of the kernel passes: the pending decision
-    (DECISION_KIND, DECISION_CHOICES) is part of the state, so this is compiled once, not once
-    per decision kind."""
-    kind = state[DECISION_KIND]
-    choices = state[DECISION_CHOICES]
-    if choices & (choices - 1) == 0:
-        return bit_index(choices)  # forced: nothing to decide
+def decide(state, policy_codes, policy_params, rng, script, work):
+    """The one door through which every decision of the kernel passes: the pending decision (the
+    engine's header D_SEAT, D_KIND, D_CHOICES, already narrowed by the seat's restriction) is part
+    of the state, so this is compiled once, not once per decision kind."""
+    if forced(state):
+        return answer_of(state)  # nothing to decide
+    seat = state[D_SEAT]
     code = policy_codes[seat]
     if code == POLICY_RANDOM:
-        return random_bit(rng, choices)
+        return random_answer(state, rng)
+    kind = state[D_KIND]
+    choices = state[D_CHOICES]
     if code == POLICY_GREEDY:
         return greedy_choice(state, kind, seat, choices, rng)
     if code == POLICY_HEURISTIC:
@@ -616,8 +619,8 @@ def decide(state, seat, policy_codes, policy_params, rng, script, work):
 
 
 @kernel(inline="always")
-def ask(state, kind, seat, choices, policy_codes, policy_params, rng, script, work):
-    """Pose a decision (a ``kind`` and its legal ``choices``) to ``seat``'s policy."""
-    state[DECISION_KIND] = kind
-    state[DECISION_CHOICES] = choices
-    return decide(state, seat, policy_codes, policy_params, rng, script, work)
+def ask(state, kind, seat, choices, policy_codes, policy_params, restrict, rng, script, work):
+    """Pose a decision (a ``kind`` and its legal ``choices``) to ``seat``'s policy, narrowed by the
+    seat's restriction."""
+    pose(state, seat, kind, choices, restrict)
+    return decide(state, policy_codes, policy_params, rng, script, work)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.decision import no_restrictions
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
@@ -121,8 +122,8 @@ class Position:
         self.state[L.SCRIPT_POS] = 0
         first = int(self.state[L.TRACE_LEN])
         vp_before = self.vp
-        advance(self.state, self.opts, codes, params, self.rng, np.array(script, dtype=np.int64), self.trace,
-                new_work_buffer())
+        advance(self.state, self.opts, codes, params, no_restrictions(self.players), self.rng,
+                np.array(script, dtype=np.int64), self.trace, new_work_buffer())
         if self.state[L.SCRIPT_ERROR]:
             raise ValueError("a scripted decision was missing or is not legal at that point")
         if self.state[L.SCRIPT_POS] != len(script):

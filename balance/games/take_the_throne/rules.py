@@ -1,7 +1,7 @@
 """Take the Throne: the rules kernel. Every rule of the game is here, once.
 
 The state record is laid out in layout.py. The kernel's arguments,
-``opts, codes, params, rng, script, trace, work``, are passed along to every function that needs
+``opts, codes, params, restrict, rng, script, trace, work``, are passed along to every function that needs
 them: the rule options vector, the policy code and parameter row of each seat, the game's random
 stream, the scripted decisions (tests and positions), the event trace buffer (size 0 in batch
 runs) and the policies' scratch buffer (allocated once per block of games, not per decision).
@@ -20,7 +20,8 @@ round (play_two_player_round).
 import numpy as np
 from numba import prange
 
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, split_game_index
+from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
+from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
 from balance.engine.rng import open_stream, random_bit
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.games.take_the_throne.layout import (
@@ -163,31 +164,31 @@ def swap_in(state, seat, new_card, trace):
 
 
 @kernel
-def replace_by_choice(state, seat, opts, codes, params, rng, script, trace, work):
+def replace_by_choice(state, seat, opts, codes, params, restrict, rng, script, trace, work):
     """The player swaps their card in play for one of their choice from hand (picking up the
     discard pile first if the hand is empty: can_replace allows that only where the option does)."""
     spring_ambush(state, seat, trace)
     pick_up_if_empty(state, seat, trace)
-    new_card = ask(state, REPLACEMENT_CARD, seat, state[HAND + seat], codes, params, rng, script, work)
+    new_card = ask(state, REPLACEMENT_CARD, seat, state[HAND + seat], codes, params, restrict, rng, script, work)
     swap_in(state, seat, new_card, trace)
 
 
 # ---- VP transfers --------------------------------------------------------------------------
 @kernel
-def take_from_richer(state, seat, codes, params, rng, script, trace, work):
+def take_from_richer(state, seat, codes, params, restrict, rng, script, trace, work):
     """Authority: if another player has more VP, take 1 VP from one of them (the owner's choice)."""
     richer = 0
     for o in range(state[PLAYERS]):
         if o != seat and state[VP + o] > state[VP + seat]:
             richer |= 1 << o
     if richer:
-        steal_vp(state, seat, ask(state, STEAL_VICTIM, seat, richer, codes, params, rng, script, work), VP_AUTHORITY,
-                 trace)
+        victim = ask(state, STEAL_VICTIM, seat, richer, codes, params, restrict, rng, script, work)
+        steal_vp(state, seat, victim, VP_AUTHORITY, trace)
 
 
 # ---- immediate actions ---------------------------------------------------------------------
 @kernel
-def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace, work):
+def resolve_immediate(state, seat, card, opts, codes, params, restrict, rng, script, trace, work):
     """Resolve ``card``'s immediate action. Returns the card whose immediate action follows
     (Feint's additional card), or NO_CARD."""
     monarch = state[MONARCH]
@@ -198,7 +199,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if house >> s & 1 and state[MAIN + s] != NO_CARD:
                 targets |= 1 << s
         if targets:
-            target = ask(state, RAID_TARGET, seat, targets, codes, params, rng, script, work)
+            target = ask(state, RAID_TARGET, seat, targets, codes, params, restrict, rng, script, work)
             log(state, trace, EV_REVEAL, target, state[MAIN + target], RAID, 0)
             spring_ambush(state, target, trace)
             discard_slot(state, target, MAIN, BY_RAID, trace)
@@ -208,7 +209,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if s != seat and state[MAIN + s] != NO_CARD and not state[REVEALED + s]:
                 viewable |= 1 << s
         if viewable:
-            viewed = ask(state, COMMAND_VIEW, seat, viewable, codes, params, rng, script, work)
+            viewed = ask(state, COMMAND_VIEW, seat, viewable, codes, params, restrict, rng, script, work)
             state[VIEWED_SEAT], state[VIEWED_CARD] = viewed, state[MAIN + viewed]
             log(state, trace, EV_VIEW, viewed, state[MAIN + viewed], seat, 0)
             if opts[OPT_AMBUSH_ON_VIEW]:
@@ -218,8 +219,8 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if house >> s & 1 and can_replace(state, s, opts):
                 targets |= 1 << s
         if targets:
-            target = ask(state, COMMAND_REPLACE, seat, targets, codes, params, rng, script, work)
-            replace_by_choice(state, target, opts, codes, params, rng, script, trace, work)
+            target = ask(state, COMMAND_REPLACE, seat, targets, codes, params, restrict, rng, script, work)
+            replace_by_choice(state, target, opts, codes, params, restrict, rng, script, trace, work)
     elif card == CHAOS:
         for k in range(1, state[PLAYERS]):
             s = (monarch + k) % state[PLAYERS]
@@ -238,8 +239,8 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
             if s != seat and can_replace(state, s, opts) and (s != monarch or opts[OPT_SABOTAGE_MONARCH]):
                 targets |= 1 << s
         if targets:
-            target = ask(state, SABOTAGE_TARGET, seat, targets, codes, params, rng, script, work)
-            replace_by_choice(state, target, opts, codes, params, rng, script, trace, work)
+            target = ask(state, SABOTAGE_TARGET, seat, targets, codes, params, restrict, rng, script, work)
+            replace_by_choice(state, target, opts, codes, params, restrict, rng, script, trace, work)
     elif card == FEINT:
         sources = state[HAND + seat]
         if opts[OPT_FEINT_FROM_DISCARD]:
@@ -247,7 +248,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
         if sources:
             if state[VP + seat] > 0:
                 add_vp(state, seat, -1, VP_FEINT_COST, trace)
-            extra = ask(state, FEINT_EXTRA, seat, sources, codes, params, rng, script, work)
+            extra = ask(state, FEINT_EXTRA, seat, sources, codes, params, restrict, rng, script, work)
             state[HAND + seat] &= ~(1 << extra)
             state[DISCARD + seat] &= ~(1 << extra)
             state[EXTRA + seat] = extra
@@ -260,7 +261,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, rng, script, trace
     elif card == DEFEND and opts[OPT_DEFEND_IMMEDIATE]:
         discard_in_play(state, ATTACK, BY_DEFEND, trace)
     elif card == AUTHORITY and opts[OPT_AUTHORITY_IMMEDIATE]:
-        take_from_richer(state, seat, codes, params, rng, script, trace, work)
+        take_from_richer(state, seat, codes, params, restrict, rng, script, trace, work)
     return NO_CARD
 
 
@@ -299,7 +300,7 @@ def strength_of(state, seat):
 
 
 @kernel
-def would_take(state, opts, codes, params, rng, script, trace, work):
+def would_take(state, opts, codes, params, restrict, rng, script, trace, work):
     """The house player with the highest strength left (the Monarch breaks ties), or NOBODY."""
     monarch = state[MONARCH]
     top, tied = 0, 0
@@ -313,18 +314,18 @@ def would_take(state, opts, codes, params, rng, script, trace, work):
             tied |= 1 << s
     if tied == 0:
         return NOBODY
-    return ask(state, TIE_BREAK, monarch, tied, codes, params, rng, script, work)
+    return ask(state, TIE_BREAK, monarch, tied, codes, params, restrict, rng, script, work)
 
 
 # ---- a round, 3 to 5 players --------------------------------------------------------------
 @kernel
-def select_cards(state, opts, codes, params, rng, script, trace, work):
+def select_cards(state, opts, codes, params, restrict, rng, script, trace, work):
     """All players choose at once: every choice is made before any card leaves a hand."""
     n = state[PLAYERS]
     for s in range(n):
         pick_up_if_empty(state, s, trace)
     for s in range(n):
-        state[CHOICE + s] = ask(state, SELECT_CARD, s, state[HAND + s], codes, params, rng, script, work)
+        state[CHOICE + s] = ask(state, SELECT_CARD, s, state[HAND + s], codes, params, restrict, rng, script, work)
     for s in range(n):
         card = state[CHOICE + s]
         state[HAND + s] &= ~(1 << card)
@@ -334,7 +335,7 @@ def select_cards(state, opts, codes, params, rng, script, trace, work):
 
 
 @kernel
-def reveal_all(state, opts, codes, params, rng, script, trace, work):
+def reveal_all(state, opts, codes, params, restrict, rng, script, trace, work):
     n = state[PLAYERS]
     for k in range(n):
         s = (state[MONARCH] + k) % n
@@ -343,24 +344,24 @@ def reveal_all(state, opts, codes, params, rng, script, trace, work):
         if card != NO_CARD:
             log(state, trace, EV_REVEAL, s, card, NO_CARD, 0)
         while card != NO_CARD:
-            card = resolve_immediate(state, s, card, opts, codes, params, rng, script, trace, work)
+            card = resolve_immediate(state, s, card, opts, codes, params, restrict, rng, script, trace, work)
 
 
 @kernel
-def settle_throne(state, opts, codes, params, rng, script, trace, work):
+def settle_throne(state, opts, codes, params, restrict, rng, script, trace, work):
     """Resolution up to who holds the throne. Returns (taker or NOBODY, retained); NOBODY and not
     retained is an Abdicating Monarch taking the throne back."""
     monarch = state[MONARCH]
     if state[MAIN + monarch] == DEFEND and not opts[OPT_DEFEND_IMMEDIATE]:
         discard_in_play(state, ATTACK, BY_DEFEND, trace)
     run_contest_checks(state, opts, trace)
-    taker = would_take(state, opts, codes, params, rng, script, trace, work)
+    taker = would_take(state, opts, codes, params, restrict, rng, script, trace, work)
     if state[MAIN + monarch] == ENTRAP:
         state[ENTRAP_FLIPS] += 1
         if taker != NOBODY:
             # "you retain it instead", even when an Abdicate was replaced by this Entrap (option)
             return NOBODY, not state[ABDICATED] or opts[OPT_ENTRAP_RETAINS_AFTER_ABDICATE] != 0
-        taker = ask(state, ENTRAP_GIVE, monarch, seats_mask(state, monarch), codes, params, rng, script, work)
+        taker = ask(state, ENTRAP_GIVE, monarch, seats_mask(state, monarch), codes, params, restrict, rng, script, work)
         if state[VP + monarch] > 0:
             add_vp(state, monarch, -1, VP_ENTRAP, trace)
         add_vp(state, taker, 1, VP_ENTRAP, trace)
@@ -371,7 +372,7 @@ def settle_throne(state, opts, codes, params, rng, script, trace, work):
 
 
 @kernel
-def award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, trace, work):
+def award_end_of_turn(state, taker, retained, opts, codes, params, restrict, rng, script, trace, work):
     """VP for the throne, then every other end-of-turn text, clockwise from the Monarch."""
     n = state[PLAYERS]
     monarch = state[MONARCH]
@@ -391,28 +392,28 @@ def award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, 
             if card == CONSOLIDATE and retained:
                 add_vp(state, s, 1, VP_CONSOLIDATE, trace)
             elif card == AUTHORITY and not opts[OPT_AUTHORITY_IMMEDIATE]:
-                take_from_richer(state, s, codes, params, rng, script, trace, work)
+                take_from_richer(state, s, codes, params, restrict, rng, script, trace, work)
             elif card == SABOTAGE and sabotage_pays:
                 add_vp(state, s, 1, VP_SABOTAGE, trace)
             elif card == FEINT and taker == s:
                 add_vp(state, s, 1, VP_FEINT, trace)
             elif card == ALLY and not ally_settled and taker != NOBODY and taker != s:
                 ally_settled = True
-                settle_ally(state, taker, opts, codes, params, rng, script, trace, work)
+                settle_ally(state, taker, opts, codes, params, restrict, rng, script, trace, work)
             elif card == RAVEN and single_raven:
                 victims = 0
                 for o in range(n):
                     if o != s and state[VP + o] > 0:
                         victims |= 1 << o
                 if victims:
-                    steal_vp(state, s, ask(state, STEAL_VICTIM, s, victims, codes, params, rng, script, work),
+                    steal_vp(state, s, ask(state, STEAL_VICTIM, s, victims, codes, params, restrict, rng, script, work),
                              VP_RAVEN, trace)
 
 
 @kernel
-def settle_ally(state, taker, opts, codes, params, rng, script, trace, work):
+def settle_ally(state, taker, opts, codes, params, restrict, rng, script, trace, work):
     """The taker decides once whether to take the extra VP; if so every Ally player gains 2."""
-    if ask(state, ALLY_ACCEPT, taker, (1 << ACCEPT) | 1, codes, params, rng, script, work) != ACCEPT:
+    if ask(state, ALLY_ACCEPT, taker, (1 << ACCEPT) | 1, codes, params, restrict, rng, script, work) != ACCEPT:
         return
     add_vp(state, taker, 1, VP_ALLY, trace)
     for s in range(state[PLAYERS]):
@@ -463,13 +464,13 @@ def cleanup(state, taker, trace):
 
 
 @kernel
-def play_round(state, opts, codes, params, rng, script, trace, work):
+def play_round(state, opts, codes, params, restrict, rng, script, trace, work):
     trace = trace
     state[REIGNS + state[MONARCH]] += 1
     log(state, trace, EV_ROUND, state[MONARCH], NO_CARD, NO_CARD, 0)
-    select_cards(state, opts, codes, params, rng, script, trace, work)
-    reveal_all(state, opts, codes, params, rng, script, trace, work)
-    taker, retained = settle_throne(state, opts, codes, params, rng, script, trace, work)
+    select_cards(state, opts, codes, params, restrict, rng, script, trace, work)
+    reveal_all(state, opts, codes, params, restrict, rng, script, trace, work)
+    taker, retained = settle_throne(state, opts, codes, params, restrict, rng, script, trace, work)
     if retained:
         state[RETENTIONS] += 1
         log(state, trace, EV_RETAIN, state[MONARCH], NO_CARD, NO_CARD, 0)
@@ -478,19 +479,19 @@ def play_round(state, opts, codes, params, rng, script, trace, work):
         log(state, trace, EV_TAKE, taker, NO_CARD, NO_CARD, 0)
     else:
         log(state, trace, EV_TAKE_BACK, state[MONARCH], NO_CARD, NO_CARD, 0)
-    award_end_of_turn(state, taker, retained, opts, codes, params, rng, script, trace, work)
+    award_end_of_turn(state, taker, retained, opts, codes, params, restrict, rng, script, trace, work)
     cleanup(state, taker, trace)
 
 
 # ---- a round, 2 players ------------------------------------------------------------------
 @kernel
-def play_two_player_round(state, opts, codes, params, rng, script, trace, work):
+def play_two_player_round(state, opts, codes, params, restrict, rng, script, trace, work):
     """Both reveal at once; the non-Monarch takes the throne only with strictly higher strength."""
     monarch = state[MONARCH]
     other = 1 - monarch
     state[REIGNS + monarch] += 1
     log(state, trace, EV_ROUND, monarch, NO_CARD, NO_CARD, 0)
-    select_cards(state, opts, codes, params, rng, script, trace, work)
+    select_cards(state, opts, codes, params, restrict, rng, script, trace, work)
     for s in range(2):
         state[REVEALED + s] = 1
         log(state, trace, EV_REVEAL, s, state[MAIN + s], NO_CARD, 0)
@@ -585,12 +586,12 @@ def deal(state, opts, rng):
 
 
 @kernel
-def advance(state, opts, codes, params, rng, script, trace, work):
+def advance(state, opts, codes, params, restrict, rng, script, trace, work):
     """One whole round, then the win check: the Monarch after cleanup with 8+ VP wins."""
     if state[RULESET] == MODE_TWO_PLAYER:
-        play_two_player_round(state, opts, codes, params, rng, script, trace, work)
+        play_two_player_round(state, opts, codes, params, restrict, rng, script, trace, work)
     else:
-        play_round(state, opts, codes, params, rng, script, trace, work)
+        play_round(state, opts, codes, params, restrict, rng, script, trace, work)
     state[ROUND] += 1
     monarch = state[MONARCH]
     if state[VP + monarch] >= WIN_VP:
@@ -599,18 +600,18 @@ def advance(state, opts, codes, params, rng, script, trace, work):
 
 
 @kernel
-def play_on(state, opts, codes, params, rng, script, trace, work):
+def play_on(state, opts, codes, params, restrict, rng, script, trace, work):
     """Play rounds until a Monarch wins or the round cap is reached."""
     while state[WINNER] == NOBODY and state[ROUND] < opts[OPT_MAX_ROUNDS]:
-        advance(state, opts, codes, params, rng, script, trace, work)
+        advance(state, opts, codes, params, restrict, rng, script, trace, work)
     if state[WINNER] == NOBODY:
         log(state, trace, EV_CAP, NOBODY, NO_CARD, NO_CARD, state[ROUND])
 
 
 @kernel
-def play_game(state, opts, codes, params, rng, script, trace, work):
+def play_game(state, opts, codes, params, restrict, rng, script, trace, work):
     deal(state, opts, rng)
-    play_on(state, opts, codes, params, rng, script, trace, work)
+    play_on(state, opts, codes, params, restrict, rng, script, trace, work)
 
 
 # ---- batch -------------------------------------------------------------------------------
@@ -640,7 +641,7 @@ def write_row(row, state, game_index, deal_index, rotation):
 
 
 @allocating_kernel(parallel=True)
-def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, out):
+def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, slot_restrict, out):
     n = opts[OPT_PLAYERS]
     blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(blocks):
@@ -648,6 +649,7 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         rng = np.empty(2, dtype=np.uint64)
         codes = np.empty(n, dtype=np.int64)
         params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
+        restrict = np.empty((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         work = new_work_buffer()
@@ -655,6 +657,7 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
             game_index = start + i
             deal_index, rotation = split_game_index(game_index, rotations)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
+            seat_restrictions(rotation, slot_restrict, restrict)
             open_stream(rng, seed, deal_index)
-            play_game(state, opts, codes, params, rng, no_script, no_trace, work)
+            play_game(state, opts, codes, params, restrict, rng, no_script, no_trace, work)
             write_row(out[i], state, game_index, deal_index, rotation)
