@@ -7,7 +7,6 @@ import pytest
 
 from balance.engine.rng import new_stream
 from balance.games.thron_der_luegen import layout as L
-from balance.games.thron_der_luegen.decision import FORBID, PREFER
 from balance.games.thron_der_luegen.game import GAME
 from balance.games.thron_der_luegen.policies import ask
 from balance.games.thron_der_luegen.positions import Position
@@ -57,26 +56,19 @@ def test_round_rows_add_up():
 
 
 # ---- restrictions (the shared decision interface) ------------------------------------------------
-def restricted(kind_bits: list[tuple[int, int]], which: int, players: int = 4) -> np.ndarray:
-    restrict = np.zeros((players, 32, 2), dtype=np.int64)
-    for kind, bit in kind_bits:
-        restrict[:, kind, which] |= 1 << bit
-    return restrict
-
-
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
-def test_a_forbidden_action_is_never_taken_while_another_is_legal(policy, monkeypatch):
-    setup = GAME.make_setup("base", 4, policy)
-    reveal = next(a for a in GAME.actions(setup) if a.name == "reveal End card")
-    monkeypatch.setattr(setup, "restrict", restricted(list(reveal.all_pairs), FORBID), raising=False)
-    for game in range(20):
-        rows, state, trace = GAME.traced(setup, 2, game)
-        assert not (trace[:, 1] == L.EV_REVEAL_END).any()
-    discard = next(a for a in GAME.actions(setup) if a.name == "discard")
-    monkeypatch.setattr(setup, "restrict", restricted(list(discard.all_pairs), PREFER), raising=False)
-    for game in range(20):
-        rows, state, trace = GAME.traced(setup, 2, game)
-        assert not (trace[:, 1] == L.EV_SWAP).any() and not (trace[:, 1] == L.EV_INTRIGUE).any()
+def test_a_forbidden_action_is_never_taken_and_a_preferred_one_always(policy):
+    """Every seat forbids revealing End cards: none is revealed (drawing is always legal). Then every
+    seat prefers discarding: no card is ever swapped or played (discarding is always legal)."""
+    forbid = GAME.make_setup("base", 4, [(policy, {}, {"forbid": ["reveal End card"]})] * 4)
+    prefer = GAME.make_setup("base", 4, [(policy, {}, {"prefer": ["Discard"]})] * 4)
+    free = GAME.make_setup("base", 4, policy)
+    events = {name: np.concatenate([GAME.traced(s, 2, g)[2][:, 1] for g in range(8)])
+              for name, s in (("forbid", forbid), ("prefer", prefer), ("free", free))}
+    assert (events["free"] == L.EV_REVEAL_END).any() and (events["free"] == L.EV_SWAP).any()
+    assert not (events["forbid"] == L.EV_REVEAL_END).any()
+    assert not np.isin(events["prefer"], [L.EV_SWAP, L.EV_INTRIGUE]).any()
+    assert forbid.seats[0].label.endswith("[-reveal End card]")
 
 
 def test_action_names_are_unique():

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import slot_at_seat
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.deck import DeckError, load_deck
-from balance.games.thron_der_luegen.decision import Action, no_restrictions
 from balance.games.thron_der_luegen.options import MODES, OPTIONS, POLICIES
 from balance.games.thron_der_luegen.rules import play_traced, simulate_batch
 from balance.games.thron_der_luegen.transcript import describe_events
@@ -116,17 +115,13 @@ class ThronDerLuegen(Game):
         ]
         return acts
 
-    def slot_restrict(self, setup: Setup) -> np.ndarray:
-        restrict = getattr(setup, "restrict", None)
-        return no_restrictions(setup.players) if restrict is None else restrict
-
     # ---- running -----------------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         """count matches -> count * max_rounds rows (unused rows have row = -1)."""
         out = np.empty((count * self.max_rounds(setup), L.N_COLUMNS), dtype=np.int64)
         simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(setup.rotations),
                        setup.extra["_kernel_options"], setup.policy_codes, setup.policy_params,
-                       self.slot_restrict(setup), out)
+                       setup.restrict, out)
         return out
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
@@ -168,7 +163,7 @@ class ThronDerLuegen(Game):
         opts = self.kernel_options(setup, self.deck(setup), checks) if checks else setup.extra["_kernel_options"]
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         rows, state = play_traced(np.int64(seed), np.int64(game_index), np.int64(setup.rotations), opts,
-                                  setup.policy_codes, setup.policy_params, self.slot_restrict(setup),
+                                  setup.policy_codes, setup.policy_params, setup.restrict,
                                   np.zeros(0, dtype=np.int64) if script is None else script, trace)
         return rows, state, trace[: state[L.TRACE_LEN]]
 

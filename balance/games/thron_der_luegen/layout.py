@@ -12,7 +12,7 @@ people, kind, values, intrigue effect) is not code: it is a row of the deck tabl
 writes into the kernel's options vector from the scenario's deck file (deck.py).
 """
 
-from balance.games.thron_der_luegen.decision import DECISION_HEADER
+from balance.engine.decision import DECISION_HEADER
 
 # ---- components and numbers of the rulebook -----------------------------------------------
 N_COURT = 28  # 23 Fae and 5 intrigue cards (a deck file may split them otherwise, but holds 28)

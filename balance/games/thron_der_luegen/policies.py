@@ -15,7 +15,7 @@ Equally good answers are broken at random from the game's stream.
 
 from balance.engine.kernels import kernel
 from balance.engine.rng import random_bit
-from balance.games.thron_der_luegen.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, pose, random_answer
+from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, pose, random_answer
 from balance.games.thron_der_luegen.layout import (
     ACT, DISCARDS, DOUBLE, DRAWN, END_SHOWN, F_LEFT, F_RIGHT, FAR_THRONE, FLIP, HAND, HUNT,
     INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, NO_CARD, PAIR, PEEK_CHOICE,

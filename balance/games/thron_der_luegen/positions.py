@@ -22,7 +22,7 @@ import numpy as np
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import new_stream
 from balance.games.thron_der_luegen import layout as L
-from balance.games.thron_der_luegen.decision import no_restrictions
+from balance.engine.decision import no_restrictions
 from balance.games.thron_der_luegen.game import GAME
 from balance.games.thron_der_luegen.rules import (
     cards_accounted, finish_round, play_turn, score_round,

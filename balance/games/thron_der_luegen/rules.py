@@ -18,9 +18,9 @@ import numpy as np
 from numba import prange
 
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, split_game_index
+from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
 from balance.engine.rng import below, open_stream, shuffle
-from balance.games.thron_der_luegen.decision import N_KINDS_MAX, seat_restrictions
+from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
 from balance.games.thron_der_luegen.layout import (
     ACT, C_LAST_ROUND, C_MATCH_CAPPED, C_MATCH_ROUNDS, C_MATCH_WINNER, C_SEATS, DISCARD, DISCARDS, DRAWN, DRAWS, END_CARDS, END_MOON_PAIR, END_PILE, END_REASON, END_SHOWN,
     EV_CAP, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HIDE, EV_INTRIGUE, EV_MATCH_WIN, EV_MOON_PAIR, EV_PEEK, EV_REPLACE,
@@ -448,7 +448,7 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         rng = np.empty(2, dtype=np.uint64)
         codes = np.empty(n, dtype=np.int64)
         params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
-        restrict = np.zeros((n, N_KINDS_MAX, 2), dtype=np.int64)
+        restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
@@ -470,7 +470,7 @@ def play_traced(seed, game_index, rotations, opts, slot_codes, slot_params, slot
     rng = np.empty(2, dtype=np.uint64)
     codes = np.empty(n, dtype=np.int64)
     params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
-    restrict = np.zeros((n, N_KINDS_MAX, 2), dtype=np.int64)
+    restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
     deal_index, rotation = split_game_index(game_index, rotations)
     seat_policies(rotation, slot_codes, slot_params, codes, params)
     seat_restrictions(rotation, slot_restrict, restrict)
