@@ -53,8 +53,8 @@ class ThronDerLuegen(Game):
         Quantity("end_by_moon_pair", "share of rounds ended by both Moon 3s beside one person", "rate",
                  "end_moon_pair"),
         Quantity("match_rounds", "rounds per match", "ratio", "match_length", denominator="last_round"),
-        Quantity("capped", "P(a match reaches the round cap), one count per match", "ratio", "capped_match",
-                 denominator="last_round"),
+        Quantity("capped", "share of rounds played in matches that reach the round cap (no winner)", "rate",
+                 "match_capped"),
     )
 
     # ---- setup ---------------------------------------------------------------------------------
@@ -132,7 +132,6 @@ class ThronDerLuegen(Game):
         df["end_pile"] = df["end_reason"] == L.END_PILE
         df["end_moon_pair"] = df["end_reason"] == L.END_MOON_PAIR
         df["match_length"] = df["match_rounds"] * df["last_round"]
-        df["capped_match"] = df["match_capped"] * df["last_round"]
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
