@@ -15,7 +15,7 @@ OPTIONS = (
     Option("deck", "default",
            "The court cards: a deck file of balance/games/thron_der_luegen/decks/ by name (default, fae_only, "
            "strong_plain, other_intrigues) or a path to a TOML deck file. The rulebook does not list the 23 Fae "
-           "cards nor the intrigue effects: 'default' is the rules supplement's assumed deck.", assumed=True),
+           "cards nor the intrigue effects: 'default' is the rules supplement's assumed deck (reports name every assumed deck in their header)."),
     Option("split_cards", "upright",
            "How a split card (4|1) lies on a throne: 'upright' = as printed, never turned (rulebook: 'Make sure "
            "that the card always lies upright - not upside down'), so the 4|1 gives the 4 to the seat on its "
