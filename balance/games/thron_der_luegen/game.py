@@ -9,7 +9,7 @@ from balance.engine.game import Action, Game, Quantity, ReportView, Setup, Setup
 from balance.engine.kernels import slot_at_seat
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.deck import DeckError, load_deck
-from balance.games.thron_der_luegen.options import MODES, OPTIONS, POLICIES
+from balance.games.thron_der_luegen.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.thron_der_luegen.rules import play_traced, simulate_batch
 from balance.games.thron_der_luegen.transcript import describe_events
 
@@ -36,6 +36,8 @@ class ThronDerLuegen(Game):
     default_max_length = DEFAULT_ROUNDS
     length_column = "turns"
     rotation_keeps_deal = True  # the shuffles stay on the seats (seat 0 begins); rotation moves the policies
+    family = FAMILY  # read by the robustness checks (merged separately)
+    ladder = LADDER
     quantities = (
         Quantity("round_points_edge", "a seat's round score above the table's mean score that round, in round "
                                       "points (rounds that are scored: not ended by the Moon 3s)", "ratio", "edge",

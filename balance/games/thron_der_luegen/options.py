@@ -61,3 +61,20 @@ POLICIES = (
                                         "rivals more.", _preset(end_margin=4.0, rival=0.8),
            labelled=("end_margin",)),
 )
+
+# The policy family (``balance check --robust`` once the robustness work is merged): the plausible
+# players, every seat the same kind: the End-card threshold at the ends that make a playing style
+# (hasty, patient), and the heuristic blind to its rivals or fixed on them.
+FAMILY = (
+    ("random", "random", {}),
+    ("hasty (end_margin 0, rival 0.3)", "hasty", {}),
+    ("heuristic (end_margin 2, the default)", "heuristic", {}),
+    ("patient (end_margin 4, rival 0.8)", "patient", {}),
+    ("heuristic, own score only (rival 0)", "heuristic", {"rival": 0.0}),
+    ("heuristic, rival-minded (rival 1)", "heuristic", {"rival": 1.0}),
+    ("heuristic, no stone chances (lone, lowest and pair bonus 0)", "heuristic",
+     {"lone_bonus": 0.0, "lowest_bonus": 0.0, "pair_bonus": 0.0}),
+)
+# The strength ladder (``balance ladder``), weakest first: the threshold study found revealing at a
+# lead of 0 costly (hasty), so it sits below the default.
+LADDER = ("random", "hasty", "heuristic")
