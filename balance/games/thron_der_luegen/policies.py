@@ -13,11 +13,13 @@ scoring where it knows both cards, the mean of the cards it has not seen where i
 Equally good answers are broken at random from the game's stream.
 """
 
+import numpy as np
+
 from balance.engine.kernels import kernel
-from balance.engine.rng import random_bit
+from balance.engine.rng import bit_count, bit_index, random_bit
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, pose, random_answer
 from balance.games.thron_der_luegen.layout import (
-    ACT, DISCARDS, DOUBLE, DRAWN, END_SHOWN, F_LEFT, F_RIGHT, FAR_THRONE, FLIP, HAND, HUNT,
+    ACT, DECK_VALUE2, DISCARDS, DOUBLE, DRAWN, END_SHOWN, F_LEFT, F_RIGHT, FAR_THRONE, FLIP, HAND, HUNT,
     INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, NO_CARD, PAIR, PEEK_CHOICE,
     PEEK_SWAP, PEEK_TARGET, PENDING, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE,
     REVEAL_END, SCRIPT_ERROR, SCRIPT_POS, SPLIT, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
@@ -56,9 +58,19 @@ def mean_face(opts, card):
 
 
 @kernel
+def deck_value2(opts):
+    """Twice the summed ``mean_face`` of the 28 court cards (a whole number: split means end in .5)."""
+    total = 0.0
+    for c in range(N_COURT):
+        total += mean_face(opts, c)
+    return np.int64(2.0 * total)
+
+
+@kernel
 def unseen_mean(state, opts, seat):
     """The mean value of the court cards ``seat`` has not seen (not face up, not in its hand, not on a
-    throne it knows): what an unknown throne card is worth on average."""
+    throne it knows): what an unknown throne card is worth on average. The deck's total less the seen
+    cards' values (all multiples of 0.5, so the sums are exact)."""
     n = state[PLAYERS]
     seen_mask = state[DISCARDS] | (1 << state[HAND + seat])
     if state[DRAWN] != NO_CARD:
@@ -68,11 +80,12 @@ def unseen_mean(state, opts, seat):
     for t in range(n):
         if state[VIEW + t] != NO_CARD:
             seen_mask |= 1 << state[VIEW + t]
-    total, count = 0.0, 0
-    for c in range(N_COURT):
-        if not seen_mask >> c & 1:
-            total += mean_face(opts, c)
-            count += 1
+    total = 0.5 * state[DECK_VALUE2]
+    count = N_COURT - bit_count(seen_mask)
+    m = seen_mask
+    while m:
+        total -= mean_face(opts, bit_index(m & -m))
+        m &= m - 1
     return total / count if count else 0.0
 
 
@@ -149,10 +162,11 @@ def try_exchange(state, opts, seat, a, b, kept, mu, p):
 def best_exchange(state, opts, seat, firsts, kept, mu, p):
     """The best swap_thrones exchange whose first throne is in ``firsts``: (value, first, second)."""
     n = state[PLAYERS]
+    every = firsts == (1 << n) - 1  # then (a, b) and (b, a) are the same exchange: try each once
     best, best_a, best_b = -1e18, 0, 0
     for a in range(n):
         if firsts >> a & 1:
-            for b in range(n):
+            for b in range(a + 1 if every else 0, n):
                 if b != a:
                     v = try_exchange(state, opts, seat, a, b, kept, mu, p)
                     if v > best:

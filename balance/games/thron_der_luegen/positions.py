@@ -27,7 +27,8 @@ from balance.games.thron_der_luegen.game import GAME
 from balance.games.thron_der_luegen.rules import (
     cards_accounted, finish_round, play_turn, score_round,
 )
-from balance.games.thron_der_luegen.scoring import throne_score, hand_modifier
+from balance.games.thron_der_luegen.policies import deck_value2
+from balance.games.thron_der_luegen.scoring import hand_modifier, throne_score
 
 TRACE_ROWS = 4096
 
@@ -67,6 +68,7 @@ class Position:
         state[L.PLAYERS] = players
         state[L.WINNER] = L.NOBODY
         state[L.DRAWN] = state[L.PLACING] = L.NO_CARD
+        state[L.DECK_VALUE2] = deck_value2(GAME.kernel_options(setup, deck))
         for t, name in enumerate(thrones):
             state[L.THRONE + t] = take(name)
         for s, name in enumerate(hands):

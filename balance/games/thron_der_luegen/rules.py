@@ -22,7 +22,7 @@ from balance.engine.kernels import allocating_kernel, kernel, seat_policies, sea
 from balance.engine.rng import below, open_stream, shuffle
 from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
 from balance.games.thron_der_luegen.layout import (
-    ACT, C_LAST_ROUND, C_MATCH_CAPPED, C_MATCH_ROUNDS, C_MATCH_WINNER, C_SEATS, DISCARD, DISCARDS, DRAWN, DRAWS, END_CARDS, END_MOON_PAIR, END_PILE, END_REASON, END_SHOWN,
+    ACT, DECK_VALUE2, C_LAST_ROUND, C_MATCH_CAPPED, C_MATCH_ROUNDS, C_MATCH_WINNER, C_SEATS, DISCARD, DISCARDS, DRAWN, DRAWS, END_CARDS, END_MOON_PAIR, END_PILE, END_REASON, END_SHOWN,
     EV_CAP, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HIDE, EV_INTRIGUE, EV_MATCH_WIN, EV_MOON_PAIR, EV_PEEK, EV_REPLACE,
     EV_REVEAL_END, EV_ROUND_END, EV_SCORE, EV_SWAP, EV_THRONES_SWAPPED, FAR_SWAPS, FAR_THRONE, FIRST, FLIP, HAND,
     HIDDEN, HIDE_END, HIGHEST_STONES, INTRIGUE, INTRIGUES, KEEP, KNOWN, LAST_TURN, LONE, LONE_LIMIT, LONE_STONES,
@@ -33,7 +33,7 @@ from balance.games.thron_der_luegen.layout import (
     SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND, SWAP_THRONES, SWAPS, THRONE, THRONE_SCORE, TIED_STONES,
     TRACE_FIELDS, TRACE_LEN, TURN, TURN_SEAT, TURNS, WINNER, WITH_LEFT, DRAW, BROKEN,
 )
-from balance.games.thron_der_luegen.policies import ask
+from balance.games.thron_der_luegen.policies import ask, deck_value2
 from balance.games.thron_der_luegen.scoring import (
     effect_of, hand_modifier, kind_of, left_throne, own_thrones_mask, param_of, people_of, placement_flip,
     right_throne, throne_score, beside,
@@ -391,6 +391,7 @@ def new_match(state, opts):
     state[WINNER] = NOBODY
     state[DRAWN] = NO_CARD
     state[PLACING] = NO_CARD
+    state[DECK_VALUE2] = deck_value2(opts)
 
 
 # ---- a match, one result row per round -------------------------------------------------------------
