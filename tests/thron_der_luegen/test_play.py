@@ -95,6 +95,7 @@ def decision_positions(seed: int):
         pos = Position.build(5, thrones=thrones, hands=hands, pile=pile, end_shown=int(rng.integers(0, 4)),
                              seed=seed)
         s = pos.state
+        s[L.PLACER: L.PLACER + 5] = rng.integers(-1, 5, size=5)  # who was seen to place each card (public)
         if drawn:
             s[L.DRAWN] = s[L.PILE + s[L.PILE_TOP]]
             s[L.PILE_TOP] += 1

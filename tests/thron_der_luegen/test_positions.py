@@ -249,6 +249,19 @@ def test_intrigue_swap_any_two_throne_cards():
     assert pos.thrones() == ["Winter 5", "Autumn 2", "Spring 2", "Summer 5"] and pos.accounted()
 
 
+def test_everyone_sees_who_places_a_card_and_where_it_moves():
+    # the swap is made in view of everyone; the new card's face is not (rules supplement)
+    pos = Position.build(4, thrones=THRONES4, hands=HANDS4, pile=["Moon 1", "intrigue: swap_thrones"])
+    pos.turn(DRAW, act(SWAP_LEFT, HELD))  # seat 0 puts its Autumn 3 on throne 0
+    assert list(pos.state[L.PLACER: L.PLACER + 4]) == [0, L.NOBODY, L.NOBODY, L.NOBODY]
+    assert pos.state[L.KNOWN + 2 * L.MAX_PLAYERS + 0] == L.NO_CARD  # seat 2 does not know the card
+    pos.turn(DRAW, act(PLAY, DRAWN_SLOT), 0, 2)  # seat 1 exchanges thrones 0 and 2
+    assert list(pos.state[L.PLACER: L.PLACER + 4]) == [L.NOBODY, L.NOBODY, 0, L.NOBODY]
+    assert pos.thrones()[2] == "Autumn 3"
+    # seat 1 saw the Autumn 3 beside it, so it knows it on throne 2, which is not beside it
+    assert pos.deck.names[pos.state[L.KNOWN + 1 * L.MAX_PLAYERS + 2]] == "Autumn 3"
+
+
 def test_intrigue_peek_then_swap_with_one_of_yours():
     # assumed effect: "look at any throne card, then you may swap it with one of yours"
     pos = Position.build(4, thrones=THRONES4, hands=HANDS4,

@@ -92,7 +92,9 @@ FIRST = TURN_SEAT + 1  # who began this round
 LAST_TURN = FIRST + 1  # who had the last turn (the next round begins to their left)
 THRONE = LAST_TURN + 1  # per throne: the court card on it
 FLIP = THRONE + MAX_PLAYERS  # per throne: 1 when a split card lies turned (option split_cards = placer)
-HAND = FLIP + MAX_PLAYERS  # per seat: the court card in hand
+PLACER = FLIP + MAX_PLAYERS  # per throne: who put its card there from their hand (public), NOBODY if dealt or
+#                              drawn from the pile; it moves with the card
+HAND = PLACER + MAX_PLAYERS  # per seat: the court card in hand
 DRAWN = HAND + MAX_PLAYERS  # the card drawn this turn (the second hand card), or NO_CARD
 PILE = DRAWN + 1  # the draw pile, top at PILE + PILE_TOP
 PILE_TOP = PILE + N_COURT  # index of the top card; N_COURT when the pile is used up

@@ -41,6 +41,8 @@ HEURISTIC_PARAMS = (
     Param("pair_bonus", 8.0, "value of completing both Moon 3s as its own thrones (1 stone at once)", 0.0),
     Param("keep_weight", 0.2, "value per point of a card kept in hand for later swaps", 0.0),
     Param("hide_weight", 1.0, "value per End card turned face down when behind (a cost when ahead)", 0.0),
+    Param("placed_bonus", 1.0, "what it infers of another's view: an unseen throne card that seat was seen to "
+                               "put beside itself counts this many points above the unseen mean"),
 )
 
 
@@ -52,7 +54,7 @@ POLICIES = (
     Policy("random", POLICY_RANDOM, "Uniform over the legal answers of every decision."),
     Policy("heuristic", POLICY_HEURISTIC,
            "Values its two thrones from what its seat knows (the mean of the unseen cards for a throne it has "
-           "not seen), swaps or plays when that gains against the best other total it expects, and reveals an "
+           "not seen, more for a card another seat was seen to put beside itself), swaps or plays when that gains against the best other total it expects, and reveals an "
            "End card when it leads that estimate by end_margin points.", HEURISTIC_PARAMS,
            labelled=("end_margin",)),
     Policy("hasty", POLICY_HEURISTIC, "The heuristic that reveals End cards early (end_margin 0) and weighs its "

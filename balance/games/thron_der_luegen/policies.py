@@ -8,7 +8,8 @@ The heuristic sees only what its seat may know: its hand (and the card it drew),
 cards, the face-up discard pile, the End cards, and the throne cards it placed, moved or looked at
 since they last changed (``seen``). It copies that view into the state's policy scratch (VIEW,
 VIEW_FLIP), tries each answer on the copy and scores the result: its own total (the rulebook's
-scoring where it knows both cards, the mean of the cards it has not seen where it does not), less
+scoring where it knows both cards, the mean of the cards it has not seen where it does not, a
+little more for a card the seat itself was seen to put there), less
 ``rival`` times the best total it expects of another seat, plus the hand cards' stone chances.
 Equally good answers are broken at random from the game's stream.
 """
@@ -21,7 +22,7 @@ from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced,
 from balance.games.thron_der_luegen.layout import (
     ACT, DECK_VALUE2, DISCARDS, DOUBLE, DRAWN, END_SHOWN, F_LEFT, F_RIGHT, FAR_THRONE, FLIP, HAND, HUNT,
     INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, NO_CARD, PAIR, PEEK_CHOICE,
-    PEEK_SWAP, PEEK_TARGET, PENDING, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE,
+    PEEK_SWAP, PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE,
     REVEAL_END, SCRIPT_ERROR, SCRIPT_POS, SPLIT, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
     SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW,
 )
@@ -31,7 +32,7 @@ from balance.games.thron_der_luegen.scoring import (
 )
 
 # heuristic parameters (order of options.HEURISTIC_PARAMS)
-P_END_MARGIN, P_RIVAL, P_LONE, P_LOWEST, P_PAIR, P_KEEP, P_HIDE = range(7)
+P_END_MARGIN, P_RIVAL, P_LONE, P_LOWEST, P_PAIR, P_KEEP, P_HIDE, P_PLACED = range(8)
 TIE = 1e-9  # answers scored within this of the best are equally good
 
 
@@ -89,9 +90,16 @@ def unseen_mean(state, opts, seat):
     return total / count if count else 0.0
 
 
+@kernel(inline="always")
+def unknown_value(state, throne, seat, mu, p):
+    """What an unseen card on ``throne`` is worth to ``seat``: the unseen mean, and ``placed_bonus``
+    more when ``seat`` put it there itself from its hand (everyone saw it choose that card)."""
+    return mu + p[P_PLACED] if state[PLACER + throne] == seat else mu
+
+
 @kernel
-def estimate(state, opts, seat, mu):
-    """``seat``'s throne score as the viewer's scratch knows its thrones (``mu`` for unknown cards)."""
+def estimate(state, opts, seat, mu, p):
+    """``seat``'s throne score as the viewer's scratch knows its thrones (unseen cards: unknown_value)."""
     n = state[PLAYERS]
     tl, tr = left_throne(seat, n), right_throne(seat, n)
     a, b = state[VIEW + tl], state[VIEW + tr]
@@ -99,26 +107,26 @@ def estimate(state, opts, seat, mu):
         return 1.0 * pair_score(opts, a, face_value(opts, a, tl, seat, state[VIEW_FLIP + tl]),
                                 b, face_value(opts, b, tr, seat, state[VIEW_FLIP + tr]))
     if a == NO_CARD and b == NO_CARD:
-        return 2.0 * mu
-    known, t = (a, tl) if a != NO_CARD else (b, tr)
+        return unknown_value(state, tl, seat, mu, p) + unknown_value(state, tr, seat, mu, p)
+    known, t, other = (a, tl, tr) if a != NO_CARD else (b, tr, tl)
     value = 1.0 * face_value(opts, known, t, seat, state[VIEW_FLIP + t])
     kind = kind_of(opts, known)
     if kind == HUNT:
         return value
     if kind == DOUBLE:
-        return 2.0 * mu
-    return value + mu
+        return 2.0 * unknown_value(state, other, seat, mu, p)
+    return value + unknown_value(state, other, seat, mu, p)
 
 
 @kernel
 def utility(state, opts, seat, kept, mu, p):
     """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points."""
     n = state[PLAYERS]
-    thrones = estimate(state, opts, seat, mu)
+    thrones = estimate(state, opts, seat, mu, p)
     best_other, lowest_other = -1e9, 1e9
     for o in range(n):
         if o != seat:
-            e = estimate(state, opts, o, mu)
+            e = estimate(state, opts, o, mu, p)
             best_other = max(best_other, e)
             lowest_other = min(lowest_other, e)
     value = thrones + hand_modifier(opts, kept) - p[P_RIVAL] * best_other
@@ -211,8 +219,8 @@ def margin(state, opts, seat, kept, mu, p):
     best_other = -1e9
     for o in range(n):
         if o != seat:
-            best_other = max(best_other, estimate(state, opts, o, mu))
-    return estimate(state, opts, seat, mu) + hand_modifier(opts, kept) - best_other
+            best_other = max(best_other, estimate(state, opts, o, mu, p))
+    return estimate(state, opts, seat, mu, p) + hand_modifier(opts, kept) - best_other
 
 
 @kernel
@@ -283,7 +291,7 @@ def heuristic(state, opts, seat, kind, p, rng):
     mu = unseen_mean(state, opts, seat)
     if kind == TURN:
         held = state[HAND + seat]
-        lone = kind_of(opts, held) == LONE and estimate(state, opts, seat, mu) <= LONE_LIMIT
+        lone = kind_of(opts, held) == LONE and estimate(state, opts, seat, mu, p) <= LONE_LIMIT
         reveal = lone or margin(state, opts, seat, held, mu, p) >= p[P_END_MARGIN]
         return REVEAL_END if reveal and state[D_CHOICES] >> REVEAL_END & 1 else DRAW if state[D_CHOICES] & 1 \
             else REVEAL_END

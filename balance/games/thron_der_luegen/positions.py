@@ -82,6 +82,7 @@ class Position:
         state[L.PILE_TOP] = L.N_COURT - len(order)
         state[L.PILE + state[L.PILE_TOP]: L.PILE + L.N_COURT] = order
         state[L.KNOWN: L.KNOWN + L.MAX_PLAYERS * L.MAX_PLAYERS] = L.NO_CARD
+        state[L.PLACER: L.PLACER + L.MAX_PLAYERS] = L.NOBODY  # dealt, not placed
         state[L.FIRST] = state[L.TURN_SEAT] = first
         state[L.LAST_TURN] = (first + players - 1) % players
         state[L.END_SHOWN] = end_shown

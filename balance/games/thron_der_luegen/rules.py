@@ -27,7 +27,7 @@ from balance.games.thron_der_luegen.layout import (
     EV_REVEAL_END, EV_ROUND_END, EV_SCORE, EV_SWAP, EV_THRONES_SWAPPED, FAR_SWAPS, FAR_THRONE, FIRST, FLIP, HAND,
     HIDDEN, HIDE_END, HIGHEST_STONES, INTRIGUE, INTRIGUES, KEEP, KNOWN, LAST_TURN, LONE, LONE_LIMIT, LONE_STONES,
     LOWEST, LOWEST_STONES, MATCH_OVER, MAX_PLAYERS, N_COLUMNS, N_COURT, N_END, NO_CARD, NOBODY, OPT_CHECKS,
-    OPT_MAX_ROUNDS, OPT_PAIR_AT_DEAL, OPT_PLAYERS, OPT_SPLIT_PLACER, OPT_STONES_TO_WIN, PAIR, PAIR_STONES, PENDING, PLACING,
+    OPT_MAX_ROUNDS, OPT_PAIR_AT_DEAL, OPT_PLAYERS, OPT_SPLIT_PLACER, OPT_STONES_TO_WIN, PAIR, PAIR_STONES, PENDING, PLACER, PLACING,
     PEEK_CHOICE, PEEK_SWAP, PEEK_TARGET, PILE, PILE_TOP, PLAY, PLAYERS, REACH_OWN, REPLACE_FROM_PILE,
     REPLACE_TARGET, REVEAL_END, REVEALS, ROUND, ROUND_STONES, SCORE, SPLIT, STATE_SIZE, STONES, SUN, SWAP_FAR,
     SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND, SWAP_THRONES, SWAPS, THRONE, THRONE_SCORE, TIED_STONES,
@@ -91,6 +91,7 @@ def put_on_throne(state, opts, throne, card, placer, rng):
     else:
         state[FLIP + throne] = 0
     to_discards(state, old)
+    state[PLACER + throne] = placer
     for s in range(n):
         state[KNOWN + s * MAX_PLAYERS + throne] = NO_CARD
     if placer != NOBODY:
@@ -118,6 +119,7 @@ def exchange_thrones(state, a, b):
         state[KNOWN + s * MAX_PLAYERS + b] = known_a
     state[THRONE + a], state[THRONE + b] = state[THRONE + b], state[THRONE + a]
     state[FLIP + a], state[FLIP + b] = state[FLIP + b], state[FLIP + a]
+    state[PLACER + a], state[PLACER + b] = state[PLACER + b], state[PLACER + a]
 
 
 @kernel
@@ -149,6 +151,7 @@ def deal_round(state, opts, rng, trace):
     shuffle(rng, state[PILE: PILE + N_COURT], N_COURT)
     for t in range(n):
         state[THRONE + t] = draw_card(state)
+        state[PLACER + t] = NOBODY
         state[FLIP + t] = below(rng, 2) if opts[OPT_SPLIT_PLACER] and kind_of(opts, state[THRONE + t]) == SPLIT else 0
     for k in range(n):
         seat = (state[FIRST] + k) % n
