@@ -12,6 +12,7 @@ REGISTRY = {
     "imposter_kings": "balance.games.imposter_kings.game",
     "dethroned": "balance.games.dethroned.game",
     "throne_arcade": "balance.games.throne_arcade.game",
+    "thron_der_luegen": "balance.games.thron_der_luegen.game",
 }
 
 

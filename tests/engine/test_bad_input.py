@@ -87,6 +87,24 @@ target = 0.333
 tolerance = 0.03
 """
 
+TDL = """
+game = "thron_der_luegen"
+players = 4
+seed = 6
+games = 10
+seats = "heuristic"
+
+[options]
+deck = "default"
+
+[[claims]]
+id = "fair"
+quantity = "round_points_edge"
+by = "position"
+target = 0
+tolerance = 3
+"""
+
 
 def sub(base: str, old: str, new: str) -> str:
     assert old in base, old
@@ -252,7 +270,49 @@ BAD_FILES = [
                                    + '[[seats]]\npolicy = "greedy"\n' * 2), "seats[0].forbid"),
     ("ta_max_length_huge", "max_length = 1000\n" + TA, "max_length"),
     ("ta_other_games_quantity", sub(TA, '"starter_loses_full"', '"win_rate"'), "claims[0].quantity"),
+    # ---- Thron der Lügen (deck files: test_bad_deck_file_names_the_scenario_the_deck_and_the_entry)
+    ("tdl_players_seven", sub(TDL, "players = 4", "players = 7"), "players"),
+    ("tdl_players_two", sub(TDL, "players = 4", "players = 2"), "players"),
+    ("tdl_deck_unknown", sub(TDL, 'deck = "default"', 'deck = "imaginary"'), "options.deck"),
+    ("tdl_deck_number", sub(TDL, 'deck = "default"', "deck = 3"), "options.deck"),
+    ("tdl_split_reading", option(TDL, 'split_cards = "sideways"'), "options.split_cards"),
+    ("tdl_stones_negative", option(TDL, "stones_to_win = -1"), "options.stones_to_win"),
+    ("tdl_end_margin_nan", seat0(TDL, "heuristic", "end_margin = nan", "random", 4), "seats[0].params.end_margin"),
+    ("tdl_max_length", "max_length = 500\n" + TDL, "max_length"),
 ]
+
+DECK = """
+name = "test"
+[[cards]]
+people = "Winter"
+value = 4
+copies = 23
+[[intrigues]]
+effect = "hide_end"
+copies = 5
+"""
+
+# (id, deck file text, the entry the error line names)
+BAD_DECKS = [
+    ("unknown_people", sub(DECK, '"Winter"', '"Winterr"'), "cards[0].people"),
+    ("unknown_kind", sub(DECK, "value = 4", 'kind = "triple"\nvalue = 4'), "cards[0].kind"),
+    ("unknown_effect", sub(DECK, '"hide_end"', '"steal_stone"'), "intrigues[0].effect"),
+    ("wrong_count", sub(DECK, "copies = 23", "copies = 22"), "cards"),
+    ("value_too_high", sub(DECK, "value = 4", "value = 40"), "cards[0].value"),
+    ("value_fraction", sub(DECK, "value = 4", "value = 4.5"), "cards[0].value"),
+    ("split_without_right", sub(DECK, "value = 4", 'kind = "split"\nleft = 4'), "cards[0].right"),
+    ("hide_count_zero", sub(DECK, 'effect = "hide_end"', 'effect = "hide_end"\ncount = 0'), "intrigues[0].count"),
+    ("unknown_key", sub(DECK, "value = 4", "value = 4\ncolour = 1"), "cards[0].colour"),
+    ("not_toml", "cards = = 3", "test_deck.toml"),
+]
+
+
+@pytest.mark.parametrize("deck, entry", [b[1:] for b in BAD_DECKS], ids=[b[0] for b in BAD_DECKS])
+def test_bad_deck_file_names_the_scenario_the_deck_and_the_entry(tmp_path, monkeypatch, deck, entry):
+    deck_file = write(tmp_path, deck, "test_deck.toml")
+    scenario = write(tmp_path, sub(TDL, 'deck = "default"', f'deck = "{deck_file}"'))
+    assert_refused(tmp_path, monkeypatch, ["check", scenario], [str(scenario), ": options.deck:", str(deck_file),
+                                                                entry])
 
 
 def write(tmp_path, content, name="study.toml"):
@@ -397,5 +457,5 @@ def test_bad_sweep_table_is_one_line_naming_file_and_key(tmp_path, monkeypatch, 
 def test_the_table_covers_every_game_and_enough_cases():
     games = {text.split('game = "')[1].split('"')[0] for _, text, _ in BAD_FILES
              if isinstance(text, str) and 'game = "' in text}
-    assert games >= {"take_the_throne", "imposter_kings", "dethroned", "throne_arcade"}
+    assert games >= {"take_the_throne", "imposter_kings", "dethroned", "throne_arcade", "thron_der_luegen"}
     assert len(BAD_FILES) + len(BAD_COMMANDS) >= 80

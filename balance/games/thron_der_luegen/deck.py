@@ -1,0 +1,191 @@
+"""Thron der Lügen: deck files. The court cards are data: a TOML file lists the Fae cards (people,
+kind, value or split numbers, copies) and the intrigue cards (an effect from a menu, its
+parameters, copies); 28 cards in all. A scenario names one with the option ``deck``: the name of a
+file in ``balance/games/thron_der_luegen/decks/`` (without .toml) or a path to a TOML file.
+
+    name = "default"
+    assumed = true                    # the rulebook does not list the cards: reports say so
+    description = "..."
+
+    [[cards]]
+    people = "Winter"                 # Sun, Moon, Wild Hunt, Winter, Summer, Spring, Autumn
+    kind = "plain"                    # plain, split, bonus, lone, lowest, pair, hunt, double, minus
+    value = 4                         # split cards: left = 4, right = 1 instead; the x2 has none
+    copies = 1
+
+    [[intrigues]]
+    effect = "swap_thrones"           # swap_thrones, peek_swap, replace_from_pile, hide_end
+    reach = "any"                     # the effect's parameters (see EFFECT_DOCS)
+    copies = 2
+
+A malformed file is refused with one line naming the file and the entry (``DeckError``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from balance.games.thron_der_luegen.layout import (
+    BONUS, CARD_FIELDS, DOUBLE, DOUBLE_VALUE, EFFECT_NAMES, F_EFFECT, F_KIND, F_LEFT, F_PARAM, F_PEOPLE, F_RIGHT, F_VALUE,
+    HIDE_END, INTRIGUE, KIND_NAMES, LONE, N_COURT, N_END, NO_PEOPLE, PAIR, PEEK_SWAP, PEOPLES, REACH_ANY, REACH_OWN,
+    REPLACE_FROM_PILE, SPLIT, SWAP_THRONES, VALUE_RANGE, SPLIT_RANGE,
+)
+
+DECKS = Path(__file__).parent / "decks"
+FAE_KINDS = KIND_NAMES[: KIND_NAMES.index("intrigue")]
+REACHES = {"any": REACH_ANY, "own": REACH_OWN}
+HAND_KINDS = (BONUS, LONE)  # named with their sign, as printed: Sun +2, Sun -1
+MAX_COPIES = N_COURT
+
+
+class DeckError(ValueError):
+    """A malformed deck file: ``where`` is the file and the entry (e.g. ``decks/x.toml: cards[3].people``)."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    path: Path
+    assumed: bool
+    description: str
+    table: np.ndarray  # (N_COURT * CARD_FIELDS,) int64: the cards' fields, card by card
+    names: tuple[str, ...]  # each card's name, e.g. "Winter x2", "Spring 4|1", "intrigue: swap_thrones"
+
+    def card(self, index: int, field: int) -> int:
+        return int(self.table[index * CARD_FIELDS + field])
+
+
+def deck_path(name: str) -> Path:
+    """A deck named in a scenario: a file of the package's decks folder, or a path."""
+    if name.endswith(".toml") or "/" in name:
+        return Path(name)
+    return DECKS / f"{name}.toml"
+
+
+def deck_names() -> list[str]:
+    return sorted(p.stem for p in DECKS.glob("*.toml"))
+
+
+def _int(entry: dict, key: str, where: str, low: int, high: int, default: int | None = None) -> int:
+    if key not in entry:
+        if default is None:
+            raise DeckError(f"{where}.{key}", "missing")
+        return default
+    value = entry[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DeckError(f"{where}.{key}", f"expected a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise DeckError(f"{where}.{key}", f"must lie in [{low}, {high}]; got {value}")
+    return value
+
+
+def _check_keys(entry: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise DeckError(f"{where}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(allowed))})")
+
+
+def _fae(entry: dict, where: str) -> tuple[list[int], str]:
+    """One [[cards]] entry: its fields (deck table order) and its name."""
+    _check_keys(entry, {"people", "kind", "value", "left", "right", "copies"}, where)
+    people = entry.get("people")
+    if people not in PEOPLES:
+        raise DeckError(f"{where}.people", f"unknown people {people!r} (known: {', '.join(PEOPLES)})")
+    kind = entry.get("kind", "plain")
+    if kind not in FAE_KINDS:
+        raise DeckError(f"{where}.kind", f"unknown kind {kind!r} (known: {', '.join(FAE_KINDS)})")
+    code = KIND_NAMES.index(kind)
+    fields = [0] * CARD_FIELDS
+    fields[F_PEOPLE], fields[F_KIND] = PEOPLES.index(people), code
+    if code == SPLIT:
+        if "value" in entry:
+            raise DeckError(f"{where}.value", "a split card has left and right numbers, not a value")
+        fields[F_LEFT] = _int(entry, "left", where, *SPLIT_RANGE)
+        fields[F_RIGHT] = _int(entry, "right", where, *SPLIT_RANGE)
+        return fields, f"{people} {fields[F_LEFT]}|{fields[F_RIGHT]}"
+    for side in ("left", "right"):
+        if side in entry:
+            raise DeckError(f"{where}.{side}", "only split cards have left and right numbers")
+    if code == DOUBLE:
+        if "value" in entry:
+            raise DeckError(f"{where}.value", "the x2 has no value of its own to set (it counts as 2)")
+        fields[F_VALUE] = DOUBLE_VALUE
+        return fields, f"{people} x2"
+    fields[F_VALUE] = _int(entry, "value", where, *VALUE_RANGE)
+    signed = code in HAND_KINDS or fields[F_VALUE] < 0
+    return fields, f"{people} {fields[F_VALUE]:+d}" if signed else f"{people} {fields[F_VALUE]}"
+
+
+def _intrigue(entry: dict, where: str) -> tuple[list[int], str]:
+    effect = entry.get("effect")
+    if effect not in EFFECT_NAMES:
+        raise DeckError(f"{where}.effect", f"unknown effect {effect!r} (known: {', '.join(EFFECT_NAMES)})")
+    code = EFFECT_NAMES.index(effect)
+    fields = [0] * CARD_FIELDS
+    fields[F_PEOPLE], fields[F_KIND], fields[F_EFFECT] = NO_PEOPLE, INTRIGUE, code
+    if code in (SWAP_THRONES, REPLACE_FROM_PILE):
+        _check_keys(entry, {"effect", "reach", "copies"}, where)
+        reach = entry.get("reach", "any")
+        if reach not in REACHES:
+            raise DeckError(f"{where}.reach", f"must be one of {', '.join(REACHES)}; got {reach!r}")
+        fields[F_PARAM] = REACHES[reach]
+        return fields, f"intrigue: {effect}" + (" (own)" if reach == "own" else "")
+    if code == PEEK_SWAP:
+        _check_keys(entry, {"effect", "swap", "copies"}, where)
+        swap = entry.get("swap", True)
+        if not isinstance(swap, bool):
+            raise DeckError(f"{where}.swap", f"expected true or false, got {swap!r}")
+        fields[F_PARAM] = int(swap)
+        return fields, f"intrigue: {effect}" + ("" if swap else " (look only)")
+    _check_keys(entry, {"effect", "count", "copies"}, where)
+    fields[F_PARAM] = _int(entry, "count", where, 1, N_END, default=1)
+    assert code == HIDE_END
+    return fields, f"intrigue: {effect} {fields[F_PARAM]}"
+
+
+def load_deck(name: str) -> Deck:
+    """Read and validate a deck file; every error names the file and the entry."""
+    path = deck_path(name)
+    where = str(path)
+    if not path.is_file():
+        known = ", ".join(deck_names())
+        raise DeckError(where, f"no such deck file (the package's decks: {known})")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise DeckError(where, f"not a UTF-8 TOML file ({err})") from None
+    _check_keys(data, {"name", "assumed", "description", "cards", "intrigues"}, where)
+    if not isinstance(data.get("assumed", False), bool):
+        raise DeckError(f"{where}: assumed", "expected true or false")
+    rows: list[list[int]] = []
+    names: list[str] = []
+    for table, parse in (("cards", _fae), ("intrigues", _intrigue)):
+        entries = data.get(table, [])
+        if not isinstance(entries, list):
+            raise DeckError(f"{where}: {table}", "expected a list of tables ([[" + table + "]])")
+        for i, entry in enumerate(entries):
+            at = f"{where}: {table}[{i}]"
+            if not isinstance(entry, dict):
+                raise DeckError(at, "expected a table")
+            fields, card_name = parse(entry, at)
+            copies = _int(entry, "copies", at, 1, MAX_COPIES, default=1)
+            rows += [fields] * copies
+            names += [card_name] * copies
+    if len(rows) != N_COURT:
+        raise DeckError(f"{where}: cards", f"the deck must hold {N_COURT} court cards (Fae and intrigue); "
+                                           f"these entries hold {len(rows)}")
+    kinds = [r[F_KIND] for r in rows]
+    if kinds.count(PAIR) not in (0, 2):
+        raise DeckError(f"{where}: cards", f"'pair' cards (the Moon 3s) come as two or none; got {kinds.count(PAIR)}")
+    if kinds.count(LONE) > 1:
+        raise DeckError(f"{where}: cards", "at most one 'lone' card (the Sun -1): only one player can win alone")
+    table = np.array(rows, dtype=np.int64).reshape(-1)
+    return Deck(str(data.get("name", path.stem)), path, bool(data.get("assumed", False)),
+                str(data.get("description", "")), table, tuple(names))

@@ -1,0 +1,82 @@
+"""Thron der Lügen: the mode, rule options (scenario keys) and the policy registry."""
+
+from balance.engine.game import Mode, Option, Param, Policy
+from balance.games.thron_der_luegen.layout import MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_RANDOM
+
+MODES = {
+    "base": Mode("base", tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+                 "The game as the rulebook describes it, 3 to 6 players, with the deck the option `deck` names."),
+}
+
+SPLIT_READINGS = ("upright", "placer")
+HUNT_READINGS = ("cancel", "double")
+
+OPTIONS = (
+    Option("deck", "default",
+           "The court cards: a deck file of balance/games/thron_der_luegen/decks/ by name (default, fae_only, "
+           "strong_plain, other_intrigues) or a path to a TOML deck file. The rulebook does not list the 23 Fae "
+           "cards nor the intrigue effects: 'default' is the rules supplement's assumed deck (reports name every assumed deck in their header)."),
+    Option("split_cards", "upright",
+           "How a split card (4|1) lies on a throne: 'upright' = as printed, never turned (rulebook: 'Make sure "
+           "that the card always lies upright - not upside down'), so the 4|1 gives the 4 to the seat on its "
+           "left half and the 1|4 to the other; 'placer' = whoever places it turns it to their side (the rules "
+           "supplement's reading; dealt and pile-drawn cards lie at random).", choices=SPLIT_READINGS),
+    Option("hunt_with_double", "cancel",
+           "A Wild Hunt beside an x2: 'cancel' = the Wild Hunt's 'the other throne card does not count' removes "
+           "the x2 too, so the Hunt counts alone; 'double' = the x2 doubles the Hunt.", choices=HUNT_READINGS),
+    Option("pair_at_deal", True,
+           "Both Moon 3s dealt to one person's thrones end the round before the first turn, for 1 stone "
+           "(rulebook: 'at any time'); false = only a move can make the pair."),
+    Option("stones_to_win", 0,
+           "Point stones that win the match; 0 = the rulebook's 4, or 3 with 5 or 6 people.", low=0, high=20),
+)
+
+HEURISTIC_PARAMS = (
+    Param("end_margin", 2.0, "reveal an End card when its total is at least this many points above the best total "
+                             "it expects of another seat (the End-card threshold)", -20.0, 20.0),
+    Param("rival", 0.5, "weight of the best other total it expects, against its own total", 0.0, 2.0),
+    Param("lone_bonus", 6.0, "value, in points, of holding the Sun -1 with 3 points or less on its thrones "
+                             "(winning the round alone)", 0.0),
+    Param("lowest_bonus", 3.0, "value of holding the Moon 1 with the lowest throne score it expects", 0.0),
+    Param("pair_bonus", 8.0, "value of completing both Moon 3s as its own thrones (1 stone at once)", 0.0),
+    Param("keep_weight", 0.2, "value per point of a card kept in hand for later swaps", 0.0),
+    Param("hide_weight", 1.0, "value per End card turned face down when behind (a cost when ahead)", 0.0),
+    Param("placed_bonus", 1.0, "what it infers of another's view: an unseen throne card that seat was seen to "
+                               "put beside itself counts this many points above the unseen mean"),
+)
+
+
+def _preset(**changes):
+    return tuple(Param(p.name, changes.get(p.name, p.default), p.doc, p.low, p.high) for p in HEURISTIC_PARAMS)
+
+
+POLICIES = (
+    Policy("random", POLICY_RANDOM, "Uniform over the legal answers of every decision."),
+    Policy("heuristic", POLICY_HEURISTIC,
+           "Values its two thrones from what its seat knows (the mean of the unseen cards for a throne it has "
+           "not seen, more for a card another seat was seen to put beside itself), swaps or plays when that gains against the best other total it expects, and reveals an "
+           "End card when it leads that estimate by end_margin points.", HEURISTIC_PARAMS,
+           labelled=("end_margin",)),
+    Policy("hasty", POLICY_HEURISTIC, "The heuristic that reveals End cards early (end_margin 0) and weighs its "
+                                      "rivals less.", _preset(end_margin=0.0, rival=0.3), labelled=("end_margin",)),
+    Policy("patient", POLICY_HEURISTIC, "The heuristic that waits for a clear lead (end_margin 4) and weighs its "
+                                        "rivals more.", _preset(end_margin=4.0, rival=0.8),
+           labelled=("end_margin",)),
+)
+
+# The policy family (``balance check --robust`` once the robustness work is merged): the plausible
+# players, every seat the same kind: the End-card threshold at the ends that make a playing style
+# (hasty, patient), and the heuristic blind to its rivals or fixed on them.
+FAMILY = (
+    ("random", "random", {}),
+    ("hasty (end_margin 0, rival 0.3)", "hasty", {}),
+    ("heuristic (end_margin 2, the default)", "heuristic", {}),
+    ("patient (end_margin 4, rival 0.8)", "patient", {}),
+    ("heuristic, own score only (rival 0)", "heuristic", {"rival": 0.0}),
+    ("heuristic, rival-minded (rival 1)", "heuristic", {"rival": 1.0}),
+    ("heuristic, no stone chances (lone, lowest and pair bonus 0)", "heuristic",
+     {"lone_bonus": 0.0, "lowest_bonus": 0.0, "pair_bonus": 0.0}),
+)
+# The strength ladder (``balance ladder``), weakest first: the threshold study found revealing at a
+# lead of 0 costly (hasty), so it sits below the default.
+LADDER = ("random", "hasty", "heuristic")

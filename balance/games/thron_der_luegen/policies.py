@@ -1,0 +1,334 @@
+"""Thron der Lügen: the policies. Every decision goes through ``ask``.
+
+``ask`` poses the decision through the shared interface (header, restriction), answers a forced
+decision itself, the random policy uniformly, and otherwise asks the seat's policy, which chooses
+among the bits of ``state[D_CHOICES]`` only.
+
+The heuristic sees only what its seat may know: its hand (and the card it drew), its two throne
+cards, the face-up discard pile, the End cards, and the throne cards it placed, moved or looked at
+since they last changed (``seen``). It copies that view into the state's policy scratch (VIEW,
+VIEW_FLIP), tries each answer on the copy and scores the result: its own total (the rulebook's
+scoring where it knows both cards, the mean of the cards it has not seen where it does not, a
+little more for a card the seat itself was seen to put there), less
+``rival`` times the best total it expects of another seat, plus the hand cards' stone chances.
+Equally good answers are broken at random from the game's stream.
+"""
+
+import numpy as np
+
+from balance.engine.kernels import kernel
+from balance.engine.rng import bit_count, bit_index, random_bit
+from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, pose, random_answer
+from balance.games.thron_der_luegen.layout import (
+    ACT, DECK_VALUE2, DISCARDS, DOUBLE, DRAWN, END_SHOWN, F_LEFT, F_RIGHT, FAR_THRONE, FLIP, HAND, HUNT,
+    INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, NO_CARD, PAIR, PEEK_CHOICE,
+    PEEK_SWAP, PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE,
+    REVEAL_END, SCRIPT_ERROR, SCRIPT_POS, SPLIT, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
+    SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW,
+)
+from balance.games.thron_der_luegen.scoring import (
+    beside, card_field, effect_of, face_value, hand_modifier, kind_of, left_throne, pair_score, param_of,
+    placement_flip, right_throne,
+)
+
+# heuristic parameters (order of options.HEURISTIC_PARAMS)
+P_END_MARGIN, P_RIVAL, P_LONE, P_LOWEST, P_PAIR, P_KEEP, P_HIDE, P_PLACED = range(8)
+TIE = 1e-9  # answers scored within this of the best are equally good
+
+
+# ---- the seat's view --------------------------------------------------------------------------
+@kernel
+def load_view(state, seat):
+    """Copy the thrones as ``seat`` knows them into the scratch (NO_CARD where it does not)."""
+    n = state[PLAYERS]
+    for t in range(n):
+        if beside(seat, t, n):
+            card = state[THRONE + t]
+        else:
+            card = state[KNOWN + seat * MAX_PLAYERS + t]
+        state[VIEW + t] = card
+        state[VIEW_FLIP + t] = state[FLIP + t] if card != NO_CARD else 0
+
+
+@kernel(inline="always")
+def mean_face(opts, card):
+    """A card's value on a throne, read from either side."""
+    if kind_of(opts, card) == SPLIT:
+        return 0.5 * (card_field(opts, card, F_LEFT) + card_field(opts, card, F_RIGHT))
+    return 1.0 * face_value(opts, card, 0, 0, 0)
+
+
+@kernel
+def deck_value2(opts):
+    """Twice the summed ``mean_face`` of the 28 court cards (a whole number: split means end in .5)."""
+    total = 0.0
+    for c in range(N_COURT):
+        total += mean_face(opts, c)
+    return np.int64(2.0 * total)
+
+
+@kernel
+def unseen_mean(state, opts, seat):
+    """The mean value of the court cards ``seat`` has not seen (not face up, not in its hand, not on a
+    throne it knows): what an unknown throne card is worth on average. The deck's total less the seen
+    cards' values (all multiples of 0.5, so the sums are exact)."""
+    n = state[PLAYERS]
+    seen_mask = state[DISCARDS] | (1 << state[HAND + seat])
+    if state[DRAWN] != NO_CARD:
+        seen_mask |= 1 << state[DRAWN]
+    if state[PLACING] != NO_CARD:
+        seen_mask |= 1 << state[PLACING]
+    for t in range(n):
+        if state[VIEW + t] != NO_CARD:
+            seen_mask |= 1 << state[VIEW + t]
+    total = 0.5 * state[DECK_VALUE2]
+    count = N_COURT - bit_count(seen_mask)
+    m = seen_mask
+    while m:
+        total -= mean_face(opts, bit_index(m & -m))
+        m &= m - 1
+    return total / count if count else 0.0
+
+
+@kernel(inline="always")
+def unknown_value(state, throne, seat, mu, p):
+    """What an unseen card on ``throne`` is worth to ``seat``: the unseen mean, and ``placed_bonus``
+    more when ``seat`` put it there itself from its hand (everyone saw it choose that card)."""
+    return mu + p[P_PLACED] if state[PLACER + throne] == seat else mu
+
+
+@kernel
+def estimate(state, opts, seat, mu, p):
+    """``seat``'s throne score as the viewer's scratch knows its thrones (unseen cards: unknown_value)."""
+    n = state[PLAYERS]
+    tl, tr = left_throne(seat, n), right_throne(seat, n)
+    a, b = state[VIEW + tl], state[VIEW + tr]
+    if a != NO_CARD and b != NO_CARD:
+        return 1.0 * pair_score(opts, a, face_value(opts, a, tl, seat, state[VIEW_FLIP + tl]),
+                                b, face_value(opts, b, tr, seat, state[VIEW_FLIP + tr]))
+    if a == NO_CARD and b == NO_CARD:
+        return unknown_value(state, tl, seat, mu, p) + unknown_value(state, tr, seat, mu, p)
+    known, t, other = (a, tl, tr) if a != NO_CARD else (b, tr, tl)
+    value = 1.0 * face_value(opts, known, t, seat, state[VIEW_FLIP + t])
+    kind = kind_of(opts, known)
+    if kind == HUNT:
+        return value
+    if kind == DOUBLE:
+        return 2.0 * unknown_value(state, other, seat, mu, p)
+    return value + unknown_value(state, other, seat, mu, p)
+
+
+@kernel
+def utility(state, opts, seat, kept, mu, p):
+    """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points."""
+    n = state[PLAYERS]
+    thrones = estimate(state, opts, seat, mu, p)
+    best_other, lowest_other = -1e9, 1e9
+    for o in range(n):
+        if o != seat:
+            e = estimate(state, opts, o, mu, p)
+            best_other = max(best_other, e)
+            lowest_other = min(lowest_other, e)
+    value = thrones + hand_modifier(opts, kept) - p[P_RIVAL] * best_other
+    kind = kind_of(opts, kept)
+    if kind == LONE and thrones <= LONE_LIMIT:
+        value += p[P_LONE]
+    elif kind == LOWEST and thrones <= lowest_other:
+        value += p[P_LOWEST]
+    elif kind != INTRIGUE:
+        value += p[P_KEEP] * mean_face(opts, kept)
+    tl, tr = left_throne(seat, n), right_throne(seat, n)
+    if state[VIEW + tl] != NO_CARD and state[VIEW + tr] != NO_CARD and \
+            kind_of(opts, state[VIEW + tl]) == PAIR and kind_of(opts, state[VIEW + tr]) == PAIR:
+        value += p[P_PAIR]
+    return value
+
+
+@kernel
+def try_card(state, opts, seat, throne, card, kept, mu, p):
+    """Utility with ``card`` placed by ``seat`` on ``throne`` (scratch restored afterwards)."""
+    old, old_flip = state[VIEW + throne], state[VIEW_FLIP + throne]
+    state[VIEW + throne] = card
+    state[VIEW_FLIP + throne] = placement_flip(opts, card, throne, seat) if card != NO_CARD else 0
+    value = utility(state, opts, seat, kept, mu, p)
+    state[VIEW + throne], state[VIEW_FLIP + throne] = old, old_flip
+    return value
+
+
+@kernel
+def try_exchange(state, opts, seat, a, b, kept, mu, p):
+    """Utility with the cards of thrones a and b exchanged (scratch restored afterwards)."""
+    state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
+    state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
+    value = utility(state, opts, seat, kept, mu, p)
+    state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
+    state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
+    return value
+
+
+@kernel
+def best_exchange(state, opts, seat, firsts, kept, mu, p):
+    """The best swap_thrones exchange whose first throne is in ``firsts``: (value, first, second)."""
+    n = state[PLAYERS]
+    every = firsts == (1 << n) - 1  # then (a, b) and (b, a) are the same exchange: try each once
+    best, best_a, best_b = -1e18, 0, 0
+    for a in range(n):
+        if firsts >> a & 1:
+            for b in range(a + 1 if every else 0, n):
+                if b != a:
+                    v = try_exchange(state, opts, seat, a, b, kept, mu, p)
+                    if v > best:
+                        best, best_a, best_b = v, a, b
+    return best, best_a, best_b
+
+
+@kernel
+def play_value(state, opts, seat, card, kept, mu, p):
+    """What playing intrigue ``card`` is worth (its best use), keeping ``kept``."""
+    n = state[PLAYERS]
+    every = (1 << n) - 1
+    own = (1 << left_throne(seat, n)) | (1 << right_throne(seat, n))
+    effect = effect_of(opts, card)
+    if effect == SWAP_THRONES:
+        value, a, b = best_exchange(state, opts, seat, own if param_of(opts, card) else every, kept, mu, p)
+        return value
+    base = utility(state, opts, seat, kept, mu, p)
+    if effect == PEEK_SWAP:
+        best = base
+        if param_of(opts, card):
+            for t in range(n):
+                if not own >> t & 1:
+                    best = max(best, try_exchange(state, opts, seat, t, left_throne(seat, n), kept, mu, p),
+                               try_exchange(state, opts, seat, t, right_throne(seat, n), kept, mu, p))
+        return best
+    if effect == REPLACE_FROM_PILE:
+        best = base
+        for t in range(n):
+            if param_of(opts, card) == 0 or own >> t & 1:
+                best = max(best, try_card(state, opts, seat, t, NO_CARD, kept, mu, p))
+        return best
+    hidden = min(param_of(opts, card), state[END_SHOWN])
+    behind = margin(state, opts, seat, kept, mu, p) < p[P_END_MARGIN]
+    return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
+
+
+@kernel
+def margin(state, opts, seat, kept, mu, p):
+    """The seat's total less the best total it expects of another seat."""
+    n = state[PLAYERS]
+    best_other = -1e9
+    for o in range(n):
+        if o != seat:
+            best_other = max(best_other, estimate(state, opts, o, mu, p))
+    return estimate(state, opts, seat, mu, p) + hand_modifier(opts, kept) - best_other
+
+
+@kernel
+def act_value(state, opts, seat, bit, mu, p):
+    act, slot = bit // 2, bit % 2
+    held, drawn = state[HAND + seat], state[DRAWN]
+    used, kept = (drawn, held) if slot else (held, drawn)
+    n = state[PLAYERS]
+    if act == SWAP_LEFT:
+        return try_card(state, opts, seat, left_throne(seat, n), used, kept, mu, p)
+    if act == SWAP_RIGHT:
+        return try_card(state, opts, seat, right_throne(seat, n), used, kept, mu, p)
+    if act == SWAP_FAR:
+        best = -1e18
+        for t in range(n):
+            if not beside(seat, t, n):
+                best = max(best, try_card(state, opts, seat, t, used, kept, mu, p))
+        return best
+    if act == PLAY:
+        return play_value(state, opts, seat, used, kept, mu, p)
+    return utility(state, opts, seat, kept, mu, p)
+
+
+@kernel
+def pick_best(state, seat, kind, opts, mu, p, rng):
+    """The best-scored answer among the legal bits (ties at random)."""
+    choices = state[D_CHOICES]
+    n = state[PLAYERS]
+    best, best_mask = -1e18, 0
+    for bit in range(2 * N_ACTS if kind == ACT else n if kind != PEEK_CHOICE else 3):
+        if not choices >> bit & 1:
+            continue
+        v = answer_value(state, opts, seat, kind, bit, mu, p)
+        if v > best + TIE:
+            best, best_mask = v, 1 << bit
+        elif v >= best - TIE:
+            best_mask |= 1 << bit
+    return random_bit(rng, best_mask)
+
+
+@kernel
+def answer_value(state, opts, seat, kind, bit, mu, p):
+    n = state[PLAYERS]
+    held = state[HAND + seat]
+    if kind == ACT:
+        return act_value(state, opts, seat, bit, mu, p)
+    if kind == FAR_THRONE:
+        return try_card(state, opts, seat, bit, state[PLACING], held, mu, p)
+    if kind == SWAP_FIRST:
+        value, a, b = best_exchange(state, opts, seat, 1 << bit, held, mu, p)
+        return value
+    if kind == SWAP_SECOND:
+        return try_exchange(state, opts, seat, state[PENDING], bit, held, mu, p)
+    if kind == PEEK_TARGET:
+        return 1.0 if state[VIEW + bit] == NO_CARD else 0.0  # look where it knows nothing yet
+    if kind == PEEK_CHOICE:
+        if bit == KEEP:
+            return utility(state, opts, seat, held, mu, p)
+        mine = left_throne(seat, n) if bit == WITH_LEFT else right_throne(seat, n)
+        return try_exchange(state, opts, seat, state[PENDING], mine, held, mu, p)
+    # REPLACE_TARGET: the new card comes unseen from the pile
+    return try_card(state, opts, seat, bit, NO_CARD, held, mu, p)
+
+
+@kernel
+def heuristic(state, opts, seat, kind, p, rng):
+    load_view(state, seat)
+    mu = unseen_mean(state, opts, seat)
+    if kind == TURN:
+        held = state[HAND + seat]
+        lone = kind_of(opts, held) == LONE and estimate(state, opts, seat, mu, p) <= LONE_LIMIT
+        reveal = lone or margin(state, opts, seat, held, mu, p) >= p[P_END_MARGIN]
+        return REVEAL_END if reveal and state[D_CHOICES] >> REVEAL_END & 1 else DRAW if state[D_CHOICES] & 1 \
+            else REVEAL_END
+    return pick_best(state, seat, kind, opts, mu, p, rng)
+
+
+@kernel
+def scripted(state, script):
+    """The next scripted answer (tests, positions); an illegal or missing one is flagged and the
+    lowest legal answer taken."""
+    k = state[SCRIPT_POS]
+    choices = state[D_CHOICES]
+    if k < script.shape[0] and 0 <= script[k] < 63 and choices >> script[k] & 1:
+        state[SCRIPT_POS] = k + 1
+        return script[k]
+    state[SCRIPT_ERROR] = 1
+    state[SCRIPT_POS] = k + 1
+    return answer_of_lowest(choices)
+
+
+@kernel(inline="always")
+def answer_of_lowest(choices):
+    bit = 0
+    while not choices >> bit & 1:
+        bit += 1
+    return bit
+
+
+@kernel
+def ask(state, opts, seat, kind, choices, codes, params, restrict, rng, script):
+    """Pose a decision and return the answer: forced, random, scripted or the heuristic's."""
+    pose(state, seat, kind, choices, restrict)
+    if forced(state):
+        return answer_of(state)
+    code = codes[seat]
+    if code == POLICY_RANDOM:
+        return random_answer(state, rng)
+    if code == POLICY_SCRIPTED:
+        return scripted(state, script)
+    return heuristic(state, opts, seat, kind, params[seat], rng)
