@@ -1,4 +1,4 @@
-"""The `balance` command line: games, run, check, report, replay, bench, matrix.
+"""The `balance` command line: games, run, check, report, replay, bench, matrix, restrict.
 
 Every input is validated before anything is written or played; bad input (a scenario key, a flag)
 is one line naming the file or the flag and the key, exit status 2. Long work shows progress on
@@ -29,6 +29,7 @@ from balance.engine.runner import (DEFAULT_CHUNK, MANIFEST, SUMMARY, Results, Ru
 from balance.engine.scenario import (Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data,
                                      scenario_files)
 from balance.games import game_names, get_game
+from balance.restrict import MARGIN
 
 SHOW_AFTER = 2.0  # seconds: work expected to take longer shows its progress
 LINE_SECONDS = 5.0  # seconds between progress lines when stderr is not a terminal
@@ -553,6 +554,53 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
             cells = table[table["row"] == a]
             typer.echo(f"{a:<{width}}" + "".join(f"{r.win_rate:>8.3f} [{r.low:.3f},{r.high:.3f}]".rjust(26)
                                                  for r in cells.itertuples()))
+
+
+@app.command()
+def restrict(scenario: Path = typer.Argument(..., help="Scenario TOML file: the setup and the standard field."),
+             games: int = typer.Option(4_000, "--games", "-n", help="Games per restricted run (whole deals; the "
+                                                                      "baseline plays the same deals)."),
+             seed: Optional[int] = SeedOpt,
+             forced: bool = typer.Option(False, "--forced", help="Also make the slot prefer each action "
+                                                                 "(is it dominant?)."),
+             margin: float = typer.Option(100 * MARGIN, "--margin", help="Margin of the verdicts, in "
+                                                                                  "points of win rate."),
+             output: Optional[Path] = typer.Option(None, "-o", "--output", help="Also write an HTML section with "
+                                                                                "the importance chart (Markdown "
+                                                                                "beside it)."),
+             threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
+    """Restricted play: for every action of the game's menu (each card, ability or choice), policy
+    slot 0 forbidden it (with --forced also made to prefer it) against the scenario's field,
+    rotated over the seats, on the baseline's deals (common random numbers). Per action: the
+    restricted and baseline win rates, importance = baseline - restricted with its interval
+    (paired by deal), Holm-adjusted verdicts against the margin; and each seat as a restricted
+    row (the value of going first)."""
+    from balance.restrict import restrict_study, study_text
+
+    with user_errors():
+        check_common_flags(games, seed, threads)
+        check_flag(margin, "--margin", integer=False, low=0, high=100)
+        if output is not None and output.suffix.lower() != ".html":
+            raise UserError(f"-o: {output}: the report file must end in .html")
+        sc = load(scenario)
+        if seed is not None:
+            sc.seed = seed
+        if not sc.setup.game.actions(sc.setup):
+            raise UserError(f"{scenario}: {sc.setup.game.name} declares no actions to restrict")
+        set_threads(threads)
+        with on_interrupt(nothing_kept), progress(f"restrict {sc.name}") as tracker:
+            study = restrict_study(sc.setup, sc.seed, games, forced=forced, margin=margin / 100, tracker=tracker)
+        if output is not None:
+            from balance.report import write_restrict_report
+
+            html, md = write_restrict_report(study, sc.title, output)
+        if json_out:
+            typer.echo(json.dumps(to_jsonable({"study": {"scenario": str(scenario), **study.describe()},
+                                               "rows": study.table}), indent=2))
+        else:
+            typer.echo(study_text(study))
+            if output is not None:
+                typer.echo(f"wrote {html} and {md}")
 
 
 def matrix_base(g, scenario: Path | None, mode: str | None, players: int | None) -> dict:

@@ -873,3 +873,75 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     return output, md_path
+
+
+# ---- restricted play (balance restrict) ----------------------------------------------------
+def importance_figure(study) -> bytes:
+    """Horizontal bars: each action's importance (and, where played, its gain when forced) in
+    points with 95% whiskers, coloured by the verdict against the margin (dashed)."""
+    table = study.table
+    panels = [("importance", "important", "importance: baseline - forbidden (points)")]
+    if table["gain"].notna().any():
+        panels.append(("gain", "dominant", "gain: forced - baseline (points)"))
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, len(panels), sharey=True, squeeze=False, layout="constrained",
+                                 figsize=(PAGE_INCHES, 1.0 + ROW_INCHES * 1.3 * len(table)))
+        y = np.arange(len(table))
+        for ax, (effect, verdict, title) in zip(axes[0], panels):
+            values = table[effect].to_numpy(float) * 100
+            low, high = table[f"{effect}_low"].to_numpy(float) * 100, table[f"{effect}_high"].to_numpy(float) * 100
+            colours = [VERDICT_COLOURS.get(v, VERDICT_COLOURS[""]) if isinstance(v, str) else "#cccccc"
+                       for v in table[verdict]]
+            ax.barh(y, np.nan_to_num(values), color=colours, alpha=0.8)
+            ax.errorbar(values, y, xerr=[values - low, high - values], fmt="none", ecolor="#222", capsize=2,
+                        linewidth=1)
+            ax.axvline(0, color="#444", linewidth=0.8)
+            ax.axvline(study.margin * 100, color="#444", linewidth=0.8, linestyle="--")
+            seats = table["action"].str.startswith("seat ").to_numpy()
+            if seats.any() and not seats.all():  # the seats' rows apart from the actions'
+                ax.axhline(np.argmax(seats) - 0.5, color="#888", linewidth=0.8)
+            ax.set_title(title, loc="left")
+            ax.grid(axis="y", visible=False)
+        axes[0][0].set_yticks(y, table["action"])
+        axes[0][0].set_ylim(len(table) - 0.5, -0.5)
+        handles = [plt.Rectangle((0, 0), 1, 1, color=c, label=v) for v, c in VERDICT_COLOURS.items() if v]
+        handles.append(Line2D([], [], color="#444", linestyle="--", label=f"margin {study.margin * 100:g} points"))
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, bbox_to_anchor=(0.5, 1.0))
+        return _png(fig)
+
+
+def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
+    """A restricted-play study (balance.restrict) as an HTML section with its importance chart,
+    and its Markdown copy (images in output_files/)."""
+    from balance.restrict import findings_text, header_text, questions, table_view
+
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    page = Page(output.with_name(output.stem + "_files"))
+    page.html.append(f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
+                     f"content='width=device-width'><title>{html.escape(title)}: restricted play</title>"
+                     f"<style>{CSS}</style></head><body><section>")
+    page.heading(2, f"{title}: restricted play")
+    page.text(header_text(study) + ".")
+    page.text(findings_text(study) + ".")
+    lose, gain = questions(study)
+    page.text(f"Importance is what a player loses when forbidden the action (the rules still force it when "
+              f"nothing else is legal); gain is what it wins when made to play it whenever legal. \"{lose}\" "
+              f"and \"{gain}\" hold when the one-sided bound passes the margin, fail when the other bound stays "
+              f"below it, else undecided (p-values Holm-adjusted over every test). Seat rows come from the "
+              f"baseline's games: the slot forced to sit at that seat, or never to.", css="note")
+    page.image(f"{output.stem}_importance.png", importance_figure(study), f"{title}: importance",
+               "Bars: the estimate, whiskers: its 95% interval (paired by deal), dashed: the margin; colour: "
+               "the verdict.")
+    view = table_view(study)
+    page.table(view, verdict_col=lose, text_cols=("action",))
+    page.html.append("</section></body></html>")
+    page.assets.mkdir(exist_ok=True)
+    for name, png in page.images.items():
+        (page.assets / name).write_bytes(png)
+    md_path = output.with_suffix(".md")
+    for path, text in ((output, "\n".join(page.html)), (md_path, "\n".join(page.md))):
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    return output, md_path

@@ -288,6 +288,11 @@ BAD_COMMANDS = [
     ("matrix_game_unknown", ["matrix", "chess", "--policies", "random"], "GAME"),
     ("matrix_scenario_of_another_game", ["matrix", "dethroned", "--policies", "random", "--scenario", "{ttt}"],
      "--scenario"),
+    ("restrict_games_zero", ["restrict", "{ttt}", "--games", 0], "--games"),
+    ("restrict_margin_negative", ["restrict", "{ttt}", "--margin", -1], "--margin"),
+    ("restrict_margin_nan", ["restrict", "{ttt}", "--margin", "nan"], "--margin"),
+    ("restrict_not_html", ["restrict", "{ttt}", "-o", "{dir}/restrict.txt"], "-o"),
+    ("restrict_missing_file", ["restrict", "{dir}/nope.toml"], "nope.toml"),
     ("report_not_html", ["report", "{ttt}", "-o", "{dir}/report.txt"], "-o"),
     ("report_games_zero", ["report", "{ttt}", "-o", "{dir}/report.html", "--games", 0], "--games"),
 ]
