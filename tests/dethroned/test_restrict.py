@@ -172,3 +172,18 @@ def test_restricted_games_stay_legal():
 def test_restrict_role_must_be_a_role_in_play():
     with pytest.raises(SetupError, match="restrict_role"):
         setup(ROYAL_SHOWDOWN, restrict_role="Sage")
+
+
+def test_the_posed_heuristic_keeps_plans_that_span_reactions():
+    # a defender that cannot beat a 9 but holds a Bomb lays its highest card first, for the Bomb
+    # to sit on at its next reaction (bomb_needs_defence): the Bomb is not legal yet, yet the
+    # heuristic asked through the posed decision must still plan for it
+    from balance.games.dethroned.positions import Position
+    pos = Position(ROYAL_SHOWDOWN, hands=[["9"], ["3", "Bomb"], [], []])
+    a = pos.attack(0, "9", 1)
+    st = setup(ROYAL_SHOWDOWN)
+    assert not (combat.legal_kinds(pos.s, GAME.compiled(st)["opts"], 1) >> L.ACT_BOMB) & 1
+    action = Seat(st, pos.s.copy(), no_restrictions(4), 0).reaction(1)
+    assert action == L.encode(L.ACT_DEFEND, 0, a, 0, 0)
+    forbidden = Seat(st, pos.s.copy(), restriction(st, FORBID, "Defend", 4), 0).reaction(1)
+    assert L.action_kind(forbidden) != L.ACT_DEFEND

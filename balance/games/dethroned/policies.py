@@ -36,7 +36,7 @@ from balance.engine.kernels import kernel
 from balance.engine.rng import below, chance, uniform
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
-    hand_kind, kill_class_met, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
+    hand_kind, kill_class_met, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
     strongest_attack_on, tie_wins,
 )
 from balance.games.dethroned.layout import (
@@ -683,7 +683,9 @@ def heuristic_plan(s, opts, roles, want_cond, want_kill, want_total, params, bel
                               s[D_CHOICES])
     if (s[H_MOVE_STEPS] >> DK_VOTE) & 1:
         return heuristic_continue(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
-    allowed = s[D_CHOICES] if kind == DK_ACTION else 1 << action_kind(s[H_MOVE])
+    allowed = 1 << action_kind(s[H_MOVE])
+    if kind == DK_ACTION:  # kinds not legal now stay open to its plans (a defence for a Bomb to sit on)
+        allowed = s[D_CHOICES] | ~legal_kinds(s, opts, p)
     if allows(allowed, ACT_PASS) and marks[MARK_SEEN, p] == s[H_VERSION]:
         return ACT_PASS  # nothing changed since it last chose to wait
     action = heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
