@@ -15,7 +15,7 @@ win rate forbidden and forced, importance = baseline - forbidden and gain = forc
 paired by deal with 95% intervals, and verdicts against a margin Holm-adjusted over every test of
 the study (balance.restrict's statistics).
 
-    python -m balance.games.dethroned.restricted_roles     # reports/dethroned/restrict.{html,md}
+    python -m balance.games.dethroned.restricted_roles -n 4000   # reports/dethroned/restrict.{html,md,csv}
 """
 
 from __future__ import annotations
@@ -101,18 +101,25 @@ def study(seed: int = SEED, games: int = GAMES, margin: float = MARGIN, setups=S
     return verdicts(pd.DataFrame(rows), margin)
 
 
-def view(table: pd.DataFrame, margin: float) -> pd.DataFrame:
+def views(table: pd.DataFrame, margin: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The forbidden table (importance) and the forced table (gain), readable."""
     lose, gain = questions(margin)
-    return pd.DataFrame([{
+    records = table.to_dict("records")
+    forbidden = pd.DataFrame([{
         "role": r["role"], "card": r["card"],
         "baseline %": _points(r["baseline"], r["baseline_low"], r["baseline_high"], False),
         "forbidden %": _points(r["forbidden"], r["forbidden_low"], r["forbidden_high"], False),
         "importance": _points(r["importance"], r["importance_low"], r["importance_high"], True),
         lose: _verdict(r["important"], r["p_important"]),
+    } for r in records])
+    forced = pd.DataFrame([{
+        "role": r["role"], "card": r["card"],
+        "baseline %": _points(r["baseline"], r["baseline_low"], r["baseline_high"], False),
         "forced %": _points(r["forced"], r["forced_low"], r["forced_high"], False),
         "gain": _points(r["gain"], r["gain_low"], r["gain_high"], True),
         gain: _verdict(r["dominant"], r["p_dominant"]),
-    } for r in table.to_dict("records")])
+    } for r in records])
+    return forbidden, forced
 
 
 def questions(margin: float) -> tuple[str, str]:
@@ -130,7 +137,8 @@ def findings(table: pd.DataFrame, margin: float) -> str:
 
 
 def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Path = OUTPUT) -> tuple[Path, Path]:
-    """The study as an HTML page (charts inline) and its Markdown copy (charts in output_files/)."""
+    """The study as an HTML page (charts inline), its Markdown copy (charts in output_files/) and
+    the table of estimates as CSV."""
     output.parent.mkdir(parents=True, exist_ok=True)
     title = "DETHRONED: restricted play per role"
     page = Page(output.with_name(output.stem + "_files"))
@@ -161,13 +169,19 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
                    f"{name}: importance and gain per role and card",
                    "Bars: the estimate, whiskers: its 95% interval (paired by deal), dashed: the margin; colour: "
                    "the verdict.")
-        page.table(view(part, margin), verdict_col=lose, text_cols=("role", "card"))
+        forbidden, forced = views(part, margin)
+        page.text(f"{name}: each role forbidden the card.")
+        page.table(forbidden, verdict_col=lose, text_cols=("role", "card"))
+        page.text(f"{name}: each role made to play the card whenever it can.")
+        page.table(forced, verdict_col=gain, text_cols=("role", "card"))
     page.html.append("</section></body></html>")
     page.assets.mkdir(exist_ok=True)
     for image, png in page.images.items():
         (page.assets / image).write_bytes(png)
     md = output.with_suffix(".md")
-    for path, text in ((output, "\n".join(page.html)), (md, "\n".join(page.md))):
+    csv = output.with_suffix(".csv")
+    for path, text in ((output, "\n".join(page.html)), (md, "\n".join(page.md)),
+                       (csv, table.to_csv(index=False, float_format="%.6g"))):
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
@@ -185,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games must be at least 1, --margin in [0, 100], --output a .html file")
     table = study(args.seed, args.games, args.margin / 100, log=lambda line: print(line, file=sys.stderr))
     html_path, md_path = write(table, args.seed, args.games, args.margin / 100, args.output)
-    print(f"wrote {html_path} and {md_path}")
+    print(f"wrote {html_path}, {md_path} and {html_path.with_suffix('.csv')}")
 
 
 if __name__ == "__main__":
