@@ -31,11 +31,11 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Setup
+from balance.games.dethroned.game import GAME
+from balance.games.dethroned.setups import SUGGESTED_SETUPS
 from balance.report import CSS, Page, importance_figure
 from balance.restrict import FORBID, FORCE, MARGIN, _points, _verdict, paired, rate, verdicts
 from balance.stats import HOLDS
-from balance.games.dethroned.game import GAME
-from balance.games.dethroned.setups import SUGGESTED_SETUPS
 
 CARDS = ("Double", "Halve", "Redirect", "Bomb")
 SETUPS = ("full_house", "town_meeting")  # the 8 roles of each deck: every role of the game once
@@ -195,8 +195,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--margin", type=float, default=MARGIN * 100, help="margin of the verdicts, in points")
     parser.add_argument("-o", "--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
-    if args.games < 1 or not 0 <= args.margin <= 100 or args.output.suffix != ".html":
-        parser.error("--games must be at least 1, --margin in [0, 100], --output a .html file")
+    for flag, bad, need in (("--games", args.games < 1, "at least 1"),
+                            ("--margin", not 0 <= args.margin <= 100, "in [0, 100]"),
+                            ("--output", args.output.suffix != ".html", "a .html file")):
+        if bad:
+            print(f"{flag}: must be {need}", file=sys.stderr)
+            sys.exit(2)
     table = study(args.seed, args.games, args.margin / 100, log=lambda line: print(line, file=sys.stderr))
     html_path, md_path = write(table, args.seed, args.games, args.margin / 100, args.output)
     print(f"wrote {html_path}, {md_path} and {html_path.with_suffix('.csv')}")
