@@ -46,7 +46,7 @@ class RestrictStudy:
     deals: int
     margin: float
     forced: bool
-    table: pd.DataFrame  # one row per action, then one per seat (see ``row``)
+    table: pd.DataFrame  # one row per action of the menu, then one per seat
 
     @property
     def slot_label(self) -> str:

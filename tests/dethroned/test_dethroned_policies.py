@@ -39,10 +39,10 @@ class Table:
                 self.grudge, self.params)
 
     def act(self, p, seed=0):
-        return int(policies.heuristic_act(*self.args(), p, new_stream(np.uint64(seed), 0)))
+        return int(policies.heuristic_act(*self.args(), p, new_stream(np.uint64(seed), 0), L.ALL_ANSWERS))
 
     def vote(self, p, seed=0):
-        return int(policies.heuristic_vote(*self.args(), p, new_stream(np.uint64(seed), 0)))
+        return int(policies.heuristic_vote(*self.args(), p, new_stream(np.uint64(seed), 0), L.ALL_ANSWERS))
 
     def target(self, p, seed=0):
         c = self.c
@@ -142,6 +142,7 @@ def test_lying_is_set_per_symbol_class():
     pos = Position(roles, hands=[["1"], ["2"], ["3"], ["4"]])
     t = Table(pos, lying_royalty=1.0, lying_assailant=0.0, lying_commoner=0.0)
     for seed in range(10):
-        claims = [policies.heuristic_claim(pos.s, t.params, t.c["role_count"], p, new_stream(np.uint64(seed), 0))
-                  for p in range(4)]
+        claims = [L.claim_role(policies.heuristic_claim(pos.s, t.params, t.c["role_count"], p,
+                                                        new_stream(np.uint64(seed), 0), L.ALL_ANSWERS),
+                               pos.s[L.pbase(p) + L.PL_ROLE]) for p in range(4)]
         assert [pos.role_names[c] for c in claims][1:] == roles[1:] and pos.role_names[claims[0]] != "King"

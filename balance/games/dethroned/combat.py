@@ -11,7 +11,7 @@ from balance.games.dethroned.layout import (
     ACT_ATTACK, ACT_BOMB, ACT_CLEAR, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT,
     ATTACK_BEATEN, ATTACK_FREE, ATTACK_UNBEATEN, AT_BOMBED, AT_CARD, AT_CREDIT, AT_DEADLINE, AT_DEF_CARD,
     AT_DEF_EXP, AT_DEF_STACK, AT_EXP, AT_MODS, AT_MOD_COUNT, AT_OWNER, AT_PLACED, AT_SERIAL, AT_STATE, AT_VICTIM,
-    CARD_BASE, DECK_SIZE, DEFENCE_UNITS, DOUBLE, HALVE, HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_NOW, H_OUTCOME,
+    BOMB, CARD_BASE, DECK_SIZE, DEFENCE_UNITS, DOUBLE, HALVE, HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_NOW, H_OUTCOME,
     H_PASS_STREAK, H_PHASE, H_PLAYERS, H_SERIAL, H_TRACE_LEN, H_UNBEATEN, H_VERSION, KF_ASSAILANT,
     KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, KILL_ASSAILANT, KILL_COMMONER, KILL_NONE, KILL_ROYAL, LOC_DECK,
     LOC_DISCARD, LOC_FIELD, LOC_HAND, LOC_KILLING_BLOW, MAX_ATTACKS, MAX_MODS, MAX_PLAYERS, NO_CARD, OUTCOME_NONE,
@@ -299,64 +299,176 @@ def may_act_on(s, p, a):
     return True
 
 
+@kernel(inline="always")
+def slot_of(s, p, kind):
+    """Hand slot of a card of ``kind`` (a player holds at most one of each); -1 if none."""
+    for h in range(HAND_SIZE):
+        if hand_kind(s, p, h) == kind:
+            return h
+    return -1
+
+
+@kernel
+def battle_slots(s, p):
+    """Bit mask of the hand slots holding Battle cards."""
+    mask = 0
+    for h in range(HAND_SIZE):
+        if is_battle(hand_kind(s, p, h)):
+            mask |= 1 << h
+    return mask
+
+
+@kernel
+def attack_targets(s, p):
+    """Bit mask of the seats p may attack now: in combat, free, holding a Battle card; any other
+    living player it has no live attack on."""
+    if s[H_PHASE] != PHASE_COMBAT or defending(s, p) or battle_slots(s, p) == 0:
+        return 0
+    mask = 0
+    for t in range(s[H_PLAYERS]):
+        if t != p and alive(s, t) and not (s[pbase(p) + PL_ATTACKING] >> t) & 1:
+            mask |= 1 << t
+    return mask
+
+
+@kernel
+def overwrite_slots(s, opts, p, a):
+    """Bit mask of the hand slots whose Battle card may overwrite attack ``a`` (option)."""
+    if not opts[O_OVERWRITE] or s[H_PHASE] != PHASE_COMBAT or defending(s, p):
+        return 0
+    mask = 0
+    for h in range(HAND_SIZE):
+        kind = hand_kind(s, p, h)
+        if is_battle(kind) and may_overwrite(s, p, a, kind):
+            mask |= 1 << h
+    return mask
+
+
+@kernel
+def redirect_destinations(s, opts, p, a):
+    """Bit mask (target + MAX_PLAYERS * side) of where p's Redirect may send attack ``a`` (SIDE_ATTACK)
+    or, with the option, its defending card (SIDE_DEFENCE)."""
+    mask = 0
+    for t in range(s[H_PLAYERS]):
+        if not alive(s, t):
+            continue
+        if redirect_target_ok(s, p, a, t):
+            mask |= 1 << t
+        if (opts[O_REDIRECT_DEFENCE] and s[abase(a) + AT_DEF_CARD] != NO_CARD
+                and not (s[pbase(p) + PL_ATTACKING] >> t) & 1):
+            mask |= 1 << (t + MAX_PLAYERS)
+    return mask
+
+
+@kernel(inline="always")
+def modifier_sides(s, a):
+    """Bit mask of the cards of attack ``a`` a Double or Halve may modify."""
+    return (1 << SIDE_ATTACK) | ((1 << SIDE_DEFENCE) if s[abase(a) + AT_DEF_CARD] != NO_CARD else 0)
+
+
+@kernel
+def card_of_move(kind):
+    """The card kind a move of ``kind`` plays when that card fixes it (a Modifier); NO_CARD otherwise."""
+    if kind == ACT_DOUBLE:
+        return DOUBLE
+    if kind == ACT_HALVE:
+        return HALVE
+    if kind == ACT_REDIRECT:
+        return REDIRECT
+    if kind == ACT_BOMB:
+        return BOMB
+    return NO_CARD
+
+
+@kernel
+def move_attacks(s, opts, p, kind):
+    """Bit mask of the attacks on the table a move of ``kind`` (DEFEND, OVERWRITE or a Modifier)
+    may act on now: defenders act only on attacks against themselves, others on any unbeaten
+    attack; Modifiers need room on the attack, a Redirect combat (a defender's only with the
+    option) and a destination, a Bomb is laid on its victim's anchor attack."""
+    if kind == ACT_DEFEND and battle_slots(s, p) == 0:
+        return 0
+    card = card_of_move(kind)
+    if card != NO_CARD and slot_of(s, p, card) < 0:
+        return 0
+    if kind == ACT_REDIRECT and (s[H_PHASE] != PHASE_COMBAT or (defending(s, p) and not opts[O_DEFENDER_REDIRECT])):
+        return 0
+    mask = 0
+    for a in range(s[H_ATTACK_TOP]):
+        if kind == ACT_OVERWRITE:
+            ok = overwrite_slots(s, opts, p, a) != 0
+        elif not may_act_on(s, p, a):
+            ok = False
+        elif kind == ACT_DEFEND:
+            ok = True
+        elif kind == ACT_BOMB:
+            ok = bomb_anchor(s, opts, s[abase(a) + AT_VICTIM]) == a
+        else:
+            ok = s[abase(a) + AT_MOD_COUNT] < MAX_MODS and (
+                kind != ACT_REDIRECT or redirect_destinations(s, opts, p, a) != 0)
+        if ok:
+            mask |= 1 << a
+    return mask
+
+
+@kernel
+def legal_kinds(s, opts, p):
+    """Bit mask of the kinds of move (ACT_*) living player ``p`` has now: PASS always, unless
+    clearing its beaten attacks is all that is left (CLEAR alone)."""
+    if defending(s, p) and s[pbase(p) + PL_UNBEATEN_ON] == 0:
+        return 1 << ACT_CLEAR
+    mask = 1 << ACT_PASS
+    if attack_targets(s, p) != 0:
+        mask |= 1 << ACT_ATTACK
+    for kind in (ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_REDIRECT, ACT_BOMB, ACT_OVERWRITE):
+        if move_attacks(s, opts, p, kind) != 0:
+            mask |= 1 << kind
+    return mask
+
+
 @kernel
 def list_legal(s, opts, p, out):
-    """All legal actions of living player ``p`` now into ``out``; returns how many (PASS first)."""
-    n = 0
-    out[n] = encode(ACT_PASS, 0, 0, 0, 0)
-    n += 1
-    b = pbase(p)
-    players = s[H_PLAYERS]
-    if defending(s, p) and s[b + PL_UNBEATEN_ON] == 0:
+    """All legal actions of living player ``p`` now into ``out``, by kind (PASS first); returns
+    how many. Built from the masks its decisions are posed with, so both say the same."""
+    kinds = legal_kinds(s, opts, p)
+    if kinds == 1 << ACT_CLEAR:
         out[0] = encode(ACT_CLEAR, 0, 0, 0, 0)  # the only thing left to do
         return 1
-    combat = s[H_PHASE] == PHASE_COMBAT
-    for h in range(HAND_SIZE):
-        kind = s[b + PL_HAND + h]
-        if kind == NO_CARD:
-            continue
-        if is_battle(kind):
-            if combat and not defending(s, p):
-                for t in range(players):
-                    if t != p and alive(s, t) and not (s[b + PL_ATTACKING] >> t) & 1:
-                        out[n] = encode(ACT_ATTACK, h, 0, t, 0)
-                        n += 1
-                if opts[O_OVERWRITE]:
-                    for a in range(s[H_ATTACK_TOP]):
-                        if may_overwrite(s, p, a, kind):
-                            out[n] = encode(ACT_OVERWRITE, h, a, 0, 0)
-                            n += 1
-            for a in range(s[H_ATTACK_TOP]):
-                if may_act_on(s, p, a):
-                    out[n] = encode(ACT_DEFEND, h, a, 0, 0)
+    out[0] = encode(ACT_PASS, 0, 0, 0, 0)
+    n = 1
+    targets = attack_targets(s, p)
+    for t in range(s[H_PLAYERS]):
+        if (targets >> t) & 1:
+            for h in range(HAND_SIZE):
+                if (battle_slots(s, p) >> h) & 1:
+                    out[n] = encode(ACT_ATTACK, h, 0, t, 0)
                     n += 1
-        elif kind == DOUBLE or kind == HALVE:
-            act = ACT_DOUBLE if kind == DOUBLE else ACT_HALVE
-            for a in range(s[H_ATTACK_TOP]):
-                if may_act_on(s, p, a) and s[abase(a) + AT_MOD_COUNT] < MAX_MODS:
-                    out[n] = encode(act, h, a, 0, SIDE_ATTACK)
-                    n += 1
-                    if s[abase(a) + AT_DEF_CARD] != NO_CARD:
-                        out[n] = encode(act, h, a, 0, SIDE_DEFENCE)
-                        n += 1
-        elif kind == REDIRECT:
-            if not combat or (defending(s, p) and not opts[O_DEFENDER_REDIRECT]):
+    for kind in (ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_REDIRECT, ACT_BOMB, ACT_OVERWRITE):
+        attacks = move_attacks(s, opts, p, kind)
+        for a in range(s[H_ATTACK_TOP]):
+            if not (attacks >> a) & 1:
                 continue
-            for a in range(s[H_ATTACK_TOP]):
-                if may_act_on(s, p, a) and s[abase(a) + AT_MOD_COUNT] < MAX_MODS:
-                    for t in range(players):
-                        if alive(s, t) and redirect_target_ok(s, p, a, t):
-                            out[n] = encode(ACT_REDIRECT, h, a, t, SIDE_ATTACK)
-                            n += 1
-                        if (opts[O_REDIRECT_DEFENCE] and s[abase(a) + AT_DEF_CARD] != NO_CARD and alive(s, t)
-                                and not (s[b + PL_ATTACKING] >> t) & 1):
-                            out[n] = encode(ACT_REDIRECT, h, a, t, SIDE_DEFENCE)
-                            n += 1
-        else:  # BOMB: one action per victim, whatever attack it is laid on
-            for a in range(s[H_ATTACK_TOP]):
-                if may_act_on(s, p, a) and bomb_anchor(s, opts, s[abase(a) + AT_VICTIM]) == a:
-                    out[n] = encode(ACT_BOMB, h, a, 0, 0)
-                    n += 1
+            if kind == ACT_DEFEND or kind == ACT_OVERWRITE:
+                slots = battle_slots(s, p) if kind == ACT_DEFEND else overwrite_slots(s, opts, p, a)
+                for h in range(HAND_SIZE):
+                    if (slots >> h) & 1:
+                        out[n] = encode(kind, h, a, 0, 0)
+                        n += 1
+            elif kind == ACT_DOUBLE or kind == ACT_HALVE:
+                sides = modifier_sides(s, a)
+                for side in (SIDE_ATTACK, SIDE_DEFENCE):
+                    if (sides >> side) & 1:
+                        out[n] = encode(kind, slot_of(s, p, card_of_move(kind)), a, 0, side)
+                        n += 1
+            elif kind == ACT_REDIRECT:
+                destinations = redirect_destinations(s, opts, p, a)
+                for d in range(2 * MAX_PLAYERS):
+                    if (destinations >> d) & 1:
+                        out[n] = encode(kind, slot_of(s, p, REDIRECT), a, d % MAX_PLAYERS, d // MAX_PLAYERS)
+                        n += 1
+            else:
+                out[n] = encode(kind, slot_of(s, p, BOMB), a, 0, 0)
+                n += 1
     return n
 
 

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Game, Quantity, ReportView, Setup, SetupError
-from balance.engine.kernels import seat_policies, slot_at_seat, split_game_index
+from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_seat, split_game_index
 from balance.engine.rng import STREAM_SIZE, open_stream
 from balance.games.dethroned import layout as L
 from balance.games.dethroned import rules
@@ -113,10 +113,11 @@ class Dethroned(Game):
 
     def parse_extra(self, raw: dict[str, Any], setup: Setup, key: str) -> None:
         prefix = f"{key}." if key else ""
-        unknown = set(raw) - {"roles", "custom_roles"}
+        unknown = set(raw) - {"roles", "custom_roles", "restrict_role"}
         if unknown:
             name = sorted(unknown)[0]
-            raise SetupError(f"{prefix}{name}", f"{self.name} takes no such table (known: roles, custom_roles)")
+            raise SetupError(f"{prefix}{name}", f"{self.name} takes no such key (known: roles, custom_roles, "
+                                                f"restrict_role)")
         customs = raw.get("custom_roles", [])
         if not isinstance(customs, list):
             raise SetupError(f"{prefix}custom_roles", "expected an array of tables ([[custom_roles]])")
@@ -144,6 +145,12 @@ class Dethroned(Game):
             setup.extra["custom_roles"] = customs
         setup.extra["_role_names"] = distinct
         setup.extra["_table"] = table
+        restricted = raw.get("restrict_role")
+        if restricted is not None:
+            if restricted not in distinct:
+                raise SetupError(f"{prefix}restrict_role", f"expected a role in play ({', '.join(distinct)}), "
+                                                           f"got {restricted!r}")
+            setup.extra["restrict_role"] = restricted
 
     def compiled(self, setup: Setup) -> dict[str, np.ndarray]:
         """The arrays the kernel takes, built from a validated setup."""
@@ -170,8 +177,10 @@ class Dethroned(Game):
         opts[L.O_REDIRECT_DEFENCE] = o["redirect_defending_card"]
         opts[L.O_REDIRECT_RESTARTS] = o["redirect_restarts_window"]
         opts[L.O_DEFENCE_STACK] = o["defence_cards"] == "stack"
+        restricted = setup.extra.get("restrict_role")
         return dict(opts=opts, roles=table, want_cond=want_cond, want_kill=want_kill,
-                    want_total=want_cond + want_kill, setup_roles=setup_roles, role_count=role_count)
+                    want_total=want_cond + want_kill, setup_roles=setup_roles, role_count=role_count,
+                    restricted_role=np.int64(names.index(restricted) if restricted else L.NO_ROLE))
 
     def validate(self, setup: Setup) -> None:
         for name in ("window_seconds", "count_seconds"):
@@ -188,8 +197,33 @@ class Dethroned(Game):
         out = np.empty((count, len(self.columns)), dtype=np.int32)
         rules.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
                               c["want_kill"], c["want_total"], c["setup_roles"], c["role_count"],
-                              setup.policy_codes, setup.policy_params, out)
+                              setup.policy_codes, setup.policy_params, setup.restrict, c["restricted_role"], out)
         return out
+
+    def actions(self, setup: Setup) -> list[Action]:
+        """The restriction menu: the claim (truth or lie), each kind of move at a reaction (every
+        Modifier, Redirect and Bomb is one kind of move), and the vote. With ``restrict_role`` a
+        seat's restriction binds it only while it holds that role."""
+        lies = tuple((L.DK_CLAIM, bit) for bit in range(1, len(setup.extra["_role_names"])))
+        menu = [
+            Action("Claim truthfully", L.DK_CLAIM, L.CLAIM_TRUTH, "claim its own role in the discussion"),
+            *([Action("Lie about role", *lies[0], "claim another role in play in the discussion", pairs=lies[1:])]
+              if lies else []),
+            Action("Pass", L.DK_ACTION, L.ACT_PASS, "let a reaction go by without playing a card"),
+            Action("Attack", L.DK_ACTION, L.ACT_ATTACK, "attack a player with a Battle card"),
+            Action("Defend", L.DK_ACTION, L.ACT_DEFEND, "play a Battle card against an attack (its own, "
+                   "or helping another)"),
+            Action("Double", L.DK_ACTION, L.ACT_DOUBLE, "play the Double on an attacking or defending card"),
+            Action("Halve", L.DK_ACTION, L.ACT_HALVE, "play the Halve on an attacking or defending card"),
+            Action("Redirect", L.DK_ACTION, L.ACT_REDIRECT, "play the Redirect: take an attack over and "
+                   "send it at a player"),
+            Action("Bomb", L.DK_ACTION, L.ACT_BOMB, "play the Bomb: beat every attack on a player"),
+            Action("Overwrite", L.DK_ACTION, L.ACT_OVERWRITE, "overwrite another's attack with a larger "
+                   "Battle card (only with the option attack_by_overwrite)"),
+            Action("Pass vote", L.DK_VOTE, L.VOTE_END, "vote to end the game at a vote (no attack to continue)"),
+            Action("Vote to continue", L.DK_VOTE, L.VOTE_CONTINUE, "continue the game at a vote by attacking"),
+        ]
+        return menu
 
     def assailant_counts(self, setup: Setup) -> tuple[int, int]:
         table = setup.extra["_table"]
@@ -232,7 +266,9 @@ class Dethroned(Game):
         deal_index, rotation = split_game_index(game_index, setup.rotations)
         codes = np.zeros(players, dtype=np.int64)
         params = np.zeros_like(setup.policy_params)
+        restrict = np.zeros_like(setup.restrict)
         seat_policies(rotation, setup.policy_codes, setup.policy_params, codes, params)
+        seat_restrictions(rotation, setup.restrict, restrict)
         if script is not None:
             codes[:] = POLICY_SCRIPTED
         else:
@@ -242,7 +278,7 @@ class Dethroned(Game):
         open_stream(stream, np.uint64(seed), deal_index)
         trace = self.last_replay_trace = np.zeros((trace_size, L.TRACE_FIELDS), dtype=np.int64)
         rules.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],
-                         c["role_count"], codes, params,
+                         c["role_count"], codes, params, restrict, c["restricted_role"],
                          np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, c["roles"].shape[0])),
                          np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS)), np.zeros(L.MAX_LEGAL, dtype=np.int64),
                          np.zeros(L.MAX_ATTACKS, dtype=np.int64), script,

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from balance.engine.decision import DECISION_HEADER
 from balance.engine.kernels import kernel
 
 # ---- cards ---------------------------------------------------------------------------------
@@ -63,21 +64,26 @@ MAX_PLAYERS = 8
 MIN_PLAYERS = 3
 
 # ---- header ---------------------------------------------------------------------------------
-H_PLAYERS = 0
-H_NOW = 1  # ms
-H_PHASE = 2
-H_DECISIONS = 3
-H_DEATHS = 4
-H_PASS_STREAK = 5  # consecutive passes with no attack on the table
-H_OUTCOME = 6
-H_SERIAL = 7  # order in which attacks were placed
-H_ATTACK_TOP = 8  # attack slots in use lie below this
-H_VOTES = 9
-H_TRACE_LEN = 10
-H_UNBEATEN = 11  # unbeaten attacks on the table
-H_VERSION = 12  # grows with every change a player can see (actions, draws, deaths, votes)
-H_ERROR = 13  # checked runs only: why the game was stopped (ERROR_*)
-HEADER_SIZE = 14
+# The engine's decision header (D_SEAT, D_KIND, D_CHOICES) comes first; the game's own header
+# starts at DECISION_HEADER.
+H_PLAYERS = DECISION_HEADER
+H_NOW = H_PLAYERS + 1  # ms
+H_PHASE = H_NOW + 1
+H_DECISIONS = H_PHASE + 1
+H_DEATHS = H_DECISIONS + 1
+H_PASS_STREAK = H_DEATHS + 1  # consecutive passes with no attack on the table
+H_OUTCOME = H_PASS_STREAK + 1
+H_SERIAL = H_OUTCOME + 1  # order in which attacks were placed
+H_ATTACK_TOP = H_SERIAL + 1  # attack slots in use lie below this
+H_VOTES = H_ATTACK_TOP + 1
+H_TRACE_LEN = H_VOTES + 1
+H_UNBEATEN = H_TRACE_LEN + 1  # unbeaten attacks on the table
+H_VERSION = H_UNBEATEN + 1  # grows with every change a player can see (actions, draws, deaths, votes)
+H_ERROR = H_VERSION + 1  # checked runs only: why the game was stopped (ERROR_*)
+H_MOVE = H_ERROR + 1  # the move being assembled from the answers of its posed steps (an action code)
+H_MOVE_STEPS = H_MOVE + 1  # bit mask of the decision kinds (DK_*) answered so far for that move
+H_MOVE_SERIAL = H_MOVE_STEPS + 1  # counts moves begun: a policy's plan belongs to one move
+HEADER_SIZE = H_MOVE_SERIAL + 1
 
 NO_ERROR = 0
 ERROR_ILLEGAL_ACTION = 1  # a policy chose an action list_legal does not offer
@@ -192,6 +198,34 @@ FIELD_MASK = 0xFF
 KIND_MASK = 0xF
 MAX_LEGAL = 2048
 
+# ---- decisions --------------------------------------------------------------------------------
+# Every choice a player makes is posed through balance.engine.decision.pose: the decision header
+# holds who decides (D_SEAT), the kind below (D_KIND) and the legal answers as a bit mask
+# (D_CHOICES). A move at a reaction has up to MAX_LEGAL forms, more than a mask holds, so it is
+# posed in steps: its kind first (DK_ACTION), then what the kind needs:
+#   ATTACK    DK_TARGET, DK_CARD          DEFEND, OVERWRITE   DK_ATTACK, DK_CARD
+#   DOUBLE    DK_ATTACK, DK_SIDE          HALVE               DK_ATTACK, DK_SIDE
+#   REDIRECT  DK_ATTACK, DK_REDIRECT_TO   BOMB                DK_ATTACK
+#   PASS      nothing more                (CLEAR is never posed: the rules leave no choice)
+# A vote is DK_VOTE, and a vote to continue is an attack: DK_TARGET, DK_CARD follow.
+# What the bits of D_CHOICES mean, per kind:
+DK_CLAIM = 0  # bit 0 (CLAIM_TRUTH): its own role; bit b >= 1: the b-th other role in play by role id (a lie)
+DK_ACTION = 1  # bit = the move's kind ACT_* (PASS, ATTACK, DEFEND, DOUBLE, HALVE, REDIRECT, BOMB, OVERWRITE)
+DK_TARGET = 2  # bit = the seat attacked
+DK_CARD = 3  # bit = the hand slot of the Battle card played
+DK_ATTACK = 4  # bit = the index of the attack acted on (live attacks are one per attacker and victim:
+#                at most MAX_PLAYERS * (MAX_PLAYERS - 1) = 56, so indices stay below 63)
+DK_SIDE = 5  # bit = SIDE_ATTACK / SIDE_DEFENCE: which card of the attack a Double or Halve modifies
+DK_REDIRECT_TO = 6  # bit = target seat + MAX_PLAYERS * side (SIDE_DEFENCE: the defending card, an option)
+DK_VOTE = 7  # bit VOTE_END (pass: vote to end) / VOTE_CONTINUE (continue by attacking)
+DK_CREDIT = 8  # bit = the index of each equal simultaneous attack the dying defender may credit
+DECISION_KINDS = 9
+DECISION_NAMES = ("claim", "action", "target", "card", "attack", "side", "redirect to", "vote", "credit")
+CLAIM_TRUTH = 0
+VOTE_END = 0
+VOTE_CONTINUE = 1
+ALL_ANSWERS = -1  # every bit set: a mask that allows whatever is legal
+
 # ---- trace ----------------------------------------------------------------------------------
 TR_TIME = 0
 TR_EVENT = 1
@@ -249,6 +283,7 @@ KILL_ASSAILANT = 3
 KILL_ROLE = 4
 
 NOT_IN_PLAY = -1  # a referenced role that no player holds: neither alive nor dead
+NO_ROLE = -1  # no restricted role: restrictions follow the policy slots (scenario key restrict_role)
 
 KILL_CLASS_NAMES = {"royalty": KILL_ROYAL, "commoner": KILL_COMMONER, "assailant": KILL_ASSAILANT}
 
@@ -369,3 +404,19 @@ def is_battle(kind):
 def power(kind, exponent):
     """Exact value of a Battle card after its Doubles and Halves."""
     return (kind + 1) * 2.0 ** exponent
+
+
+@kernel(inline="always")
+def claim_bit(role, own):
+    """DK_CLAIM's answer that claims ``role`` for a player holding ``own``."""
+    if role == own:
+        return CLAIM_TRUTH
+    return role + 1 if role < own else role
+
+
+@kernel(inline="always")
+def claim_role(bit, own):
+    """The role DK_CLAIM's answer ``bit`` claims for a player holding ``own``."""
+    if bit == CLAIM_TRUTH:
+        return own
+    return bit - 1 if bit <= own else bit

@@ -1,8 +1,15 @@
 """DETHRONED's compiled policies and the dispatcher every decision of the kernel goes through.
 
-Decisions: a role claim (discussion phase), an action at each reaction (list_legal's moves), a
-vote after a death or at an impasse (PASS = end, an ATTACK action = continue by attacking), and
-the defender's choice of kill credit between equal simultaneous attacks.
+Decisions (posed by rules.py through balance.engine.decision; kinds and answer bits in layout.py):
+a role claim (discussion phase: the truth or a lie), a move at each reaction (its kind, then what
+that kind needs: target, card, attack, side), a vote after a death or at an impasse (end, or
+continue by attacking), and the defender's choice of kill credit between equal simultaneous
+attacks. ``decide`` answers every one of them: a forced answer, the random player (uniform over
+the legal answers of each step), a script, or the heuristic, which plans a whole move at the
+first step it is asked and answers the later steps from that plan. Every heuristic rule below
+considers only the move kinds the posed decision leaves it (``allowed``), so a restricted
+heuristic plays the rest of its game unchanged; when it finds no move of the kinds left (a seat
+made to prefer a move it has no use for) it answers at random among them.
 
 Policies see only public information plus their own role: claims, who attacks and helps whom,
 who is dead and who was credited. The heuristic keeps beliefs belief[observer, player, role]
@@ -24,11 +31,12 @@ Ties between equally good choices are broken at random from the game's stream, n
 
 import numpy as np
 
+from balance.engine.decision import D_CHOICES, D_KIND, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, chance, uniform
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
-    hand_kind, kill_class_met, list_legal, may_overwrite, own_conditions_met, redirect_target_ok,
+    hand_kind, kill_class_met, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
     strongest_attack_on, tie_wins,
 )
 from balance.games.dethroned.layout import (
@@ -39,17 +47,20 @@ from balance.games.dethroned.layout import (
     PHASE_COMBAT, PL_ALIVE, PL_ASSAILANT, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON,
     REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_SELF, SELF_ALIVE, SIDE_ATTACK,
-    SIDE_DEFENCE, abase, action_kind, encode, is_battle, pbase,
+    SIDE_DEFENCE, CLAIM_TRUTH, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT, DK_REDIRECT_TO, DK_SIDE,
+    DK_TARGET, DK_VOTE, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
+    action_attack, action_kind, action_side, action_slot, action_target, claim_bit, encode, is_battle, pbase,
 )
 
-POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_SCRIPTED = 2  # forced decisions from a script (tests, positions); not a scenario policy
 
 # per-player integer policy memory ``marks[MARK_*, player]``
 MARK_SCRIPT = 0  # next scripted decision
 MARK_SEEN = 1  # table version at which the heuristic last chose to wait: it waits until a change
-MARKS = 2
+MARK_PLAN = 2  # the move planned for the move under way (an action code), answered step by step
+MARK_PLAN_MOVE = 3  # H_MOVE_SERIAL of the move that plan belongs to (NO_PLAN: none)
+MARKS = 4
 NOT_SEEN = -1
 
 # parameter row layout (shared by every policy: the first two are the speed of any player)
@@ -76,7 +87,19 @@ BELIEVED = 0.5
 TIE_EPS = 1e-9  # scores this close are a tie (broken at random)
 SAFE_BURN_VALUE = 5  # highest card a role that must not kill attacks with: a free player usually beats it
 SELF_ROUTE_DOUBT = 0.25  # own death is the route only if no other player is this likely a fitting victim
-HALF = 0.5  # the random policy's vote to continue
+NO_PLAN = -1  # no move planned (action codes are >= 0)
+
+
+@kernel(inline="always")
+def allows(allowed, kind):
+    """The mask of answers left to the policy (its restriction applied) holds move kind ``kind``."""
+    return (allowed >> kind) & 1 == 1
+
+
+@kernel(inline="always")
+def allowed_slot(s, p, card, allowed, kind):
+    """Hand slot of ``card`` if p holds it and may play it as a move of ``kind``; -1 otherwise."""
+    return slot_of(s, p, card) if allows(allowed, kind) else -1
 
 
 @kernel(inline="always")
@@ -198,14 +221,6 @@ def desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_need
 
 
 @kernel(inline="always")
-def find_kind(s, p, kind):
-    for h in range(HAND_SIZE):
-        if hand_kind(s, p, h) == kind:
-            return h
-    return -1
-
-
-@kernel(inline="always")
 def smallest_beating(s, p, needed):
     """Hand slot of the smallest Battle card worth at least ``needed``; -1 if none."""
     best = -1
@@ -238,32 +253,34 @@ def may_spend_modifier(s, roles, params, p, stream):
 
 
 @kernel
-def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers):
-    """The best way for p to beat unbeaten attack ``a`` now (a Battle card, then Modifiers)."""
+def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers, allowed):
+    """The best way for p to beat unbeaten attack ``a`` now (a Battle card, then Modifiers), among
+    the move kinds ``allowed`` leaves it."""
     b = abase(a)
     atk = attack_power(s, a)
-    slot = smallest_beating(s, p, defence_needed(s, opts, a))
+    defend = allows(allowed, ACT_DEFEND)
+    slot = smallest_beating(s, p, defence_needed(s, opts, a)) if defend else -1
     if slot >= 0:
         return encode(ACT_DEFEND, slot, a, 0, 0)
     if not allow_modifiers:
         return ACT_PASS
     has_def = s[b + AT_DEF_CARD] != NO_CARD
     room = s[b + AT_MOD_COUNT] < MAX_MODS
-    halve = find_kind(s, p, HALVE)
-    double = find_kind(s, p, DOUBLE)
+    halve = allowed_slot(s, p, HALVE, allowed, ACT_HALVE)
+    double = allowed_slot(s, p, DOUBLE, allowed, ACT_DOUBLE)
     if room and halve >= 0 and (defence_power(s, a) >= atk / 2.0 or smallest_beating(s, p, atk / 2.0) >= 0):
         return encode(ACT_HALVE, halve, a, 0, SIDE_ATTACK)
     if room and double >= 0 and has_def and 2.0 * defence_power(s, a) >= atk:
         return encode(ACT_DOUBLE, double, a, 0, SIDE_DEFENCE)
-    if double >= 0 and not has_def:
+    if double >= 0 and not has_def and defend:
         slot = smallest_beating(s, p, atk / 2.0)
         if slot >= 0:
             return encode(ACT_DEFEND, slot, a, 0, 0)  # the Double follows at the next reaction
-    bomb_slot = find_kind(s, p, BOMB)
+    bomb_slot = allowed_slot(s, p, BOMB, allowed, ACT_BOMB)
     anchor = bomb_anchor(s, opts, s[b + AT_VICTIM])
     if bomb_slot >= 0 and anchor >= 0:
         return encode(ACT_BOMB, bomb_slot, anchor, 0, 0)
-    if bomb_slot >= 0 and not has_def:
+    if bomb_slot >= 0 and not has_def and defend:
         slot = extreme_battle(s, p, True)
         if slot >= 0:
             return encode(ACT_DEFEND, slot, a, 0, 0)  # a defending card for the Bomb to sit on
@@ -340,15 +357,16 @@ def self_redirect_ok(s, opts, roles, want_kill, belief, p):
 
 
 @kernel
-def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream, allowed):
     """Under attack: let its own attack land if that death completes its win; Redirect an attack
     onto itself if that is its route; Redirect the strongest attack it cannot beat at its
     favourite target (the attacker if none; never when the kill would count against it), else deal
     with the attack whose count ends first."""
     killing = strongest_attack_on(s, p)
-    if (killing >= 0 and s[abase(killing) + AT_CREDIT] == p and own_death_wins(s, opts, roles, p, 0)):
+    if (allows(allowed, ACT_PASS) and killing >= 0 and s[abase(killing) + AT_CREDIT] == p
+            and own_death_wins(s, opts, roles, p, 0)):
         return ACT_PASS
-    redirect_slot = find_kind(s, p, REDIRECT)
+    redirect_slot = allowed_slot(s, p, REDIRECT, allowed, ACT_REDIRECT)
     if (redirect_slot >= 0 and killing >= 0 and s[abase(killing) + AT_MOD_COUNT] < MAX_MODS
             and self_redirect_ok(s, opts, roles, want_kill, belief, p)):
         return encode(ACT_REDIRECT, redirect_slot, killing, p, SIDE_ATTACK)
@@ -370,7 +388,7 @@ def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, g
             target = s[abase(strongest) + AT_OWNER]
         if target != p and alive(s, target) and redirect_target_ok(s, p, strongest, target):
             return encode(ACT_REDIRECT, redirect_slot, strongest, target, 0)
-    return save_attack(s, opts, p, urgent, stream, params, roles, True)
+    return save_attack(s, opts, p, urgent, stream, params, roles, True, allowed)
 
 
 @kernel(inline="always")
@@ -391,15 +409,15 @@ def hand_count(s, q):
 
 @kernel
 def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, p,
-                            stream):
+                            stream, allowed):
     """A role that must play its Modifiers (Alchemist) plays one wherever it is legal: Double or
     Halve in the direction its feelings about the victim point, the Bomb for the victim it likes
     best (for anyone if need be), the Redirect at its favourite target, or, when its own death is
     its route, kept for last and played onto itself."""
-    redirect_slot = find_kind(s, p, REDIRECT)
-    bomb_slot = find_kind(s, p, BOMB)
-    double = find_kind(s, p, DOUBLE)
-    halve = find_kind(s, p, HALVE)
+    redirect_slot = allowed_slot(s, p, REDIRECT, allowed, ACT_REDIRECT)
+    bomb_slot = allowed_slot(s, p, BOMB, allowed, ACT_BOMB)
+    double = allowed_slot(s, p, DOUBLE, allowed, ACT_DOUBLE)
+    halve = allowed_slot(s, p, HALVE, allowed, ACT_HALVE)
     self_route = redirect_slot >= 0 and self_redirect_ok(s, opts, roles, want_kill, belief, p)
     # the Redirect is kept for last while its own death is the route (whatever Modifiers remain)
     keep_redirect = (opts[O_REDIRECT_CREDIT] and own_death_wins(s, opts, roles, p, MAX_MODS)
@@ -435,7 +453,7 @@ def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, be
 
 @kernel
 def support_action(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream, a,
-                   open_needs, cycling):
+                   open_needs, cycling, allowed):
     """What p does about another's unbeaten attack ``a``: help a player it wants alive (a cycling
     Shopkeeper helps anyone it does not want dead, and every role that must not kill beats its
     own attack), push an attack on a player it wants dead with a Modifier, or nothing (PASS)."""
@@ -445,13 +463,13 @@ def support_action(s, opts, roles, want_cond, want_kill, want_total, belief, gru
     own_kill = s[b + AT_CREDIT] == p and must_not_kill(s, roles, p)
     if -feeling > 1.0 - params[p, P_HELPING] or (cycling and feeling <= 0.0) or own_kill:
         allow = may_spend_modifier(s, roles, params, p, stream)
-        return save_attack(s, opts, p, a, stream, params, roles, allow)
+        return save_attack(s, opts, p, a, stream, params, roles, allow, allowed)
     if feeling > 1.0 - params[p, P_AGGRESSION] and s[b + AT_MOD_COUNT] < MAX_MODS:
         if s[b + AT_DEF_CARD] != NO_CARD and may_spend_modifier(s, roles, params, p, stream):
-            double = find_kind(s, p, DOUBLE)
+            double = allowed_slot(s, p, DOUBLE, allowed, ACT_DOUBLE)
             if double >= 0:
                 return encode(ACT_DOUBLE, double, a, 0, SIDE_ATTACK)
-            halve = find_kind(s, p, HALVE)
+            halve = allowed_slot(s, p, HALVE, allowed, ACT_HALVE)
             if halve >= 0:
                 return encode(ACT_HALVE, halve, a, 0, SIDE_DEFENCE)
     return ACT_PASS
@@ -469,15 +487,17 @@ def overwritable(s, opts, p, target, slot):
 
 
 @kernel
-def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
+def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream, allowed):
+    """The heuristic's move at a reaction, of a kind ``allowed`` leaves it (PASS if it finds none)."""
     if defending(s, p):
-        return heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
+        return heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
+                                allowed)
     own = s[pbase(p) + PL_ROLE]
     open_needs = kill_needs_open(s, opts, roles, p)
     cycling = roles[own, ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > roles[own, ROLE_DECK_SUM_MAX]
     if wants_modifiers(s, roles, p):
         action = spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge,
-                                         open_needs, p, stream)
+                                         open_needs, p, stream, allowed)
         if action_kind(action) != ACT_PASS:
             return action
     # the other combats, the one whose count ends first first (equal deadlines: at random)
@@ -491,7 +511,7 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
         if chosen != ACT_PASS and s[b + AT_DEADLINE] > chosen_deadline:
             continue
         action = support_action(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
-                                a, open_needs, cycling)
+                                a, open_needs, cycling, allowed)
         if action_kind(action) == ACT_PASS:
             continue
         if chosen == ACT_PASS or s[b + AT_DEADLINE] < chosen_deadline:
@@ -515,18 +535,18 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
         slot = extreme_battle(s, p, False)
         value = hand_kind(s, p, slot) + 1
         safe = value <= SAFE_BURN_VALUE or extreme_battle(s, p, True) != slot
-        if (cycling and safe and s[pbase(target) + PL_UNBEATEN_ON] == 0
+        if (allows(allowed, ACT_ATTACK) and cycling and safe and s[pbase(target) + PL_UNBEATEN_ON] == 0
                 and hand_count(s, target) >= HAND_SIZE - 1):
             return encode(ACT_ATTACK, slot, 0, target, 0)
         return ACT_PASS
     slot = extreme_battle(s, p, True)
     if score <= 1.0 - params[p, P_AGGRESSION]:
         return ACT_PASS
-    if open_needs:  # it needs the credit: take over another's attack on the target where the rules allow
-        a = overwritable(s, opts, p, target, slot)
+    if open_needs and allows(allowed, ACT_OVERWRITE):  # it needs the credit: take over another's attack
+        a = overwritable(s, opts, p, target, slot)     # on the target where the rules allow
         if a >= 0:
             return encode(ACT_OVERWRITE, slot, a, 0, 0)
-    return encode(ACT_ATTACK, slot, 0, target, 0)
+    return encode(ACT_ATTACK, slot, 0, target, 0) if allows(allowed, ACT_ATTACK) else ACT_PASS
 
 
 @kernel
@@ -552,21 +572,30 @@ def believes_won(s, opts, roles, belief, p):
 
 
 @kernel
-def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream):
-    """End when it believes it has won; otherwise continue (by attacking) with P_STUBBORN."""
-    if believes_won(s, opts, roles, belief, p) or not chance(stream, params[p, P_STUBBORN]):
-        return ACT_PASS
+def heuristic_continue(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream):
+    """The attack it continues a vote with: its favourite target, its highest card (a role that
+    must not kill risks its lowest); PASS if it has none."""
     target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
-    slot = extreme_battle(s, p, not must_not_kill(s, roles, p))  # a role that must not kill risks its lowest
+    slot = extreme_battle(s, p, not must_not_kill(s, roles, p))
     if target < 0 or slot < 0:
         return ACT_PASS
     return encode(ACT_ATTACK, slot, 0, target, 0)
 
 
 @kernel
-def heuristic_claim(s, params, role_count, p, stream):
+def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream, allowed):
+    """End (PASS) when it believes it has won; otherwise continue (by attacking) with P_STUBBORN;
+    ``allowed``: the DK_VOTE answers left to it."""
+    if (allowed >> VOTE_END) & 1 and (believes_won(s, opts, roles, belief, p)
+                                      or not chance(stream, params[p, P_STUBBORN])):
+        return ACT_PASS
+    return heuristic_continue(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
+
+
+@kernel
+def heuristic_claim(s, params, role_count, p, stream, allowed):
     """The truth, or with its role's lying probability (P_LYING_*, by the role's symbols) another
-    role in play (chosen by copies in play)."""
+    role in play (chosen by copies in play), among the DK_CLAIM answers ``allowed``."""
     own = s[pbase(p) + PL_ROLE]
     if s[pbase(p) + PL_ASSAILANT]:
         lying = params[p, P_LYING_ASSAILANT]
@@ -574,24 +603,111 @@ def heuristic_claim(s, params, role_count, p, stream):
         lying = params[p, P_LYING_ROYALTY]
     else:
         lying = params[p, P_LYING_COMMONER]
-    if not chance(stream, lying):
-        return own
+    lies = allowed & ~(1 << CLAIM_TRUTH)
+    if lies == 0 or ((allowed >> CLAIM_TRUTH) & 1 and not chance(stream, lying)):
+        return CLAIM_TRUTH
     total = 0
     for r in range(role_count.shape[0]):
-        if r != own:
+        if r != own and (lies >> claim_bit(r, own)) & 1:
             total += role_count[r]
-    if total == 0:
-        return own
     pick = below(stream, total)
     for r in range(role_count.shape[0]):
-        if r != own:
+        if r != own and (lies >> claim_bit(r, own)) & 1:
             if pick < role_count[r]:
-                return r
+                return claim_bit(r, own)
             pick -= role_count[r]
-    return own
+    return CLAIM_TRUTH
 
 
-# ---- the dispatcher -----------------------------------------------------------------------------
+@kernel
+def heuristic_credit(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, stream, allowed):
+    """The dying defender credits, among the equal simultaneous attacks ``allowed`` (DK_CREDIT),
+    the one whose credited player it likes best (equal liking: at random)."""
+    best = -1
+    best_score = 1e9
+    ties = 0
+    open_needs = kill_needs_open(s, opts, roles, victim)
+    for a in range(s[H_ATTACK_TOP]):
+        if not (allowed >> a) & 1:
+            continue
+        credited = s[abase(a) + AT_CREDIT]
+        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, victim, credited)
+        if best < 0 or score < best_score - TIE_EPS:
+            best = a
+            best_score = score
+            ties = 1
+        elif score <= best_score + TIE_EPS:
+            ties += 1
+            if tie_wins(stream, ties):
+                best = a
+    return best
+
+
+# ---- answering a posed decision -----------------------------------------------------------------
+@kernel
+def step_answer(s, action, kind):
+    """The answer to a step of kind ``kind`` that the move ``action`` gives."""
+    if kind == DK_ACTION:
+        return action_kind(action)
+    if kind == DK_VOTE:
+        return VOTE_END if action_kind(action) == ACT_PASS else VOTE_CONTINUE
+    if kind == DK_TARGET:
+        return action_target(action)
+    if kind == DK_CARD:
+        return action_slot(action)
+    if kind == DK_ATTACK:
+        return action_attack(action)
+    if kind == DK_SIDE:
+        return action_side(action)
+    return action_target(action) + MAX_PLAYERS * action_side(action)  # DK_REDIRECT_TO
+
+
+@kernel
+def fits_move(s, action):
+    """``action`` agrees with every step of the move under way answered so far."""
+    steps = s[H_MOVE_STEPS]
+    for kind in (DK_ACTION, DK_TARGET, DK_CARD, DK_ATTACK, DK_SIDE, DK_REDIRECT_TO):
+        if (steps >> kind) & 1 and step_answer(s, action, kind) != step_answer(s, s[H_MOVE], kind):
+            return False
+    return not ((steps >> DK_VOTE) & 1) or action_kind(action) == ACT_ATTACK
+
+
+@kernel
+def heuristic_plan(s, opts, roles, want_cond, want_kill, want_total, params, belief, grudge, marks, p, stream):
+    """The move the heuristic makes, planned at the first step of a move it is asked: at a
+    reaction (it waits while nothing has changed since it last chose to wait), at a vote, or
+    (when the first steps were forced) of the kind already chosen."""
+    kind = s[D_KIND]
+    if kind == DK_VOTE:
+        return heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
+                              s[D_CHOICES])
+    if (s[H_MOVE_STEPS] >> DK_VOTE) & 1:
+        return heuristic_continue(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
+    allowed = 1 << action_kind(s[H_MOVE])
+    if kind == DK_ACTION:  # kinds not legal now stay open to its plans (a defence for a Bomb to sit on)
+        allowed = s[D_CHOICES] | ~legal_kinds(s, opts, p)
+    if allows(allowed, ACT_PASS) and marks[MARK_SEEN, p] == s[H_VERSION]:
+        return ACT_PASS  # nothing changed since it last chose to wait
+    action = heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
+                           allowed)
+    marks[MARK_SEEN, p] = s[H_VERSION] if action == ACT_PASS else NOT_SEEN
+    return action
+
+
+@kernel
+def planned_answer(s, marks, p, plan, stream):
+    """Answer the posed step from the seat's plan for this move (kept for its later steps); at
+    random among the answers left when the plan does not fit them (a restriction took its choice,
+    or it found no move of the kind it must make)."""
+    marks[MARK_PLAN, p] = plan
+    marks[MARK_PLAN_MOVE, p] = s[H_MOVE_SERIAL]
+    if plan != NO_PLAN and fits_move(s, plan):
+        answer = step_answer(s, plan, s[D_KIND])
+        if (s[D_CHOICES] >> answer) & 1:
+            return answer
+    return random_answer(s, stream)
+
+
 @kernel
 def next_scripted(script, marks, p):
     k = marks[MARK_SCRIPT, p]
@@ -602,81 +718,42 @@ def next_scripted(script, marks, p):
 
 
 @kernel
-def decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                  script, marks, p, stream):
+def decide(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+           marks, p, stream):
+    """The one door through which every posed decision passes (the header names it): forced
+    answers, the random player, then the seat's own policy, which chooses only among the answers
+    left in D_CHOICES, so a restriction binds it without its knowing. A move posed in steps is
+    planned once, at its first step the policy is asked, and answered from that plan."""
+    if forced(s):
+        return answer_of(s)
     code = codes[p]
-    if code == POLICY_HEURISTIC:
-        if marks[MARK_SEEN, p] == s[H_VERSION]:
-            return ACT_PASS  # nothing changed since it last chose to wait
-        action = heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
-        marks[MARK_SEEN, p] = s[H_VERSION] if action == ACT_PASS else NOT_SEEN
-        return action
-    if code == POLICY_SCRIPTED:
-        return next_scripted(script, marks, p)
-    n = list_legal(s, opts, p, legal)
-    return legal[below(stream, n)]
+    if code == POLICY_RANDOM:
+        return random_answer(s, stream)
+    kind = s[D_KIND]
+    choices = s[D_CHOICES]
+    if kind == DK_CLAIM:
+        if code == POLICY_SCRIPTED:
+            return CLAIM_TRUTH if choices & (1 << CLAIM_TRUTH) else lowest_answer(choices)
+        return heuristic_claim(s, params, role_count, p, stream, choices)
+    if kind == DK_CREDIT:
+        if code == POLICY_SCRIPTED:
+            return lowest_answer(choices)
+        return heuristic_credit(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream, choices)
+    planned = marks[MARK_PLAN_MOVE, p] == s[H_MOVE_SERIAL]
+    plan = marks[MARK_PLAN, p] if planned else NO_PLAN
+    if code == POLICY_SCRIPTED and not planned:
+        plan = next_scripted(script, marks, p)
+    elif code != POLICY_SCRIPTED and (not planned or not fits_move(s, plan)):
+        # plan now, or again when a restriction made the move another kind than planned
+        plan = heuristic_plan(s, opts, roles, want_cond, want_kill, want_total, params, belief, grudge, marks, p,
+                              stream)
+    return planned_answer(s, marks, p, plan, stream)
 
 
-@kernel
-def decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                script, marks, p, stream):
-    """PASS = vote to end; an ATTACK action = continue the game with that attack."""
-    code = codes[p]
-    if code == POLICY_HEURISTIC:
-        return heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream)
-    if code == POLICY_SCRIPTED:
-        return next_scripted(script, marks, p)
-    n = list_legal(s, opts, p, legal)
-    attacks = 0
-    for i in range(n):
-        if action_kind(legal[i]) == ACT_ATTACK:
-            legal[attacks] = legal[i]
-            attacks += 1
-    if attacks == 0 or chance(stream, HALF):
-        return ACT_PASS
-    return legal[below(stream, attacks)]
-
-
-@kernel
-def decide_claim(s, codes, params, role_count, p, stream):
-    code = codes[p]
-    if code == POLICY_HEURISTIC:
-        return heuristic_claim(s, params, role_count, p, stream)
-    if code == POLICY_SCRIPTED:
-        return s[pbase(p) + PL_ROLE]
-    total = 0
-    for r in range(role_count.shape[0]):
-        total += role_count[r]
-    pick = below(stream, total)
-    for r in range(role_count.shape[0]):
-        if pick < role_count[r]:
-            return r
-        pick -= role_count[r]
-    return s[pbase(p) + PL_ROLE]
-
-
-@kernel
-def decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim, candidates, n,
-                  stream):
-    """The dying defender names the killer among equal simultaneous attacks: the heuristic
-    favours the player it likes best (equal liking: at random), others choose at random."""
-    if codes[victim] == POLICY_RANDOM:
-        return candidates[below(stream, n)]
-    if codes[victim] == POLICY_SCRIPTED:
-        return candidates[0]
-    best = candidates[0]
-    best_score = 1e9
-    ties = 0
-    open_needs = kill_needs_open(s, opts, roles, victim)
-    for i in range(n):
-        credited = s[abase(candidates[i]) + AT_CREDIT]
-        score = desire(s, roles, want_cond, want_kill, want_total, belief, grudge, open_needs, victim, credited)
-        if score < best_score - TIE_EPS:
-            best = candidates[i]
-            best_score = score
-            ties = 1
-        elif score <= best_score + TIE_EPS:
-            ties += 1
-            if tie_wins(stream, ties):
-                best = candidates[i]
-    return best
+@kernel(inline="always")
+def lowest_answer(choices):
+    """The lowest set bit's index (scripted players' default)."""
+    answer = 0
+    while not (choices >> answer) & 1:
+        answer += 1
+    return answer

@@ -14,27 +14,31 @@ themselves (legality, actions, deaths, win checks) are in combat.py.
 import numpy as np
 from numba import prange
 
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, split_game_index
+from balance.engine.decision import pose
+from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
 from balance.engine.rng import STREAM_SIZE, below, open_stream, shuffle
 from balance.games.dethroned.combat import (
-    alive, apply_action, cards_consistent, clear_all_beaten, credit_candidates, defending, draw_to_full,
-    earliest_deadline, end_game, hand_kind, has_won, init_state, kill, list_legal, living_count, stalemate,
-    tie_wins, trace_event, unbeaten_total,
+    alive, apply_action, attack_targets, battle_slots, card_of_move, cards_consistent, clear_all_beaten,
+    credit_candidates, defending, draw_to_full, earliest_deadline, end_game, hand_kind, has_won, init_state, kill,
+    legal_kinds, list_legal, living_count, modifier_sides, move_attacks, overwrite_slots, redirect_destinations,
+    slot_of, stalemate, tie_wins, trace_event, unbeaten_total,
 )
 from balance.games.dethroned.layout import (
-    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT, AT_CREDIT, AT_VICTIM, C_CAPPED,
+    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT, AT_CREDIT,
+    AT_VICTIM, C_CAPPED,
     C_DEAL, C_DEATHS, C_DECISIONS, C_GAME, C_OUTCOME, C_PLAYERS, C_ROTATION, C_SECONDS, C_VOTES, DECK_SIZE,
     ERROR_CARDS, ERROR_ILLEGAL_ACTION, EV_ACTION, EV_CLAIM, EV_DEATH, EV_DRAW, EV_GAME_OVER, EV_VOTE_CONTINUE,
     EV_VOTE_END, H_DEATHS, H_DECISIONS, H_ERROR, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_VERSION,
     H_VOTES, MAX_LEGAL, MAX_PLAYERS, NO_ERROR, OUTCOME_CAPPED, OUTCOME_LAST_STANDING, OUTCOME_STALEMATE,
     OUTCOME_VOTE, O_IMPASSE_ROUNDS, O_MAX_DECISIONS, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE, PL_ALIVE, PL_ASSAILANT,
     PL_CLAIM, PL_DECK, PL_KILLS, PL_READY_AT, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON, SEAT_BASE, SEAT_FIELDS, STATE_SIZE,
-    S_ALIVE, S_KILLS, S_ROLE, S_WON, TRACE_FIELDS, abase, action_attack, action_kind, action_slot, action_target,
-    encode, pbase,
+    S_ALIVE, S_KILLS, S_ROLE, S_WON, TRACE_FIELDS, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT,
+    DK_REDIRECT_TO, DK_SIDE, DK_TARGET, DK_VOTE, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, NO_ROLE, VOTE_CONTINUE,
+    VOTE_END, abase, action_attack, action_kind, action_slot, action_target, claim_bit, claim_role, encode, pbase,
 )
 from balance.games.dethroned.policies import (
-    MARKS, MARK_SCRIPT, MARK_SEEN, NOT_SEEN, decide_action, decide_claim, decide_credit, decide_vote, init_beliefs,
-    observe_claim, observe_hostility, reaction_delay,
+    MARKS, MARK_PLAN_MOVE, MARK_SCRIPT, MARK_SEEN, NO_PLAN, NOT_SEEN, decide, init_beliefs, observe_claim,
+    observe_hostility, reaction_delay,
 )
 
 MS_PER_SECOND = 1000
@@ -64,11 +68,21 @@ def swap_roles(s, p, q):
 
 
 @kernel
-def discussion(s, codes, params, role_count, belief, first, stream, trace):
-    """Each player claims a role, clockwise from the first; heuristic listeners update beliefs."""
+def discussion(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+               marks, restrict, first, stream, trace):
+    """Each player claims a role in play (the truth or a lie: DK_CLAIM), clockwise from the first;
+    heuristic listeners update beliefs."""
     for k in range(s[H_PLAYERS]):
         p = (first + k) % s[H_PLAYERS]
-        claim = decide_claim(s, codes, params, role_count, p, stream)
+        own = s[pbase(p) + PL_ROLE]
+        choices = 0
+        for r in range(role_count.shape[0]):
+            if role_count[r] > 0 or r == own:
+                choices |= 1 << claim_bit(r, own)
+        begin_move(s)
+        answer = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                     script, marks, restrict, p, DK_CLAIM, choices, stream)
+        claim = claim_role(answer, own)
         s[pbase(p) + PL_CLAIM] = claim
         trace_event(s, trace, EV_CLAIM, p, claim, 0)
         observe_claim(s, codes, params, role_count, belief, p, claim)
@@ -104,9 +118,74 @@ def observe_action(s, codes, params, want_total, belief, grudge, p, action, vict
         observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, -1.0)
 
 
+@kernel(inline="always")
+def begin_move(s):
+    """A new move is posed: no step answered yet (a policy's plan belongs to one move)."""
+    s[H_MOVE] = encode(ACT_PASS, 0, 0, 0, 0)
+    s[H_MOVE_STEPS] = 0
+    s[H_MOVE_SERIAL] += 1
+
+
 @kernel
-def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                  marks, p, stream, trace, checked):
+def ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script, marks,
+        restrict, p, kind, choices, stream):
+    """Pose decision ``kind`` with its legal answers ``choices`` to p (narrowed by p's restriction)
+    and return p's answer; the step is recorded as answered for the move under way."""
+    pose(s, p, kind, choices, restrict)
+    answer = decide(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                    script, marks, p, stream)
+    s[H_MOVE_STEPS] |= 1 << kind
+    return answer
+
+
+@kernel
+def choose_move(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+                marks, restrict, p, kind, stream):
+    """The move of ``kind`` p makes, its further steps posed in turn (layout.py: decisions)."""
+    s[H_MOVE] = encode(kind, 0, 0, 0, 0)
+    if kind == ACT_PASS:
+        return s[H_MOVE]
+    if kind == ACT_ATTACK:
+        target = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                     script, marks, restrict, p, DK_TARGET, attack_targets(s, p), stream)
+        s[H_MOVE] = encode(kind, 0, 0, target, 0)
+        slot = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                   script, marks, restrict, p, DK_CARD, battle_slots(s, p), stream)
+        return encode(kind, slot, 0, target, 0)
+    a = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+            marks, restrict, p, DK_ATTACK, move_attacks(s, opts, p, kind), stream)
+    s[H_MOVE] = encode(kind, 0, a, 0, 0)
+    if kind == ACT_DEFEND or kind == ACT_OVERWRITE:
+        slots = battle_slots(s, p) if kind == ACT_DEFEND else overwrite_slots(s, opts, p, a)
+        slot = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                   script, marks, restrict, p, DK_CARD, slots, stream)
+        return encode(kind, slot, a, 0, 0)
+    slot = slot_of(s, p, card_of_move(kind))
+    if kind == ACT_DOUBLE or kind == ACT_HALVE:
+        side = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                   script, marks, restrict, p, DK_SIDE, modifier_sides(s, a), stream)
+        return encode(kind, slot, a, 0, side)
+    if kind == ACT_REDIRECT:
+        to = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                 script, marks, restrict, p, DK_REDIRECT_TO, redirect_destinations(s, opts, p, a), stream)
+        return encode(kind, slot, a, to % MAX_PLAYERS, to // MAX_PLAYERS)
+    return encode(kind, slot, a, 0, 0)  # BOMB
+
+
+@kernel
+def reaction(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+             marks, restrict, p, stream):
+    """p's move at a reaction: its kind (DK_ACTION), then the steps that kind needs."""
+    begin_move(s)
+    kind = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+               marks, restrict, p, DK_ACTION, legal_kinds(s, opts, p), stream)
+    return choose_move(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                       script, marks, restrict, p, kind, stream)
+
+
+@kernel
+def take_decision(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, legal,
+                  script, marks, restrict, p, stream, trace, checked):
     if not defending(s, p):
         drawn = draw_to_full(s, p)
         if drawn > 0:
@@ -114,8 +193,8 @@ def take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, param
     if defending(s, p) and s[pbase(p) + PL_UNBEATEN_ON] == 0:
         action = encode(ACT_CLEAR, 0, 0, 0, 0)  # clearing beaten attacks is not a choice
     else:
-        action = decide_action(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge,
-                               legal, script, marks, p, stream)
+        action = reaction(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                          script, marks, restrict, p, stream)
         if checked:
             n = list_legal(s, opts, p, legal)
             if not is_listed(legal, n, action):
@@ -141,22 +220,41 @@ def is_listed(legal, n, action):
 
 
 @kernel
-def resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, belief, grudge, candidates, a, stream,
-                     trace):
+def resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                     script, marks, restrict, candidates, a, stream, trace):
+    """Attack ``a``'s count ends: its victim dies; among equal attacks placed at the same moment
+    the victim chooses who gets the credit (DK_CREDIT)."""
     victim = s[abase(a) + AT_VICTIM]
     n = credit_candidates(s, victim, candidates)
-    chosen = candidates[0]
-    if n > 1:
-        chosen = decide_credit(s, codes, opts, roles, want_cond, want_kill, want_total, belief, grudge, victim,
-                               candidates, n, stream)
+    choices = 0
+    for i in range(n):
+        choices |= 1 << candidates[i]
+    begin_move(s)
+    chosen = ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+                 marks, restrict, victim, DK_CREDIT, choices, stream)
     killer = s[abase(chosen) + AT_CREDIT]
     kill(s, opts, victim, chosen)
     trace_event(s, trace, EV_DEATH, victim, killer, s[pbase(victim) + PL_ROLE])
 
 
 @kernel
-def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-              marks, stream, trace, impasse):
+def vote(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script, marks,
+         restrict, p, stream):
+    """p's vote (DK_VOTE): PASS to end, or the attack (DK_TARGET, DK_CARD) it continues with."""
+    begin_move(s)
+    choices = 1 << VOTE_END
+    if attack_targets(s, p) != 0:
+        choices |= 1 << VOTE_CONTINUE
+    if ask(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+           marks, restrict, p, DK_VOTE, choices, stream) == VOTE_END:
+        return encode(ACT_PASS, 0, 0, 0, 0)
+    return choose_move(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                       script, marks, restrict, p, ACT_ATTACK, stream)
+
+
+@kernel
+def hold_vote(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+              marks, restrict, stream, trace, impasse):
     """The living vote; the fastest player who wants to go on continues by attacking."""
     clear_all_beaten(s)
     s[H_VOTES] += 1
@@ -170,8 +268,8 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
     for p in range(s[H_PLAYERS]):
         if not alive(s, p):
             continue
-        action = decide_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                             script, marks, p, stream)
+        action = vote(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                      script, marks, restrict, p, stream)
         delay = reaction_delay(params, p, stream)
         s[pbase(p) + PL_READY_AT] = s[H_NOW] + delay
         if action_kind(action) == ACT_ATTACK:
@@ -195,32 +293,47 @@ def hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, b
 
 
 @kernel
-def after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                marks, stream, trace):
+def after_event(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+                marks, restrict, stream, trace):
     living = living_count(s)
     if living == 0 or (living == 1 and unbeaten_total(s) == 0):
         end_game(s, OUTCOME_LAST_STANDING)
     elif s[H_PHASE] == PHASE_PAUSE:
         if unbeaten_total(s) == 0:
-            hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                      marks, stream, trace, False)
+            hold_vote(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                      script, marks, restrict, stream, trace, False)
     elif s[H_PASS_STREAK] > 0 and stalemate(s):
         end_game(s, OUTCOME_STALEMATE)
     elif s[H_PASS_STREAK] >= opts[O_IMPASSE_ROUNDS] * living:
-        hold_vote(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                  marks, stream, trace, True)
+        hold_vote(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                  script, marks, restrict, stream, trace, True)
 
 
 @kernel
-def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, role_count, codes, params, belief,
-              grudge, legal, candidates, script, marks, stream, trace, checked):
-    """One whole game from the deal to the reveal; ``codes``/``params`` are indexed by seat."""
+def restrict_to_role(s, restrict, restricted_role):
+    """With a restricted role (scenario key ``restrict_role``), the seats' restrictions bind only
+    the seat dealt that role: the others play unrestricted."""
+    if restricted_role == NO_ROLE:
+        return
+    for p in range(s[H_PLAYERS]):
+        if s[pbase(p) + PL_ROLE] != restricted_role:
+            restrict[p, :, :] = 0
+
+
+@kernel
+def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, role_count, codes, params, restrict,
+              restricted_role, belief, grudge, legal, candidates, script, marks, stream, trace, checked):
+    """One whole game from the deal to the reveal; ``codes``/``params``/``restrict`` are indexed
+    by seat (``restrict`` is narrowed to the restricted role's seat, if any)."""
     players = codes.shape[0]
     first = deal(s, opts, roles, players, setup_roles, stream)
+    restrict_to_role(s, restrict, restricted_role)
     init_beliefs(s, role_count, belief, grudge)
     marks[MARK_SCRIPT, :] = 0
     marks[MARK_SEEN, :] = NOT_SEEN
-    discussion(s, codes, params, role_count, belief, first, stream, trace)
+    marks[MARK_PLAN_MOVE, :] = NO_PLAN
+    discussion(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
+               marks, restrict, first, stream, trace)
     for p in range(players):
         s[pbase(p) + PL_READY_AT] = reaction_delay(params, p, stream)
     while s[H_PHASE] != PHASE_OVER:
@@ -231,21 +344,21 @@ def play_game(s, opts, roles, want_cond, want_kill, want_total, setup_roles, rol
         p = next_player(s, stream)
         if a >= 0 and (p < 0 or deadline <= s[pbase(p) + PL_READY_AT]):
             s[H_NOW] = deadline
-            resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, codes, belief, grudge, candidates, a,
-                             stream, trace)
+            resolve_deadline(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief,
+                             grudge, script, marks, restrict, candidates, a, stream, trace)
         else:
             s[H_NOW] = s[pbase(p) + PL_READY_AT]
             s[H_DECISIONS] += 1
-            take_decision(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal,
-                          script, marks, p, stream, trace, checked)
+            take_decision(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                          legal, script, marks, restrict, p, stream, trace, checked)
             s[pbase(p) + PL_READY_AT] = s[H_NOW] + reaction_delay(params, p, stream)
         if checked and s[H_ERROR] == NO_ERROR and not cards_consistent(s, legal):  # legal: free between decisions
             s[H_ERROR] = ERROR_CARDS
             end_game(s, OUTCOME_CAPPED)
         if s[H_ERROR] != NO_ERROR:
             break
-        after_event(s, opts, roles, want_cond, want_kill, want_total, codes, params, belief, grudge, legal, script,
-                    marks, stream, trace)
+        after_event(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge,
+                    script, marks, restrict, stream, trace)
     trace_event(s, trace, EV_GAME_OVER, -1, s[H_OUTCOME], 0)
 
 
@@ -274,7 +387,7 @@ def write_row(s, opts, roles, out, i, game, deal_index, rotation):
 
 @allocating_kernel(parallel=True)
 def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_kill, want_total, setup_roles,
-                   role_count, slot_codes, slot_params, out):
+                   role_count, slot_codes, slot_params, slot_restrict, restricted_role, out):
     """Games start .. start + count - 1, in blocks of GAMES_PER_BLOCK reusing scratch buffers."""
     players = slot_codes.shape[0]
     blocks = (count + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
@@ -295,11 +408,14 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
         trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         codes = np.zeros(players, dtype=np.int64)
         params = np.zeros(slot_params.shape, dtype=np.float64)
+        restrict = np.zeros(slot_restrict.shape, dtype=np.int64)
         for i in range(block * GAMES_PER_BLOCK, min(count, (block + 1) * GAMES_PER_BLOCK)):
             game = start + i
             deal_index, rotation = split_game_index(game, rotations)
             open_stream(stream, seed, deal_index)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
+            seat_restrictions(rotation, slot_restrict, restrict)
             play_game(s, local_opts, local_roles, local_cond, local_kill, local_total, local_setup_roles, local_count,
-                      codes, params, belief, grudge, legal, candidates, script, marks, stream, trace, False)
+                      codes, params, restrict, restricted_role, belief, grudge, legal, candidates, script, marks,
+                      stream, trace, False)
             write_row(s, local_opts, local_roles, out, i, game, deal_index, rotation)
