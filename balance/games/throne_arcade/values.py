@@ -1,4 +1,5 @@
-"""Throne Arcade: the value of each special card and the effect of each rule option, as tables.
+"""Throne Arcade: the value of each special card and the length of a match, as tables (the effect of
+each rule option is a sweep: scenarios/throne_arcade/options_sweep.toml).
 
     python -m balance.games.throne_arcade.values -n 4000 > reports/throne_arcade/values.md
 
@@ -10,10 +11,6 @@ self-play, the same seed for every setup (common random numbers for the deals).
   every seat compared), the chance that a seat dealt at least one card of a kind loses the round,
   against a seat dealt none of that kind. Negative: the card helps its holder. The difference's
   interval combines the two rates' standard errors as if independent (approximate).
-- Rule options: each option of the supplement switched from its default, one at a time, at 2 and
-  4 players: the starter's edge and the loser's catch-up in full-table rounds (percentage points
-  below the fair 1/n, as the report's headline), rounds per match, turns per round, and stalled
-  or capped rounds.
 - Match length: the share of 4-player matches of each length (15 to 19 rounds).
 """
 
@@ -32,30 +29,12 @@ from balance.stats import estimate
 
 SEED = 20261210
 Z95 = 1.959964  # the value's interval: normal, from the two rates' cluster-robust standard errors
-OPTION_CHANGES = (
-    ("defaults", {}),
-    ("stacking", {"stacking": True}),
-    ("hand_on_anything", {"hand_on_anything": True}),
-    ("king_draws_5", {"king_draws_5": True}),
-    ("play_drawn_card", {"play_drawn_card": True}),
-    ("starting_card_acts", {"starting_card_acts": True}),
-    ("start_hand = 4", {"start_hand": 4}),
-)
 SPECIAL_WORDS = {"vii": "VII (not orange)", "orange_vii": "orange VII", "green_lord": "green Lord", "hand": "Hand",
                  "ace": "Ace"}
 
 
 def percent(est) -> str:
     return f"{est.estimate * 100:.1f} [{est.low * 100:.1f}, {est.high * 100:.1f}]"
-
-
-def plain(est, digits: int = 2) -> str:
-    return f"{est.estimate:.{digits}f} [{est.low:.{digits}f}, {est.high:.{digits}f}]"
-
-
-def quantity(results, name: str):
-    q = GAME.quantity(name, name)
-    return estimate(q.kind, results.table(q.table), q.column, q.denominator)
 
 
 def specials_table(results) -> pd.DataFrame:
@@ -76,23 +55,6 @@ def specials_table(results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def options_table(games: int) -> pd.DataFrame:
-    rows = []
-    for players in (2, 4):
-        for label, change in OPTION_CHANGES:
-            setup = GAME.make_setup("standard", players, "heuristic", options=change)
-            results = simulate(setup, SEED, games)
-            rows.append({
-                "players": players, "option": label,
-                "starter's edge, full table (points; + helps)": plain(quantity(results, "starter_edge_full"), 1),
-                "loser's catch-up, full table (points; + helps)": plain(quantity(results, "catch_up_full"), 1),
-                "rounds per match": plain(quantity(results, "match_rounds")),
-                "turns per round": plain(quantity(results, "turns"), 1),
-                "stalled or capped rounds (%)": percent(quantity(results, "capped")),
-            })
-    return pd.DataFrame(rows)
-
-
 def length_table(results) -> pd.DataFrame:
     last = results.games[results.games["last_round"] == 1]
     decided = last[last["match_winner"] >= 0]
@@ -108,7 +70,7 @@ def main(argv=None) -> None:
     parser.add_argument("-n", "--games", type=int, default=4000, help="matches per setup")
     args = parser.parse_args(argv)
     default = simulate(GAME.make_setup("standard", 4, "heuristic"), SEED, args.games)
-    print("# Throne Arcade: special cards, rule options, match length\n")
+    print("# Throne Arcade: special cards, match length\n")
     print(f"Made by `python -m balance.games.throne_arcade.values -n {args.games}` ({args.games:,} matches per "
           f"setup, heuristic self-play, seed {SEED}; 95% intervals, the match as the sampling unit). Assumed deck: "
           f"32 cards, 4 colours x 8 types (the option `deck`).\n")
@@ -116,8 +78,8 @@ def main(argv=None) -> None:
     print("Full-table rounds, seats dealt 5 cards: the chance to lose the round holding the card (dealt at least one)"
           " against not holding it. Fair share: 25%.\n")
     print(markdown_table(specials_table(default)))
-    print("\n## The effect of each rule option (one at a time, heuristic self-play)\n")
-    print(markdown_table(options_table(args.games)))
+    print("\nThe effect of each rule option: `balance sweep scenarios/throne_arcade/options_sweep.toml` "
+          "(reports/throne_arcade/options.md).")
     print("\n## Match length (4 players, default rules)\n")
     print("A match lasts 5 x 3 = 15 rounds plus the rounds its winner lost (every eliminated player lost 5).\n")
     print(markdown_table(length_table(default)))
