@@ -952,10 +952,10 @@ def open_page(assets: Path, title: str, heading: str) -> Page:
     return page
 
 
-def save_page(page: Page, output: Path) -> tuple[Path, Path]:
-    """Write the page as ``output`` (HTML), ``output.md`` and the Markdown's images in its assets
-    folder (images no longer drawn are removed)."""
-    page.html.append("</body></html>")
+def save_page(page: Page, output: Path, close: str = "</body></html>") -> tuple[Path, Path]:
+    """Write the page as ``output`` (HTML, ended by ``close``), ``output.md`` and the Markdown's
+    images in its assets folder (images no longer drawn are removed)."""
+    page.html.append(close)
     assets = page.assets
     assets.mkdir(exist_ok=True)
     for old in assets.glob("*.png"):
@@ -1014,9 +1014,7 @@ def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     page = Page(output.with_name(output.stem + "_files"))
-    page.html.append(f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
-                     f"content='width=device-width'><title>{html.escape(title)}: restricted play</title>"
-                     f"<style>{CSS}</style></head><body><section>")
+    page.html.append(page_head(f"{title}: restricted play") + "<section>")
     page.heading(2, f"{title}: restricted play")
     page.text(header_text(study) + ".")
     page.text(findings_text(study) + ".")
@@ -1031,16 +1029,8 @@ def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
                "the verdict.")
     view = table_view(study)
     page.table(view, verdict_col=lose, text_cols=("action",))
-    page.html.append("</section></body></html>")
-    page.assets.mkdir(exist_ok=True)
-    for name, png in page.images.items():
-        (page.assets / name).write_bytes(png)
-    md_path = output.with_suffix(".md")
-    for path, text in ((output, "\n".join(page.html)), (md_path, "\n".join(page.md))):
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    return output, md_path
+    return save_page(page, output, close="</section></body></html>")
+
 # ---- policy robustness (balance check/report --robust) ------------------------------------
 ROBUST_LEGEND = ("Every claim is played under every member of the policy family (each a table where every seat "
                  "is that kind of player), on the same deals (same seed). All claims x groups x members form one "

@@ -203,7 +203,7 @@ def verdicts(table: pd.DataFrame, margin: float) -> pd.DataFrame:
 
 
 # ---- as text -------------------------------------------------------------------------------
-def _points(value: float, low: float, high: float, signed: bool) -> str:
+def points_text(value: float, low: float, high: float, signed: bool) -> str:
     """A share in percent (or a difference in points) with its 95% interval."""
     sign = "+" if signed else ""
     interval = f"[{low * 100:{sign}.1f}, {high * 100:{sign}.1f}]" if np.isfinite(low) and np.isfinite(high) \
@@ -211,7 +211,7 @@ def _points(value: float, low: float, high: float, signed: bool) -> str:
     return f"{value * 100:{sign}.1f} {interval}"
 
 
-def _verdict(verdict, p) -> str:
+def verdict_cell(verdict, p) -> str:
     if not isinstance(verdict, str):
         return ""
     return f"{verdict} ({p_clause(p)})" if verdict in (HOLDS, FAILS) else verdict
@@ -230,7 +230,7 @@ def header_text(study: RestrictStudy) -> str:
     return (f"{setup.game.title}, mode {setup.mode}, {setup.players} players: slot {SLOT} ({study.slot_label}) "
             f"restricted against {field}, rotated over the seats; {study.games:,} games per restricted run "
             f"({study.deals:,} deals x {setup.players} seats, the baseline's deals), seed {study.seed}; "
-            f"the unrestricted slot (baseline) wins {_points(*baseline, False)} %; win rates in %, differences "
+            f"the unrestricted slot (baseline) wins {points_text(*baseline, False)} %; win rates in %, differences "
             f"in points, 95% intervals paired by deal; verdicts against a margin of {study.margin * 100:g} "
             f"points, Holm-adjusted over the {verdict_count(study)} tests")
 
@@ -256,14 +256,14 @@ def table_view(study: RestrictStudy) -> pd.DataFrame:
     lose, gain = questions(study)
     rows = []
     for r in study.table.to_dict("records"):
-        row = {"action": r["action"], "forbidden %": _points(r["forbidden"], r["forbidden_low"], r["forbidden_high"], False),
-               "importance": _points(r["importance"], r["importance_low"], r["importance_high"], True),
-               lose: _verdict(r["important"], r["p_important"])}
+        row = {"action": r["action"], "forbidden %": points_text(r["forbidden"], r["forbidden_low"], r["forbidden_high"], False),
+               "importance": points_text(r["importance"], r["importance_low"], r["importance_high"], True),
+               lose: verdict_cell(r["important"], r["p_important"])}
         if study.forced or isinstance(r.get("dominant"), str):
             forced = isinstance(r.get("gain"), float) and np.isfinite(r["gain"])
-            row["forced %"] = _points(r["forced"], r["forced_low"], r["forced_high"], False) if forced else ""
-            row["gain"] = _points(r["gain"], r["gain_low"], r["gain_high"], True) if forced else ""
-            row[gain] = _verdict(r.get("dominant"), r.get("p_dominant"))
+            row["forced %"] = points_text(r["forced"], r["forced_low"], r["forced_high"], False) if forced else ""
+            row["gain"] = points_text(r["gain"], r["gain_low"], r["gain_high"], True) if forced else ""
+            row[gain] = verdict_cell(r.get("dominant"), r.get("p_dominant"))
         rows.append(row)
     return pd.DataFrame(rows).fillna("")
 

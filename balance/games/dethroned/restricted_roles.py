@@ -21,8 +21,6 @@ the study (balance.restrict's statistics).
 from __future__ import annotations
 
 import argparse
-import html
-import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -31,10 +29,11 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Setup
+from balance.engine.runner import write_atomic
 from balance.games.dethroned.game import GAME
 from balance.games.dethroned.setups import SUGGESTED_SETUPS
-from balance.report import CSS, Page, importance_figure
-from balance.restrict import FORBID, FORCE, MARGIN, _points, _verdict, paired, rate, verdicts
+from balance.report import Page, importance_figure, page_head, save_page
+from balance.restrict import FORBID, FORCE, MARGIN, paired, points_text, rate, verdict_cell, verdicts
 from balance.stats import HOLDS
 
 CARDS = ("Double", "Halve", "Redirect", "Bomb")
@@ -107,17 +106,17 @@ def views(table: pd.DataFrame, margin: float) -> tuple[pd.DataFrame, pd.DataFram
     records = table.to_dict("records")
     forbidden = pd.DataFrame([{
         "role": r["role"], "card": r["card"],
-        "baseline %": _points(r["baseline"], r["baseline_low"], r["baseline_high"], False),
-        "forbidden %": _points(r["forbidden"], r["forbidden_low"], r["forbidden_high"], False),
-        "importance": _points(r["importance"], r["importance_low"], r["importance_high"], True),
-        lose: _verdict(r["important"], r["p_important"]),
+        "baseline %": points_text(r["baseline"], r["baseline_low"], r["baseline_high"], False),
+        "forbidden %": points_text(r["forbidden"], r["forbidden_low"], r["forbidden_high"], False),
+        "importance": points_text(r["importance"], r["importance_low"], r["importance_high"], True),
+        lose: verdict_cell(r["important"], r["p_important"]),
     } for r in records])
     forced = pd.DataFrame([{
         "role": r["role"], "card": r["card"],
-        "baseline %": _points(r["baseline"], r["baseline_low"], r["baseline_high"], False),
-        "forced %": _points(r["forced"], r["forced_low"], r["forced_high"], False),
-        "gain": _points(r["gain"], r["gain_low"], r["gain_high"], True),
-        gain: _verdict(r["dominant"], r["p_dominant"]),
+        "baseline %": points_text(r["baseline"], r["baseline_low"], r["baseline_high"], False),
+        "forced %": points_text(r["forced"], r["forced_low"], r["forced_high"], False),
+        "gain": points_text(r["gain"], r["gain_low"], r["gain_high"], True),
+        gain: verdict_cell(r["dominant"], r["p_dominant"]),
     } for r in records])
     return forbidden, forced
 
@@ -142,9 +141,7 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
     output.parent.mkdir(parents=True, exist_ok=True)
     title = "DETHRONED: restricted play per role"
     page = Page(output.with_name(output.stem + "_files"))
-    page.html.append(f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
-                     f"content='width=device-width'><title>{html.escape(title)}</title><style>{CSS}</style></head>"
-                     f"<body><section>")
+    page.html.append(page_head(title) + "<section>")
     page.heading(2, title)
     tests = int(table["important"].notna().sum() + table["dominant"].notna().sum())
     page.text(f"Every player plays the {POLICY} policy; the player dealt the role is forbidden the card, or made to "
@@ -174,18 +171,8 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
         page.table(forbidden, verdict_col=lose, text_cols=("role", "card"))
         page.text(f"{name}: each role made to play the card whenever it can.")
         page.table(forced, verdict_col=gain, text_cols=("role", "card"))
-    page.html.append("</section></body></html>")
-    page.assets.mkdir(exist_ok=True)
-    for image, png in page.images.items():
-        (page.assets / image).write_bytes(png)
-    md = output.with_suffix(".md")
-    csv = output.with_suffix(".csv")
-    for path, text in ((output, "\n".join(page.html)), (md, "\n".join(page.md)),
-                       (csv, table.to_csv(index=False, float_format="%.6g"))):
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    return output, md
+    write_atomic(output.with_suffix(".csv"), table.to_csv(index=False, float_format="%.6g").encode())
+    return save_page(page, output, close="</section></body></html>")
 
 
 def main(argv: list[str] | None = None) -> None:
