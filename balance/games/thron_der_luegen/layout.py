@@ -126,7 +126,9 @@ TRACE_LEN = MATCH_OVER + 1  # events written to the trace buffer
 SCRIPT_POS = TRACE_LEN + 1  # next answer read from the script (scripted policy)
 SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted answer was missing or illegal
 BROKEN = SCRIPT_ERROR + 1  # card invariant breaches seen (with OPT_CHECKS)
-STATE_SIZE = BROKEN + 1
+ESTIMATE = BROKEN + 1  # per seat: policy scratch, float64 bits: each seat's throne estimate in the deciding
+#                        seat's view (policies.load_estimates)
+STATE_SIZE = ESTIMATE + MAX_PLAYERS
 
 # how a round ends
 END_PILE, END_CARDS, END_MOON_PAIR = 1, 2, 3

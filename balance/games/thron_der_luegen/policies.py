@@ -7,7 +7,8 @@ among the bits of ``state[D_CHOICES]`` only.
 The heuristic sees only what its seat may know: its hand (and the card it drew), its two throne
 cards, the face-up discard pile, the End cards, and the throne cards it placed, moved or looked at
 since they last changed (``seen``). It copies that view into the state's policy scratch (VIEW,
-VIEW_FLIP), tries each answer on the copy and scores the result: its own total (the rulebook's
+VIEW_FLIP) and scores every seat on it once (ESTIMATE), tries each answer on the copy and scores the
+result, rescoring only the seats beside the thrones the answer changes: its own total (the rulebook's
 scoring where it knows both cards, the mean of the cards it has not seen where it does not, a
 little more for a card the seat itself was seen to put there), less
 ``rival`` times the best total it expects of another seat, plus the hand cards' stone chances.
@@ -24,7 +25,7 @@ from balance.games.thron_der_luegen.layout import (
     INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, NO_CARD, PAIR, PEEK_CHOICE,
     PEEK_SWAP, PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE,
     REVEAL_END, SCRIPT_ERROR, SCRIPT_POS, SPLIT, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
-    SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW,
+    SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE,
 )
 from balance.games.thron_der_luegen.scoring import (
     beside, card_field, effect_of, face_value, hand_modifier, kind_of, left_throne, pair_score, param_of,
@@ -119,14 +120,36 @@ def estimate(state, opts, seat, mu, p):
 
 
 @kernel
-def utility(state, opts, seat, kept, mu, p):
-    """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points."""
+def load_estimates(state, opts, mu, p, est):
+    """Every seat's ``estimate`` of the loaded view, once per decision: an answer that changes some
+    thrones rescores only the seats beside them (``seats_touched``)."""
+    for o in range(state[PLAYERS]):
+        est[o] = estimate(state, opts, o, mu, p)
+
+
+@kernel(inline="always")
+def seats_touched(thrones, n):
+    """The seats (mask) beside any of ``thrones`` (mask): throne t lies between seats t and t + 1."""
+    return (thrones | thrones << 1 | thrones >> (n - 1)) & ((1 << n) - 1)
+
+
+@kernel(inline="always")
+def current_estimate(state, opts, seat, mu, p, est, touched):
+    """``seat``'s estimate of the scratch: rescored if its thrones changed (``touched``), else loaded."""
+    return estimate(state, opts, seat, mu, p) if touched >> seat & 1 else est[seat]
+
+
+@kernel
+def utility(state, opts, seat, kept, mu, p, est, changed):
+    """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points; the thrones
+    in ``changed`` (mask) differ from the loaded view."""
     n = state[PLAYERS]
-    thrones = estimate(state, opts, seat, mu, p)
+    touched = seats_touched(changed, n)
+    thrones = current_estimate(state, opts, seat, mu, p, est, touched)
     best_other, lowest_other = -1e9, 1e9
     for o in range(n):
         if o != seat:
-            e = estimate(state, opts, o, mu, p)
+            e = current_estimate(state, opts, o, mu, p, est, touched)
             best_other = max(best_other, e)
             lowest_other = min(lowest_other, e)
     value = thrones + hand_modifier(opts, kept) - p[P_RIVAL] * best_other
@@ -145,29 +168,29 @@ def utility(state, opts, seat, kept, mu, p):
 
 
 @kernel
-def try_card(state, opts, seat, throne, card, kept, mu, p):
+def try_card(state, opts, seat, throne, card, kept, mu, p, est):
     """Utility with ``card`` placed by ``seat`` on ``throne`` (scratch restored afterwards)."""
     old, old_flip = state[VIEW + throne], state[VIEW_FLIP + throne]
     state[VIEW + throne] = card
     state[VIEW_FLIP + throne] = placement_flip(opts, card, throne, seat) if card != NO_CARD else 0
-    value = utility(state, opts, seat, kept, mu, p)
+    value = utility(state, opts, seat, kept, mu, p, est, 1 << throne)
     state[VIEW + throne], state[VIEW_FLIP + throne] = old, old_flip
     return value
 
 
 @kernel
-def try_exchange(state, opts, seat, a, b, kept, mu, p):
+def try_exchange(state, opts, seat, a, b, kept, mu, p, est):
     """Utility with the cards of thrones a and b exchanged (scratch restored afterwards)."""
     state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
     state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
-    value = utility(state, opts, seat, kept, mu, p)
+    value = utility(state, opts, seat, kept, mu, p, est, 1 << a | 1 << b)
     state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
     state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
     return value
 
 
 @kernel
-def best_exchange(state, opts, seat, firsts, kept, mu, p):
+def best_exchange(state, opts, seat, firsts, kept, mu, p, est):
     """The best swap_thrones exchange whose first throne is in ``firsts``: (value, first, second)."""
     n = state[PLAYERS]
     every = firsts == (1 << n) - 1  # then (a, b) and (b, a) are the same exchange: try each once
@@ -176,76 +199,76 @@ def best_exchange(state, opts, seat, firsts, kept, mu, p):
         if firsts >> a & 1:
             for b in range(a + 1 if every else 0, n):
                 if b != a:
-                    v = try_exchange(state, opts, seat, a, b, kept, mu, p)
+                    v = try_exchange(state, opts, seat, a, b, kept, mu, p, est)
                     if v > best:
                         best, best_a, best_b = v, a, b
     return best, best_a, best_b
 
 
 @kernel
-def play_value(state, opts, seat, card, kept, mu, p):
+def play_value(state, opts, seat, card, kept, mu, p, est):
     """What playing intrigue ``card`` is worth (its best use), keeping ``kept``."""
     n = state[PLAYERS]
     every = (1 << n) - 1
     own = (1 << left_throne(seat, n)) | (1 << right_throne(seat, n))
     effect = effect_of(opts, card)
     if effect == SWAP_THRONES:
-        value, a, b = best_exchange(state, opts, seat, own if param_of(opts, card) else every, kept, mu, p)
+        value, a, b = best_exchange(state, opts, seat, own if param_of(opts, card) else every, kept, mu, p, est)
         return value
-    base = utility(state, opts, seat, kept, mu, p)
+    base = utility(state, opts, seat, kept, mu, p, est, 0)
     if effect == PEEK_SWAP:
         best = base
         if param_of(opts, card):
             for t in range(n):
                 if not own >> t & 1:
-                    best = max(best, try_exchange(state, opts, seat, t, left_throne(seat, n), kept, mu, p),
-                               try_exchange(state, opts, seat, t, right_throne(seat, n), kept, mu, p))
+                    best = max(best, try_exchange(state, opts, seat, t, left_throne(seat, n), kept, mu, p, est),
+                               try_exchange(state, opts, seat, t, right_throne(seat, n), kept, mu, p, est))
         return best
     if effect == REPLACE_FROM_PILE:
         best = base
         for t in range(n):
             if param_of(opts, card) == 0 or own >> t & 1:
-                best = max(best, try_card(state, opts, seat, t, NO_CARD, kept, mu, p))
+                best = max(best, try_card(state, opts, seat, t, NO_CARD, kept, mu, p, est))
         return best
     hidden = min(param_of(opts, card), state[END_SHOWN])
-    behind = margin(state, opts, seat, kept, mu, p) < p[P_END_MARGIN]
+    behind = margin(state, opts, seat, kept, est) < p[P_END_MARGIN]
     return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
 
 
 @kernel
-def margin(state, opts, seat, kept, mu, p):
-    """The seat's total less the best total it expects of another seat."""
+def margin(state, opts, seat, kept, est):
+    """The seat's total less the best total it expects of another seat (the loaded view)."""
     n = state[PLAYERS]
     best_other = -1e9
     for o in range(n):
         if o != seat:
-            best_other = max(best_other, estimate(state, opts, o, mu, p))
-    return estimate(state, opts, seat, mu, p) + hand_modifier(opts, kept) - best_other
+            best_other = max(best_other, est[o])
+    return est[seat] + hand_modifier(opts, kept) - best_other
 
 
 @kernel
-def act_value(state, opts, seat, bit, mu, p):
+def act_value(state, opts, seat, bit, mu, p, est):
     act, slot = bit // 2, bit % 2
     held, drawn = state[HAND + seat], state[DRAWN]
     used, kept = (drawn, held) if slot else (held, drawn)
     n = state[PLAYERS]
     if act == SWAP_LEFT:
-        return try_card(state, opts, seat, left_throne(seat, n), used, kept, mu, p)
+        return try_card(state, opts, seat, left_throne(seat, n), used, kept, mu, p, est)
     if act == SWAP_RIGHT:
-        return try_card(state, opts, seat, right_throne(seat, n), used, kept, mu, p)
+        return try_card(state, opts, seat, right_throne(seat, n), used, kept, mu, p, est)
     if act == SWAP_FAR:
         best = -1e18
         for t in range(n):
             if not beside(seat, t, n):
-                best = max(best, try_card(state, opts, seat, t, used, kept, mu, p))
+                best = max(best, try_card(state, opts, seat, t, used, kept, mu, p, est))
         return best
     if act == PLAY:
-        return play_value(state, opts, seat, used, kept, mu, p)
-    return utility(state, opts, seat, kept, mu, p)
+        return play_value(state, opts, seat, used, kept, mu, p, est)
+    return utility(state, opts, seat, kept, mu, p, est, 0)
 
 
 @kernel
-def pick_best(state, seat, kind, opts, mu, p, rng):
+def pick_best(state, seat, kind, opts, mu, p, est, rng):
     """The best-scored answer among the legal bits (ties at random)."""
     choices = state[D_CHOICES]
     n = state[PLAYERS]
@@ -253,7 +276,7 @@ def pick_best(state, seat, kind, opts, mu, p, rng):
     for bit in range(2 * N_ACTS if kind == ACT else n if kind != PEEK_CHOICE else 3):
         if not choices >> bit & 1:
             continue
-        v = answer_value(state, opts, seat, kind, bit, mu, p)
+        v = answer_value(state, opts, seat, kind, bit, mu, p, est)
         if v > best + TIE:
             best, best_mask = v, 1 << bit
         elif v >= best - TIE:
@@ -262,40 +285,42 @@ def pick_best(state, seat, kind, opts, mu, p, rng):
 
 
 @kernel
-def answer_value(state, opts, seat, kind, bit, mu, p):
+def answer_value(state, opts, seat, kind, bit, mu, p, est):
     n = state[PLAYERS]
     held = state[HAND + seat]
     if kind == ACT:
-        return act_value(state, opts, seat, bit, mu, p)
+        return act_value(state, opts, seat, bit, mu, p, est)
     if kind == FAR_THRONE:
-        return try_card(state, opts, seat, bit, state[PLACING], held, mu, p)
+        return try_card(state, opts, seat, bit, state[PLACING], held, mu, p, est)
     if kind == SWAP_FIRST:
-        value, a, b = best_exchange(state, opts, seat, 1 << bit, held, mu, p)
+        value, a, b = best_exchange(state, opts, seat, 1 << bit, held, mu, p, est)
         return value
     if kind == SWAP_SECOND:
-        return try_exchange(state, opts, seat, state[PENDING], bit, held, mu, p)
+        return try_exchange(state, opts, seat, state[PENDING], bit, held, mu, p, est)
     if kind == PEEK_TARGET:
         return 1.0 if state[VIEW + bit] == NO_CARD else 0.0  # look where it knows nothing yet
     if kind == PEEK_CHOICE:
         if bit == KEEP:
-            return utility(state, opts, seat, held, mu, p)
+            return utility(state, opts, seat, held, mu, p, est, 0)
         mine = left_throne(seat, n) if bit == WITH_LEFT else right_throne(seat, n)
-        return try_exchange(state, opts, seat, state[PENDING], mine, held, mu, p)
+        return try_exchange(state, opts, seat, state[PENDING], mine, held, mu, p, est)
     # REPLACE_TARGET: the new card comes unseen from the pile
-    return try_card(state, opts, seat, bit, NO_CARD, held, mu, p)
+    return try_card(state, opts, seat, bit, NO_CARD, held, mu, p, est)
 
 
 @kernel
 def heuristic(state, opts, seat, kind, p, rng):
     load_view(state, seat)
     mu = unseen_mean(state, opts, seat)
+    est = state[ESTIMATE:ESTIMATE + MAX_PLAYERS].view(np.float64)  # the scratch, no copy
+    load_estimates(state, opts, mu, p, est)
     if kind == TURN:
         held = state[HAND + seat]
-        lone = kind_of(opts, held) == LONE and estimate(state, opts, seat, mu, p) <= LONE_LIMIT
-        reveal = lone or margin(state, opts, seat, held, mu, p) >= p[P_END_MARGIN]
+        lone = kind_of(opts, held) == LONE and est[seat] <= LONE_LIMIT
+        reveal = lone or margin(state, opts, seat, held, est) >= p[P_END_MARGIN]
         return REVEAL_END if reveal and state[D_CHOICES] >> REVEAL_END & 1 else DRAW if state[D_CHOICES] & 1 \
             else REVEAL_END
-    return pick_best(state, seat, kind, opts, mu, p, rng)
+    return pick_best(state, seat, kind, opts, mu, p, est, rng)
 
 
 @kernel
