@@ -14,12 +14,16 @@ obeys its restriction), for each of ``rollouts`` samples:
 The answer with the best mean score is chosen; exact ties are broken at random from the stream
 (reservoir sampling, so no draw is made when there is no tie), never by bit order.
 
-The per-game pieces are compiled functions passed in as first-class function values with the
-explicit signatures below (``numba.types.FunctionType``). That is what keeps the machine code in
-Numba's on-disk cache: a function that receives plain dispatcher arguments, or a closure made by
-a factory, is keyed by the dispatcher objects and recompiles in every process. The values enter
-the compiled code at the game's batch entry point, itself compiled with an explicit signature
-that names these function types; the Python side passes the games' compiled functions there.
+The per-game pieces are compiled functions with the explicit signatures below, passed in as
+first-class function values (``numba.types.FunctionType``), and the driver itself is compiled
+with an explicit signature naming those function types and inlined into its caller. A game's
+kernel simply calls ``search_answer(..., its_determinize, its_rollout)`` with its compiled
+functions: the calls are linked by symbol and, the driver being inlined, the Python object
+addresses that Numba also stores in a function value are dropped as unused, so the caller keeps
+no process-specific address and stays in the on-disk cache (checked across two processes, and by
+tests/engine/test_search.py). A driver compiled on its own would receive those addresses and make
+its callers uncacheable; one that took plain dispatcher arguments, or a closure made by a
+factory, recompiles in every process.
 
 ``cfg``, ``params``, ``restrict``, ``iscratch`` and ``fscratch`` are the game's own arrays (its
 options, the seat's policy parameters, restrictions, scratch buffers): the driver only hands them
@@ -53,6 +57,31 @@ def copy_world(world, sampled, size):
 
 
 @kernel
+def best_answer(choices, totals, rng):
+    """The answer of the highest total (answers in bit order, ``totals`` in the same order); exact
+    ties broken uniformly at random by reservoir sampling (a draw only when a tie occurs)."""
+    best, best_total, ties = -1, 0.0, 0
+    i = 0
+    m = choices
+    while m:
+        answer = bit_index(m & -m)
+        m &= m - 1
+        if best < 0 or totals[i] > best_total:
+            best, best_total, ties = answer, totals[i], 1
+        elif totals[i] == best_total:
+            ties += 1
+            if below(rng, ties) == 0:
+                best = answer
+        i += 1
+    return best
+
+
+SEARCH_SIGNATURE = types.int64(types.int64[:], types.int64, types.int64[:], types.float64[:], types.int64[:, :, :],
+                                types.int64[:], types.int64[:], types.float64[:], types.int64[:, :],
+                                types.float64[:, :], types.uint64[:], DETERMINIZE, ROLLOUT)
+
+
+@kernel(SEARCH_SIGNATURE, inline="always")
 def search_answer(state, rollouts, cfg, params, restrict, sampled, world, totals, iscratch, fscratch, rng,
                   determinize, rollout):
     """The answer (a bit index of ``state[D_CHOICES]``) with the best mean rollout score for the
@@ -78,23 +107,3 @@ def search_answer(state, rollouts, cfg, params, restrict, sampled, world, totals
             totals[i] += rollout(world, answer, seat, cfg, params, restrict, iscratch, fscratch, rng)
             i += 1
     return best_answer(choices, totals, rng)
-
-
-@kernel
-def best_answer(choices, totals, rng):
-    """The answer of the highest total (answers in bit order, ``totals`` in the same order); exact
-    ties broken uniformly at random by reservoir sampling (a draw only when a tie occurs)."""
-    best, best_total, ties = -1, 0.0, 0
-    i = 0
-    m = choices
-    while m:
-        answer = bit_index(m & -m)
-        m &= m - 1
-        if best < 0 or totals[i] > best_total:
-            best, best_total, ties = answer, totals[i], 1
-        elif totals[i] == best_total:
-            ties += 1
-            if below(rng, ties) == 0:
-                best = answer
-        i += 1
-    return best

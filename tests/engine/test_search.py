@@ -3,13 +3,10 @@ is known: a decision with four answers worth 1, 3, 2 and 3 on average, each roll
 blurred by noise drawn from the stream (so only the mean over worlds finds the best)."""
 
 import numpy as np
-from numba import types
-
 from balance.engine.decision import D_CHOICES, D_SEAT, DECISION_HEADER
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import new_stream, uniform
-from balance.engine.search import (DETERMINIZE, DETERMINIZE_SIGNATURE, ROLLOUT, ROLLOUT_SIGNATURE,
-                                   search_answer)
+from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, search_answer
 
 HIDDEN = DECISION_HEADER  # the synthetic game's one hidden value: a noise scale the seat cannot see
 STATE_SIZE = HIDDEN + 1
@@ -29,8 +26,9 @@ def noisy_payoff(world, answer, seat, cfg, params, restrict, iscratch, fscratch,
     return PAYOFF[answer] + world[HIDDEN] * NOISE * (2.0 * uniform(rng) - 1.0)
 
 
-@allocating_kernel(types.int64(types.int64[::1], types.int64, types.uint64[::1], DETERMINIZE, ROLLOUT))
-def decide(state, rollouts, rng, determinize, rollout):
+@allocating_kernel
+def decide(state, rollouts, rng):
+    """A game's kernel calling the driver with its compiled functions, as the games do."""
     cfg = np.zeros(1, dtype=np.int64)
     params = np.zeros(1)
     restrict = np.zeros((1, 1, 1), dtype=np.int64)
@@ -40,7 +38,7 @@ def decide(state, rollouts, rng, determinize, rollout):
     iscratch = np.zeros((1, 1), dtype=np.int64)
     fscratch = np.zeros((1, 1))
     return search_answer(state, rollouts, cfg, params, restrict, sampled, world, totals, iscratch, fscratch, rng,
-                         determinize, rollout)
+                         deal_hidden, noisy_payoff)
 
 
 def posed(choices, hidden=7):
@@ -52,7 +50,7 @@ def posed(choices, hidden=7):
 
 
 def picks(choices, rollouts, seeds=200, hidden=7):
-    return [decide(posed(choices, hidden), rollouts, new_stream(seed, 0), deal_hidden, noisy_payoff)
+    return [decide(posed(choices, hidden), rollouts, new_stream(seed, 0))
             for seed in range(seeds)]
 
 
@@ -74,6 +72,15 @@ def test_exact_ties_broken_at_random_never_by_bit_order():
     state_free = picks(0b1010, rollouts=4, seeds=400, hidden=0)
     assert set(state_free) == {1, 3}
     assert 150 <= state_free.count(3) <= 250
+
+
+def test_a_kernel_calling_the_driver_stays_cacheable():
+    # the games' functions enter as first-class function values linked by symbol: the caller's
+    # machine code holds no process-specific address, so Numba's on-disk cache keeps it (a
+    # process-specific address is what makes Numba refuse to cache, recompiling every run)
+    picks(0b0111, rollouts=1, seeds=1)
+    (result,) = decide.overloads.values()
+    assert not result.library.has_dynamic_globals
 
 
 def test_decision_reads_only_the_view():
