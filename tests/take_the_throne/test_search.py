@@ -111,9 +111,10 @@ def test_replay_equals_batch_with_search_seats():
 
 def test_search_beats_the_heuristic_core_4p():
     # One search seat (its defaults: 16 rollouts, 3 rounds) against three heuristic players,
-    # rotated over the seats: a quarter of the games is the par of equal players.
+    # rotated over the seats: a quarter of the games is the par of equal players. Measured: 0.285
+    # [0.266, 0.306] over 2,000 games (balance matrix take_the_throne --policies heuristic,search
+    # --mode core --players 4 -n 2000); a modest edge, so this needs some games to show.
     setup = GAME.make_setup("core", 4, [("search", {})] + [("heuristic", {})] * 3)
-    games = GAME.frame(setup, GAME.simulate(setup, 11, 0, 240))
-    decided = games[games["winner"] >= 0]
-    wins = int((decided["winner_policy"] == "search").sum())
-    assert binomtest(wins, len(decided), 0.25, alternative="greater").pvalue < 0.01
+    games = GAME.frame(setup, GAME.simulate(setup, 11, 0, 1200))
+    wins = int((games["winner_policy"] == "search").sum())
+    assert binomtest(wins, len(games), 0.25, alternative="greater").pvalue < 0.05
