@@ -71,7 +71,7 @@ def test_ladder_command(tmp_path):
     code, text = invoke("ladder", "take_the_throne", "--mode", "two_player", "-n", 60, "--json", "-o", out)
     assert code == 0
     [lad] = json.loads(text)
-    assert (lad["mode"], lad["players"], lad["rungs"]) == ("two_player", 2, ["random", "greedy", "heuristic"])
+    assert (lad["mode"], lad["players"], lad["rungs"]) == ("two_player", 2, ["random", "greedy", "heuristic", "search"])
     assert {(r["row"], r["column"]) for r in lad["matrix"]} == {(a, b) for a in lad["rungs"] for b in lad["rungs"]
                                                                   if a != b}
     assert [r["rung"] for r in lad["ratings"]] == lad["rungs"]

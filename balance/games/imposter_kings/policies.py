@@ -17,6 +17,7 @@ import numpy as np
 
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
+from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED,
@@ -364,14 +365,6 @@ def best_court_card(s, sentry):
 
 # ---- the search policy (flat Monte Carlo over determinized rollouts) ----------------------------
 @kernel
-def copy_state(dst, src):
-    """An element loop: a slice assignment between arrays numba cannot prove disjoint copies
-    through a temporary (an allocation per rollout)."""
-    for i in range(STATE_SIZE):
-        dst[i] = src[i]
-
-
-@kernel
 def nth_card(s, p, k):
     """The k-th card (0-based, in type order) of p's hand."""
     for t in range(TYPES):
@@ -389,7 +382,7 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     Successor and Dungeon, the unused card. When ``me`` answers the Princess, the owner's pending
     pick is drawn from the owner's dealt hand. Only the number and presence of hidden cards are
     read, never their identity, so one view and one stream give one world."""
-    copy_state(out, s)
+    copy_world(out, s, STATE_SIZE)
     q = 1 - me
     unseen_counts(s, cfg, me, unseen)
     n = 0
@@ -442,37 +435,33 @@ def rollout_value(work, cfg, me, restrict, actions, inner, stream, odds, beat):
     return float(work[POINTS]) if work[WINNER] == me else -float(work[POINTS])
 
 
+@kernel(DETERMINIZE_SIGNATURE)
+def sample_world(s, sampled, me, cfg, scratch, stream):
+    """The engine search's per-game dealing (balance.engine.search): ``determinize``."""
+    determinize(s, cfg, me, sampled, scratch[SCR_POOL], scratch[SCR_UNSEEN], stream)
+
+
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
+    """The engine search's per-game rollout: take ``action`` in the sampled world, then play the
+    round out with the inner policy (``rollout_value``)."""
+    work = world[:STATE_SIZE]
+    apply_action(work, cfg, action)
+    return rollout_value(work, cfg, me, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]), stream,
+                         fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
+
+
 @kernel
 def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
-    """Flat Monte Carlo: each posed answer, the same determinizations, the best mean result.
-    Searched: who goes first and every in-round decision; mulligan, Successor and Dungeon are
-    the heuristic's. The rollouts keep the searcher's own restriction."""
-    odds = fscratch[FS_ODDS]
-    beat = fscratch[FS_BEAT, :BEAT_VALUES]
+    """The engine's search (flat Monte Carlo over determinized worlds, balance.engine.search): each
+    posed answer, the same sampled worlds, the best mean result. Searched: who goes first and every
+    in-round decision; mulligan, Successor and Dungeon are the heuristic's. The rollouts keep the
+    searcher's own restriction. Returns the action."""
     if s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST:
-        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
-    me = s[DECIDER]
-    rollouts = max(1, int(params[S_ROLLOUTS]))
-    inner = int(params[S_INNER])
-    det = scratch[SCR_DET]
-    work = scratch[SCR_WORK]
-    inner_actions = scratch[SCR_ACTIONS]
-    pool = scratch[SCR_POOL]
-    unseen = scratch[SCR_UNSEEN]
-    totals = fscratch[FS_TOTALS]
-    totals[:n] = 0.0
-    for _ in range(rollouts):
-        determinize(s, cfg, me, det, pool, unseen, stream)
-        for i in range(n):
-            copy_state(work, det)
-            apply_action(work[:STATE_SIZE], cfg, actions[i])
-            totals[i] += rollout_value(work[:STATE_SIZE], cfg, me, restrict, inner_actions, inner, stream, odds,
-                                       beat)
-    best = 0
-    for i in range(1, n):
-        if totals[i] > totals[best]:
-            best = i
-    return best
+        return actions[heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, fscratch[FS_ODDS],
+                                 fscratch[FS_BEAT, :BEAT_VALUES])]
+    return search_answer(s, int(params[S_ROLLOUTS]), cfg, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
+                         fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
 
 
 # ---- the dispatcher --------------------------------------------------------------------------
@@ -491,5 +480,5 @@ def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch):
     elif code == HEURISTIC:
         i = heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
     else:
-        i = search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
+        return search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
     return actions[i]

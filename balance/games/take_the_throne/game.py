@@ -10,7 +10,7 @@ from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_sea
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.options import FAMILY, LADDER, MODE_CODES, MODES, OPTIONS, POLICIES
-from balance.games.take_the_throne.policies import new_work_buffer
+from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer
 from balance.games.take_the_throne.rules import N_FIXED_COLUMNS, play_game, simulate_batch
 from balance.games.take_the_throne.transcript import describe_events
 
@@ -177,7 +177,7 @@ class TakeTheThrone(Game):
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         script = np.zeros(0, dtype=np.int64) if script is None else script
         play_game(state, setup.extra["kernel_options"], codes, params, restrict, new_stream(seed, deal_index), script,
-                  trace, new_work_buffer())
+                  trace, new_work_buffer(), new_search_buffers())
         return state, trace[: state[L.TRACE_LEN]]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
@@ -196,6 +196,7 @@ class TakeTheThrone(Game):
             ("mirror 4p heuristic", self.make_setup("mirror", 4, "heuristic")),
             ("two_player heuristic", self.make_setup("two_player", 2, "heuristic")),
             ("core 4p random", self.make_setup("core", 4, "random")),
+            ("core 4p search vs heuristic", self.make_setup("core", 4, [("search", {})] + [("heuristic", {})] * 3)),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:

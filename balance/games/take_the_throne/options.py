@@ -5,7 +5,7 @@ from itertools import permutations
 from balance.engine.game import Mode, Option, Param, Policy
 from balance.games.take_the_throne.layout import (
     MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER, POLICY_GREEDY, POLICY_HEURISTIC,
-    POLICY_RANDOM,
+    POLICY_RANDOM, POLICY_SEARCH,
 )
 
 MODES = {
@@ -91,6 +91,16 @@ HEURISTIC_PARAMS = (
 )
 
 
+# In the order of policies.S_ROLLOUTS, S_HORIZON.
+SEARCH_PARAMS = (
+    Param("rollouts", 16.0, "sampled worlds per decision; every candidate card is played in each", 1.0, 10000.0,
+          integer=True),
+    Param("horizon", 3.0, "rounds each rollout plays, the current one included (0 = to the end of the game); "
+                          "then it is scored by the VP lead (and +/-20 for a won or lost game)", 0.0, 100.0,
+          integer=True),
+)
+
+
 def _preset(**changes):
     return tuple(Param(p.name, changes.get(p.name, p.default), p.doc, p.low, p.high) for p in HEURISTIC_PARAMS)
 
@@ -106,6 +116,11 @@ POLICIES = (
     Policy("cautious", POLICY_HEURISTIC, "The heuristic with other weights: expects more Charges, values "
                                          "keeping strong cards more and holding the throne less.",
            _preset(keep_cost=0.4, throne_value=1.0, w_charge=2.5)),
+    Policy("search", POLICY_SEARCH, "Determinized Monte-Carlo search (the engine's) at the round's card choice: "
+                                    "worlds dealt from its view, each card played out for a horizon of rounds "
+                                    "with the heuristic as every player's rollout policy, the best mean VP "
+                                    "lead; its other decisions are the heuristic's at its defaults.",
+           SEARCH_PARAMS),
 )
 
 # The policy family (``balance check --robust``): the plausible players, every seat the same kind.
@@ -120,6 +135,7 @@ FAMILY = (
     ("heuristic, throne-hungry (throne_value 8)", "heuristic", {"throne_value": 8.0}),
     ("heuristic, VP only (throne_value 0)", "heuristic", {"throne_value": 0.0}),
     ("cautious (keeps strong cards, expects Charges)", "cautious", {}),
+    ("search (16 rollouts, 3 rounds)", "search", {}),
 )
 # The strength ladder (``balance ladder``), weakest first.
-LADDER = ("random", "greedy", "heuristic")
+LADDER = ("random", "greedy", "heuristic", "search")

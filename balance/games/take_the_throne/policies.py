@@ -13,6 +13,13 @@ already narrowed the choices, so every policy binds to it without knowing. Polic
   by threat. It draws its card from a softmax over the scores (``temperature``), so players
   in the same spot do not all make the same play. Every weight is a tunable parameter
   (see options.py).
+- search: the engine's determinized Monte-Carlo search (balance.engine.search) at the round's
+  card choice: ``rollouts`` worlds dealt from the seat's view (``sample_world``), each candidate
+  card played in each world for ``horizon`` rounds (0: to the end of the game) with the heuristic
+  at its defaults as every player's rollout policy, scored by the seat's VP lead and the win
+  (``rollout_score``); the best mean. The card is chosen before the round's selection (nothing
+  public happens between the round's start and the simultaneous selection), by
+  ``rules.fix_searched_cards``; every other decision is the heuristic's at its defaults.
 - scripted: replays a list of decisions (tests, positions).
 
 What a policy sees: what every player knows who remembers every shown card. At the card
@@ -28,23 +35,35 @@ import numpy as np
 
 from balance.engine.kernels import allocating_kernel, kernel
 
-from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, POLICY_RANDOM, answer_of, forced, pose, random_answer
+from balance.engine.decision import (
+    D_CHOICES, D_KIND, D_SEAT, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, pose, random_answer)
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.rng import below, bit_count, bit_index, uniform
+from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
 from balance.games.take_the_throne.layout import (
     ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, AMBUSH_VP, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND,
     COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECLINE, DEFEND,
     DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, EXTRA, FEINT, FEINT_EXTRA, HAND, INFILTRATE, MAIN,
-    MIRROR_CROWN_POOL_MASK, MIRROR_HOUSE_POOL_MASK, MODE_TWO_PLAYER, MONARCH, NO_CARD, N_CARDS, OWNED, PLAYERS,
-    POLICY_GREEDY, POLICY_HEURISTIC, RAID, RAID_TARGET, RAVEN, REINFORCE, REPLACEMENT_CARD,
-    RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, RULESET, SABOTAGE, SABOTAGE_TARGET, SCRIPT_ERROR, SCRIPT_POS,
-    SELECT_CARD, SHOWN, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK, VIEWED_CARD, VIEWED_SEAT, VP,
-    WIN_VP,
+    MAX_PLAYERS, MIRROR_CROWN_POOL_MASK, MIRROR_HOUSE_POOL_MASK, MODE_TWO_PLAYER, MONARCH, NOBODY, NO_CARD, N_CARDS,
+    OWNED, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH, RAID, RAID_TARGET, RAVEN, REINFORCE,
+    REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, RULESET, SABOTAGE, SABOTAGE_TARGET, SCRIPT_ERROR,
+    SCRIPT_POS, SELECT_CARD, SHOWN, STATE_SIZE, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK, VIEWED_CARD,
+    VIEWED_SEAT, VP, WIN_VP, WINNER,
 )
+from balance.games.take_the_throne.options import HEURISTIC_PARAMS
 
 # ---- heuristic parameters (index into the seat's parameter row) ---------------------------
 P_W_ATTACK, P_W_INFILTRATE, P_W_CHARGE, P_W_DOMINATE, P_W_OTHER, P_THRONE_VALUE, P_WIN_VALUE, P_KEEP_COST, \
     P_DEFEND_KEEP, P_SABOTAGE_DISRUPT, P_ALLY_REFUSE_VP, P_TEMPERATURE = range(12)
+
+# The heuristic's parameter row at its defaults: the search's rollout policy and its other decisions.
+HEURISTIC_DEFAULTS = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
+HEURISTIC_DEFAULTS[:len(HEURISTIC_PARAMS)] = [p.default for p in HEURISTIC_PARAMS]
+
+# ---- search parameters (index into the seat's parameter row; declared in options.py) ------
+S_ROLLOUTS, S_HORIZON = range(2)
+WIN_SCORE = 20.0  # a rollout's score for a won (lost: minus) game, on top of the VP lead: the
+                  # heuristic's default win_value, so a win outweighs any lead
 
 # Rows of the policies' scratch buffer (one per block of games; see new_work_buffer).
 # Kernel functions index it directly (no row views) so Numba needs no reference counting.
@@ -54,6 +73,17 @@ WORK_ROWS = 8
 S_NO_CHARGE_NO_DOMINATE, S_ONE_CHARGE_NO_DOMINATE, S_ONE_CHARGE, S_NO_ATTACK, S_ONE_CHARGE_NO_ATTACK, \
     S_NO_INFILTRATE, S_ONE_CHARGE_NO_INFILTRATE, S_HALF_TIES_ATTACK, S_HALF_TIES_INFILTRATE = range(9)
 WORK_WIDTH = max(N_CARDS, MAX_POLICY_PARAMS)
+
+# The search's buffers (one set per block of games; see new_search_buffers): an int64 matrix of
+# STATE_SIZE columns, a float64 matrix and the rollouts' restrictions.
+SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES, SEARCH_SAVED = range(4)  # int rows: a sampled world, the
+# world a rollout plays on, every rollout player's policy code, the searchers' own PREFER masks
+SEARCH_INT_ROWS = 4
+# float rows: the rollouts' work buffer (WORK_ROWS rows), then one parameter row per player, then
+# the driver's totals per card
+SEARCH_PARAMS = WORK_ROWS
+SEARCH_TOTALS = SEARCH_PARAMS + MAX_PLAYERS
+SEARCH_FLOAT_ROWS = SEARCH_TOTALS + 1
 
 NEGLIGIBLE_EXPONENT = -30.0  # exp(-30) ~ 1e-13: such a card is never drawn
 CONTEST_MASK = (1 << ATTACK) | (1 << INFILTRATE) | (1 << CHARGE) | (1 << DOMINATE)
@@ -69,6 +99,14 @@ GREEDY_CROWN_ORDER = np.array([DEFEND, CONSOLIDATE, RAID, ENTRAP, COMMAND, AUTHO
 @allocating_kernel
 def new_work_buffer():
     return np.zeros((WORK_ROWS, WORK_WIDTH), dtype=np.float64)
+
+
+@allocating_kernel
+def new_search_buffers():
+    """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
+    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
+            np.zeros((SEARCH_FLOAT_ROWS, WORK_WIDTH), dtype=np.float64),
+            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
 
 
 @kernel
@@ -530,6 +568,63 @@ def contest_strength(card, a, b):
     return STRENGTH[card]
 
 
+# ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
+@kernel(DETERMINIZE_SIGNATURE)
+def sample_world(state, sampled, seat, opts, ints, rng):
+    """A world consistent with what ``seat`` knows at the round's card choice (the view the
+    heuristic reads, see the module docstring), built from that view alone: a copy of the state in
+    which every other player's unshown cards (Mirror's and Asymmetric's random cards never played:
+    they are in the hand) are dealt again at random from the cards its deck may hold that nobody
+    has been shown. Only how many such cards a player holds is read (deck sizes are public), never
+    which, so one view and one stream give one world. Everything else is shown or public; the
+    others' choices this round are not made yet (the rollouts draw them)."""
+    copy_world(sampled, state, STATE_SIZE)
+    for other in range(state[PLAYERS]):
+        if other == seat:
+            continue
+        unseen = bit_count(state[OWNED + other]) - bit_count(state[SHOWN + other])
+        if unseen == 0:
+            continue
+        pool = MIRROR_CROWN_POOL_MASK if other == state[MONARCH] else MIRROR_HOUSE_POOL_MASK
+        candidates = pool & ~state[SHOWN + other]
+        dealt = 0
+        for _ in range(unseen):
+            card = random_bit(rng, candidates)
+            candidates &= ~(1 << card)
+            dealt |= 1 << card
+        sampled[OWNED + other] = state[SHOWN + other] | dealt
+        sampled[HAND + other] = (state[HAND + other] & state[SHOWN + other]) | dealt
+
+
+@kernel
+def rollout_score(world, seat):
+    """A rollout's end for ``seat``: its VP lead over the best other player, plus WIN_SCORE for a
+    won game (minus for a lost one)."""
+    best_other = -1
+    for s in range(world[PLAYERS]):
+        if s != seat and (best_other < 0 or world[VP + s] > best_other):
+            best_other = world[VP + s]
+    score = float(world[VP + seat] - best_other)
+    if world[WINNER] == seat:
+        return score + WIN_SCORE
+    if world[WINNER] != NOBODY:
+        return score - WIN_SCORE
+    return score
+
+
+@kernel
+def prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict):
+    """Every rollout player plays the heuristic at its defaults; the searcher keeps its own
+    restriction, the others are unrestricted (it does not know theirs)."""
+    for s in range(state[PLAYERS]):
+        ints[SEARCH_CODES, s] = POLICY_HEURISTIC
+        for k in range(MAX_POLICY_PARAMS):
+            floats[SEARCH_PARAMS + s, k] = HEURISTIC_DEFAULTS[k]
+        for kind in range(N_KINDS_MAX):
+            for side in range(RESTRICT_SIDES):
+                rollout_restrict[s, kind, side] = restrict[seat, kind, side] if s == seat else 0
+
+
 # ---- dispatch -----------------------------------------------------------------------------
 @kernel
 def scripted_choice(state, choices, script):
@@ -614,6 +709,10 @@ def decide(state, policy_codes, policy_params, rng, script, work):
     if code == POLICY_HEURISTIC:
         for k in range(MAX_POLICY_PARAMS):
             work[ROW_PARAMS, k] = policy_params[seat, k]
+        return heuristic_choice(state, kind, seat, choices, rng, work)
+    if code == POLICY_SEARCH:  # its card was fixed before the round (rules.fix_searched_cards)
+        for k in range(MAX_POLICY_PARAMS):
+            work[ROW_PARAMS, k] = HEURISTIC_DEFAULTS[k]
         return heuristic_choice(state, kind, seat, choices, rng, work)
     return scripted_choice(state, choices, script)
 

@@ -15,12 +15,17 @@ Monarch, Entrap and Abdicate); VP for the throne, then the other end-of-turn tex
 the Monarch; cleanup; the Monarch with 8+ VP after cleanup wins. Defend and Authority act at
 resolution unless their timing options move them to their reveal. The 2-player mode has its own
 round (play_two_player_round).
+
+The search policy chooses its card before each round (fix_searched_cards, in the game loop
+play_on): its rollouts play rounds through ``advance`` with the heuristic, so the rules reach the
+search only from the loop above them, never from inside a round.
 """
 
 import numpy as np
 from numba import prange
 
-from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
+from balance.engine.decision import N_KINDS_MAX, PREFER, RESTRICT_SIDES, answer_of, forced, pose
+from balance.engine.search import ROLLOUT_SIGNATURE, search_answer
 from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
 from balance.engine.rng import open_stream, random_bit
 from balance.engine.game import MAX_POLICY_PARAMS
@@ -37,7 +42,7 @@ from balance.games.take_the_throne.layout import (
     NO_CARD, NOBODY, OPT_ABDICATE_SABOTAGE, OPT_AMBUSH_ON_VIEW, OPT_AUTHORITY_IMMEDIATE, OPT_CONTEST_ORDER,
     OPT_CUSTOM_CROWN, OPT_CUSTOM_HOUSE, OPT_DEFEND_IMMEDIATE, OPT_ENTRAP_RETAINS_AFTER_ABDICATE,
     OPT_FEINT_FROM_DISCARD, OPT_MAX_ROUNDS, OPT_MODE, OPT_PLAYERS, OPT_REPLACE_PICKS_UP, OPT_SABOTAGE_MONARCH,
-    OPT_TAKE_BACK_PAYS, OWNED,
+    OPT_TAKE_BACK_PAYS, OWNED, POLICY_SEARCH,
     PLAYERS, PLAYS, RAID, RAID_TARGET, RAVEN, REIGNS, REINFORCE, REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER,
     RETENTIONS, REVEALED, ROUND, RULESET, SABOTAGE, SABOTAGE_TARGET, SELECT_CARD, SHOWN, START_VP,
     START_VP_TWO_PLAYER, STATE_SIZE, STEAL_VICTIM, STRENGTH, TAKE_BACK_PAY, TAKE_BACK_VP, TAKE_VP,
@@ -46,7 +51,10 @@ from balance.games.take_the_throne.layout import (
     VP_AMBUSH, VP_AUTHORITY, VP_CONSOLIDATE, VP_ENTRAP, VP_FEINT, VP_FEINT_COST, VP_RAVEN, VP_REINFORCE, VP_RETAIN,
     VP_SABOTAGE, VP_TAKE, VP_TAKE_BACK, WIN_VP, WINNER,
 )
-from balance.games.take_the_throne.policies import ask, new_work_buffer
+from balance.games.take_the_throne.policies import (
+    SEARCH_CODES, SEARCH_PARAMS, SEARCH_SAMPLED, SEARCH_SAVED, SEARCH_TOTALS, SEARCH_WORLD, S_HORIZON, S_ROLLOUTS,
+    WORK_ROWS, ask, available_cards, new_search_buffers, new_work_buffer, prepare_rollouts, rollout_score,
+    sample_world)
 
 BLOCK = 256  # games per parallel work item (scratch buffers are reused within a block)
 
@@ -599,19 +607,78 @@ def advance(state, opts, codes, params, restrict, rng, script, trace, work):
         log(state, trace, EV_WIN, monarch, NO_CARD, NO_CARD, state[VP + monarch])
 
 
+# ---- the search policy: its card fixed before each round -------------------------------------
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
+    """The search's rollout (balance.engine.search): this round with ``seat`` playing ``card`` (the
+    PREFER mask of its selection; its own restriction otherwise holds), then on to ``horizon``
+    rounds in all (0: the end of the game), every player the heuristic at its defaults (the rows
+    prepare_rollouts filled); scored by ``rollout_score``. Trace and script are empty."""
+    codes = ints[SEARCH_CODES]
+    rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS]
+    work = floats[:WORK_ROWS]
+    no_script = ints[SEARCH_CODES, :0]
+    no_trace = ints[:0, :TRACE_FIELDS]
+    own = restrict[seat, SELECT_CARD, PREFER]
+    restrict[seat, SELECT_CARD, PREFER] = 1 << card
+    advance(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace, work)
+    restrict[seat, SELECT_CARD, PREFER] = own
+    horizon = int(params[S_HORIZON])
+    rounds = 1
+    while world[WINNER] == NOBODY and world[ROUND] < opts[OPT_MAX_ROUNDS] and (horizon == 0 or rounds < horizon):
+        advance(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace, work)
+        rounds += 1
+    return rollout_score(world, seat)
+
+
 @kernel
-def play_on(state, opts, codes, params, restrict, rng, script, trace, work):
-    """Play rounds until a Monarch wins or the round cap is reached."""
+def fix_searched_cards(state, opts, codes, params, restrict, rng, search):
+    """Every search seat chooses its card for the coming round by the engine's search, before the
+    selection (nothing public happens between the round's start and the simultaneous selection,
+    so it sees what it would see then), and the card is fixed as the PREFER mask of its selection
+    (its own mask kept aside). The choice is posed as the selection will be: from its hand, or its
+    discard pile when the hand is empty, less what its restriction forbids."""
+    ints, floats, rollout_restrict = search
+    for seat in range(state[PLAYERS]):
+        if codes[seat] != POLICY_SEARCH:
+            continue
+        pose(state, seat, SELECT_CARD, available_cards(state, seat), restrict)
+        if forced(state):
+            card = answer_of(state)
+        else:
+            prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict)
+            card = search_answer(state, int(params[seat, S_ROLLOUTS]), opts, params[seat], rollout_restrict,
+                                 ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
+                                 sample_world, play_out)
+        ints[SEARCH_SAVED, seat] = restrict[seat, SELECT_CARD, PREFER]
+        restrict[seat, SELECT_CARD, PREFER] = 1 << card
+
+
+@kernel
+def release_searched_cards(state, codes, restrict, search):
+    """The search seats' own PREFER masks back after the round."""
+    ints = search[0]
+    for seat in range(state[PLAYERS]):
+        if codes[seat] == POLICY_SEARCH:
+            restrict[seat, SELECT_CARD, PREFER] = ints[SEARCH_SAVED, seat]
+
+
+@kernel
+def play_on(state, opts, codes, params, restrict, rng, script, trace, work, search):
+    """Play rounds until a Monarch wins or the round cap is reached; ``search``: the search's
+    buffers (policies.new_search_buffers)."""
     while state[WINNER] == NOBODY and state[ROUND] < opts[OPT_MAX_ROUNDS]:
+        fix_searched_cards(state, opts, codes, params, restrict, rng, search)
         advance(state, opts, codes, params, restrict, rng, script, trace, work)
+        release_searched_cards(state, codes, restrict, search)
     if state[WINNER] == NOBODY:
         log(state, trace, EV_CAP, NOBODY, NO_CARD, NO_CARD, state[ROUND])
 
 
 @kernel
-def play_game(state, opts, codes, params, restrict, rng, script, trace, work):
+def play_game(state, opts, codes, params, restrict, rng, script, trace, work, search):
     deal(state, opts, rng)
-    play_on(state, opts, codes, params, restrict, rng, script, trace, work)
+    play_on(state, opts, codes, params, restrict, rng, script, trace, work, search)
 
 
 # ---- batch -------------------------------------------------------------------------------
@@ -653,11 +720,12 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         work = new_work_buffer()
+        search = new_search_buffers()
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             game_index = start + i
             deal_index, rotation = split_game_index(game_index, rotations)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
             seat_restrictions(rotation, slot_restrict, restrict)
             open_stream(rng, seed, deal_index)
-            play_game(state, opts, codes, params, restrict, rng, no_script, no_trace, work)
+            play_game(state, opts, codes, params, restrict, rng, no_script, no_trace, work, search)
             write_row(out[i], state, game_index, deal_index, rotation)

@@ -1,0 +1,109 @@
+"""The search policy, written once for every game: determinized Monte-Carlo rollouts (flat Monte
+Carlo over sampled worlds, "PIMC").
+
+At a posed decision (the header of balance.engine.decision: ``state[D_SEAT]`` decides among the
+bits of ``state[D_CHOICES]``, already narrowed by the seat's restriction, so a restricted search
+obeys its restriction), for each of ``rollouts`` samples:
+
+1. the game's ``determinize`` deals the cards the seat cannot see consistently with its
+   information, into ``sampled`` (a world built from the seat's view alone);
+2. for every legal answer, in bit order, ``world`` becomes a copy of ``sampled`` and the game's
+   ``rollout`` plays the rest of the game (or round, or a horizon, per the game) from it with that
+   answer, scoring it for the seat.
+
+The answer with the best mean score is chosen; exact ties are broken at random from the stream
+(reservoir sampling, so no draw is made when there is no tie), never by bit order.
+
+The per-game pieces are compiled functions with the explicit signatures below, passed in as
+first-class function values (``numba.types.FunctionType``), and the driver itself is compiled
+with an explicit signature naming those function types and inlined into its caller. A game's
+kernel simply calls ``search_answer(..., its_determinize, its_rollout)`` with its compiled
+functions: the calls are linked by symbol and, the driver being inlined, the Python object
+addresses that Numba also stores in a function value are dropped as unused, so the caller keeps
+no process-specific address and stays in the on-disk cache (checked across two processes, and by
+tests/engine/test_search.py). A driver compiled on its own would receive those addresses and make
+its callers uncacheable; one that took plain dispatcher arguments, or a closure made by a
+factory, recompiles in every process.
+
+``cfg``, ``params``, ``restrict``, ``iscratch`` and ``fscratch`` are the game's own arrays (its
+options, the seat's policy parameters, restrictions, scratch buffers): the driver only hands them
+on. Nothing here allocates.
+"""
+
+from numba import types
+
+from balance.engine.decision import D_CHOICES, D_SEAT
+from balance.engine.kernels import kernel
+from balance.engine.rng import below, bit_index
+
+# determinize(state, sampled, seat, cfg, iscratch, rng): write into ``sampled`` a world consistent
+# with what ``seat`` knows in ``state``, reading only that seat's view.
+DETERMINIZE_SIGNATURE = types.void(types.int64[:], types.int64[:], types.int64, types.int64[:],
+                                   types.int64[:, :], types.uint64[:])
+# rollout(world, answer, seat, cfg, params, restrict, iscratch, fscratch, rng) -> the score of
+# ``answer`` for ``seat`` after playing on from ``world`` (higher is better).
+ROLLOUT_SIGNATURE = types.float64(types.int64[:], types.int64, types.int64, types.int64[:], types.float64[:],
+                                  types.int64[:, :, :], types.int64[:, :], types.float64[:, :], types.uint64[:])
+DETERMINIZE = types.FunctionType(DETERMINIZE_SIGNATURE)
+ROLLOUT = types.FunctionType(ROLLOUT_SIGNATURE)
+
+
+@kernel(inline="always")
+def copy_world(world, sampled, size):
+    """An element loop: a slice assignment between arrays Numba cannot prove disjoint copies
+    through a temporary (an allocation per rollout)."""
+    for i in range(size):
+        world[i] = sampled[i]
+
+
+@kernel
+def best_answer(choices, totals, rng):
+    """The answer of the highest total (answers in bit order, ``totals`` in the same order); exact
+    ties broken uniformly at random by reservoir sampling (a draw only when a tie occurs)."""
+    best, best_total, ties = -1, 0.0, 0
+    i = 0
+    m = choices
+    while m:
+        answer = bit_index(m & -m)
+        m &= m - 1
+        if best < 0 or totals[i] > best_total:
+            best, best_total, ties = answer, totals[i], 1
+        elif totals[i] == best_total:
+            ties += 1
+            if below(rng, ties) == 0:
+                best = answer
+        i += 1
+    return best
+
+
+SEARCH_SIGNATURE = types.int64(types.int64[:], types.int64, types.int64[:], types.float64[:], types.int64[:, :, :],
+                                types.int64[:], types.int64[:], types.float64[:], types.int64[:, :],
+                                types.float64[:, :], types.uint64[:], DETERMINIZE, ROLLOUT)
+
+
+@kernel(SEARCH_SIGNATURE, inline="always")
+def search_answer(state, rollouts, cfg, params, restrict, sampled, world, totals, iscratch, fscratch, rng,
+                  determinize, rollout):
+    """The answer (a bit index of ``state[D_CHOICES]``) with the best mean rollout score for the
+    deciding seat over ``rollouts`` sampled worlds; every answer is scored on the same worlds.
+    ``sampled`` and ``world`` hold at least ``len(state)`` entries, ``totals`` one per answer."""
+    seat = state[D_SEAT]
+    choices = state[D_CHOICES]
+    size = state.shape[0]
+    n = 0
+    m = choices
+    while m:
+        totals[n] = 0.0
+        n += 1
+        m &= m - 1
+    for _ in range(max(1, rollouts)):
+        determinize(state, sampled, seat, cfg, iscratch, rng)
+        i = 0
+        m = choices
+        while m:
+            answer = bit_index(m & -m)
+            m &= m - 1
+            copy_world(world, sampled, size)
+            totals[i] += rollout(world, answer, seat, cfg, params, restrict, iscratch, fscratch, rng)
+            i += 1
+    return best_answer(choices, totals, rng)
