@@ -31,6 +31,8 @@ from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scen
 from balance.games import game_names, get_game
 from balance.restrict import MARGIN
 
+BENCH_PROBE = 64  # games of bench's first timed batch (the next ones are sized from its speed)
+BENCH_MAX_BATCH = 2_000_000
 SHOW_AFTER = 2.0  # seconds: work expected to take longer shows its progress
 LINE_SECONDS = 5.0  # seconds between progress lines when stderr is not a terminal
 MAX_BENCH_SECONDS = 3600.0
@@ -558,14 +560,17 @@ def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this gam
         for n in names:
             g = get_game(n)
             for label, setup in g.bench_setups():
-                g.simulate(setup, 1, 0, round_to_deals(512, setup.rotations))  # compile / load the cache
-                count, elapsed, batch = 0, 0.0, round_to_deals(20_000, setup.rotations)
+                g.simulate(setup, 1, 0, setup.rotations)  # one deal: compile or load the cache
+                count, elapsed, batch = 0, 0.0, round_to_deals(BENCH_PROBE, setup.rotations)
                 while elapsed < seconds:
                     t = time.perf_counter()
                     g.simulate(setup, 2, count, batch)
                     elapsed += time.perf_counter() - t
                     count += batch
-                    batch = min(batch * 2, 2_000_000)
+                    # the next batch: about a quarter of the time budget at the speed seen so far
+                    # (a search policy plays a few dozen games a second, a rules kernel millions)
+                    wanted = count / elapsed * seconds / 4 if elapsed > 0 else batch * 2
+                    batch = round_to_deals(int(min(max(wanted, BENCH_PROBE), BENCH_MAX_BATCH)), setup.rotations)
                 unit = f"{g.unit}s"
                 rows.append({"game": n, "setup": label, "unit": unit, "count": count, "seconds": elapsed,
                              "per_second": count / elapsed, "per_minute": count / elapsed * 60})
