@@ -23,8 +23,8 @@ PLAYERS = 4
 
 
 def search_positions(count, seed):
-    """Positions in which the player to move has drawn any penalty and may lay two cards or more
-    (a searched decision), from rounds every seat plays with the search's fallback heuristic."""
+    """Positions in which the player to move has no penalty waiting and may lay two cards or more
+    (a searched decision), from rounds every seat plays with the search (QUICK)."""
     found = []
     for deal in range(seed, seed + 40):
         pos = Position.deal(PLAYERS, seats=[("search", QUICK)] * PLAYERS, seed=deal)
@@ -74,7 +74,7 @@ def test_the_card_depends_only_on_the_seats_view():
         seat = int(state[L.TURN])
         chosen = searched_card(pos, state, pos.restrict, (i, 1))
         for _ in range(3):
-            pos.state = state
+            pos.state = state  # hidden_shuffled reads the position's state: this one, not the round's end
             other = hidden_shuffled(pos, seat, shuffler)
             assert searched_card(pos, other, pos.restrict, (i, 1)) == chosen
             compared += 1

@@ -422,21 +422,28 @@ def release_searched_lay(seat, restrict, search):
 
 
 @kernel
+def play_turn(state, opts, codes, params, restrict, rng, script, trace, work, search):
+    """The turn of state[TURN] as every match plays it: ``take_turn``'s two halves, with a search
+    seat's first card searched and fixed between them (after its penalty is drawn). ``search``: the
+    search's buffers (policies.new_search_buffers)."""
+    seat = state[TURN]
+    drawn_before = state[DRAWN]
+    laid = take_penalty(state, opts, codes, params, restrict, rng, script, trace, work)
+    fixed = 0
+    if laid == 0:
+        fixed = fix_searched_lay(state, opts, codes, params, restrict, rng, search)
+    finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work)
+    if fixed:
+        release_searched_lay(seat, restrict, search)
+
+
+@kernel
 def play_round(state, opts, codes, params, restrict, rng, script, trace, work, search):
     """Deal and play turns until one player holds cards; a stalled round, or one that reaches the
-    turn cap, stops without a loser (capped). ``search``: the search's buffers
-    (policies.new_search_buffers)."""
+    turn cap, stops without a loser (capped)."""
     deal_round(state, opts, rng, trace)
     while round_goes_on(state, opts, trace):
-        seat = state[TURN]
-        drawn_before = state[DRAWN]
-        laid = take_penalty(state, opts, codes, params, restrict, rng, script, trace, work)
-        fixed = 0
-        if laid == 0:
-            fixed = fix_searched_lay(state, opts, codes, params, restrict, rng, search)
-        finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work)
-        if fixed:
-            release_searched_lay(seat, restrict, search)
+        play_turn(state, opts, codes, params, restrict, rng, script, trace, work, search)
         pass_turn(state, trace)
     if not state[ROUND_CAPPED]:
         finish_round(state, trace)
