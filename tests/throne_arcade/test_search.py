@@ -11,7 +11,7 @@ from balance.engine.kernels import slot_at_seat
 from balance.engine.rng import bit_count, bit_index, new_stream
 from balance.games.throne_arcade import layout as L
 from balance.games.throne_arcade.game import GAME
-from balance.games.throne_arcade.policies import new_search_buffers
+from balance.games.throne_arcade.policies import new_search_buffers, sample_world
 from balance.games.throne_arcade.positions import Position
 from balance.games.throne_arcade.rules import fix_searched_lay
 from balance.games.throne_arcade.table import matching_cards
@@ -63,6 +63,25 @@ def test_search_obeys_forbid_and_prefer():
                 assert legal >> chosen & 1
                 assert chosen != card if side == FORBID else chosen == card
     assert asked > 30
+
+
+def test_a_sampled_world_keeps_what_the_seat_knows_and_every_count():
+    deck_size = len(GAME.deck_names(GAME.make_setup("standard", PLAYERS, "random")))
+    changed = 0
+    for i, (pos, state, _) in enumerate(search_positions(12, seed=5)):
+        seat = int(state[L.TURN])
+        sampled = np.zeros_like(state)
+        sample_world(state, sampled, seat, pos.opts, new_search_buffers()[0], new_stream(i, 0))
+        assert sampled[L.HAND + seat] == state[L.HAND + seat] and sampled[L.PILE] == state[L.PILE]
+        assert sampled[L.TALON_LEN] == state[L.TALON_LEN]
+        cards = [int(sampled[L.PILE])] + [int(sampled[L.HAND + s]) for s in range(PLAYERS)]
+        cards += [1 << int(c) for c in sampled[L.TALON: L.TALON + sampled[L.TALON_LEN]]]
+        for s in range(PLAYERS):
+            assert bit_count(cards[1 + s]) == bit_count(int(state[L.HAND + s]))
+        assert sum(bit_count(c) for c in cards) == deck_size  # every card once: none lost or doubled
+        assert np.bitwise_or.reduce(cards) == (1 << deck_size) - 1
+        changed += any(sampled[L.HAND + s] != state[L.HAND + s] for s in range(PLAYERS) if s != seat)
+    assert changed > 8  # the other hands are dealt anew, not kept
 
 
 def test_the_card_depends_only_on_the_seats_view():
