@@ -3,7 +3,6 @@ restriction, its first card is a function of its seat's view and its stream, rep
 batch, and it beats the heuristic it uses for its rollouts."""
 
 import numpy as np
-import pytest
 from scipy.stats import binomtest
 
 from balance.engine.decision import FORBID, PREFER
