@@ -180,7 +180,7 @@ def lays_of(events: list[str], seat: int) -> list[str]:
     return [line.split(" lays ")[1] for line in events if line.startswith(f"  seat {seat} lays ")]
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic", "search"])
 def test_restrictions_bind_every_policy(policy):
     """A seat that forbids Aces never leads with one while another card fits; a seat that prefers
     VIIs leads with one whenever one fits."""

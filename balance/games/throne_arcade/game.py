@@ -261,6 +261,8 @@ class ThroneArcade(Game):
             ("4p whole match (count = matches), greedy", self.make_setup("standard", 4, "greedy")),
             ("4p round, heuristic", self.make_setup("standard", 4, "heuristic", max_length=1)),
             ("6p round, random", self.make_setup("standard", 6, "random", max_length=1)),
+            ("4p round, search vs heuristic",
+             self.make_setup("standard", 4, [("search", {})] + [("heuristic", {})] * 3, max_length=1)),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:

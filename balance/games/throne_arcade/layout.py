@@ -134,5 +134,5 @@ N_COLUMNS = len(COLUMNS)
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
 # POLICY_RANDOM (0) is the engine's, the same in every game; scripted is the last code.
-POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SCRIPTED = 1, 2, 3
+POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH, POLICY_SCRIPTED = 1, 2, 3, 4
 assert POLICY_RANDOM == 0

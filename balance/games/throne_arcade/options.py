@@ -2,7 +2,7 @@
 
 from balance.engine.game import Mode, Option, Param, Policy
 from balance.games.throne_arcade.layout import (
-    DEFAULT_DECK, MAX_PLAYERS, MIN_PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM, START_HAND,
+    DEFAULT_DECK, MAX_PLAYERS, MIN_PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SEARCH, START_HAND,
 )
 
 MODES = {
@@ -51,6 +51,14 @@ HEURISTIC_PARAMS = (
                            "from the cards the player has not seen", 0.0, 100.0),
 )
 
+# In the order of policies.S_ROLLOUTS, S_HORIZON.
+SEARCH_PARAMS = (
+    Param("rollouts", 16.0, "sampled worlds per decision; every legal first card is played in each", 1.0, 10000.0,
+          integer=True),
+    Param("horizon", 0.0, "turns each rollout plays after the searched one (0 = to the round's end)", 0.0, 1000.0,
+          integer=True),
+)
+
 
 def _preset(**changes):
     return tuple(Param(p.name, changes.get(p.name, p.default), p.doc, p.low, p.high) for p in HEURISTIC_PARAMS)
@@ -66,6 +74,11 @@ POLICIES = (
                                           "(weights below).", HEURISTIC_PARAMS),
     Policy("aggressive", POLICY_HEURISTIC, "The heuristic spending its specials at once: hurt_next 6, "
                                            "keep_special 0.", _preset(hurt_next=6.0, keep_special=0.0)),
+    Policy("search", POLICY_SEARCH, "Determinized Monte-Carlo search (the engine's) at the card (group) laid at the "
+                                    "start of a turn: each legal first card played in worlds dealt from the seat's "
+                                    "view, the round played on with the heuristic as every player's rollout "
+                                    "policy, the best mean of not losing the round (20) and cards left in hand; "
+                                    "its other decisions are the heuristic's at its defaults.", SEARCH_PARAMS),
 )
 
 # The policy family (``balance check --robust``): the plausible players, every seat the same kind.
@@ -77,6 +90,7 @@ FAMILY = (
     ("heuristic, colour-blind (colour_majority 0)", "heuristic", {"colour_majority": 0.0}),
     ("heuristic, hoarder (keep_special 3)", "heuristic", {"keep_special": 3.0}),
     ("aggressive (specials at once)", "aggressive", {}),
+    ("search (16 rollouts, to the round's end)", "search", {}),
 )
 # The strength ladder (``balance ladder``), weakest first.
-LADDER = ("random", "greedy", "heuristic")
+LADDER = ("random", "greedy", "heuristic", "search")

@@ -16,6 +16,14 @@ each player holds. Never another player's cards or the talon's order.
   harm a special does to the next player against their hand size, the cost of spending a special,
   how much of its own hand fits the new top (colour majority), and by card counting the chance that
   the next player can follow (from the cards it has not seen: deck less its hand less the pile).
+- search: the engine's determinized Monte-Carlo search (balance.engine.search) at the card (group)
+  laid at the start of a turn: ``rollouts`` worlds dealt from the seat's view (``sample_world``),
+  each legal first card played in each, then ``horizon`` further turns of the round (0: to the
+  round's end) with the heuristic at its defaults as every player's rollout policy, scored by not
+  losing the round and the cards left in hand (``rollout_score``); the best mean. The card is
+  chosen at the turn's clean re-entry point, after a penalty is drawn and before the play, and
+  fixed as the seat's PREFER mask for that decision by ``rules.fix_searched_lay``; every other
+  decision is the heuristic's at its defaults.
 - scripted: replays a list of answers (tests, positions).
 Ties no weight orders are broken at random from the match's stream, never by seat or card index.
 """
@@ -24,21 +32,47 @@ import numpy as np
 
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
-from balance.engine.rng import bit_count, bit_index, random_bit
-from balance.engine.decision import D_CHOICES, D_KIND, answer_of, forced, pose, random_answer
-from balance.games.throne_arcade.layout import (
-    ACE, COLOUR_CARDS, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, KING, KING_DRAW, KING_RULE, LAY_FIRST, LAY_MORE,
-    MAX_DECK, NAME_COLOUR, NONE, N_COLOURS, PENALTY_CARDS, PILE, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM,
-    SCRIPT_ERROR, SCRIPT_POS, TYPE_CARDS,
+from balance.engine.rng import bit_count, bit_index, random_bit, shuffle
+from balance.engine.decision import (
+    D_CHOICES, D_KIND, N_KINDS_MAX, RESTRICT_SIDES, answer_of, forced, pose, random_answer,
 )
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
+from balance.games.throne_arcade.layout import (
+    ACE, COLOUR_CARDS, DEALT, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, IN_ROUND, KING, KING_DRAW, KING_RULE,
+    LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NONE, NO_CARD, N_COLOURS, PENALTY_CARDS, PILE,
+    PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SEARCH, ROUND_CAPPED, SCRIPT_ERROR, SCRIPT_POS,
+    STATE_SIZE, TALON, TALON_LEN, TYPE_CARDS,
+)
+from balance.games.throne_arcade.options import HEURISTIC_PARAMS
 from balance.games.throne_arcade.table import colour_of, next_in_round, type_of
 
 # ---- heuristic parameters (index into the seat's parameter row) ---------------------------
 P_SHED, P_HURT_NEXT, P_KEEP_SPECIAL, P_COLOUR_MAJORITY, P_COUNTING = range(5)
 
+# The heuristic's parameter row at its defaults: the search's rollout policy and its other decisions.
+HEURISTIC_DEFAULTS = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
+HEURISTIC_DEFAULTS[:len(HEURISTIC_PARAMS)] = [p.default for p in HEURISTIC_PARAMS]
+
+# ---- search parameters (index into the seat's parameter row; declared in options.py) ------
+S_ROLLOUTS, S_HORIZON = range(2)
+LOSE_SCORE = 20.0  # a rollout's cost of losing the round, on top of the cards left in hand: more
+                   # than any hand (a deck of 32 cards), so not losing outweighs shedding
+
 # Rows of the policies' scratch buffer (one per block of matches; see new_work_buffer).
 ROW_SCORES, ROW_PARAMS = range(2)
+WORK_ROWS = 2
 WORK_WIDTH = max(MAX_DECK + 1, MAX_POLICY_PARAMS)
+
+# The search's buffers (one set per block of matches; see new_search_buffers): an int64 matrix of
+# STATE_SIZE columns, a float64 matrix and the rollouts' restrictions.
+SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES, SEARCH_SAVED = range(4)  # int rows: a sampled world, the
+# world a rollout plays on, every rollout player's policy code, the searchers' own PREFER masks
+SEARCH_INT_ROWS = 4
+# float rows: the rollouts' work buffer (WORK_ROWS rows), then one parameter row per player, then
+# the driver's totals per answer (at most MAX_DECK answers: WORK_WIDTH holds them)
+SEARCH_PARAMS = WORK_ROWS
+SEARCH_TOTALS = SEARCH_PARAMS + MAX_PLAYERS
+SEARCH_FLOAT_ROWS = SEARCH_TOTALS + 1
 
 HURT_AT = 2  # greedy: a special is worth laying when the next player holds this many cards or fewer
 GREEDY_SPECIAL_BONUS = 10.0  # greedy: a special laid on a short hand outranks any plain group...
@@ -51,7 +85,15 @@ COLOURS_MASK = (1 << N_COLOURS) - 1
 
 @allocating_kernel
 def new_work_buffer():
-    return np.zeros((2, WORK_WIDTH), dtype=np.float64)
+    return np.zeros((WORK_ROWS, WORK_WIDTH), dtype=np.float64)
+
+
+@allocating_kernel
+def new_search_buffers():
+    """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
+    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
+            np.zeros((SEARCH_FLOAT_ROWS, WORK_WIDTH), dtype=np.float64),
+            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
 
 
 # ---- what a seat may see -----------------------------------------------------------------
@@ -239,6 +281,67 @@ def heuristic_choice(state, seat, rng, work):
     return greedy_choice(state, seat, rng, work)  # more of the type, penalties, drawn cards: as greedy
 
 
+# ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
+@kernel(DETERMINIZE_SIGNATURE)
+def sample_world(state, sampled, seat, opts, ints, rng):
+    """A world consistent with what ``seat`` knows (the view the heuristic reads, see the module
+    docstring), built from that view alone: a copy of the state in which the cards it has not seen
+    (the deck less its hand and the pile) are shuffled and dealt again, as many to each other player
+    as that player holds, the rest to the talon (as many as it holds). Only how many cards each
+    holds is read, never which, so one view and one stream give one world. The other players'
+    dealt cards (DEALT, read only by the result rows, which rollouts never write) are left empty."""
+    copy_world(sampled, state, STATE_SIZE)
+    deck = 0
+    for colour in range(N_COLOURS):
+        deck |= state[COLOUR_CARDS + colour]
+    unseen = deck & ~(state[HAND + seat] | state[PILE])
+    k = 0
+    while unseen:
+        sampled[TALON + k] = bit_index(unseen & -unseen)
+        unseen &= unseen - 1
+        k += 1
+    for i in range(k, MAX_DECK):
+        sampled[TALON + i] = NO_CARD
+    shuffle(rng, sampled[TALON:TALON + k], k)
+    for other in range(state[PLAYERS]):
+        if other == seat:
+            continue
+        hand = 0
+        for _ in range(bit_count(state[HAND + other])):
+            k -= 1
+            hand |= 1 << sampled[TALON + k]
+        sampled[HAND + other] = hand
+        sampled[DEALT + other] = 0
+    sampled[TALON_LEN] = k
+
+
+@kernel
+def rollout_score(world, seat):
+    """A rollout's end for ``seat``: minus the cards it still holds, and minus LOSE_SCORE when it
+    lost the round (the last player holding cards; a capped round has no loser)."""
+    score = -float(bit_count(world[HAND + seat]))
+    if world[IN_ROUND + seat] and not world[ROUND_CAPPED]:
+        others_in = 0
+        for s in range(world[PLAYERS]):
+            others_in += s != seat and world[IN_ROUND + s] != 0
+        if others_in == 0:
+            score -= LOSE_SCORE
+    return score
+
+
+@kernel
+def prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict):
+    """Every rollout player plays the heuristic at its defaults; the searcher keeps its own
+    restriction, the others are unrestricted (it does not know theirs)."""
+    for s in range(state[PLAYERS]):
+        ints[SEARCH_CODES, s] = POLICY_HEURISTIC
+        for k in range(MAX_POLICY_PARAMS):
+            floats[SEARCH_PARAMS + s, k] = HEURISTIC_DEFAULTS[k]
+        for kind in range(N_KINDS_MAX):
+            for side in range(RESTRICT_SIDES):
+                rollout_restrict[s, kind, side] = restrict[seat, kind, side] if s == seat else 0
+
+
 # ---- scripted -----------------------------------------------------------------------------
 @kernel
 def scripted_choice(state, script):
@@ -268,6 +371,10 @@ def decide(state, seat, codes, params, rng, script, work):
     if code == POLICY_HEURISTIC:
         for k in range(MAX_POLICY_PARAMS):
             work[ROW_PARAMS, k] = params[seat, k]
+        return heuristic_choice(state, seat, rng, work)
+    if code == POLICY_SEARCH:  # its first card was fixed at the turn's start (rules.fix_searched_lay)
+        for k in range(MAX_POLICY_PARAMS):
+            work[ROW_PARAMS, k] = HEURISTIC_DEFAULTS[k]
         return heuristic_choice(state, seat, rng, work)
     return scripted_choice(state, script)
 

@@ -25,9 +25,9 @@ from balance.engine.rng import new_stream
 from balance.games.throne_arcade import layout as L
 from balance.engine.decision import no_restrictions
 from balance.games.throne_arcade.game import GAME
-from balance.games.throne_arcade.policies import new_work_buffer
+from balance.games.throne_arcade.policies import new_search_buffers, new_work_buffer
 from balance.games.throne_arcade.rules import (
-    count_in, deal_round, finish_round, pass_turn, stalled, start_match, start_next_round, take_turn,
+    count_in, deal_round, finish_round, pass_turn, play_turn, stalled, start_match, start_next_round,
 )
 from balance.games.throne_arcade.table import matching_cards
 from balance.games.throne_arcade.transcript import describe_events
@@ -45,6 +45,7 @@ class Position:
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int64)
         self.trace = np.zeros((4096, L.TRACE_FIELDS), dtype=np.int64)
         self.work = new_work_buffer()
+        self.search = new_search_buffers()
         self.restrict = no_restrictions(players)
         start_match(self.state, self.opts, self.rng)
 
@@ -229,7 +230,8 @@ class Position:
         if self.round_over or self.stalled:
             raise ValueError("the round is over" if self.round_over else "the round is stalled")
         first = int(self.state[L.TRACE_LEN])
-        take_turn(self.state, self.opts, codes, params, self.restrict, self.rng, script, self.trace, self.work)
+        play_turn(self.state, self.opts, codes, params, self.restrict, self.rng, script, self.trace, self.work,
+                  self.search)
         pass_turn(self.state, self.trace)
         if self.round_over:
             finish_round(self.state, self.trace)

@@ -13,15 +13,20 @@ round's loser); a turn lays one card matching the top card's colour (or the colo
 or type, then any further cards of that type, or draws one; the specials act on the next player;
 a player who empties their hand leaves the round; the last player holding cards loses it, and is
 out of the game if they started the round with one card.
+
+The search policy chooses its first card at the start of its play (fix_searched_lay, in the turn
+loop of play_round, after any penalty is drawn): its rollouts play turns through ``take_turn``
+with the heuristic, so the rules reach the search only from that loop, never from inside a turn.
 """
 
 import numpy as np
 from numba import prange
 
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
+from balance.engine.decision import N_KINDS_MAX, PREFER, RESTRICT_SIDES, answer_of, forced, pose
 from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
 from balance.engine.rng import below, bit_count, bit_index, open_stream, shuffle
+from balance.engine.search import ROLLOUT_SIGNATURE, search_answer
 from balance.games.throne_arcade.layout import (
     ACE, ANSWER_PENALTY, COLOUR_CARDS, COLOUR_IN_FORCE, C_ALIVE, C_CAPPED, C_DEAL, C_DRAWN, C_ELIMINATED, C_GAME,
     C_HAND_SIZE, C_LAST_ROUND, C_LOSER, C_MATCH_CAPPED, C_MATCH_ROUNDS, C_MATCH_WINNER, C_PLAYERS, C_PREV_LOSER,
@@ -32,11 +37,14 @@ from balance.games.throne_arcade.layout import (
     LOSER, LOSSES, MAX_PLAYERS, NAME_COLOUR, NOBODY, NONE, NO_CARD, N_COLOURS, N_COLUMNS, N_TYPES, OPT_DECK,
     OPT_DECK_SIZE, OPT_HAND_ON_ANYTHING, OPT_KING_DRAWS, OPT_MAX_ROUNDS, OPT_PLAYERS, OPT_PLAY_DRAWN, OPT_STACKING,
     OPT_STARTING_CARD_ACTS, OPT_START_HAND, OPT_TURN_CAP, ORANGE_VII, ORANGE_VII_CARDS, PENALTY_CARDS, PENDING_DRAW,
-    PENDING_KING, PENDING_SKIPS, PILE, PLAYERS, PLAY_DRAWN, REFRESHES, REVIVALS, REVIVAL_DRAW, ROUND, ROUND_CAPPED,
-    SPECIAL_BITS, SPECIAL_MAX, STARTER, START_SIZE, STATE_SIZE, TALON, TALON_LEN, TOP, TRACE_FIELDS, TRACE_LEN,
-    TURN, TURNS, TYPE_CARDS, VII, WINNER,
+    PENDING_KING, PENDING_SKIPS, PILE, PLAYERS, PLAY_DRAWN, POLICY_SEARCH, REFRESHES, REVIVALS, REVIVAL_DRAW, ROUND,
+    ROUND_CAPPED, SPECIAL_BITS, SPECIAL_MAX, STARTER, START_SIZE, STATE_SIZE, TALON, TALON_LEN, TOP, TRACE_FIELDS,
+    TRACE_LEN, TURN, TURNS, TYPE_CARDS, VII, WINNER,
 )
-from balance.games.throne_arcade.policies import ask, new_work_buffer
+from balance.games.throne_arcade.policies import (
+    SEARCH_CODES, SEARCH_PARAMS, SEARCH_SAMPLED, SEARCH_SAVED, SEARCH_TOTALS, SEARCH_WORLD, S_HORIZON, S_ROLLOUTS,
+    WORK_ROWS, ask, new_search_buffers, new_work_buffer, prepare_rollouts, rollout_score, sample_world,
+)
 from balance.games.throne_arcade.table import colour_of, matching_cards, next_in_round, type_of
 
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
@@ -185,12 +193,11 @@ def penalty_answers(state, opts, seat):
 
 # ---- a turn --------------------------------------------------------------------------------
 @kernel
-def take_turn(state, opts, codes, params, restrict, rng, script, trace, work):
-    """The turn of state[TURN]: a penalty first (drawn, or answered where a rule allows), then one
-    play of cards of one type, or a draw; a player left without cards leaves the round."""
+def take_penalty(state, opts, codes, params, restrict, rng, script, trace, work):
+    """The start of state[TURN]'s turn: a penalty waiting is drawn, or answered where a rule allows.
+    Returns the cards laid answering it (0: none, the turn's play follows)."""
     seat = state[TURN]
     state[TURNS] += 1
-    drawn_before = state[DRAWN]
     laid = 0
     if state[PENDING_DRAW] > 0:
         answers = penalty_answers(state, opts, seat)
@@ -208,8 +215,23 @@ def take_turn(state, opts, codes, params, restrict, rng, script, trace, work):
             state[PENDING_DRAW] = 0
             state[PENDING_KING] = -1
             draw_cards(state, seat, count, rng, trace)
+    return laid
+
+
+@kernel(inline="always")
+def playable(state, opts, seat):
+    """The cards ``seat`` may lay as the first card of its play."""
+    return state[HAND + seat] & matching_cards(state, opts[OPT_HAND_ON_ANYTHING])
+
+
+@kernel
+def finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work):
+    """The rest of state[TURN]'s turn: one play of cards of one type, or a draw (unless ``laid``
+    answered a penalty), the effects of the cards laid; a player left without cards leaves the
+    round. ``drawn_before``: state[DRAWN] at the turn's start (a turn in which no card moved is idle)."""
+    seat = state[TURN]
     if laid == 0:
-        legal = state[HAND + seat] & matching_cards(state, opts[OPT_HAND_ON_ANYTHING])
+        legal = playable(state, opts, seat)
         if legal:
             first = ask(state, LAY_FIRST, seat, legal, codes, params, restrict, rng, script, work)
             laid = lay_group(state, opts, seat, first, codes, params, restrict, rng, script, trace, work)
@@ -229,6 +251,15 @@ def take_turn(state, opts, codes, params, restrict, rng, script, trace, work):
         state[IN_ROUND + seat] = 0
         state[JUST_OUT] = seat
         log(state, trace, EV_OUT, seat, NO_CARD, 0)
+
+
+@kernel
+def take_turn(state, opts, codes, params, restrict, rng, script, trace, work):
+    """The turn of state[TURN]: a penalty first (drawn, or answered where a rule allows), then one
+    play of cards of one type, or a draw; a player left without cards leaves the round."""
+    drawn_before = state[DRAWN]
+    laid = take_penalty(state, opts, codes, params, restrict, rng, script, trace, work)
+    finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work)
 
 
 @kernel
@@ -319,18 +350,103 @@ def stalled(state):
 
 
 @kernel
-def play_round(state, opts, codes, params, restrict, rng, script, trace, work):
+def round_goes_on(state, opts, trace):
+    """More than one player holds cards and the round is neither capped nor stalled; a round that
+    reaches the turn cap, or stalls, stops without a loser (capped)."""
+    if count_in(state, IN_ROUND) <= 1:
+        return False
+    if state[TURNS] >= opts[OPT_TURN_CAP] or stalled(state):
+        state[ROUND_CAPPED] = 1
+        log(state, trace, EV_CAP, NOBODY, NO_CARD, state[TURNS])
+        return False
+    return True
+
+
+# ---- the search policy: its first card fixed at the start of its play ------------------------
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
+    """The search's rollout (balance.engine.search): the rest of this turn with ``seat`` laying
+    ``card`` first (the PREFER mask of its LAY_FIRST; its own restriction otherwise holds), then
+    ``horizon`` further turns (0: to the round's end), every player the heuristic at its defaults
+    (the rows prepare_rollouts filled); scored by ``rollout_score``. Trace and script are empty."""
+    codes = ints[SEARCH_CODES]
+    rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS]
+    work = floats[:WORK_ROWS]
+    no_script = ints[SEARCH_CODES, :0]
+    no_trace = ints[:0, :TRACE_FIELDS]
+    own = restrict[seat, LAY_FIRST, PREFER]
+    restrict[seat, LAY_FIRST, PREFER] = 1 << card
+    # the seat lays a card, so the turn is not idle whatever drawn_before says
+    finish_turn(world, opts, 0, world[DRAWN], codes, rollout_params, restrict, rng, no_script, no_trace, work)
+    restrict[seat, LAY_FIRST, PREFER] = own
+    pass_turn(world, no_trace)
+    horizon = int(params[S_HORIZON])
+    turns = 0
+    while (horizon == 0 or turns < horizon) and round_goes_on(world, opts, no_trace):
+        take_turn(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace, work)
+        pass_turn(world, no_trace)
+        turns += 1
+    return rollout_score(world, seat)
+
+
+@kernel
+def fix_searched_lay(state, opts, codes, params, restrict, rng, search):
+    """A search seat about to lay its first card (its penalty, if any, drawn) chooses it by the
+    engine's search; the card is fixed as the PREFER mask of its LAY_FIRST (its own mask kept
+    aside, see release_searched_lay). The choice is posed as the play will pose it. Returns 1 when
+    a card was fixed (the seat plays search and has a card to lay), else 0."""
+    seat = state[TURN]
+    if codes[seat] != POLICY_SEARCH:
+        return 0
+    legal = playable(state, opts, seat)
+    if legal == 0:
+        return 0
+    ints, floats, rollout_restrict = search
+    pose(state, seat, LAY_FIRST, legal, restrict)
+    if forced(state):
+        card = answer_of(state)
+    else:
+        prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict)
+        card = search_answer(state, int(params[seat, S_ROLLOUTS]), opts, params[seat], rollout_restrict,
+                             ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
+                             sample_world, play_out)
+    ints[SEARCH_SAVED, seat] = restrict[seat, LAY_FIRST, PREFER]
+    restrict[seat, LAY_FIRST, PREFER] = 1 << card
+    return 1
+
+
+@kernel
+def release_searched_lay(seat, restrict, search):
+    """The search seat's own PREFER mask back after its turn."""
+    restrict[seat, LAY_FIRST, PREFER] = search[0][SEARCH_SAVED, seat]
+
+
+@kernel
+def play_turn(state, opts, codes, params, restrict, rng, script, trace, work, search):
+    """The turn of state[TURN] as every match plays it: ``take_turn``'s two halves, with a search
+    seat's first card searched and fixed between them (after its penalty is drawn). ``search``: the
+    search's buffers (policies.new_search_buffers)."""
+    seat = state[TURN]
+    drawn_before = state[DRAWN]
+    laid = take_penalty(state, opts, codes, params, restrict, rng, script, trace, work)
+    fixed = 0
+    if laid == 0:
+        fixed = fix_searched_lay(state, opts, codes, params, restrict, rng, search)
+    finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work)
+    if fixed:
+        release_searched_lay(seat, restrict, search)
+
+
+@kernel
+def play_round(state, opts, codes, params, restrict, rng, script, trace, work, search):
     """Deal and play turns until one player holds cards; a stalled round, or one that reaches the
     turn cap, stops without a loser (capped)."""
     deal_round(state, opts, rng, trace)
-    while count_in(state, IN_ROUND) > 1:
-        if state[TURNS] >= opts[OPT_TURN_CAP] or stalled(state):
-            state[ROUND_CAPPED] = 1
-            log(state, trace, EV_CAP, NOBODY, NO_CARD, state[TURNS])
-            return
-        take_turn(state, opts, codes, params, restrict, rng, script, trace, work)
+    while round_goes_on(state, opts, trace):
+        play_turn(state, opts, codes, params, restrict, rng, script, trace, work, search)
         pass_turn(state, trace)
-    finish_round(state, trace)
+    if not state[ROUND_CAPPED]:
+        finish_round(state, trace)
 
 
 # ---- a match -------------------------------------------------------------------------------
@@ -395,8 +511,8 @@ def write_round(row, state, game_index, deal_index, rotation, r, alive, prev_los
 
 
 @kernel
-def play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, work, game_index, deal_index,
-               rotation):
+def play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, work, search, game_index,
+               deal_index, rotation):
     """Rounds until one player is left (or a round or the match hits its cap): rows
     out[base : base + max_rounds], unused rows with -1 in every column but ``game``."""
     start_match(state, opts, rng)
@@ -405,7 +521,7 @@ def play_match(out, base, state, opts, codes, params, restrict, rng, script, tra
     prev_loser = NOBODY
     for r in range(rows):
         alive = count_in(state, IN_GAME)
-        play_round(state, opts, codes, params, restrict, rng, script, trace, work)
+        play_round(state, opts, codes, params, restrict, rng, script, trace, work, search)
         write_round(out[base + r], state, game_index, deal_index, rotation, r, alive, prev_loser)
         played = r + 1
         if state[ROUND_CAPPED]:
@@ -438,15 +554,15 @@ def match_buffers(players):
 
 
 @kernel
-def run_match(out, base, bufs, work, seed, game_index, rotations, opts, slot_codes, slot_params, slot_restrict,
+def run_match(out, base, bufs, work, search, seed, game_index, rotations, opts, slot_codes, slot_params, slot_restrict,
               script, trace):
     state, rng, codes, params, restrict = bufs
     deal_index, rotation = split_game_index(game_index, rotations)
     seat_policies(rotation, slot_codes, slot_params, codes, params)
     seat_restrictions(rotation, slot_restrict, restrict)
     open_stream(rng, seed, deal_index)
-    play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, work, game_index, deal_index,
-               rotation)
+    play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, work, search, game_index,
+               deal_index, rotation)
     return state[TRACE_LEN]
 
 
@@ -459,10 +575,11 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
     for b in prange(blocks):
         bufs = match_buffers(len(slot_codes))
         work = new_work_buffer()
+        search = new_search_buffers()
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            run_match(out, i * rows, bufs, work, seed, start + i, rotations, opts, slot_codes, slot_params,
+            run_match(out, i * rows, bufs, work, search, seed, start + i, rotations, opts, slot_codes, slot_params,
                       slot_restrict, no_script, no_trace)
     return out
 
@@ -473,6 +590,6 @@ def simulate_traced(seed, game_index, rotations, opts, slot_codes, slot_params, 
     rows = opts[OPT_MAX_ROUNDS]
     out = np.empty((rows, N_COLUMNS), dtype=np.int32)
     bufs = match_buffers(len(slot_codes))
-    fill = run_match(out, 0, bufs, new_work_buffer(), seed, game_index, rotations, opts, slot_codes, slot_params,
-                     slot_restrict, np.zeros(0, dtype=np.int64), trace)
+    fill = run_match(out, 0, bufs, new_work_buffer(), new_search_buffers(), seed, game_index, rotations, opts,
+                     slot_codes, slot_params, slot_restrict, np.zeros(0, dtype=np.int64), trace)
     return out, bufs[0], fill
