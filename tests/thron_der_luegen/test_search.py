@@ -3,6 +3,7 @@ restriction, its turn's choice is a function of its seat's information and its s
 equal the batch, and it is not much worse than the heuristic it uses for its rollouts."""
 
 import numpy as np
+from scipy.stats import binomtest
 
 from balance.engine.decision import PREFER
 from balance.engine.rng import bit_index, new_stream
@@ -118,10 +119,12 @@ def test_replay_equals_batch_with_search_seats():
 
 def test_search_is_not_much_worse_than_the_heuristic():
     # One search seat (16 rollouts, to the round's end) against three heuristic players, rotated
-    # over the seats: a quarter of the matches is the par of equal players. Asserted only that it
-    # keeps well above half of par (the measured figure is in the README).
+    # over the seats: a quarter of the matches is the par of equal players. Measured: it wins
+    # 0.171 [0.155, 0.188] and 0.195 [0.177, 0.213] of 2,000 matches (seeds 11 and 12), below par
+    # (README). Asserted only what holds robustly: it keeps above half of par.
     setup = GAME.make_setup("base", PLAYERS, [("search", {})] + [("heuristic", {})] * 3)
-    games = GAME.frame(setup, GAME.simulate(setup, 11, 0, 160))
+    games = GAME.frame(setup, GAME.simulate(setup, 11, 0, 400))
     seats = GAME.seat_frame(setup, games)
-    won = seats[(seats["policy"] == setup.seats[0].label) & seats["last_round"].astype(bool)]["match_won"]
-    assert len(won) == 160 and won.mean() > 0.125
+    won = seats[(seats["policy"] == setup.seats[0].label) & (seats["last_round"] == 1)]["match_won"]
+    assert len(won) == 400
+    assert binomtest(int(won.sum()), len(won), 0.125, alternative="greater").pvalue < 0.05
