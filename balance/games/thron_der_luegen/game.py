@@ -185,6 +185,8 @@ class ThronDerLuegen(Game):
             ("4p round, random", self.make_setup("base", 4, "random", max_length=1)),
             ("3p round, heuristic", self.make_setup("base", 3, "heuristic", max_length=1)),
             ("6p round, heuristic", self.make_setup("base", 6, "heuristic", max_length=1)),
+            ("4p round, search vs heuristic", self.make_setup("base", 4, [("search", {})] + [("heuristic", {})] * 3,
+                                                              max_length=1)),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:

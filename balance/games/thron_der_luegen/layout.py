@@ -159,7 +159,7 @@ EV_DEAL, EV_DRAW, EV_SWAP, EV_DISCARD, EV_INTRIGUE, EV_THRONES_SWAPPED, EV_PEEK,
     EV_REVEAL_END, EV_MOON_PAIR, EV_SCORE, EV_ROUND_END, EV_MATCH_WIN, EV_CAP = range(15)
 
 # ---- policies (codes; parameters in options.py) -----------------------------------------------
-POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SCRIPTED = range(3)
+POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SCRIPTED, POLICY_SEARCH = range(4)
 
 # ---- result row (one per round; unused rows of a match have row = -1) ------------------------
 SEAT_FIELDS = ("score", "throne", "stones", "total")

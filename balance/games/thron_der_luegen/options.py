@@ -1,7 +1,9 @@
 """Thron der Lügen: the mode, rule options (scenario keys) and the policy registry."""
 
 from balance.engine.game import Mode, Option, Param, Policy
-from balance.games.thron_der_luegen.layout import MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_RANDOM
+from balance.games.thron_der_luegen.layout import (
+    MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SEARCH,
+)
 
 MODES = {
     "base": Mode("base", tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
@@ -45,6 +47,15 @@ HEURISTIC_PARAMS = (
                                "put beside itself counts this many points above the unseen mean"),
 )
 
+# In the order of policies.S_ROLLOUTS, S_HORIZON.
+SEARCH_PARAMS = (
+    Param("rollouts", 16.0, "sampled worlds per decision; both answers (draw, reveal an End card) are played in "
+                            "each", 1.0, 10000.0, integer=True),
+    Param("horizon", 1.0, "rounds each rollout plays, the current one included (1 = to the end of this round, 0 = "
+                          "to the end of the match); then it is scored by the point-stone lead (10 points a stone), "
+                          "the last round's score lead and +/-20 for a won or lost match", 0.0, 100.0, integer=True),
+)
+
 
 def _preset(**changes):
     return tuple(Param(p.name, changes.get(p.name, p.default), p.doc, p.low, p.high) for p in HEURISTIC_PARAMS)
@@ -62,11 +73,16 @@ POLICIES = (
     Policy("patient", POLICY_HEURISTIC, "The heuristic that waits for a clear lead (end_margin 4) and weighs its "
                                         "rivals more.", _preset(end_margin=4.0, rival=0.8),
            labelled=("end_margin",)),
+    Policy("search", POLICY_SEARCH, "Determinized Monte-Carlo search (the engine's) at the turn's choice (draw, or "
+                                    "reveal an End card): worlds dealt from its view, each answer played out for "
+                                    "a horizon of rounds with the heuristic as every player's rollout policy, the "
+                                    "best mean stone and score lead; its other decisions are the heuristic's at "
+                                    "its defaults.", SEARCH_PARAMS),
 )
 
 # The policy family (``balance check --robust`` once the robustness work is merged): the plausible
 # players, every seat the same kind: the End-card threshold at the ends that make a playing style
-# (hasty, patient), and the heuristic blind to its rivals or fixed on them.
+# (hasty, patient), the heuristic blind to its rivals or fixed on them, and the search.
 FAMILY = (
     ("random", "random", {}),
     ("hasty (end_margin 0, rival 0.3)", "hasty", {}),
@@ -76,7 +92,8 @@ FAMILY = (
     ("heuristic, rival-minded (rival 1)", "heuristic", {"rival": 1.0}),
     ("heuristic, no stone chances (lone, lowest and pair bonus 0)", "heuristic",
      {"lone_bonus": 0.0, "lowest_bonus": 0.0, "pair_bonus": 0.0}),
+    ("search (16 rollouts, to the round's end)", "search", {}),
 )
 # The strength ladder (``balance ladder``), weakest first: the threshold study found revealing at a
 # lead of 0 costly (hasty), so it sits below the default.
-LADDER = ("random", "hasty", "heuristic")
+LADDER = ("random", "hasty", "heuristic", "search")

@@ -13,20 +13,33 @@ scoring where it knows both cards, the mean of the cards it has not seen where i
 little more for a card the seat itself was seen to put there), less
 ``rival`` times the best total it expects of another seat, plus the hand cards' stone chances.
 Equally good answers are broken at random from the game's stream.
+
+The search policy is the engine's determinized Monte-Carlo search (balance.engine.search) at the
+turn's choice (draw, or reveal an End card), made at the start of the turn (rules.fix_searched_turn):
+``rollouts`` worlds dealt from the seat's view (``sample_world``), each answer played in each with
+the heuristic at its defaults as every player's rollout policy for ``horizon`` rounds (1: to the
+end of this round) and scored by ``rollout_score``; the best mean. Its other decisions are the
+heuristic's at its defaults.
 """
 
 import numpy as np
 
-from balance.engine.kernels import kernel
-from balance.engine.rng import bit_count, bit_index, random_bit
-from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, pose, random_answer
+from balance.engine.game import MAX_POLICY_PARAMS
+from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.rng import below, bit_count, bit_index, random_bit, shuffle
+from balance.engine.decision import (
+    D_CHOICES, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, pose, random_answer,
+)
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
 from balance.games.thron_der_luegen.layout import (
     ACT, DECK_VALUE2, DISCARDS, DOUBLE, DRAWN, END_SHOWN, F_LEFT, F_RIGHT, FAR_THRONE, FLIP, HAND, HUNT,
     INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, NO_CARD, PAIR, PEEK_CHOICE,
     PEEK_SWAP, PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE,
     REVEAL_END, SCRIPT_ERROR, SCRIPT_POS, SPLIT, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
-    SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE,
+    SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE, MATCH_OVER, NOBODY, OPT_SPLIT_PLACER,
+    PILE, PILE_TOP, POLICY_HEURISTIC, POLICY_SEARCH, SCORE, STATE_SIZE, STONES, TURN_SEAT, WINNER,
 )
+from balance.games.thron_der_luegen.options import HEURISTIC_PARAMS
 from balance.games.thron_der_luegen.scoring import (
     beside, card_field, effect_of, face_value, hand_modifier, kind_of, left_throne, pair_score, param_of,
     placement_flip, right_throne,
@@ -35,6 +48,25 @@ from balance.games.thron_der_luegen.scoring import (
 # heuristic parameters (order of options.HEURISTIC_PARAMS)
 P_END_MARGIN, P_RIVAL, P_LONE, P_LOWEST, P_PAIR, P_KEEP, P_HIDE, P_PLACED = range(8)
 TIE = 1e-9  # answers scored within this of the best are equally good
+
+# The heuristic's parameter row at its defaults: the search's rollout policy and its other decisions.
+HEURISTIC_DEFAULTS = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
+HEURISTIC_DEFAULTS[:len(HEURISTIC_PARAMS)] = [p.default for p in HEURISTIC_PARAMS]
+
+# ---- search parameters (index into the seat's parameter row; declared in options.py) ------
+S_ROLLOUTS, S_HORIZON = range(2)
+STONE_POINTS = 10.0  # a rollout's score per point stone of lead: a stone outweighs any usual points lead
+WIN_SCORE = 20.0  # on top, for a won (lost: minus) match
+
+# The search's buffers (one set per block of matches; see new_search_buffers): an int64 matrix of
+# STATE_SIZE columns, a float64 matrix and the rollouts' restrictions.
+SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES, SEARCH_SAVED, SEARCH_POOL = range(5)  # int rows: a sampled
+# world, the world a rollout plays on, every rollout player's policy code, the searchers' own PREFER
+# masks, the unseen cards being dealt
+SEARCH_INT_ROWS = 5
+SEARCH_PARAMS = 0  # float rows: one parameter row per player (the rollouts'), then the driver's totals
+SEARCH_TOTALS = SEARCH_PARAMS + MAX_PLAYERS
+SEARCH_FLOAT_ROWS = SEARCH_TOTALS + 1
 
 
 # ---- the seat's view --------------------------------------------------------------------------
@@ -356,4 +388,109 @@ def ask(state, opts, seat, kind, choices, codes, params, restrict, rng, script):
         return random_answer(state, rng)
     if code == POLICY_SCRIPTED:
         return scripted(state, script)
+    if code == POLICY_SEARCH:  # its turn's choice was fixed at the turn's start (rules.fix_searched_turn)
+        return heuristic(state, opts, seat, kind, HEURISTIC_DEFAULTS, rng)
     return heuristic(state, opts, seat, kind, params[seat], rng)
+
+
+# ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
+@allocating_kernel
+def new_search_buffers():
+    """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
+    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
+            np.zeros((SEARCH_FLOAT_ROWS, MAX_POLICY_PARAMS), dtype=np.float64),
+            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
+
+
+@kernel
+def unseen_cards(state, seat):
+    """The court cards ``seat`` has not seen (mask): not face up, not in its hand or drawn by it,
+    not on a throne it knows."""
+    n = state[PLAYERS]
+    seen_mask = state[DISCARDS] | (1 << state[HAND + seat])
+    if state[DRAWN] != NO_CARD and state[TURN_SEAT] == seat:
+        seen_mask |= 1 << state[DRAWN]
+    if state[PLACING] != NO_CARD and state[TURN_SEAT] == seat:
+        seen_mask |= 1 << state[PLACING]
+    for t in range(n):
+        card = state[THRONE + t] if beside(seat, t, n) else state[KNOWN + seat * MAX_PLAYERS + t]
+        if card != NO_CARD:
+            seen_mask |= 1 << card
+    return ((1 << N_COURT) - 1) & ~seen_mask
+
+
+@kernel(DETERMINIZE_SIGNATURE)
+def sample_world(state, sampled, seat, opts, ints, rng):
+    """A world consistent with what ``seat`` knows, built from its view alone: a copy of the state
+    in which the cards it has not seen are shuffled and dealt again to the places it cannot see, in
+    a fixed order: the throne cards it does not know, the other hands (and another's drawn card),
+    the draw pile. Which places those are and how many is public (every swap, look and draw is
+    seen); which cards lie there is not read. A seat known to know a throne card (it placed, moved
+    or looked at it) knows the new one; a split card lies as its placer (public) turns it where it
+    now lies, at random when dealt or drawn onto a throne (option split_cards = placer)."""
+    copy_world(sampled, state, STATE_SIZE)
+    n = state[PLAYERS]
+    pool = ints[SEARCH_POOL]
+    count = 0
+    m = unseen_cards(state, seat)
+    while m:
+        pool[count] = bit_index(m & -m)
+        m &= m - 1
+        count += 1
+    shuffle(rng, pool, count)
+    k = 0
+    for t in range(n):
+        if beside(seat, t, n) or state[KNOWN + seat * MAX_PLAYERS + t] != NO_CARD:
+            continue
+        card = pool[k]
+        k += 1
+        sampled[THRONE + t] = card
+        placer = state[PLACER + t]
+        if placer != NOBODY:
+            sampled[FLIP + t] = placement_flip(opts, card, t, placer)
+        elif opts[OPT_SPLIT_PLACER] and kind_of(opts, card) == SPLIT:
+            sampled[FLIP + t] = below(rng, 2)
+        else:
+            sampled[FLIP + t] = 0
+        for o in range(n):
+            if state[KNOWN + o * MAX_PLAYERS + t] != NO_CARD:
+                sampled[KNOWN + o * MAX_PLAYERS + t] = card
+    for o in range(n):
+        if o != seat:
+            sampled[HAND + o] = pool[k]
+            k += 1
+    if state[DRAWN] != NO_CARD and state[TURN_SEAT] != seat:
+        sampled[DRAWN] = pool[k]
+        k += 1
+    for i in range(state[PILE_TOP], N_COURT):
+        sampled[PILE + i] = pool[k]
+        k += 1
+
+
+@kernel
+def rollout_score(world, seat):
+    """A rollout's end for ``seat``: its point-stone lead over the best other seat (STONE_POINTS
+    each) plus its lead in the last round's score over the best other score, and WIN_SCORE for a
+    won match (minus for a lost one)."""
+    best_stones, best_score = -1, -(1 << 20)
+    for s in range(world[PLAYERS]):
+        if s != seat:
+            best_stones = max(best_stones, world[STONES + s])
+            best_score = max(best_score, world[SCORE + s])
+    score = STONE_POINTS * (world[STONES + seat] - best_stones) + (world[SCORE + seat] - best_score)
+    if world[MATCH_OVER]:
+        return score + (WIN_SCORE if world[WINNER] == seat else -WIN_SCORE)
+    return score
+
+
+@kernel
+def prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict):
+    """Every rollout player plays the heuristic at its defaults; the searcher keeps its own
+    restriction, the others are unrestricted (it does not know theirs)."""
+    for s in range(state[PLAYERS]):
+        ints[SEARCH_CODES, s] = POLICY_HEURISTIC
+        for k in range(MAX_POLICY_PARAMS):
+            floats[SEARCH_PARAMS + s, k] = HEURISTIC_DEFAULTS[k]
+        for kind in range(N_KINDS_MAX):
+            for side in range(RESTRICT_SIDES):
+                rollout_restrict[s, kind, side] = restrict[seat, kind, side] if s == seat else 0

@@ -12,6 +12,10 @@ The kernel's arguments, ``opts, codes, params, restrict, rng, script, trace``, a
 every function that needs them: the options vector (with the deck table), each seat's policy code,
 parameter row and restriction, the round's random stream, the scripted answers (tests, positions)
 and the event trace (no rows in batch runs). No function here creates an array.
+
+A search seat chooses its turn's choice at the start of its turn (fix_searched_turn, in the round's
+loop play_round): its rollouts play turns through ``next_turn`` with the heuristic, so the rules
+reach the search only from the loop above a turn, never from inside one.
 """
 
 import numpy as np
@@ -20,7 +24,8 @@ from numba import prange
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
 from balance.engine.rng import below, open_stream, shuffle
-from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
+from balance.engine.decision import N_KINDS_MAX, PREFER, RESTRICT_SIDES, answer_of, forced, pose
+from balance.engine.search import ROLLOUT_SIGNATURE, search_answer
 from balance.games.thron_der_luegen.layout import (
     ACT, DECK_VALUE2, C_LAST_ROUND, C_MATCH_CAPPED, C_MATCH_ROUNDS, C_MATCH_WINNER, C_SEATS, DISCARD, DISCARDS, DRAWN, DRAWS, END_CARDS, END_MOON_PAIR, END_PILE, END_REASON, END_SHOWN,
     EV_CAP, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HIDE, EV_INTRIGUE, EV_MATCH_WIN, EV_MOON_PAIR, EV_PEEK, EV_REPLACE,
@@ -31,9 +36,12 @@ from balance.games.thron_der_luegen.layout import (
     PEEK_CHOICE, PEEK_SWAP, PEEK_TARGET, PILE, PILE_TOP, PLAY, PLAYERS, REACH_OWN, REPLACE_FROM_PILE,
     REPLACE_TARGET, REVEAL_END, REVEALS, ROUND, ROUND_STONES, SCORE, SPLIT, STATE_SIZE, STONES, SUN, SWAP_FAR,
     SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND, SWAP_THRONES, SWAPS, THRONE, THRONE_SCORE, TIED_STONES,
-    TRACE_FIELDS, TRACE_LEN, TURN, TURN_SEAT, TURNS, WINNER, WITH_LEFT, DRAW, BROKEN,
+    TRACE_FIELDS, TRACE_LEN, TURN, TURN_SEAT, TURNS, WINNER, WITH_LEFT, DRAW, BROKEN, POLICY_SEARCH,
 )
-from balance.games.thron_der_luegen.policies import ask, deck_value2
+from balance.games.thron_der_luegen.policies import (
+    SEARCH_CODES, SEARCH_PARAMS, SEARCH_SAMPLED, SEARCH_SAVED, SEARCH_TOTALS, SEARCH_WORLD, S_HORIZON, S_ROLLOUTS,
+    ask, deck_value2, new_search_buffers, prepare_rollouts, rollout_score, sample_world,
+)
 from balance.games.thron_der_luegen.scoring import (
     effect_of, hand_modifier, kind_of, left_throne, own_thrones_mask, param_of, people_of, placement_flip,
     right_throne, throne_score, beside,
@@ -374,16 +382,87 @@ def finish_round(state, opts, trace):
 
 
 @kernel
-def play_round(state, opts, codes, params, restrict, rng, script, trace):
-    deal_round(state, opts, rng, trace)
-    while state[END_REASON] == 0:
-        play_turn(state, opts, codes, params, restrict, rng, script, trace)
-        if opts[OPT_CHECKS] and not cards_accounted(state):
-            state[BROKEN] += 1
-        state[TURN_SEAT] = (state[TURN_SEAT] + 1) % state[PLAYERS]
+def next_turn(state, opts, codes, params, restrict, rng, script, trace):
+    """The turn of the player whose turn it is (the card check with OPT_CHECKS); then the next player."""
+    play_turn(state, opts, codes, params, restrict, rng, script, trace)
+    if opts[OPT_CHECKS] and not cards_accounted(state):
+        state[BROKEN] += 1
+    state[TURN_SEAT] = (state[TURN_SEAT] + 1) % state[PLAYERS]
+
+
+@kernel
+def end_round(state, opts, trace):
     if state[END_REASON] != END_MOON_PAIR:
         score_round(state, opts, trace)
     finish_round(state, opts, trace)
+
+
+@kernel
+def play_out_round(state, opts, codes, params, restrict, rng, script, trace):
+    """The round's remaining turns and its end (the search's rollouts: no search seat plays)."""
+    while state[END_REASON] == 0:
+        next_turn(state, opts, codes, params, restrict, rng, script, trace)
+    end_round(state, opts, trace)
+
+
+# ---- the search policy: its turn's choice fixed at the start of its turn ---------------------------
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
+    """The search's rollout (balance.engine.search): ``seat``'s turn with ``answer`` as its turn's
+    choice (the PREFER mask of that decision; its own restriction otherwise holds), the round to its
+    end, then rounds to ``horizon`` rounds in all (0: the end of the match), every player the
+    heuristic at its defaults (the rows prepare_rollouts filled); scored by ``rollout_score``.
+    Trace and script are empty."""
+    codes = ints[SEARCH_CODES]
+    rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS]
+    no_script = ints[SEARCH_CODES, :0]
+    no_trace = ints[:0, :TRACE_FIELDS]
+    own = restrict[seat, TURN, PREFER]
+    restrict[seat, TURN, PREFER] = 1 << answer
+    next_turn(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace)
+    restrict[seat, TURN, PREFER] = own
+    play_out_round(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace)
+    horizon = int(params[S_HORIZON])
+    rounds = 1
+    while not world[MATCH_OVER] and world[ROUND] < opts[OPT_MAX_ROUNDS] and (horizon == 0 or rounds < horizon):
+        deal_round(world, opts, rng, no_trace)
+        play_out_round(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace)
+        rounds += 1
+    return rollout_score(world, seat)
+
+
+@kernel
+def fix_searched_turn(state, opts, codes, params, restrict, rng, search):
+    """The search seat whose turn begins chooses its turn's choice by the engine's search (nothing
+    happens between the turn's start and that choice, so it sees what it would see then), fixed as
+    the PREFER mask of the decision (its own mask kept aside), posed as play_turn poses it."""
+    ints, floats, rollout_restrict = search
+    seat = state[TURN_SEAT]
+    pose(state, seat, TURN, (1 << DRAW) | (1 << REVEAL_END), restrict)
+    if forced(state):
+        answer = answer_of(state)
+    else:
+        prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict)
+        answer = search_answer(state, int(params[seat, S_ROLLOUTS]), opts, params[seat], rollout_restrict,
+                               ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
+                               sample_world, play_out)
+    ints[SEARCH_SAVED, seat] = restrict[seat, TURN, PREFER]
+    restrict[seat, TURN, PREFER] = 1 << answer
+
+
+@kernel
+def play_round(state, opts, codes, params, restrict, rng, script, trace, search):
+    """A round; ``search``: the search's buffers (policies.new_search_buffers)."""
+    deal_round(state, opts, rng, trace)
+    while state[END_REASON] == 0:
+        seat = state[TURN_SEAT]
+        searching = codes[seat] == POLICY_SEARCH
+        if searching:
+            fix_searched_turn(state, opts, codes, params, restrict, rng, search)
+        next_turn(state, opts, codes, params, restrict, rng, script, trace)
+        if searching:
+            restrict[seat, TURN, PREFER] = search[0][SEARCH_SAVED, seat]
+    end_round(state, opts, trace)
 
 
 @kernel
@@ -416,14 +495,14 @@ def write_round(row, state, game_index, deal_index, rotation, first):
 
 
 @kernel
-def play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, game_index, deal_index,
+def play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, search, game_index, deal_index,
                rotation):
     """Rounds until the match is decided or the round cap; rows out[base : base + max_rounds]."""
     new_match(state, opts)
     max_rounds = opts[OPT_MAX_ROUNDS]
     while not state[MATCH_OVER] and state[ROUND] < max_rounds:
         first = state[FIRST]
-        play_round(state, opts, codes, params, restrict, rng, script, trace)
+        play_round(state, opts, codes, params, restrict, rng, script, trace, search)
         write_round(out[base + state[ROUND] - 1], state, game_index, deal_index, rotation, first)
     if not state[MATCH_OVER]:
         log(state, trace, EV_CAP, NOBODY, state[ROUND], 0, 0)
@@ -455,13 +534,14 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
+        search = new_search_buffers()
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             game_index = start + i
             deal_index, rotation = split_game_index(game_index, rotations)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
             seat_restrictions(rotation, slot_restrict, restrict)
             open_stream(rng, seed, deal_index)
-            play_match(out, i * max_rounds, state, opts, codes, params, restrict, rng, no_script, no_trace,
+            play_match(out, i * max_rounds, state, opts, codes, params, restrict, rng, no_script, no_trace, search,
                        game_index, deal_index, rotation)
 
 
@@ -479,5 +559,6 @@ def play_traced(seed, game_index, rotations, opts, slot_codes, slot_params, slot
     seat_policies(rotation, slot_codes, slot_params, codes, params)
     seat_restrictions(rotation, slot_restrict, restrict)
     open_stream(rng, seed, deal_index)
-    play_match(out, 0, state, opts, codes, params, restrict, rng, script, trace, game_index, deal_index, rotation)
+    play_match(out, 0, state, opts, codes, params, restrict, rng, script, trace, new_search_buffers(), game_index,
+               deal_index, rotation)
     return out, state
