@@ -30,3 +30,14 @@ def test_same_rows_whatever_threads_batches_and_resume_point(name, label, setup)
 def test_every_game_replays_as_a_transcript(name, label, setup):
     lines = get_game(name).transcript(setup, 11, 1)
     assert lines and all(isinstance(line, str) for line in lines)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_seat_table_names_its_seats_policies_and_winners(name):
+    # the engine's matrix, ladder and restricted play read these columns of every game
+    game = get_game(name)
+    _, setup = game.bench_setups()[0]
+    games = game.frame(setup, game.simulate(setup, 11, 0, 4 * setup.rotations))
+    seats = game.seat_frame(setup, games)
+    assert {"game", "deal", "rotation", "seat", "policy", "won"} <= set(seats.columns)
+    assert seats["won"].isin([0, 1]).all() and seats["won"].sum() > 0

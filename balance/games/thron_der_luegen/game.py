@@ -153,6 +153,8 @@ class ThronDerLuegen(Game):
                 "position": (seat - games["first"].to_numpy()) % n,
                 "score": scores[:, seat], "scored": scored, "edge": (scores[:, seat] - mean_score) * scored,
                 "stones": games[f"stones_{seat}"].to_numpy(), "last_round": last,
+                # the engine's per-row win (matrices, ladder, restricted play): the round's point stones
+                "won": (games[f"stones_{seat}"].to_numpy() > 0).astype(int),
                 "match_won": (games["match_winner"].to_numpy() == seat) & (last == 1),
                 "stone_edge": (totals[:, seat] - mean_total) * last,
             }))
