@@ -32,7 +32,7 @@ on. Nothing here allocates.
 
 from numba import types
 
-from balance.engine.decision import D_CHOICES, D_SEAT
+from balance.engine.decision import D_CHOICES, D_SEAT, N_KINDS_MAX, RESTRICT_SIDES
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, bit_index
 
@@ -46,6 +46,19 @@ ROLLOUT_SIGNATURE = types.float64(types.int64[:], types.int64, types.int64, type
                                   types.int64[:, :, :], types.int64[:, :], types.float64[:, :], types.uint64[:])
 DETERMINIZE = types.FunctionType(DETERMINIZE_SIGNATURE)
 ROLLOUT = types.FunctionType(ROLLOUT_SIGNATURE)
+
+
+@kernel
+def seat_rollout_players(players, seat, restrict, policy_code, params_row, codes, params, rollout_restrict):
+    """The players of a rollout: every seat plays ``policy_code`` with ``params_row``; the searcher
+    keeps its own restriction, the others play unrestricted (it does not know theirs)."""
+    for s in range(players):
+        codes[s] = policy_code
+        for k in range(len(params_row)):
+            params[s, k] = params_row[k]
+        for kind in range(N_KINDS_MAX):
+            for side in range(RESTRICT_SIDES):
+                rollout_restrict[s, kind, side] = restrict[seat, kind, side] if s == seat else 0
 
 
 @kernel(inline="always")

@@ -39,7 +39,7 @@ from balance.engine.decision import (
     D_CHOICES, D_KIND, D_SEAT, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, pose, random_answer)
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, seat_rollout_players
 from balance.games.take_the_throne.layout import (
     ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, AMBUSH_VP, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND,
     COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECLINE, DEFEND,
@@ -614,15 +614,9 @@ def rollout_score(world, seat):
 
 @kernel
 def prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict):
-    """Every rollout player plays the heuristic at its defaults; the searcher keeps its own
-    restriction, the others are unrestricted (it does not know theirs)."""
-    for s in range(state[PLAYERS]):
-        ints[SEARCH_CODES, s] = POLICY_HEURISTIC
-        for k in range(MAX_POLICY_PARAMS):
-            floats[SEARCH_PARAMS + s, k] = HEURISTIC_DEFAULTS[k]
-        for kind in range(N_KINDS_MAX):
-            for side in range(RESTRICT_SIDES):
-                rollout_restrict[s, kind, side] = restrict[seat, kind, side] if s == seat else 0
+    """Every rollout player plays the heuristic at its defaults (the search buffers' rows)."""
+    seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
+                         floats[SEARCH_PARAMS:], rollout_restrict)
 
 
 # ---- dispatch -----------------------------------------------------------------------------
