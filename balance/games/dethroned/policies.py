@@ -35,7 +35,7 @@ from balance.engine.decision import (
     D_CHOICES, D_KIND, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, random_answer)
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
-from balance.engine.rng import below, chance, shuffle, uniform
+from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
 from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
@@ -796,7 +796,7 @@ SEARCH_SAMPLED = 0  # a sampled world
 SEARCH_WORLD = 1  # the world a rollout plays on
 SEARCH_CODES = 2  # every rollout player's policy code
 SEARCH_SAVED = 3  # the searcher's own PREFER masks by decision kind, kept aside while its move is fixed
-SEARCH_PLAN = 4  # [PLAN_ROLES] the number of roles in play, [PLAN_ATTACK] its favourite attack
+SEARCH_PLAN = 4  # [PLAN_*]: the number of roles in play, its favourite attack, the rollouts' dice
 SEARCH_ROLE_COUNT = 5  # copies of each role in the setup
 SEARCH_LEFT = 6  # scratch: copies of each role still to deal
 SEARCH_POOL = 7  # scratch: seats or cards to shuffle
@@ -805,7 +805,8 @@ SEARCH_MARKS = 9  # MARKS rows: the rollout players' policy memory
 SEARCH_WEIGHTS = SEARCH_MARKS + MARKS  # MAX_PLAYERS rows: the searcher's evidence about each player's role
 SEARCH_ROLES = SEARCH_WEIGHTS + MAX_PLAYERS  # MAX_PLAYERS rows: the role table
 SEARCH_INT_ROWS = SEARCH_ROLES + MAX_PLAYERS
-PLAN_ROLES, PLAN_ATTACK = range(2)
+PLAN_ROLES, PLAN_ATTACK, PLAN_DICE, PLAN_DICE_END = range(4)  # dice: a sampled world's rollouts' first
+# draw on the stream's counter (every candidate of a world plays with the same dice) and the last one used
 # Float rows, SEARCH_WIDTH wide:
 SEARCH_TOTALS = 0  # the driver's total per candidate
 SEARCH_PARAMS = 1  # MAX_PLAYERS rows: every rollout player's parameters
@@ -950,18 +951,16 @@ def record_kills(s, opts, roles):
 @kernel
 def shuffle_unseen_cards(s, p, with_hand, pool, rng):
     """p's cards nobody has seen shuffled anew: its undrawn deck and, ``with_hand``, its hand (each
-    keeps its count); the drawn part of the deck order is rewritten to the cards now out of it."""
+    keeps its count); the drawn part of the deck order is rewritten to the cards now out of it.
+    The cards are gathered in kind order, so where they lay does not change the shuffle."""
     b = pbase(p)
     top = s[b + PL_DECK_POS]
     n = 0
-    if with_hand:
-        for h in range(HAND_SIZE):
-            if s[b + PL_HAND + h] != NO_CARD:
-                pool[n] = s[b + PL_HAND + h]
-                n += 1
-    for k in range(top, DECK_SIZE):
-        pool[n] = s[b + PL_DECK + k]
-        n += 1
+    for kind in range(DECK_SIZE):
+        where = s[CARD_BASE + card_id(p, kind)]
+        if where == LOC_DECK or (with_hand and where == LOC_HAND):
+            pool[n] = kind
+            n += 1
     shuffle(rng, pool, n)
     i = 0
     if with_hand:
@@ -1005,6 +1004,22 @@ def sample_world(state, sampled, seat, opts, ints, rng):
         shuffle_unseen_cards(sampled, p, p != seat, ints[SEARCH_POOL], rng)
         if p != seat and alive(sampled, p):
             sampled[pbase(p) + PL_READY_AT] = sampled[H_NOW] + unseen_wait(rng)
+    ints[SEARCH_PLAN, PLAN_DICE] = np.int64(rng[COUNTER])
+    ints[SEARCH_PLAN, PLAN_DICE_END] = np.int64(rng[COUNTER])
+
+
+@kernel(inline="always")
+def roll_same_dice(ints, rng):
+    """A rollout of the current world draws from where that world's rollouts start (common random
+    numbers: the candidates differ by their move, not by their luck)."""
+    rng[COUNTER] = np.uint64(ints[SEARCH_PLAN, PLAN_DICE])
+
+
+@kernel(inline="always")
+def put_dice_away(ints, rng):
+    """After a rollout the stream goes on past every draw the world's rollouts have made."""
+    ints[SEARCH_PLAN, PLAN_DICE_END] = max(ints[SEARCH_PLAN, PLAN_DICE_END], np.int64(rng[COUNTER]))
+    rng[COUNTER] = np.uint64(ints[SEARCH_PLAN, PLAN_DICE_END])
 
 
 @kernel

@@ -48,7 +48,8 @@ from balance.games.dethroned.policies import (
     SEARCH_CANDIDATES, SEARCH_CODES, SEARCH_MARKS, SEARCH_PARAMS, SEARCH_PLAN, SEARCH_ROLES, SEARCH_ROLE_COUNT,
     SEARCH_ROLLOUT_GRUDGE, SEARCH_SAMPLED, SEARCH_SAVED, SEARCH_TOTALS, SEARCH_WANT_COND, SEARCH_WANT_KILL,
     SEARCH_WANT_TOTAL, SEARCH_WORLD, decide, dress_world, forget_plans, heuristic_continue, init_beliefs,
-    new_search_buffers, observe_claim, observe_hostility, prepare_search, reaction_delay, sample_world,
+    new_search_buffers, observe_claim, observe_hostility, prepare_search, put_dice_away, reaction_delay,
+    roll_same_dice, sample_world,
 )
 
 MS_PER_SECOND = 1000
@@ -452,8 +453,8 @@ def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
     the candidate ``answer`` (a kind of move, whose attack is its favourite one; or, at the target
     step, the target of that attack) fixed, then every event to the end of the game, or for
     ``horizon`` seconds, every player the heuristic at its defaults (rows prepare_search and
-    seat_rollout_players filled, beliefs dressed from the seat's view); scored 1 if the seat's win
-    condition holds then, else 0. Trace and script are empty. Compiled with reference counting: the
+    seat_rollout_players filled, beliefs dressed from the seat's view), with the world's dice;
+    scored 1 if the seat's win condition holds then, else 0. Trace and script are empty. Compiled with reference counting: the
     belief rows are viewed as the (observer, player, role) array the policies read."""
     n = ints[SEARCH_PLAN, PLAN_ROLES]
     players = world[H_PLAYERS]
@@ -474,6 +475,7 @@ def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
     no_legal = ints[SEARCH_CANDIDATES, :0]
     no_script = ints[SEARCH_MARKS:SEARCH_MARKS + players, :0]
     no_trace = ints[:0, :TRACE_FIELDS]
+    roll_same_dice(ints, rng)
     dress_world(world, seat, codes, rollout_params, role_count, belief, grudge, floats)
     forget_plans(marks)
     attack = ints[SEARCH_PLAN, PLAN_ATTACK]
@@ -498,6 +500,7 @@ def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
             begin_reaction(world, p, no_trace)
         play_event(world, opts, roles, want_cond, want_kill, want_total, role_count, codes, rollout_params, belief,
                    grudge, no_legal, candidates, no_script, marks, restrict, deadline, a, p, rng, no_trace, False)
+    put_dice_away(ints, rng)
     return 1.0 if seat_won(world, opts, roles, seat) else 0.0
 
 
