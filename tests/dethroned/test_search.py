@@ -213,12 +213,14 @@ def win_rate_in_slot_0(seats, games, seed=21):
     return seat_frame[seat_frame.policy == st.seats[0].label].won.mean()
 
 
-def test_search_wins_its_seat_far_more_often_than_a_random_player():
-    """One search seat (16 rollouts) against four heuristic players, every seat in turn, 60
-    games (12 deals x 5 rotations); a random player in the same seats and deals. Measured (seed
-    21): search 0.37, random 0.12, the heuristic itself 0.48 (the search is weaker than the
-    heuristic at 16 rollouts: see the README)."""
+def test_search_beats_a_random_player_and_stays_near_the_heuristic():
+    """One search seat (16 rollouts) against four heuristic players, every seat in turn, 150 games
+    (30 deals x 5 rotations); a random player and a heuristic player in the same seats and deals.
+    The search is weaker than the heuristic at 16 rollouts (README): asserted only that it beats
+    a random player and is not far below the heuristic."""
     field = [("heuristic", {})] * 4
-    search = win_rate_in_slot_0([("search", {})] + field, 60)
-    random = win_rate_in_slot_0([("random", {})] + field, 60)
-    assert search > random + 0.1
+    search = win_rate_in_slot_0([("search", {})] + field, 150)
+    random = win_rate_in_slot_0([("random", {})] + field, 150)
+    heuristic = win_rate_in_slot_0([("heuristic", {})] + field, 150)
+    assert random < search
+    assert search > heuristic - 0.25

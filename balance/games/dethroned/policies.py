@@ -26,6 +26,11 @@ murderer has lost its skull); a role that must play its Modifiers plays each whe
 role whose own death completes its win (the Alchemist when it is the only Royalty) Redirects an
 attack onto itself and lets it land. Its claim is a lie with a probability set by its role's
 symbols (``lying_*``).
+The search policy (``search``) is the heuristic with the engine's determinized Monte-Carlo search
+(balance.engine.search) at the kind of its move and an attack's target, chosen in
+rules.fix_searched_move; its per-game pieces are at the end of this module: the sampled world
+(``sample_world``: dealt from the seat's view, the other roles drawn by its beliefs) and the
+rollout players' beliefs in it (``dress_world``).
 Ties between equally good choices are broken at random from the game's stream, never by seat.
 """
 
