@@ -373,8 +373,11 @@ def decide(state, seat, codes, params, rng, script, work):
     return scripted_choice(state, script)
 
 
-@kernel
+@kernel(inline="always")
 def ask(state, kind, seat, choices, codes, params, restrict, rng, script, work):
-    """Pose a decision (narrowed by the seat's restriction) and return the seat's answer."""
+    """Pose a decision (narrowed by the seat's restriction) and return the seat's answer; a forced
+    one is answered here, without the call to ``decide`` (the rules ask at every turn)."""
     pose(state, seat, kind, choices, restrict)
+    if forced(state):
+        return answer_of(state)
     return decide(state, seat, codes, params, rng, script, work)
