@@ -116,7 +116,7 @@ def colour_count(state, cards, colour):
     return bit_count(cards & state[COLOUR_CARDS + colour])
 
 
-@kernel
+@kernel(inline="always")
 def best_colour(state, cards, allowed, rng):
     """Of the ``allowed`` colours (bits), the one most of ``cards`` have (ties at random)."""
     best, tied = -1, 0
@@ -131,7 +131,7 @@ def best_colour(state, cards, allowed, rng):
     return random_bit(rng, tied)
 
 
-@kernel
+@kernel(inline="always")
 def top_card_last(state, seat, cards, rng):
     """Of cards of one type, the one to lay now: the colour the hand holds least of (outside that
     type) goes first, so that the colour it holds most of ends on top (ties at random)."""
@@ -149,7 +149,7 @@ def top_card_last(state, seat, cards, rng):
     return random_bit(rng, tied)
 
 
-@kernel
+@kernel(inline="always")
 def pick_best(rng, choices, work):
     """The answer of ``choices`` with the highest score in the work buffer (ties at random)."""
     best, tied = -np.inf, 0
@@ -172,7 +172,7 @@ def cards_of(choices):
 
 
 # ---- greedy ------------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def greedy_first(state, seat, choices, rng, work):
     hand = state[HAND + seat]
     special = specials(state)
@@ -193,7 +193,7 @@ def greedy_first(state, seat, choices, rng, work):
     return pick_best(rng, choices, work)
 
 
-@kernel
+@kernel(inline="always")
 def greedy_choice(state, seat, rng, work):
     kind = state[D_KIND]
     choices = state[D_CHOICES]

@@ -346,7 +346,7 @@ def start_next_round(state):
 def stalled(state):
     """Every player in the round took a turn in which no card moved (the talon and the pile are
     empty but for the top card, and nobody can follow it): every later turn would be the same."""
-    return state[IDLE_TURNS] >= count_in(state, IN_ROUND)
+    return state[IDLE_TURNS] > 0 and state[IDLE_TURNS] >= count_in(state, IN_ROUND)
 
 
 @kernel(inline="always")
@@ -552,12 +552,18 @@ def match_buffers(players):
 
 
 @kernel
-def run_match(out, base, bufs, work, search, seed, game_index, rotations, opts, slot_codes, slot_params, slot_restrict,
-              script, trace):
-    state, rng, codes, params, restrict = bufs
-    deal_index, rotation = split_game_index(game_index, rotations)
+def seat_rotation(bufs, rotation, slot_codes, slot_params, slot_restrict):
+    """Seat the policy slots (their codes, parameters and restrictions) as ``rotation`` seats them."""
+    _, _, codes, params, restrict = bufs
     seat_policies(rotation, slot_codes, slot_params, codes, params)
     seat_restrictions(rotation, slot_restrict, restrict)
+
+
+@kernel
+def run_match(out, base, bufs, work, search, seed, game_index, rotations, opts, script, trace):
+    """One match, its players already seated (seat_rotation) for its rotation."""
+    state, rng, codes, params, restrict = bufs
+    deal_index, rotation = split_game_index(game_index, rotations)
     open_stream(rng, seed, deal_index)
     play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, work, search, game_index,
                deal_index, rotation)
@@ -576,9 +582,13 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         search = new_search_buffers()
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
+        seated = -1  # the rotation the buffers hold: with one rotation (self-play) a block seats once
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            run_match(out, i * rows, bufs, work, search, seed, start + i, rotations, opts, slot_codes, slot_params,
-                      slot_restrict, no_script, no_trace)
+            rotation = split_game_index(start + i, rotations)[1]
+            if rotation != seated:
+                seat_rotation(bufs, rotation, slot_codes, slot_params, slot_restrict)
+                seated = rotation
+            run_match(out, i * rows, bufs, work, search, seed, start + i, rotations, opts, no_script, no_trace)
     return out
 
 
@@ -588,6 +598,7 @@ def simulate_traced(seed, game_index, rotations, opts, slot_codes, slot_params, 
     rows = opts[OPT_MAX_ROUNDS]
     out = np.empty((rows, N_COLUMNS), dtype=np.int32)
     bufs = match_buffers(len(slot_codes))
+    seat_rotation(bufs, split_game_index(game_index, rotations)[1], slot_codes, slot_params, slot_restrict)
     fill = run_match(out, 0, bufs, new_work_buffer(), new_search_buffers(), seed, game_index, rotations, opts,
-                     slot_codes, slot_params, slot_restrict, np.zeros(0, dtype=np.int64), trace)
+                     np.zeros(0, dtype=np.int64), trace)
     return out, bufs[0], fill
