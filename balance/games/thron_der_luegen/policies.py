@@ -71,7 +71,7 @@ SEARCH_FLOAT_ROWS = SEARCH_TOTALS + 1
 
 
 # ---- the seat's view --------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def load_view(state, seat):
     """Copy the thrones as ``seat`` knows them into the scratch (NO_CARD where it does not)."""
     n = state[PLAYERS]
@@ -138,7 +138,7 @@ def deck_value2(opts):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def discards_value2(state, opts):
     """Twice the summed ``mean_face`` of the face-up discards, kept in the policy scratch with the
     mask it was summed for: the discards only grow during a round, so a decision adds the new ones
@@ -155,7 +155,7 @@ def discards_value2(state, opts):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def unseen_mean(state, opts, seat):
     """The mean value of the court cards ``seat`` has not seen (not face up, not in its hand, not on a
     throne it knows): what an unknown throne card is worth on average. The deck's total less the seen
@@ -187,7 +187,7 @@ def unknown_value(state, throne, seat, mu, p):
     return mu + p[P_PLACED] if state[PLACER + throne] == seat else mu
 
 
-@kernel
+@kernel(inline="always")
 def estimate(state, opts, seat, mu, p):
     """``seat``'s throne score as the viewer's scratch knows its thrones (unseen cards: unknown_value)."""
     n = state[PLAYERS]
@@ -206,7 +206,7 @@ def estimate(state, opts, seat, mu, p):
     return opts[OPT_ALONE + known] + opts[OPT_PARTNER + known] * unknown_value(state, other, seat, mu, p)
 
 
-@kernel
+@kernel(inline="always")
 def load_estimates(state, opts, mu, p, est):
     """Every seat's ``estimate`` of the loaded view, once per decision: an answer that changes some
     thrones rescores only the seats beside them (``seats_touched``)."""
@@ -322,7 +322,7 @@ def play_value(state, opts, seat, card, kept, mu, p, est):
     return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
 
 
-@kernel
+@kernel(inline="always")
 def margin(state, opts, seat, kept, est):
     """The seat's total less the best total it expects of another seat (the loaded view)."""
     n = state[PLAYERS]
