@@ -230,6 +230,13 @@ def current_estimate(state, opts, seat, mu, p, est, touched):
 def utility(state, opts, seat, kept, mu, p, est, changed):
     """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points; the thrones
     in ``changed`` (mask) differ from the loaded view."""
+    return view_utility(state, opts, seat, kept, mu, p, est, changed)
+
+
+@kernel(inline="always")
+def view_utility(state, opts, seat, kept, mu, p, est, changed):
+    """``utility``'s body, compiled into the functions that try answers by the hundred a round
+    (try_card, try_exchange), which save a call per answer."""
     n = state[PLAYERS]
     touched = seats_touched(changed, n)
     thrones = current_estimate(state, opts, seat, mu, p, est, touched)
@@ -260,7 +267,7 @@ def try_card(state, opts, seat, throne, card, kept, mu, p, est):
     old, old_flip = state[VIEW + throne], state[VIEW_FLIP + throne]
     state[VIEW + throne] = card
     state[VIEW_FLIP + throne] = placed_flip(opts, card, throne, seat) if card != NO_CARD else 0
-    value = utility(state, opts, seat, kept, mu, p, est, 1 << throne)
+    value = view_utility(state, opts, seat, kept, mu, p, est, 1 << throne)
     state[VIEW + throne], state[VIEW_FLIP + throne] = old, old_flip
     return value
 
@@ -270,7 +277,7 @@ def try_exchange(state, opts, seat, a, b, kept, mu, p, est):
     """Utility with the cards of thrones a and b exchanged (scratch restored afterwards)."""
     state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
     state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
-    value = utility(state, opts, seat, kept, mu, p, est, 1 << a | 1 << b)
+    value = view_utility(state, opts, seat, kept, mu, p, est, 1 << a | 1 << b)
     state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
     state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
     return value
@@ -333,7 +340,7 @@ def margin(state, opts, seat, kept, est):
     return est[seat] + hand_modifier(opts, kept) - best_other
 
 
-@kernel
+@kernel(inline="always")
 def act_value(state, opts, seat, bit, mu, p, est):
     act, slot = bit // 2, bit % 2
     held, drawn = state[HAND + seat], state[DRAWN]
@@ -371,7 +378,7 @@ def pick_best(state, seat, kind, opts, mu, p, est, rng):
     return random_bit(rng, best_mask)
 
 
-@kernel
+@kernel(inline="always")
 def answer_value(state, opts, seat, kind, bit, mu, p, est):
     n = state[PLAYERS]
     held = state[HAND + seat]
