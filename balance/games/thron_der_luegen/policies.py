@@ -33,9 +33,9 @@ from balance.engine.decision import (
 from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, seat_rollout_players
 from balance.games.thron_der_luegen.layout import (
     ACT, DECK_VALUE2, DISCARD, DISCARDS, DISCARDS_VALUE2, EXCHANGE_BEST, DOUBLE, DOUBLE_VALUE, DRAWN, END_SHOWN, FAR_THRONE, FLIP, HAND,
-    HUNT, INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, N_ORIENTED, NO_CARD,
+    HIDE_END, HUNT, INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, N_ORIENTED, NO_CARD,
     OPT_ALONE, OPT_FACE, OPT_MEAN2, OPT_PAIR, OPT_PARTNER, OPT_PLACED_FLIP, PAIR, PEEK_CHOICE, PEEK_SWAP,
-    PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE, REVEAL_END,
+    PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REACH_ANY, REPLACE_FROM_PILE, REVEAL_END,
     SCRIPT_ERROR, SCRIPT_POS, SPLIT, SUMMED_DISCARDS, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
     SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE, MATCH_OVER, NOBODY, OPT_SPLIT_PLACER,
     PILE, PILE_TOP, POLICY_HEURISTIC, POLICY_SEARCH, SCORE, STATE_SIZE, STONES, TURN_SEAT, WINNER,
@@ -49,6 +49,7 @@ from balance.games.thron_der_luegen.scoring import (
 # heuristic parameters (order of options.HEURISTIC_PARAMS)
 P_END_MARGIN, P_RIVAL, P_LONE, P_LOWEST, P_PAIR, P_KEEP, P_HIDE, P_PLACED = range(8)
 TIE = 1e-9  # answers scored within this of the best are equally good
+NO_THRONE = -1  # try_change: no throne
 
 # The heuristic's parameter row at its defaults: the search's rollout policy and its other decisions.
 HEURISTIC_DEFAULTS = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
@@ -231,8 +232,7 @@ def current_estimate(state, opts, seat, mu, p, est, touched):
 @kernel(inline="always")
 def utility(state, opts, seat, kept, mu, p, est, changed):
     """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points; the thrones
-    in ``changed`` (mask) differ from the loaded view. Compiled into its callers, as are try_card and
-    try_exchange: answers are tried by the hundred a round, and a call passes some 30 words."""
+    in ``changed`` (mask) differ from the loaded view."""
     n = state[PLAYERS]
     touched = seats_touched(changed, n)
     thrones = current_estimate(state, opts, seat, mu, p, est, touched)
@@ -258,25 +258,46 @@ def utility(state, opts, seat, kept, mu, p, est, changed):
 
 
 @kernel(inline="always")
-def try_card(state, opts, seat, throne, card, kept, mu, p, est):
-    """Utility with ``card`` placed by ``seat`` on ``throne`` (scratch restored afterwards)."""
-    old, old_flip = state[VIEW + throne], state[VIEW_FLIP + throne]
-    state[VIEW + throne] = card
-    state[VIEW_FLIP + throne] = placed_flip(opts, card, throne, seat) if card != NO_CARD else 0
-    value = utility(state, opts, seat, kept, mu, p, est, 1 << throne)
-    state[VIEW + throne], state[VIEW_FLIP + throne] = old, old_flip
+def try_change(state, opts, seat, a, b, card, kept, mu, p, est):
+    """Utility after a change of the scratch (restored afterwards): none (a = NO_THRONE), ``card``
+    placed by ``seat`` on throne a (b = NO_THRONE), or the cards of thrones a and b exchanged.
+    Answers are tried by the hundred a round, and a call passes some 30 words: this is compiled into
+    its callers, each of which calls it once (best_change)."""
+    changed = 0
+    saved, saved_flip = NO_CARD, 0
+    if a != NO_THRONE:
+        saved, saved_flip = state[VIEW + a], state[VIEW_FLIP + a]
+        if b == NO_THRONE:
+            state[VIEW + a] = card
+            state[VIEW_FLIP + a] = placed_flip(opts, card, a, seat) if card != NO_CARD else 0
+            changed = 1 << a
+        else:
+            state[VIEW + a], state[VIEW_FLIP + a] = state[VIEW + b], state[VIEW_FLIP + b]
+            state[VIEW + b], state[VIEW_FLIP + b] = saved, saved_flip
+            changed = 1 << a | 1 << b
+    value = utility(state, opts, seat, kept, mu, p, est, changed)
+    if a != NO_THRONE:
+        if b != NO_THRONE:
+            state[VIEW + b], state[VIEW_FLIP + b] = state[VIEW + a], state[VIEW_FLIP + a]
+        state[VIEW + a], state[VIEW_FLIP + a] = saved, saved_flip
     return value
 
 
 @kernel(inline="always")
-def try_exchange(state, opts, seat, a, b, kept, mu, p, est):
-    """Utility with the cards of thrones a and b exchanged (scratch restored afterwards)."""
-    state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
-    state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
-    value = utility(state, opts, seat, kept, mu, p, est, 1 << a | 1 << b)
-    state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
-    state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
-    return value
+def lowest_throne(thrones):
+    """The lowest throne of ``thrones`` (mask), NO_THRONE if there is none."""
+    return bit_index(thrones & -thrones) if thrones else NO_THRONE
+
+
+@kernel(inline="always")
+def best_change(state, opts, seat, thrones, b, card, kept, mu, p, est):
+    """The best ``try_change`` with a any throne of ``thrones`` (mask; 0: the view unchanged)."""
+    best = -1e18
+    while True:  # one call of try_change, so it is compiled into the caller once
+        best = max(best, try_change(state, opts, seat, lowest_throne(thrones), b, card, kept, mu, p, est))
+        thrones &= thrones - 1
+        if thrones == 0:
+            return best
 
 
 @kernel
@@ -289,7 +310,7 @@ def exchange_values(state, opts, seat, thrones, kept, mu, p, est, best):
     for a in range(n):
         for b in range(a + 1, n):
             if (thrones >> a | thrones >> b) & 1:
-                v = try_exchange(state, opts, seat, a, b, kept, mu, p, est)
+                v = try_change(state, opts, seat, a, b, NO_CARD, kept, mu, p, est)
                 best[a] = max(best[a], v)
                 best[b] = max(best[b], v)
 
@@ -316,24 +337,23 @@ def play_value(state, opts, seat, card, kept, mu, p, est):
             if firsts >> t & 1:
                 value = max(value, best[t])
         return value
-    base = utility(state, opts, seat, kept, mu, p, est, 0)
+    base = best_change(state, opts, seat, 0, NO_THRONE, NO_CARD, kept, mu, p, est)  # the view unchanged
+    if effect == HIDE_END:
+        hidden = min(param_of(opts, card), state[END_SHOWN])
+        behind = margin(state, opts, seat, kept, est) < p[P_END_MARGIN]
+        return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
     if effect == PEEK_SWAP:
-        best = base
-        if param_of(opts, card):
-            for t in range(n):
-                if not own >> t & 1:
-                    for mine in (left_throne(seat, n), right_throne(seat, n)):
-                        best = max(best, try_exchange(state, opts, seat, t, mine, kept, mu, p, est))
-        return best
-    if effect == REPLACE_FROM_PILE:
-        best = base
-        for t in range(n):
-            if param_of(opts, card) == 0 or own >> t & 1:
-                best = max(best, try_card(state, opts, seat, t, NO_CARD, kept, mu, p, est))
-        return best
-    hidden = min(param_of(opts, card), state[END_SHOWN])
-    behind = margin(state, opts, seat, kept, est) < p[P_END_MARGIN]
-    return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
+        if not param_of(opts, card):  # a look only
+            return base
+        thrones, seconds = every & ~own, own  # a card not its own exchanged with one of its own
+    else:  # REPLACE_FROM_PILE: a card replaced by one unseen from the pile
+        thrones, seconds = every if param_of(opts, card) == REACH_ANY else own, 0
+    best = base
+    while True:
+        best = max(best, best_change(state, opts, seat, thrones, lowest_throne(seconds), NO_CARD, kept, mu, p, est))
+        seconds &= seconds - 1
+        if seconds == 0:
+            return best
 
 
 @kernel(inline="always")
@@ -348,27 +368,15 @@ def margin(state, opts, seat, kept, est):
 
 
 @kernel(inline="always")
-def act_value(state, opts, seat, bit, mu, p, est):
-    """What an answer of the turn's act is worth: a swap the best of the thrones it may go to."""
-    act, slot = bit // 2, bit % 2
-    held, drawn = state[HAND + seat], state[DRAWN]
-    used, kept = (drawn, held) if slot else (held, drawn)
-    if act == PLAY:
-        return play_value(state, opts, seat, used, kept, mu, p, est)
-    if act == DISCARD:
-        return utility(state, opts, seat, kept, mu, p, est, 0)
-    n = state[PLAYERS]
+def placement_thrones(act, seat, n):
+    """Where the turn's act puts its card (mask): a swap's thrones, none for a discard."""
     if act == SWAP_LEFT:
-        targets = 1 << left_throne(seat, n)
-    elif act == SWAP_RIGHT:
-        targets = 1 << right_throne(seat, n)
-    else:  # SWAP_FAR
-        targets = ((1 << n) - 1) & ~own_thrones_mask(seat, n)
-    best = -1e18
-    for t in range(n):
-        if targets >> t & 1:
-            best = max(best, try_card(state, opts, seat, t, used, kept, mu, p, est))
-    return best
+        return 1 << left_throne(seat, n)
+    if act == SWAP_RIGHT:
+        return 1 << right_throne(seat, n)
+    if act == SWAP_FAR:
+        return ((1 << n) - 1) & ~own_thrones_mask(seat, n)
+    return 0
 
 
 @kernel
@@ -394,22 +402,31 @@ def pick_best(state, opts, mu, p, est, rng):
 
 @kernel(inline="always")
 def answer_value(state, opts, kind, bit, mu, p, est):
+    """What an answer is worth: most answers are a change of the view (best_change: a card placed on
+    the best of some thrones, two thrones' cards exchanged, or nothing), kept the hand card."""
     seat = state[D_SEAT]
-    if kind == ACT:
-        return act_value(state, opts, seat, bit, mu, p, est)
+    n = state[PLAYERS]
     held = state[HAND + seat]
-    if kind == SWAP_FIRST:
+    kept, thrones, b, card = held, 0, NO_THRONE, NO_CARD
+    if kind == ACT:
+        act, slot = bit // 2, bit % 2
+        card, kept = (state[DRAWN], held) if slot else (held, state[DRAWN])
+        if act == PLAY:
+            return play_value(state, opts, seat, card, kept, mu, p, est)
+        thrones = placement_thrones(act, seat, n)
+    elif kind == SWAP_FIRST:
         return exchange_scratch(state)[bit]  # pick_best's exchange_values
-    if kind == PEEK_TARGET:
+    elif kind == PEEK_TARGET:
         return 1.0 if state[VIEW + bit] == NO_CARD else 0.0  # look where it knows nothing yet
-    if kind == PEEK_CHOICE and bit == KEEP:
-        return utility(state, opts, seat, held, mu, p, est, 0)
-    if kind == SWAP_SECOND or kind == PEEK_CHOICE:
-        n = state[PLAYERS]
-        other = bit if kind == SWAP_SECOND else left_throne(seat, n) if bit == WITH_LEFT else right_throne(seat, n)
-        return try_exchange(state, opts, seat, state[PENDING], other, held, mu, p, est)
-    # FAR_THRONE: the Sun card being placed; REPLACE_TARGET: the new card comes unseen from the pile
-    return try_card(state, opts, seat, bit, state[PLACING] if kind == FAR_THRONE else NO_CARD, held, mu, p, est)
+    elif kind == SWAP_SECOND:
+        thrones, b = 1 << state[PENDING], bit
+    elif kind == PEEK_CHOICE:
+        if bit != KEEP:
+            thrones = 1 << state[PENDING]
+            b = left_throne(seat, n) if bit == WITH_LEFT else right_throne(seat, n)
+    else:  # FAR_THRONE: the Sun card being placed; REPLACE_TARGET: the new card comes unseen from the pile
+        thrones, card = 1 << bit, state[PLACING] if kind == FAR_THRONE else NO_CARD
+    return best_change(state, opts, seat, thrones, b, card, kept, mu, p, est)
 
 
 @kernel
