@@ -89,6 +89,11 @@ class Precision:
     relative_half_width: float | None = None
 
 
+def game_tables(data: dict[str, Any]) -> dict[str, Any]:
+    """A scenario's tables for the game itself: every key the engine does not read."""
+    return {k: v for k, v in data.items() if k not in TOP_KEYS}
+
+
 @dataclass
 class Scenario:
     path: Path | None
@@ -105,7 +110,7 @@ class Scenario:
     @property
     def tables(self) -> dict[str, Any]:
         """The game's own scenario tables, as written (every key the engine does not read)."""
-        return {k: v for k, v in self.data.items() if k not in TOP_KEYS}
+        return game_tables(self.data)
 
     @property
     def name(self) -> str:
@@ -335,7 +340,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         sweep = data.get("sweep")
         if isinstance(sweep, dict) and "scenarios" in sweep:
             raise SetupError("sweep.scenarios", "a sweep over other scenario files: play it with `balance sweep`")
-        extra = {k: v for k, v in data.items() if k not in TOP_KEYS}
+        extra = game_tables(data)
         mode = _expect(data.get("mode", next(iter(game.modes))), str, "mode")
         if "players" not in data:
             raise SetupError("players", "missing")
