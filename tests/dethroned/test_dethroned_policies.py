@@ -108,6 +108,35 @@ def test_sentinel_hunts_players_who_have_not_killed():
     assert {t.target(0, seed) for seed in range(20)} == {3}
 
 
+def believes_won(t, p):
+    c = t.c
+    return bool(policies.believes_won(t.pos.s, c["opts"], c["roles"], t.belief, p))
+
+
+def test_a_killer_goes_by_its_beliefs_about_its_victim_not_the_victims_hidden_role():
+    # "If you die, place the killing blow (face up or down) on your Role card, KEEPING THE ROLE
+    # HIDDEN until the game ends." The Maniac (alive, credited with killing a commoner) has killed
+    # seat 1. Two tables that differ only in whether seat 1 or seat 3 is the King (the other the
+    # Shopkeeper) look the same to the Maniac: it must decide the same on both.
+    def table(victim, other):
+        pos = Position(["Maniac", victim, "Fool", other], hands=[["9", "8", "7"], ["1"], ["5"], ["6"]])
+        pos.kill_by(0, 1, "9")
+        return Table(pos, stubborn=1.0)
+
+    commoner_killed, king_killed = table("Shopkeeper", "King"), table("King", "Shopkeeper")
+    assert commoner_killed.pos.won()[0] and not king_killed.pos.won()[0]  # the truth differs
+    # uniform beliefs: two of the Maniac's three unknown roles (Fool, Shopkeeper) are commoners
+    assert believes_won(commoner_killed, 0) and believes_won(king_killed, 0)
+    for seed in range(10):
+        assert commoner_killed.vote(0, seed) == king_killed.vote(0, seed) == L.ACT_PASS  # ends the game
+        assert commoner_killed.act(0, seed) == king_killed.act(0, seed)
+        assert commoner_killed.target(0, seed) == king_killed.target(0, seed)
+    # what it believes of its victim decides: sure that it killed the King, it fights on
+    king_killed.knows_everyone(0)
+    assert not believes_won(king_killed, 0)
+    assert L.action_kind(king_killed.vote(0)) == L.ACT_ATTACK
+
+
 def test_alchemist_bombs_for_a_player_it_wants_dead_when_it_must():
     # Divide and Conquer: the Alchemist must play all four Modifiers; the Bomb may only go where
     # there is an attack, here on the Anarchist, who wants the Alchemist (a Royalty) dead

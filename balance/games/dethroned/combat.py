@@ -815,12 +815,14 @@ def conditions_hold(roles, role, hits):
 @kernel
 def has_won(s, opts, roles, p):
     """Every building block of the player's win condition holds now."""
-    return own_conditions_met(s, opts, roles, p) and role_conditions_met(s, roles, p)
+    return (own_conditions_met(s, opts, roles, p) and kill_class_met(s, opts, roles, p)
+            and role_conditions_met(s, roles, p))
 
 
 @kernel
 def own_conditions_met(s, opts, roles, p):
-    """The building blocks the player can check without knowing hidden roles."""
+    """The building blocks the player can check without knowing hidden roles (not its kill class:
+    its victims' roles stay hidden until the game ends)."""
     b = pbase(p)
     role = s[b + PL_ROLE]
     is_alive = s[b + PL_ALIVE] == 1
@@ -831,8 +833,6 @@ def own_conditions_met(s, opts, roles, p):
     kills = s[b + PL_KILLS]
     limit = roles[role, ROLE_MAX_KILLS]
     if kills < roles[role, ROLE_MIN_KILLS] or (limit >= 0 and kills > limit):
-        return False
-    if not kill_class_met(s, opts, roles, p):
         return False
     if s[H_DEATHS] < roles[role, ROLE_MIN_DEAD] or s[b + PL_MODS_PLAYED] < roles[role, ROLE_MODS_PLAYED]:
         return False

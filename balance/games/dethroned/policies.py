@@ -44,14 +44,15 @@ from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
 from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
-    hand_kind, kill_class_met, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
+    hand_kind, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
     strongest_attack_on, tie_wins,
 )
 from balance.games.dethroned.layout import (
     ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT, ATTACK_UNBEATEN,
     AT_CREDIT, AT_DEADLINE, AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, BOMB, DOUBLE, HALVE,
-    HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_PHASE, H_PLAYERS, H_VERSION, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE,
-    KILL_ROYAL, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, O_OVERWRITE, O_REDIRECT_CREDIT, O_SENTINEL_ROYAL_ASSAILANT,
+    HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_PHASE, H_PLAYERS, H_VERSION, KILL_ASSAILANT, KILL_COMMONER, KILL_NONE,
+    KILL_ROLE, KILL_ROYAL, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, O_OVERWRITE, O_REDIRECT_CREDIT,
+    O_SENTINEL_ROYAL_ASSAILANT,
     PHASE_COMBAT, PL_ALIVE, PL_ASSAILANT, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON,
     REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_SELF, SELF_ALIVE, SIDE_ATTACK,
@@ -225,10 +226,48 @@ def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victi
 
 # ---- the heuristic's view of the table ---------------------------------------------------------
 @kernel(inline="always")
-def kill_needs_open(s, opts, roles, p):
+def role_fits_kill_class(opts, roles, cls, wanted_role, r, unblooded):
+    """Role r, held by a victim that had killed nobody before it died (``unblooded``) or had, is of
+    kill class ``cls`` (KILL_ROLE: is ``wanted_role``), as combat.kill records a victim's class."""
+    royal = roles[r, ROLE_ROYAL_ART if opts[O_ART_SYMBOLS] else ROLE_ROYAL_DEFAULT] == 1
+    if cls == KILL_ROYAL:
+        return royal
+    if cls == KILL_COMMONER:
+        return not royal
+    if cls == KILL_ASSAILANT:
+        skull = roles[r, ROLE_ASSAILANT_ART if opts[O_ART_SYMBOLS] else ROLE_ASSAILANT_DEFAULT] == 1
+        return skull and unblooded and (opts[O_SENTINEL_ROYAL_ASSAILANT] or not royal)
+    return r == wanted_role
+
+
+@kernel
+def believed_kill_class_met(s, opts, roles, belief, p):
+    """p's own reading of the kill its role needs (a Royalty, a commoner, an Assailant, a role):
+    a dead player's role stays hidden until the game ends, its killer's victims' too, so p counts
+    the need met once it believes (BELIEVED) that at least one of its victims was of that class."""
+    own = s[pbase(p) + PL_ROLE]
+    cls = roles[own, ROLE_KILL_CLASS]
+    if cls == KILL_NONE:
+        return True
+    none_fits = 1.0
+    for v in range(s[H_PLAYERS]):
+        if alive(s, v) or s[pbase(v) + PL_KILLED_BY] != p:
+            continue
+        unblooded = not killed_before_dying(s, v)
+        fits = 0.0
+        for r in range(belief.shape[2]):
+            if role_fits_kill_class(opts, roles, cls, roles[own, ROLE_KILL_ROLE], r, unblooded):
+                fits += belief[p, v, r]
+        none_fits *= 1.0 - fits
+    return 1.0 - none_fits >= BELIEVED
+
+
+@kernel(inline="always")
+def kill_needs_open(s, opts, roles, belief, p):
+    """p still needs kills, as far as it can tell."""
     role = s[pbase(p) + PL_ROLE]
-    return (s[pbase(p) + PL_KILLS] < roles[role, ROLE_MIN_KILLS] or not kill_class_met(s, opts, roles, p)
-            or s[H_DEATHS] < roles[role, ROLE_MIN_DEAD])
+    return (s[pbase(p) + PL_KILLS] < roles[role, ROLE_MIN_KILLS] or s[H_DEATHS] < roles[role, ROLE_MIN_DEAD]
+            or not believed_kill_class_met(s, opts, roles, belief, p))
 
 
 @kernel(inline="always")
@@ -327,7 +366,7 @@ def save_attack(s, opts, p, a, stream, params, roles, allow_modifiers, allowed):
 def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream):
     """(target, desire) of the living player p most wants dead and has no live attack on; equal
     desires are a random choice."""
-    open_needs = kill_needs_open(s, opts, roles, p)
+    open_needs = kill_needs_open(s, opts, roles, belief, p)
     best = -1
     best_score = -1e9
     ties = 0
@@ -348,13 +387,14 @@ def best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge
 
 
 @kernel
-def own_death_wins(s, opts, roles, p, mods_to_come):
+def own_death_wins(s, opts, roles, belief, p, mods_to_come):
     """p's own conditions would hold if p died now with the kill credited to itself (a Redirect
     onto itself), after ``mods_to_come`` more Modifiers: a role that need not survive and still
-    needs a kill its own role satisfies (the Alchemist when it is the only Royalty)."""
+    needs (as far as it can tell) a kill its own role satisfies (the Alchemist when it is the only
+    Royalty)."""
     b = pbase(p)
     role = s[b + PL_ROLE]
-    if roles[role, ROLE_SELF] == SELF_ALIVE or kill_class_met(s, opts, roles, p):
+    if roles[role, ROLE_SELF] == SELF_ALIVE or believed_kill_class_met(s, opts, roles, belief, p):
         return False
     cls = roles[role, ROLE_KILL_CLASS]
     royal = s[b + PL_ROYAL] == 1
@@ -388,7 +428,7 @@ def only_self_fits(s, want_kill, belief, p):
 @kernel(inline="always")
 def self_redirect_ok(s, opts, roles, want_kill, belief, p):
     """A Redirect onto itself, the last Modifier it needs, completes p's win (redirect credit on)."""
-    return (opts[O_REDIRECT_CREDIT] and s[H_PHASE] == PHASE_COMBAT and own_death_wins(s, opts, roles, p, 1)
+    return (opts[O_REDIRECT_CREDIT] and s[H_PHASE] == PHASE_COMBAT and own_death_wins(s, opts, roles, belief, p, 1)
             and (opts[O_DEFENDER_REDIRECT] or not defending(s, p)) and only_self_fits(s, want_kill, belief, p))
 
 
@@ -400,7 +440,7 @@ def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, g
     with the attack whose count ends first."""
     killing = strongest_attack_on(s, p)
     if (allows(allowed, ACT_PASS) and killing >= 0 and s[abase(killing) + AT_CREDIT] == p
-            and own_death_wins(s, opts, roles, p, 0)):
+            and own_death_wins(s, opts, roles, belief, p, 0)):
         return ACT_PASS
     redirect_slot = allowed_slot(s, p, REDIRECT, allowed, ACT_REDIRECT)
     if (redirect_slot >= 0 and killing >= 0 and s[abase(killing) + AT_MOD_COUNT] < MAX_MODS
@@ -456,7 +496,7 @@ def spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, be
     halve = allowed_slot(s, p, HALVE, allowed, ACT_HALVE)
     self_route = redirect_slot >= 0 and self_redirect_ok(s, opts, roles, want_kill, belief, p)
     # the Redirect is kept for last while its own death is the route (whatever Modifiers remain)
-    keep_redirect = (opts[O_REDIRECT_CREDIT] and own_death_wins(s, opts, roles, p, MAX_MODS)
+    keep_redirect = (opts[O_REDIRECT_CREDIT] and own_death_wins(s, opts, roles, belief, p, MAX_MODS)
                      and only_self_fits(s, want_kill, belief, p))
     target = -1
     if redirect_slot >= 0 and s[H_PHASE] == PHASE_COMBAT and not keep_redirect:
@@ -529,7 +569,7 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
         return heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
                                 allowed)
     own = s[pbase(p) + PL_ROLE]
-    open_needs = kill_needs_open(s, opts, roles, p)
+    open_needs = kill_needs_open(s, opts, roles, belief, p)
     cycling = roles[own, ROLE_DECK_SUM_MAX] >= 0 and deck_battle_sum(s, opts, p) > roles[own, ROLE_DECK_SUM_MAX]
     if wants_modifiers(s, roles, p):
         action = spend_modifier_anywhere(s, opts, roles, want_cond, want_kill, want_total, belief, grudge,
@@ -587,8 +627,9 @@ def heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grud
 
 @kernel
 def believes_won(s, opts, roles, belief, p):
-    """p's own reading of its win condition now: the role conditions judged by its beliefs."""
-    if not own_conditions_met(s, opts, roles, p):
+    """p's own reading of its win condition now: its kill class and the role conditions judged by
+    its beliefs."""
+    if not own_conditions_met(s, opts, roles, p) or not believed_kill_class_met(s, opts, roles, belief, p):
         return False
     own = s[pbase(p) + PL_ROLE]
     count = roles[own, ROLE_COND_COUNT]
@@ -662,7 +703,7 @@ def heuristic_credit(s, opts, roles, want_cond, want_kill, want_total, belief, g
     best = -1
     best_score = 1e9
     ties = 0
-    open_needs = kill_needs_open(s, opts, roles, victim)
+    open_needs = kill_needs_open(s, opts, roles, belief, victim)
     for a in range(s[H_ATTACK_TOP]):
         if not (allowed >> a) & 1:
             continue
