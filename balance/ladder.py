@@ -249,6 +249,15 @@ def ladder_text(ladder: Ladder) -> str:
     return "\n".join(lines)
 
 
+def average_seat_note(average: float, players: int, word: str) -> str:
+    """What the average seat's win rate says: 1 / players with one winner a game (or round, ``word``);
+    above it where a game can have several winners, below where it can have none."""
+    fair = 1 / players
+    if abs(average - fair) < 5e-4:
+        return f"1 / {players}: one winner a {word}"
+    return f"not 1 / {players}: a {word} can have {'several winners' if average > fair else 'no winner'}"
+
+
 def skill_text(skill: dict) -> str:
     if skill["best"] == skill["against"]:
         return f"how much skill matters ({skill['mode']}): no rung is rated above {skill['against']}"

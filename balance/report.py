@@ -557,8 +557,10 @@ def headline_figure(studies: list[Study]) -> bytes | None:
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False,
                                  layout="constrained")
+        first_labels = [d.label for d in columns[0][1]]
         for i, (ax, (title, dots, bounds)) in enumerate(zip(axes[0], columns)):
-            dot_panel(ax, dots, bounds, title, labels=i == 0)
+            # a panel grouped otherwise (seats beside positions) names its own rows
+            dot_panel(ax, dots, bounds, title, labels=i == 0 or [d.label for d in dots] != first_labels)
         verdict_legend(fig)
         return _png(fig)
 
@@ -1151,7 +1153,7 @@ def ratings_figure(ladder) -> bytes:
 def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     """The skill ladder of one game in one or more modes (``balance.ladder.Ladder``): per mode the
     win-rate heatmap, the ratings and how much skill matters."""
-    from balance.ladder import BOOTSTRAP_REPLICATES, skill_text
+    from balance.ladder import BOOTSTRAP_REPLICATES, average_seat_note, skill_text
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -1172,6 +1174,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
                              "95% interval": [fmt_interval(r.get("low", np.nan), r.get("high", np.nan), (0.0, 1.0))
                                               for r in skills.to_dict("records")],
                              "average seat": skills["average_seat"]}))
+    unit_word = "round" if game.unit == "round" else "game"
     for lad in ladders:
         word = plural(lad.game_word)
         facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in lad.facts.items())
@@ -1182,7 +1185,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
                    f"{game.title}, {lad.mode}: win-rate matrix",
                    f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "
                    f"column rung in every other seat, with its 95% interval; white: the average seat's win rate "
-                   f"({lad.average:.3g}: 1 / players when every game has one winner).")
+                   f"({lad.average:.3g}: {average_seat_note(lad.average, lad.players, unit_word)}).")
         page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
         table = lad.ratings.sort_values("rating", ascending=False)
         page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": [round(r) for r in table["rating"]],

@@ -7,7 +7,8 @@ import numpy as np
 from typer.testing import CliRunner
 
 from balance.cli import app
-from balance.ladder import ELO, fit_bradley_terry, ladder_cells, pairwise_counts, play_cells, ratings
+from balance.ladder import (ELO, average_seat_note, fit_bradley_terry, ladder_cells, pairwise_counts, play_cells,
+                            ratings)
 from balance.engine.runner import Tracker
 from balance.games import get_game
 
@@ -85,3 +86,12 @@ def test_ladder_bad_input_is_one_line(tmp_path):
                        (["-o", tmp_path / "x.txt"], "-o")):
         code, text = invoke("ladder", "take_the_throne", *args)
         assert code == 2 and len(text.strip().splitlines()) == 1 and flag in text, text
+
+
+def test_the_average_seat_is_explained_by_what_a_game_can_have():
+    """1 / players only when every game has one winner (Take the Throne); above it when a round can
+    have several (Thron der Lügen shares its stones on a tie: 0.342 at 4 players), below it when a
+    game can end without a winner."""
+    assert average_seat_note(1 / 3, 3, "game") == "1 / 3: one winner a game"
+    assert average_seat_note(0.342, 4, "round") == "not 1 / 4: a round can have several winners"
+    assert average_seat_note(0.2, 4, "game") == "not 1 / 4: a game can have no winner"

@@ -216,3 +216,23 @@ def test_report_refuses_a_bad_matrix_file_in_one_line(tmp_path):
     assert result.exit_code == 2
     assert str(bad) in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_headline_panel_grouped_otherwise_names_its_own_rows(monkeypatch):
+    """Thron der Lügen's headline: points by position beside stones by seat. The seat panel's rows
+    are seats, so it must not borrow the position panel's labels ("position 0 - begins the round")."""
+    import balance.report as report_module
+
+    shown = {}
+    drawn = report_module.dot_panel
+
+    def record(ax, dots, bounds, title, labels=True):
+        shown[title] = labels
+        drawn(ax, dots, bounds, title, labels)
+
+    monkeypatch.setattr(report_module, "dot_panel", record)
+    scenario = load_scenario(ROOT / "scenarios" / "thron_der_luegen" / "4p.toml")
+    results = simulate(scenario.setup, scenario.seed, round_to_deals(8, scenario.setup.rotations))
+    study = Study(scenario, results, summary_of(scenario, results), scenario.name)
+    assert report_module.headline_figure([study])
+    assert shown == {"round_points_edge by position": True, "match_stones_edge by seat": True}
