@@ -259,6 +259,16 @@ def test_the_sun_minus_1_wins_alone_with_a_negative_throne_score_and_the_others_
     assert pos.score() == [0, 2, 0]
 
 
+def test_the_moon_1_stone_and_the_highest_scores_stones_add_up():
+    """'you receive 1 point stone (even if others have the same score)' and 'In case of a tie, the people
+    involved each receive 1 point stone': seat 0 holds the Moon 1 with the lowest throne score (5) and,
+    the others holding a -2, ties for the highest total (5)."""
+    pos = Position.build(3, thrones=["Autumn 3", "Winter 4", "Spring 2"], hands=["Moon 1", "Winter -2", "Summer -2"])
+    assert [pos.throne_score(s) for s in range(3)] == [5, 7, 6]
+    assert [pos.total(s) for s in range(3)] == [5, 5, 4]
+    assert pos.score() == [2, 1, 0]
+
+
 def test_split_cards_stay_upright_when_moved():
     """'Make sure that the card always lies upright - not upside down': a 4|1 moved to another throne
     gives the 4 to the person on its left half there too (option split_cards = upright)."""
@@ -375,10 +385,11 @@ def test_the_next_round_begins_left_of_whoever_took_the_last_card():
 
 
 def test_the_next_round_begins_left_of_whoever_made_the_moon_pair():
-    """'The next round begins with the person to the left of the person who had the last turn.' (seat 3
-    of 4 completes its own Moon pair: seat 0 begins the next round)"""
+    """'The next round begins with the person to the left of the person who had the last turn.' (seat 2
+    begins, seat 3 completes its own Moon pair: seat 0 begins the next round)"""
     pos = Position.build(4, thrones=["Summer 5", "Spring 2", "Moon 3", "Autumn 2"], hands=HANDS4[:3] + ["Moon 3"],
-                         first=3, pile=["Winter -2"])
+                         first=2, pile=["Winter -2", "Summer -2"])
+    pos.turn(DRAW, act(DISCARD, DRAWN_SLOT))  # seat 2
     pos.turn(DRAW, act(SWAP_LEFT, HELD))  # seat 3's thrones are 3 (left) and 2 (right)
     assert pos.end_reason == END_MOON_PAIR
     assert pos.end_round() == [0, 0, 0, 1] and pos.state[L.FIRST] == 0
