@@ -80,7 +80,7 @@ POLICIES = (
                                     "its defaults.", SEARCH_PARAMS),
 )
 
-# The policy family (``balance check --robust`` once the robustness work is merged): the plausible
+# The policy family (``balance check --robust``, ``balance report --robust``): the plausible
 # players, every seat the same kind: the End-card threshold at the ends that make a playing style
 # (hasty, patient), the heuristic blind to its rivals or fixed on them, and the search.
 FAMILY = (
