@@ -719,6 +719,18 @@ def credit_candidates(s, victim, out):
     return n
 
 
+@kernel(inline="always")
+def victim_flags(royal, skull):
+    """The kill-class flags a victim adds to its killer's record: Royalty or commoner by its crown,
+    an Assailant while its skull is unspent (it had killed nobody yet)."""
+    flags = KF_ROYAL if royal else KF_COMMONER
+    if skull:
+        flags |= KF_ASSAILANT
+        if not royal:
+            flags |= KF_ASSAILANT_NOT_ROYAL
+    return flags
+
+
 @kernel
 def kill(s, opts, victim, a):
     """``victim`` dies to attack ``a``: the killing blow goes on its role card, the other attacks
@@ -726,11 +738,7 @@ def kill(s, opts, victim, a):
     killer = s[abase(a) + AT_CREDIT]
     vb = pbase(victim)
     kb = pbase(killer)
-    flags = KF_ROYAL if s[vb + PL_ROYAL] else KF_COMMONER
-    if s[vb + PL_ASSAILANT]:
-        flags |= KF_ASSAILANT
-        if not s[vb + PL_ROYAL]:
-            flags |= KF_ASSAILANT_NOT_ROYAL
+    flags = victim_flags(s[vb + PL_ROYAL], s[vb + PL_ASSAILANT])
     s[vb + PL_ALIVE] = 0
     s[vb + PL_KILLED_BY] = killer
     s[vb + PL_DEATH_ORDER] = s[H_DEATHS]
@@ -779,7 +787,12 @@ def role_status(s, role, want_alive):
 @kernel
 def kill_class_met(s, opts, roles, p):
     role = s[pbase(p) + PL_ROLE]
-    flags = s[pbase(p) + PL_KILL_FLAGS]
+    return kill_class_in(opts, roles, role, s[pbase(p) + PL_KILL_FLAGS], s[pbase(p) + PL_KILLED_ROLES])
+
+
+@kernel(inline="always")
+def kill_class_in(opts, roles, role, flags, killed_roles):
+    """``role``'s kill class is among kills of these flags (victim_flags) and roles (a mask)."""
     cls = roles[role, ROLE_KILL_CLASS]
     if cls == KILL_NONE:
         return True
@@ -790,7 +803,7 @@ def kill_class_met(s, opts, roles, p):
     if cls == KILL_ASSAILANT:
         need = KF_ASSAILANT if opts[O_SENTINEL_ROYAL_ASSAILANT] else KF_ASSAILANT_NOT_ROYAL
         return (flags & need) != 0
-    return roles[role, ROLE_KILL_ROLE] >= 0 and (s[pbase(p) + PL_KILLED_ROLES] >> roles[role, ROLE_KILL_ROLE]) & 1 == 1
+    return roles[role, ROLE_KILL_ROLE] >= 0 and (killed_roles >> roles[role, ROLE_KILL_ROLE]) & 1 == 1
 
 
 @kernel

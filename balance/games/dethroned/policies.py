@@ -44,17 +44,16 @@ from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
 from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
-    hand_kind, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
-    strongest_attack_on, tie_wins,
+    hand_kind, kill_class_in, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
+    strongest_attack_on, tie_wins, victim_flags,
 )
 from balance.games.dethroned.layout import (
     ACT_ATTACK, ACT_BOMB, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT, ATTACK_UNBEATEN,
     AT_CREDIT, AT_DEADLINE, AT_DEF_CARD, AT_MOD_COUNT, AT_OWNER, AT_STATE, AT_VICTIM, BOMB, DOUBLE, HALVE,
-    HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_PHASE, H_PLAYERS, H_VERSION, KILL_ASSAILANT, KILL_COMMONER, KILL_NONE,
-    KILL_ROLE, KILL_ROYAL, MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, O_OVERWRITE, O_REDIRECT_CREDIT,
-    O_SENTINEL_ROYAL_ASSAILANT,
+    HAND_SIZE, H_ATTACK_TOP, H_DEATHS, H_PHASE, H_PLAYERS, H_VERSION, KILL_ASSAILANT, KILL_NONE,
+    MAX_MODS, NO_CARD, O_DEFENDER_REDIRECT, O_OVERWRITE, O_REDIRECT_CREDIT,
     PHASE_COMBAT, PL_ALIVE, PL_ASSAILANT, PL_ATTACKING, PL_KILLS, PL_MODS_PLAYED, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON,
-    REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_KILL_ROLE, ROLE_MAX_KILLS,
+    REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_MAX_KILLS,
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_SELF, SELF_ALIVE, SIDE_ATTACK,
     SIDE_DEFENCE, CLAIM_TRUTH, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT, DK_REDIRECT_TO, DK_SIDE,
     DK_TARGET, DK_VOTE, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
@@ -226,18 +225,12 @@ def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victi
 
 # ---- the heuristic's view of the table ---------------------------------------------------------
 @kernel(inline="always")
-def role_fits_kill_class(opts, roles, cls, wanted_role, r, unblooded):
-    """Role r, held by a victim that had killed nobody before it died (``unblooded``) or had, is of
-    kill class ``cls`` (KILL_ROLE: is ``wanted_role``), as combat.kill records a victim's class."""
-    royal = roles[r, ROLE_ROYAL_ART if opts[O_ART_SYMBOLS] else ROLE_ROYAL_DEFAULT] == 1
-    if cls == KILL_ROYAL:
-        return royal
-    if cls == KILL_COMMONER:
-        return not royal
-    if cls == KILL_ASSAILANT:
-        skull = roles[r, ROLE_ASSAILANT_ART if opts[O_ART_SYMBOLS] else ROLE_ASSAILANT_DEFAULT] == 1
-        return skull and unblooded and (opts[O_SENTINEL_ROYAL_ASSAILANT] or not royal)
-    return r == wanted_role
+def role_fits_kill_class(opts, roles, own, r, unblooded):
+    """A victim holding role r, that had killed nobody before it died (``unblooded``) or had, is of
+    the kill class role ``own`` needs (the record combat.kill would make of it)."""
+    royal = roles[r, ROLE_ROYAL_ART if opts[O_ART_SYMBOLS] else ROLE_ROYAL_DEFAULT]
+    skull = roles[r, ROLE_ASSAILANT_ART if opts[O_ART_SYMBOLS] else ROLE_ASSAILANT_DEFAULT] == 1 and unblooded
+    return kill_class_in(opts, roles, own, victim_flags(royal, skull), 1 << r)
 
 
 @kernel
@@ -256,7 +249,7 @@ def believed_kill_class_met(s, opts, roles, belief, p):
         unblooded = not killed_before_dying(s, v)
         fits = 0.0
         for r in range(belief.shape[2]):
-            if role_fits_kill_class(opts, roles, cls, roles[own, ROLE_KILL_ROLE], r, unblooded):
+            if role_fits_kill_class(opts, roles, own, r, unblooded):
                 fits += belief[p, v, r]
         none_fits *= 1.0 - fits
     return 1.0 - none_fits >= BELIEVED
@@ -396,11 +389,7 @@ def own_death_wins(s, opts, roles, belief, p, mods_to_come):
     role = s[b + PL_ROLE]
     if roles[role, ROLE_SELF] == SELF_ALIVE or believed_kill_class_met(s, opts, roles, belief, p):
         return False
-    cls = roles[role, ROLE_KILL_CLASS]
-    royal = s[b + PL_ROYAL] == 1
-    fits = ((cls == KILL_ROYAL and royal) or (cls == KILL_COMMONER and not royal)
-            or (cls == KILL_ASSAILANT and s[b + PL_ASSAILANT] == 1 and (opts[O_SENTINEL_ROYAL_ASSAILANT] or not royal))
-            or (cls == KILL_ROLE and roles[role, ROLE_KILL_ROLE] == role))
+    fits = kill_class_in(opts, roles, role, victim_flags(s[b + PL_ROYAL], s[b + PL_ASSAILANT]), 1 << role)
     kills = s[b + PL_KILLS] + 1
     limit = roles[role, ROLE_MAX_KILLS]
     return (fits and kills >= roles[role, ROLE_MIN_KILLS] and (limit < 0 or kills <= limit)
