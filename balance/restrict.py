@@ -30,7 +30,7 @@ import pandas as pd
 
 from balance.engine.game import Setup
 from balance.engine.runner import Results, Tracker, play_range, round_to_deals
-from balance.stats import (ALPHA, FAILS, HOLDS, NO_SPREAD, UNDECIDED, Estimate, claim_pvalues, estimate_mean,
+from balance.stats import (ALPHA, FAILS, HOLDS, NO_SPREAD, UNDECIDED, Estimate, estimate_mean, resolved_pvalues,
                            estimate_rate, holm, p_clause)
 
 MARGIN = 0.02  # default margin of the verdicts: 2 percentage points of win rate
@@ -181,9 +181,9 @@ def verdicts(table: pd.DataFrame, margin: float) -> pd.DataFrame:
              for i in table.index if isinstance(table.at[i, f"{effect}_est"], Estimate)]
     p_holds, p_fails, untestable = [], [], []
     for i, effect in tests:
-        est = table.at[i, f"{effect}_est"]
-        p_h, p_f = claim_pvalues(est, margin, 0.0, "at_least")
-        untestable.append(not est.reference.testable)
+        ref, p_h, p_f = resolved_pvalues(table.at[i, f"{effect}_est"].reference, margin, 0.0, "at_least",
+                                         ALPHA / len(tests))
+        untestable.append(not ref.testable)
         p_holds.append(1.0 if untestable[-1] else p_h)
         p_fails.append(1.0 if untestable[-1] else p_f)
     holm_h, holm_f = holm(np.array(p_holds)), holm(np.array(p_fails))

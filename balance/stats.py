@@ -14,7 +14,9 @@ never disagree):
 - Means and ratios: the ratio of per-deal sums with a cluster-robust (delta-method) standard
   error; a bootstrap-t over deals when deals are few (skewed quantities such as game length), a
   Student t on deals - 1 degrees of freedom otherwise. A sampled quantity without spread (SE 0)
-  proves nothing: undecided.
+  proves nothing: undecided. A bootstrap p-value is no smaller than 1 / (replicates + 1); one at
+  that floor, in a family whose adjustment compares at a smaller level, is resampled with enough
+  replicates to tell (``resolved_pvalues``).
 - Fixed facts of the setup (declared by the game): a value, inside or outside the band, no test.
 
 Verdicts. "within +/- d" includes the edge. At level ``a`` the deciding interval is the pair of
@@ -49,6 +51,13 @@ EXACT = 1e-12  # values closer than this are equal (fixed facts computed in floa
 BOOTSTRAP_MAX_DEALS = 500  # bootstrap-t over deals up to this many; Student t beyond (CLT)
 BOOTSTRAP_REPLICATES = 1999
 BOOTSTRAP_SEED = 20261130  # a fixed stream: the same data always give the same interval
+# A bootstrap p-value is at least 1 / (replicates + 1): 1 / 2000 is above the level Holm's first
+# step compares at in a family of 100 or more claims, so a claim beyond every replicate could never
+# be decided there. A family that needs it resamples such a claim again with enough replicates to
+# resolve p-values down to a tenth of its finest level (decide), up to this many.
+BOOTSTRAP_MAX_REPLICATES = 199_999
+BOOTSTRAP_RESOLUTION = 10
+BOOTSTRAP_CHUNK = 2000  # replicates resampled at once (memory: chunk x deals weights)
 
 
 # ---- reference distributions --------------------------------------------------------------
@@ -72,6 +81,11 @@ class Reference:
 
     def p_below(self, b: float) -> float:
         raise NotImplementedError
+
+    def resolving(self, level: float, p: float) -> Reference:
+        """This reference, or one as good that can tell a p-value ``p`` apart from ``level``
+        (a bootstrap's p-values are whole multiples of 1 / (replicates + 1))."""
+        return self
 
 
 class Untestable(Reference):
@@ -113,11 +127,26 @@ class StudentT(Reference):
 
 @dataclass(frozen=True)
 class BootstrapT(Reference):
-    """Bootstrap-t: ``t`` holds the sorted (estimate* - estimate) / se* of the replicates."""
+    """Bootstrap-t: ``t`` holds the sorted (estimate* - estimate) / se* of the replicates, resampled
+    from the deals' sums ``y`` / ``x``."""
 
     estimate: float
     se: float
     t: np.ndarray = field(repr=False)
+    y: np.ndarray = field(repr=False)
+    x: np.ndarray = field(repr=False)
+
+    @property
+    def floor(self) -> float:
+        """The smallest p-value the replicates can give."""
+        return 1 / (len(self.t) + 1)
+
+    def resolving(self, level, p):
+        if p > self.floor or self.floor * BOOTSTRAP_RESOLUTION <= level or len(self.t) >= BOOTSTRAP_MAX_REPLICATES:
+            return self
+        replicates = min(BOOTSTRAP_MAX_REPLICATES, math.ceil(BOOTSTRAP_RESOLUTION / level) - 1)
+        return BootstrapT(self.estimate, self.se, _bootstrap_t(self.y, self.x, self.estimate, self.se, replicates),
+                          self.y, self.x)
 
     def _count_at_least(self, s: float) -> int:
         return len(self.t) - int(np.searchsorted(self.t, s, side="left"))
@@ -243,21 +272,26 @@ def _ratio_se(y: np.ndarray, x: np.ndarray, r: float) -> float:
     return float(np.sqrt(k / (k - 1) * np.sum((y - r * x) ** 2)) / x.sum())
 
 
-def _bootstrap_t(y: np.ndarray, x: np.ndarray, r: float, se: float) -> np.ndarray:
-    """Sorted bootstrap-t statistics of the ratio, resampling whole deals."""
+def _bootstrap_t(y: np.ndarray, x: np.ndarray, r: float, se: float,
+                 replicates: int = BOOTSTRAP_REPLICATES) -> np.ndarray:
+    """Sorted bootstrap-t statistics of the ratio, resampling whole deals (in chunks of
+    BOOTSTRAP_CHUNK replicates from one fixed stream)."""
     k = len(y)
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    draws = rng.integers(0, k, (BOOTSTRAP_REPLICATES, k)) + k * np.arange(BOOTSTRAP_REPLICATES)[:, None]
-    w = np.bincount(draws.ravel(), minlength=BOOTSTRAP_REPLICATES * k).reshape(BOOTSTRAP_REPLICATES, k).astype(float)
-    sy, sx = w @ y, w @ x
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rb = sy / sx
-        ss = w @ (y * y) - 2 * rb * (w @ (x * y)) + rb**2 * (w @ (x * x))
-        seb = np.sqrt(k / (k - 1) * np.maximum(ss, 0)) / sx
-        t = (rb - r) / seb
-    # a replicate without spread: its statistic is infinite in the direction it moved
-    t = np.where(seb > 0, t, np.where(rb > r, np.inf, np.where(rb < r, -np.inf, 0.0)))
-    return np.sort(t)
+    parts = []
+    for start in range(0, replicates, BOOTSTRAP_CHUNK):
+        b = min(BOOTSTRAP_CHUNK, replicates - start)
+        draws = rng.integers(0, k, (b, k)) + k * np.arange(b)[:, None]
+        w = np.bincount(draws.ravel(), minlength=b * k).reshape(b, k).astype(float)
+        sy, sx = w @ y, w @ x
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rb = sy / sx
+            ss = w @ (y * y) - 2 * rb * (w @ (x * y)) + rb**2 * (w @ (x * x))
+            seb = np.sqrt(k / (k - 1) * np.maximum(ss, 0)) / sx
+            t = (rb - r) / seb
+        # a replicate without spread: its statistic is infinite in the direction it moved
+        parts.append(np.where(seb > 0, t, np.where(rb > r, np.inf, np.where(rb < r, -np.inf, 0.0))))
+    return np.sort(np.concatenate(parts))
 
 
 def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.ndarray, level: float = LEVEL,
@@ -276,7 +310,7 @@ def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.
                         f"{method}: no spread", Untestable())
     if k <= BOOTSTRAP_MAX_DEALS:
         return _with_reference(r, len(numerator), k, se, f"{method}: bootstrap-t over deals",
-                               BootstrapT(float(r), se, _bootstrap_t(y, x, r, se)), level)
+                               BootstrapT(float(r), se, _bootstrap_t(y, x, r, se), y, x), level)
     return _with_reference(r, len(numerator), k, se, f"{method}: t over deals", StudentT(float(r), se, k - 1), level)
 
 
@@ -335,10 +369,10 @@ def estimate(kind: str, frame: pd.DataFrame, column: str, denominator: str | Non
 
 
 # ---- claims -------------------------------------------------------------------------------
-def claim_pvalues(est: Estimate, target: float, tolerance: float, compare: str) -> tuple[float, float]:
-    """(p_holds, p_fails): the p-values of the test whose rejection shows the claim true, and of
-    the test whose rejection shows it false. The edge of the band belongs to the claim."""
-    ref = est.reference
+def claim_pvalues(ref: Reference, target: float, tolerance: float, compare: str) -> tuple[float, float]:
+    """(p_holds, p_fails) of an estimate's reference distribution: the p-values of the test whose
+    rejection shows the claim true, and of the test whose rejection shows it false. The edge of the
+    band belongs to the claim."""
     if compare == "about":
         low, high = target - tolerance, target + tolerance
         return max(ref.p_above(low), ref.p_below(high)), min(ref.p_below(low), ref.p_above(high))
@@ -424,12 +458,12 @@ def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
                     "group": "" if group is None else str(group),
                     "compare": claim.compare, "target": claim.target, "tolerance": claim.tolerance}
             if est.fixed:
-                p_h, _ = claim_pvalues(est, claim.target, claim.tolerance, claim.compare)
+                p_h, _ = claim_pvalues(est.reference, claim.target, claim.tolerance, claim.compare)
                 low, high = _band(claim)
                 facts.append({**base, "value": est.estimate, "band_low": low, "band_high": high,
                               "inside": p_h == 0, "verdict": HOLDS if p_h == 0 else FAILS})
                 continue
-            p_h, p_f = claim_pvalues(est, claim.target, claim.tolerance, claim.compare)
+            p_h, p_f = claim_pvalues(est.reference, claim.target, claim.tolerance, claim.compare)
             few = est.clusters < claim.min_deals
             reason = TOO_FEW_DEALS if few else (NO_SPREAD if not est.reference.testable else "")
             if reason:
@@ -509,6 +543,7 @@ def decide(sampled: list[dict], level: float, alpha: float = ALPHA, adjust=holm,
     (``level``: the alpha the look may spend), the deciding interval at the level that decides.
     One row per claim row, with ``columns``."""
     m = len(sampled)
+    sampled = [_resolved(row, level / max(1, m)) for row in sampled]
     p_h = np.array([r["p_holds"] for r in sampled], float)
     p_f = np.array([r["p_fails"] for r in sampled], float)
     adj_h, adj_f = adjust(p_h), adjust(p_f)
@@ -531,6 +566,28 @@ def decide(sampled: list[dict], level: float, alpha: float = ALPHA, adjust=holm,
         row["decide_level"], row["verdict"] = a, verdict
         rows.append(row)
     return pd.DataFrame(rows, columns=columns)
+
+
+def resolved_pvalues(ref: Reference, target: float, tolerance: float, compare: str,
+                     finest: float) -> tuple[Reference, float, float]:
+    """(reference, p_holds, p_fails) as ``claim_pvalues``, from a reference that can compare them at
+    ``finest``, the smallest level the family's adjustment compares at (Holm's or Benjamini-Hochberg's
+    first step: alpha / tests): a bootstrap p-value at its floor is resampled with more replicates
+    (Reference.resolving)."""
+    p_h, p_f = claim_pvalues(ref, target, tolerance, compare)
+    sharper = ref.resolving(finest, min(p_h, p_f))
+    if sharper is ref:
+        return ref, p_h, p_f
+    return (sharper, *claim_pvalues(sharper, target, tolerance, compare))
+
+
+def _resolved(row: dict, finest: float) -> dict:
+    """A claim row (claim_rows) with p-values its family can compare at ``finest``."""
+    if row["_reason"]:
+        return row
+    c = row["_claim"]
+    ref, p_h, p_f = resolved_pvalues(row["_ref"], c.target, c.tolerance, c.compare, finest)
+    return {**row, "_ref": ref, "p_holds": p_h, "p_fails": p_f}
 
 
 def should_stop(results, claims, precision, look: int, looks: list[int]) -> bool:

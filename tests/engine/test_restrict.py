@@ -133,3 +133,19 @@ def test_restrict_lists_every_action_and_shows_the_cost_of_losing_charge(tmp_pat
     text = CliRunner().invoke(app, ["restrict", str(scenario), "--games", "60", "-o", str(page)])
     assert text.exit_code == 0 and all(name in text.stdout for name in rows)
     assert "data:image/png;base64" in page.read_text() and page.with_suffix(".md").exists()
+
+
+def test_a_clear_cost_measured_on_few_deals_is_decided_among_130_tests():
+    # 100 deals: each cost's reference is the bootstrap-t (p-values no smaller than 1 / 2,000), and
+    # Holm's first step over 130 tests compares at 0.05 / 130, below that.
+    import pandas as pd
+
+    from balance.restrict import verdicts
+    from balance.stats import estimate_mean
+
+    rng = np.random.default_rng(7)
+    deals = np.arange(100)
+    costs = [estimate_mean(rng.normal(0.20, 0.05, 100), deals)] + \
+        [estimate_mean(rng.normal(0.02, 0.05, 100), deals) for _ in range(129)]
+    table = verdicts(pd.DataFrame({"importance_est": costs}), margin=0.02)
+    assert table.loc[0, "important"] == "holds" and table.loc[0, "p_important"] < 0.05

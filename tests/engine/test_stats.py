@@ -65,7 +65,7 @@ def clustered_events(rng, deals: int, games: int, rate: float, shared: float) ->
 
 def verdict_of(est: stats.Estimate, target: float, tolerance: float, compare: str = "about") -> str:
     """The verdict of a single claim at one look (no multiplicity)."""
-    p_h, p_f = stats.claim_pvalues(est, target, tolerance, compare)
+    p_h, p_f = stats.claim_pvalues(est.reference, target, tolerance, compare)
     return stats.HOLDS if p_h < stats.ALPHA else stats.FAILS if p_f < stats.ALPHA else stats.UNDECIDED
 
 
@@ -94,6 +94,33 @@ def test_equivalence_verdicts():
 def test_holm_adjustment():
     adjusted = stats.holm(np.array([0.01, 0.04, 0.03, 0.005]))
     assert np.allclose(adjusted, [0.03, 0.06, 0.06, 0.02])
+
+
+def test_a_mean_beyond_every_bootstrap_replicate_is_decided_in_a_family_of_150_claims():
+    # 100 deals: the mean's reference is the bootstrap-t, whose 1,999 replicates give no p-value
+    # below 1 / 2,000; Holm's first step in a family of 150 compares at 0.05 / 150, below that.
+    rng = np.random.default_rng(5)
+    games = pd.DataFrame({"deal": np.arange(100), "length": rng.normal(20, 1, 100), "event": rng.random(100) < 0.5})
+    claims = [Claim("far", "", "length", 10, 1.0)] + [Claim(f"r{i}", "", "rate", 0.5, 0.0) for i in range(149)]
+    table, _ = stats.evaluate_claims(results(games), claims)
+    far = table[table["claim"] == "far"].iloc[0]
+    assert far["p_fails"] < 0.05 / 150 / 2 and far["verdict"] == "fails"
+    assert np.isfinite(far["decide_low"]) and far["decide_low"] > 11  # the deciding interval is shown, outside the band
+    assert (table["verdict"].iloc[1:] == "undecided").all()
+
+
+def test_a_bootstrap_resolves_its_p_values_only_where_a_family_needs_it():
+    rng = np.random.default_rng(6)
+    est = stats.estimate_mean(rng.normal(20, 1, 100), np.arange(100))
+    ref = est.reference
+    assert isinstance(ref, stats.BootstrapT) and len(ref.t) == stats.BOOTSTRAP_REPLICATES
+    assert ref.resolving(0.05 / 150, ref.floor) is not ref  # at its floor, too coarse for the family
+    assert ref.resolving(0.05 / 10, ref.floor) is ref  # fine enough for 10 claims
+    assert ref.resolving(0.05 / 150, 0.3) is ref  # not at its floor: nothing to resolve
+    finer = ref.resolving(0.05 / 150, ref.floor)
+    assert finer.floor * stats.BOOTSTRAP_RESOLUTION <= 0.05 / 150
+    # the same statistic, resampled more: its quantiles agree
+    assert np.quantile(finer.t, [0.05, 0.5, 0.95]) == pytest.approx(np.quantile(ref.t, [0.05, 0.5, 0.95]), abs=0.15)
 
 
 def test_ratio_estimate_against_a_direct_computation():
@@ -129,14 +156,14 @@ def test_more_rare_events_never_give_a_better_verdict():
     for events in range(12):
         values = np.zeros(8000)
         values[np.arange(events) * 4] = 1
-        p_holds.append(stats.claim_pvalues(stats.estimate_rate(values, clusters), 0.001, 0.0, "at_most")[0])
+        p_holds.append(stats.claim_pvalues(stats.estimate_rate(values, clusters).reference, 0.001, 0.0, "at_most")[0])
     assert all(a <= b + 1e-12 for a, b in zip(p_holds, p_holds[1:]))
 
 
 def test_a_rate_without_events_still_has_an_honest_interval():
     est = stats.estimate_rate(np.zeros(40), np.repeat(np.arange(10), 4))  # 10 deals, 4 games each
     assert est.low == 0 and 0.2 < est.high < 0.35  # as 0 events in 10 deals, not in 40 games
-    assert stats.claim_pvalues(est, 0.001, 0.0, "at_most")[0] > 0.05
+    assert stats.claim_pvalues(est.reference, 0.001, 0.0, "at_most")[0] > 0.05
 
 
 # ---- what is shown decides ----------------------------------------------------------------
