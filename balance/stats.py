@@ -54,7 +54,7 @@ BOOTSTRAP_SEED = 20261130  # a fixed stream: the same data always give the same 
 # A bootstrap p-value is at least 1 / (replicates + 1): 1 / 2000 is above the level Holm's first
 # step compares at in a family of 100 or more claims, so a claim beyond every replicate could never
 # be decided there. A family that needs it resamples such a claim again with enough replicates to
-# resolve p-values down to a tenth of its finest level (decide), up to this many.
+# resolve p-values down to a tenth of its finest level (decide), if this many suffice.
 BOOTSTRAP_MAX_REPLICATES = 199_999
 BOOTSTRAP_RESOLUTION = 10
 BOOTSTRAP_CHUNK = 2000  # replicates resampled at once (memory: chunk x deals weights)
@@ -142,9 +142,9 @@ class BootstrapT(Reference):
         return 1 / (len(self.t) + 1)
 
     def resolving(self, level, p):
-        if p > self.floor or self.floor * BOOTSTRAP_RESOLUTION <= level or len(self.t) >= BOOTSTRAP_MAX_REPLICATES:
-            return self
-        replicates = min(BOOTSTRAP_MAX_REPLICATES, math.ceil(BOOTSTRAP_RESOLUTION / level) - 1)
+        replicates = math.ceil(BOOTSTRAP_RESOLUTION / level) - 1
+        if p > self.floor or replicates <= len(self.t) or replicates > BOOTSTRAP_MAX_REPLICATES:
+            return self  # nothing to resolve, fine enough, or beyond reach (an early look: a later one decides)
         return BootstrapT(self.estimate, self.se, _bootstrap_t(self.y, self.x, self.estimate, self.se, replicates),
                           self.y, self.x)
 

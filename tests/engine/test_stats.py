@@ -117,6 +117,7 @@ def test_a_bootstrap_resolves_its_p_values_only_where_a_family_needs_it():
     assert ref.resolving(0.05 / 150, ref.floor) is not ref  # at its floor, too coarse for the family
     assert ref.resolving(0.05 / 10, ref.floor) is ref  # fine enough for 10 claims
     assert ref.resolving(0.05 / 150, 0.3) is ref  # not at its floor: nothing to resolve
+    assert ref.resolving(1e-7, ref.floor) is ref  # beyond reach (an early look's level): a later look decides
     finer = ref.resolving(0.05 / 150, ref.floor)
     assert finer.floor * stats.BOOTSTRAP_RESOLUTION <= 0.05 / 150
     # the same statistic, resampled more: its quantiles agree
