@@ -38,7 +38,7 @@ from balance.stats import FAILS, HOLDS, UNDECIDED, estimate, estimate_row, runni
 CSS = """body{font-family:system-ui,sans-serif;max-width:960px;margin:1.5em auto;padding:0 12px;color:#222;
 line-height:1.4}
 table{border-collapse:collapse;margin:0.6em 0;font-size:0.8em}td,th{border:1px solid #ccc;padding:2px 5px;
-text-align:right;vertical-align:top;white-space:nowrap}th{background:#f3f3f3}
+text-align:right;vertical-align:top;white-space:nowrap}th{background:#f3f3f3;white-space:normal}
 td:first-child,th:first-child{text-align:left}
 td.text{text-align:left;white-space:normal}.holds{color:#187a2f;font-weight:bold}.fails{color:#b3261e;font-weight:bold}
 .undecided{color:#8a6d00;font-weight:bold}code{background:#f6f6f6;padding:1px 4px}img{max-width:100%;display:block;

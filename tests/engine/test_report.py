@@ -236,3 +236,12 @@ def test_a_headline_panel_grouped_otherwise_names_its_own_rows(monkeypatch):
     study = Study(scenario, results, summary_of(scenario, results), scenario.name)
     assert report_module.headline_figure([study])
     assert shown == {"round_points_edge by position": True, "match_stones_edge by seat": True}
+
+
+def test_column_headers_wrap_so_a_wide_table_fits_the_page():
+    # a sweep's summary headers ("differences shown (95% interval excludes 0)") are wider than their
+    # numbers: kept on one line they pushed its last columns past the page (seen at 1000 px)
+    from balance.report import CSS
+
+    header_rules = re.findall(r"(?:^|})\s*th\{([^}]*)\}", CSS)
+    assert any("white-space:normal" in rule for rule in header_rules), header_rules
