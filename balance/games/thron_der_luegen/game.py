@@ -94,6 +94,11 @@ class ThronDerLuegen(Game):
         opts[L.OPT_SPLIT_PLACER] = o["split_cards"] == "placer"
         opts[L.OPT_HUNT_DOUBLED] = o["hunt_with_double"] == "double"
         opts[L.OPT_PAIR_AT_DEAL] = o["pair_at_deal"]
+        opts[L.OPT_TWO_HUNTS_CANCEL] = o["two_hunts"] == "cancel"
+        opts[L.OPT_PRINTED_TOTALS] = o["printed_totals"] == "total"
+        opts[L.OPT_LONE_CARD_SUM] = o["lone_sum"] == "cards"
+        opts[L.OPT_LONE_ALL_STONES] = o["lone_win"] == "all_stones"
+        opts[L.OPT_MOON_ONE_TOTAL] = o["moon_one_lowest"] == "total"
         opts[L.OPT_CHECKS] = checks
         opts[L.OPT_DECK:L.OPT_FACE] = deck.table
         fill_lookups(opts)
