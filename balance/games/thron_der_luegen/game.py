@@ -68,11 +68,12 @@ class ThronDerLuegen(Game):
             deck = load_deck(setup.options["deck"])
         except DeckError as err:
             raise SetupError("options.deck", str(err)) from None
-        setup.extra["_deck"] = deck
+        # the kernel options hold the deck's table: a study's identity (balance.engine.runner) keys on
+        # the cards themselves, not on the deck file's name or place
         setup.extra["_kernel_options"] = self.kernel_options(setup, deck)
 
     def deck(self, setup: Setup):
-        return setup.extra["_deck"]
+        return load_deck(setup.options["deck"])
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         deck = self.deck(setup)
