@@ -5,6 +5,7 @@ import numba
 import numpy as np
 import pytest
 
+from balance.engine.runner import study_identity, study_key
 from balance.games import game_names, get_game
 
 SETUPS = [(name, label, setup) for name in game_names() for label, setup in get_game(name).bench_setups()[:2]]
@@ -41,3 +42,12 @@ def test_every_seat_table_names_its_seats_policies_and_winners(name):
     seats = game.seat_frame(setup, games)
     assert {"game", "deal", "rotation", "seat", "policy", "won"} <= set(seats.columns)
     assert seats["won"].isin([0, 1]).all() and seats["won"].sum() > 0
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_games_setup_keys_a_study_folder(name):
+    # balance run and sweep key a study folder by the setup's identity (JSON, hashed): plain values only
+    game = get_game(name)
+    key = study_key(study_identity(game.bench_setups()[0][1]), 11, 100)["key"]
+    assert study_key(study_identity(game.bench_setups()[0][1]), 11, 100)["key"] == key
+    assert study_key(study_identity(game.bench_setups()[1][1]), 11, 100)["key"] != key

@@ -97,6 +97,11 @@ def test_both_wild_hunts_are_one_people():
     assert seat1("Wild Hunt 6", "Wild Hunt 7").throne_score(1) == 7
 
 
+def test_both_wild_hunts_cancel_each_other_reading():
+    # each Hunt: "the respective other throne card does not count for you" (option two_hunts = cancel)
+    assert seat1("Wild Hunt 6", "Wild Hunt 7", options={"two_hunts": "cancel"}).throne_score(1) == 0
+
+
 def test_sun_on_a_throne_counts_its_value():
     # "Throne card: The usual scoring rules apply (see 'Round End'). It is then worth 2 points." / "-1 point"
     assert seat1("Sun +2", "Winter 4").throne_score(1) == 6
@@ -134,6 +139,18 @@ def test_sun_plus_2_in_hand_adds_2():
     assert seat1("Winter 4", "Summer 5", hand="Sun +2").total(1) == 11
 
 
+def test_the_printed_scores_of_the_x2_pairs_and_hand_cards_reading():
+    # "If you have both x2 cards as throne cards, your total score is 4. If the other throne card is the
+    # -2 of the same Fae people, your score is 2." By default the throne score, hand cards still count;
+    # option printed_totals = total: the round total, hand cards ignored
+    assert seat1("Winter x2", "Summer x2", hand="Sun +2").total(1) == 6
+    assert seat1("Winter x2", "Summer x2", hand="Sun +2", options={"printed_totals": "total"}).total(1) == 4
+    assert seat1("Winter x2", "Winter -2", hand="Summer -2").total(1) == 0
+    assert seat1("Winter x2", "Winter -2", hand="Summer -2", options={"printed_totals": "total"}).total(1) == 2
+    # any other pair keeps its hand card under either reading
+    assert seat1("Winter x2", "Summer -2", hand="Sun +2", options={"printed_totals": "total"}).total(1) == -2
+
+
 def test_minus_2_in_hand_subtracts_2():
     # "-2 Hand card: -2 points, regardless of the throne cards."
     assert seat1("Winter 4", "Summer 5", hand="Winter -2").total(1) == 7
@@ -151,6 +168,36 @@ def test_sun_minus_1_in_hand_with_4_counts_minus_1_only():
     pos = Position.build(3, thrones=["Spring 2", "Autumn 3", "Winter 5"], hands=["Summer 4", "Sun -1", "Moon 3"])
     assert pos.throne_score(1) == 5 and pos.total(1) == 4
     assert pos.score() == [0, 0, 2]
+
+
+def test_the_sun_minus_1s_sum_of_two_throne_cards_reading():
+    # "If the sum of your two throne cards ... is 3 points or less": seat 1 has Winter 4 and Winter -2,
+    # throne score 4 (the same people: only the higher counts), the two cards' values 4 - 2 = 2
+    hands = ["Summer 5", "Sun -1", "Moon 3"]
+    pos = Position.build(3, thrones=["Winter -2", "Winter 4", "Autumn 3"], hands=hands)
+    assert pos.throne_score(1) == 4 and pos.score() == [0, 0, 2]  # not alone: seat 2's 7 is highest
+    cards = Position.build(3, thrones=["Winter -2", "Winter 4", "Autumn 3"], hands=hands,
+                           options={"lone_sum": "cards"})
+    assert cards.score() == [0, 2, 0]
+
+
+def test_the_sun_minus_1s_win_alone_and_the_moon_1s_stone_reading():
+    # seat 1 wins alone (Sun -1, Autumn 2 and Autumn 3: 3); seat 0 holds the Moon 1 with the lowest throne
+    # score (Autumn 2 and Winter -2: 0). "you win the round alone": by default only the highest score's
+    # stones are not given; option lone_win = all_stones: no other stone either
+    thrones, hands = ["Autumn 2", "Autumn 3", "Winter -2"], ["Moon 1", "Sun -1", "Summer 4"]
+    assert [Position.build(3, thrones=thrones, hands=hands).throne_score(s) for s in range(3)] == [0, 3, 1]
+    assert Position.build(3, thrones=thrones, hands=hands).score() == [1, 2, 0]
+    assert Position.build(3, thrones=thrones, hands=hands, options={"lone_win": "all_stones"}).score() == [0, 2, 0]
+
+
+def test_the_moon_1s_lowest_total_score_of_the_throne_cards_reading():
+    # seat 1 holds the Moon 1 (no modifier): throne scores [3, 4, 7, 8], totals [5, 4, 7, 8] (seat 0 holds
+    # the Sun +2). The lowest throne score is seat 0's; the lowest total is seat 1's (option moon_one_lowest)
+    thrones, hands = ["Spring 2", "Autumn 2", "Winter 5", "Spring 3"], ["Sun +2", "Moon 1", "Summer 4", "Autumn 3"]
+    assert [Position.build(4, thrones=thrones, hands=hands).total(s) for s in range(4)] == [5, 4, 7, 8]
+    assert Position.build(4, thrones=thrones, hands=hands).score() == [0, 0, 0, 2]
+    assert Position.build(4, thrones=thrones, hands=hands, options={"moon_one_lowest": "total"}).score() == [0, 1, 0, 2]
 
 
 def test_moon_1_in_hand_with_the_lowest_throne_score_gets_a_stone_even_when_tied():

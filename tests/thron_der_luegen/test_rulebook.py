@@ -309,9 +309,12 @@ def worth(card: dict, own_left: bool) -> int:
     return card["value"]
 
 
-def thrones_from_rulebook(left: dict, right: dict, hunt_doubled: bool) -> int:
+def thrones_from_rulebook(left: dict, right: dict, readings: dict) -> int:
     a, b = worth(left, True), worth(right, False)
     hunts = [c for c in (left, right) if c["rule"] == "hunt"]
+    hunt_doubled = readings.get("hunt_with_double") == "double"
+    if len(hunts) == 2 and readings.get("two_hunts") == "cancel":  # each: 'the other throne card does not count'
+        return 0
     if len(hunts) == 1:  # 'the respective other throne card does not count for you'
         other = right if left["rule"] == "hunt" else left
         hunt = hunts[0]["value"]
@@ -330,28 +333,52 @@ def thrones_from_rulebook(left: dict, right: dict, hunt_doubled: bool) -> int:
 HAND_POINTS = {"sun+2": 2, "sun-1": -1, "-2": -2}  # 'Hand card: ...' of the Sun +2, the Sun -1, the -2
 
 
-def stones_from_rulebook(thrones: list[int], hands: list[dict]) -> list[int]:
+def printed_pair(left: dict, right: dict) -> bool:
+    """'both x2 cards as throne cards, your total score is 4'; 'the -2 of the same Fae people, your score is 2'"""
+    rules = {left["rule"], right["rule"]}
+    return rules == {"x2"} or rules == {"x2", "-2"} and left["people"] == right["people"]
+
+
+def totals_from_rulebook(thrones: list[int], pairs: list[tuple[dict, dict]], hands: list[dict],
+                         readings: dict) -> list[int]:
+    fixed = readings.get("printed_totals") == "total"
+    return [thrones[s] if fixed and printed_pair(*pairs[s]) else thrones[s] + HAND_POINTS.get(hands[s]["rule"], 0)
+            for s in range(len(thrones))]
+
+
+def stones_from_rulebook(thrones: list[int], totals: list[int], pairs: list[tuple[dict, dict]], hands: list[dict],
+                         readings: dict) -> list[int]:
     n = len(thrones)
-    totals = [thrones[s] + HAND_POINTS.get(hands[s]["rule"], 0) for s in range(n)]
     stones = [0] * n
-    alone = [s for s in range(n) if hands[s]["rule"] == "sun-1" and thrones[s] <= 3]
+    # 'the sum of your two throne cards': the throne score, or (lone_sum = cards) the two values added
+    sums = [worth(pairs[s][0], True) + worth(pairs[s][1], False) if readings.get("lone_sum") == "cards"
+            else thrones[s] for s in range(n)]
+    alone = [s for s in range(n) if hands[s]["rule"] == "sun-1" and sums[s] <= 3]
     if alone:  # 'you win the round alone and receive 2 point stones'
         stones[alone[0]] = 2
+        if readings.get("lone_win") == "all_stones":
+            return stones
     else:
         best = [s for s in range(n) if totals[s] == max(totals)]
         for s in best:
             stones[s] = 2 if len(best) == 1 else 1
+    lowest = totals if readings.get("moon_one_lowest") == "total" else thrones
     for s in range(n):  # 'the Moon 1 in your hand and ... the lowest total score of the throne cards'
-        if hands[s]["rule"] == "moon1" and thrones[s] == min(thrones):
+        if hands[s]["rule"] == "moon1" and lowest[s] == min(lowest):
             stones[s] += 1
     return stones
 
 
-@pytest.mark.parametrize("hunt_with_double", ["cancel", "double"])
-def test_the_kernel_scores_random_end_states_as_the_rulebook_does(hunt_with_double):
+READINGS = [{}, {"hunt_with_double": "double"},
+            {"two_hunts": "cancel", "printed_totals": "total", "lone_sum": "cards", "lone_win": "all_stones",
+             "moon_one_lowest": "total"}]
+
+
+@pytest.mark.parametrize("readings", READINGS, ids=["defaults", "hunt_with_double", "other_readings"])
+def test_the_kernel_scores_random_end_states_as_the_rulebook_does(readings):
     """Every scoring sentence at once: 300 random end states of 3 to 6 players (thrones and hands drawn
-    from the default deck) scored by the scorer above and by the kernel: the same throne scores, totals
-    and point stones."""
+    from the default deck) scored by the scorer above and by the kernel, under each reading: the same
+    throne scores, totals and point stones."""
     rng = np.random.default_rng(13)
     checked = 0
     while checked < 300:
@@ -360,14 +387,14 @@ def test_the_kernel_scores_random_end_states_as_the_rulebook_does(hunt_with_doub
         thrones, hands = names[:n], names[n:]
         if any(thrones[s] == thrones[s - 1] == "Moon 3" for s in range(n)):
             continue  # that round would have ended at once, unscored
-        pos = Position.build(n, thrones=thrones, hands=hands, options={"hunt_with_double": hunt_with_double})
-        expect = [thrones_from_rulebook(card_of(thrones[s]), card_of(thrones[s - 1]), hunt_with_double == "double")
-                  for s in range(n)]
+        pos = Position.build(n, thrones=thrones, hands=hands, options=readings)
+        pairs = [(card_of(thrones[s]), card_of(thrones[s - 1])) for s in range(n)]  # (left, right) of seat s
+        expect = [thrones_from_rulebook(*pairs[s], readings) for s in range(n)]
         cards = [card_of(h) for h in hands]
+        totals = totals_from_rulebook(expect, pairs, cards, readings)
         assert [pos.throne_score(s) for s in range(n)] == expect, (thrones, hands)
-        assert [pos.total(s) for s in range(n)] == [expect[s] + HAND_POINTS.get(cards[s]["rule"], 0)
-                                                    for s in range(n)]
-        assert pos.score() == stones_from_rulebook(expect, cards), (thrones, hands)
+        assert [pos.total(s) for s in range(n)] == totals, (thrones, hands)
+        assert pos.score() == stones_from_rulebook(expect, totals, pairs, cards, readings), (thrones, hands)
         checked += 1
 
 

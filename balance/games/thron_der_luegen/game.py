@@ -68,11 +68,12 @@ class ThronDerLuegen(Game):
             deck = load_deck(setup.options["deck"])
         except DeckError as err:
             raise SetupError("options.deck", str(err)) from None
-        setup.extra["_deck"] = deck
+        # the kernel options hold the deck's table: a study's identity (balance.engine.runner) keys on
+        # the cards themselves, not on the deck file's name or place
         setup.extra["_kernel_options"] = self.kernel_options(setup, deck)
 
     def deck(self, setup: Setup):
-        return setup.extra["_deck"]
+        return load_deck(setup.options["deck"])
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         deck = self.deck(setup)
@@ -94,6 +95,11 @@ class ThronDerLuegen(Game):
         opts[L.OPT_SPLIT_PLACER] = o["split_cards"] == "placer"
         opts[L.OPT_HUNT_DOUBLED] = o["hunt_with_double"] == "double"
         opts[L.OPT_PAIR_AT_DEAL] = o["pair_at_deal"]
+        opts[L.OPT_TWO_HUNTS_CANCEL] = o["two_hunts"] == "cancel"
+        opts[L.OPT_PRINTED_TOTALS] = o["printed_totals"] == "total"
+        opts[L.OPT_LONE_CARD_SUM] = o["lone_sum"] == "cards"
+        opts[L.OPT_LONE_ALL_STONES] = o["lone_win"] == "all_stones"
+        opts[L.OPT_MOON_ONE_TOTAL] = o["moon_one_lowest"] == "total"
         opts[L.OPT_CHECKS] = checks
         opts[L.OPT_DECK:L.OPT_FACE] = deck.table
         fill_lookups(opts)

@@ -81,7 +81,12 @@ OPT_SPLIT_PLACER = 3  # 1: whoever places a split card turns it to their side; 0
 OPT_HUNT_DOUBLED = 4  # 1: an x2 beside a Wild Hunt doubles it; 0: the Hunt cancels the x2
 OPT_PAIR_AT_DEAL = 5  # 1: both Moon 3s dealt to one seat's thrones end the round before the first turn
 OPT_CHECKS = 6  # 1: check the card invariants after every move (tests), counting breaches in BROKEN
-OPT_DECK = 7
+OPT_TWO_HUNTS_CANCEL = 7  # 1: both Wild Hunts on one person's thrones cancel each other (0); 0: the higher counts
+OPT_PRINTED_TOTALS = 8  # 1: both x2 (4) and an x2 beside its people's -2 (2) are the round total, hand ignored
+OPT_LONE_CARD_SUM = 9  # 1: the Sun -1's "sum of your two throne cards" adds their values as they read
+OPT_LONE_ALL_STONES = 10  # 1: the Sun -1's win alone leaves every other stone of the round ungiven (the Moon 1's too)
+OPT_MOON_ONE_TOTAL = 11  # 1: the Moon 1's "lowest total score" compares round totals, not throne scores
+OPT_DECK = 12
 # Lookup tables derived from the deck table and the options, written once per setup by
 # policies.fill_lookups from the scoring rules themselves: the heuristic evaluates hundreds of
 # positions a round and reads a number where the rules decide case by case. A card on a throne as

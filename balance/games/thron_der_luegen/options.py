@@ -12,6 +12,11 @@ MODES = {
 
 SPLIT_READINGS = ("upright", "placer")
 HUNT_READINGS = ("cancel", "double")
+TWO_HUNTS_READINGS = ("one_people", "cancel")
+PRINTED_TOTALS_READINGS = ("throne_score", "total")
+LONE_SUM_READINGS = ("throne_score", "cards")
+LONE_WIN_READINGS = ("highest_stones", "all_stones")
+MOON_ONE_READINGS = ("throne_score", "total")
 
 OPTIONS = (
     Option("deck", "default",
@@ -26,6 +31,26 @@ OPTIONS = (
     Option("hunt_with_double", "cancel",
            "A Wild Hunt beside an x2: 'cancel' = the Wild Hunt's 'the other throne card does not count' removes "
            "the x2 too, so the Hunt counts alone; 'double' = the x2 doubles the Hunt.", choices=HUNT_READINGS),
+    Option("two_hunts", "one_people",
+           "Both Wild Hunts on one person's thrones: 'one_people' = they are one people, so 'only the value of "
+           "the higher card counts'; 'cancel' = each makes 'the respective other throne card' not count, so "
+           "neither counts (0).", choices=TWO_HUNTS_READINGS),
+    Option("printed_totals", "throne_score",
+           "'If you have both x2 cards as throne cards, your total score is 4. If the other throne card is the -2 "
+           "of the same Fae people, your score is 2.': 'throne_score' = that is the throne score, and hand cards "
+           "still count (the -2 in hand: '-2 points, regardless of the throne cards'); 'total' = that is the "
+           "round total, hand cards ignored.", choices=PRINTED_TOTALS_READINGS),
+    Option("lone_sum", "throne_score",
+           "The Sun -1's 'If the sum of your two throne cards ... is 3 points or less': 'throne_score' = the "
+           "throne score by the usual scoring (same people, x2, Wild Hunt); 'cards' = the two cards' values "
+           "as they read, added (an intrigue card 0, an x2 2).", choices=LONE_SUM_READINGS),
+    Option("lone_win", "highest_stones",
+           "The Sun -1's 'you win the round alone and receive 2 point stones': 'highest_stones' = nobody gets "
+           "the highest score's stones, and the Moon 1's stone still counts; 'all_stones' = nobody else gets "
+           "any stone that round.", choices=LONE_WIN_READINGS),
+    Option("moon_one_lowest", "throne_score",
+           "The Moon 1's 'the lowest total score of the throne cards': 'throne_score' = the throne score by the "
+           "usual scoring; 'total' = the round total, hand cards included.", choices=MOON_ONE_READINGS),
     Option("pair_at_deal", True,
            "Both Moon 3s dealt to one person's thrones end the round before the first turn, for 1 stone "
            "(rulebook: 'at any time'); false = only a move can make the pair."),

@@ -28,7 +28,7 @@ from balance.games.thron_der_luegen.rules import (
     cards_accounted, finish_round, play_turn, score_round,
 )
 from balance.games.thron_der_luegen.policies import deck_value2
-from balance.games.thron_der_luegen.scoring import hand_modifier, throne_score
+from balance.games.thron_der_luegen.scoring import seat_total, throne_score
 
 TRACE_ROWS = 4096
 
@@ -108,7 +108,7 @@ class Position:
         return int(throne_score(self.state, self.opts, seat))
 
     def total(self, seat: int) -> int:
-        return self.throne_score(seat) + int(hand_modifier(self.opts, self.state[L.HAND + seat]))
+        return int(seat_total(self.state, self.opts, seat, throne_score(self.state, self.opts, seat)))
 
     @property
     def turn_seat(self) -> int:

@@ -32,7 +32,7 @@ from balance.games.thron_der_luegen.layout import (
     EV_REVEAL_END, EV_ROUND_END, EV_SCORE, EV_SWAP, EV_THRONES_SWAPPED, FAR_SWAPS, FAR_THRONE, FIRST, FLIP, HAND,
     HIDDEN, HIDE_END, HIGHEST_STONES, INTRIGUE, INTRIGUES, KEEP, KNOWN, LAST_TURN, LONE, LONE_LIMIT, LONE_STONES,
     LOWEST, LOWEST_STONES, MATCH_OVER, MAX_PLAYERS, N_COLUMNS, N_COURT, N_END, NO_CARD, NOBODY, OPT_CHECKS,
-    OPT_MAX_ROUNDS, OPT_PAIR_AT_DEAL, OPT_PLAYERS, OPT_SPLIT_PLACER, OPT_STONES_TO_WIN, PAIR, PAIR_STONES, PENDING, PLACER, PLACING,
+    OPT_LONE_ALL_STONES, OPT_MAX_ROUNDS, OPT_MOON_ONE_TOTAL, OPT_PAIR_AT_DEAL, OPT_PLAYERS, OPT_SPLIT_PLACER, OPT_STONES_TO_WIN, PAIR, PAIR_STONES, PENDING, PLACER, PLACING,
     PEEK_CHOICE, PEEK_SWAP, PEEK_TARGET, PILE, PILE_TOP, PLAY, PLAYERS, REACH_OWN, REPLACE_FROM_PILE,
     REPLACE_TARGET, REVEAL_END, REVEALS, ROUND, ROUND_STONES, SCORE, SPLIT, STATE_SIZE, STONES, SUN, SWAP_FAR,
     SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND, SWAP_THRONES, SWAPS, THRONE, THRONE_SCORE, TIED_STONES,
@@ -43,8 +43,8 @@ from balance.games.thron_der_luegen.policies import (
     ask, deck_value2, new_search_buffers, prepare_rollouts, rollout_score, sample_world,
 )
 from balance.games.thron_der_luegen.scoring import (
-    effect_of, hand_modifier, kind_of, left_throne, own_thrones_mask, param_of, people_of, placement_flip,
-    right_throne, throne_score, beside,
+    effect_of, kind_of, left_throne, lone_sum, own_thrones_mask, param_of, people_of, placement_flip,
+    right_throne, seat_total, throne_score, beside,
 )
 
 BLOCK = 64  # matches per parallel work item (buffers are reused within a block)
@@ -328,17 +328,18 @@ def cards_accounted(state):
 # ---- scoring and the point stones ----------------------------------------------------------------
 @kernel
 def score_round(state, opts, trace):
-    """Throne scores, hand modifiers; the Sun -1's win alone, else 2 stones for the highest alone or 1
-    each for the tied highest; the Moon 1's stone for the lowest throne score (ties included)."""
+    """Throne scores, totals (scoring.seat_total); the Sun -1's win alone (scoring.lone_sum), else 2
+    stones for the highest alone or 1 each for the tied highest; the Moon 1's stone for the lowest
+    score (moon_one_score; ties included; none after a win alone with the option lone_win = all_stones)."""
     n = state[PLAYERS]
     best, lowest, lone = NO_SCORE, -NO_SCORE, NOBODY
     for s in range(n):
         thrones = throne_score(state, opts, s)
         state[THRONE_SCORE + s] = thrones
-        state[SCORE + s] = thrones + hand_modifier(opts, state[HAND + s])
+        state[SCORE + s] = seat_total(state, opts, s, thrones)
         best = max(best, state[SCORE + s])
-        lowest = min(lowest, thrones)
-        if kind_of(opts, state[HAND + s]) == LONE and thrones <= LONE_LIMIT:
+        lowest = min(lowest, moon_one_score(state, opts, s))
+        if kind_of(opts, state[HAND + s]) == LONE and lone_sum(state, opts, s, thrones) <= LONE_LIMIT:
             lone = s
     if lone != NOBODY:
         state[ROUND_STONES + lone] += LONE_STONES
@@ -349,11 +350,19 @@ def score_round(state, opts, trace):
         for s in range(n):
             if state[SCORE + s] == best:
                 state[ROUND_STONES + s] += HIGHEST_STONES if tied == 1 else TIED_STONES
+    moon_one_counts = lone == NOBODY or not opts[OPT_LONE_ALL_STONES]
     for s in range(n):
-        if kind_of(opts, state[HAND + s]) == LOWEST and state[THRONE_SCORE + s] == lowest:
+        if moon_one_counts and kind_of(opts, state[HAND + s]) == LOWEST and moon_one_score(state, opts, s) == lowest:
             state[ROUND_STONES + s] += LOWEST_STONES
     for s in range(n):
         log(state, trace, EV_SCORE, s, state[SCORE + s], state[THRONE_SCORE + s], state[ROUND_STONES + s])
+
+
+@kernel(inline="always")
+def moon_one_score(state, opts, seat):
+    """What the Moon 1's "lowest total score of the throne cards" compares: the throne score, or with
+    the option moon_one_lowest = total the round total (score_round has set both)."""
+    return state[SCORE + seat] if opts[OPT_MOON_ONE_TOTAL] else state[THRONE_SCORE + seat]
 
 
 @kernel

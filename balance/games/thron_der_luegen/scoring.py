@@ -7,8 +7,8 @@ every scoring rule is written once, here.
 from balance.engine.kernels import kernel
 from balance.games.thron_der_luegen.layout import (
     CARD_FIELDS, DOUBLE, DOUBLE_VALUE, F_EFFECT, F_KIND, F_LEFT, F_PARAM, F_PEOPLE, F_RIGHT, F_VALUE, FLIP,
-    HUNT, INTRIGUE, LONE, MINUS, BONUS, NO_CARD, NO_PEOPLE, OPT_DECK, OPT_HUNT_DOUBLED, OPT_SPLIT_PLACER, PLAYERS,
-    SPLIT, THRONE,
+    HAND, HUNT, INTRIGUE, LONE, MINUS, BONUS, NO_CARD, NO_PEOPLE, OPT_DECK, OPT_HUNT_DOUBLED, OPT_LONE_CARD_SUM,
+    OPT_PRINTED_TOTALS, OPT_SPLIT_PLACER, OPT_TWO_HUNTS_CANCEL, PLAYERS, SPLIT, THRONE,
 )
 
 
@@ -93,14 +93,15 @@ def face_value(opts, card, throne, seat, flip):
 @kernel
 def pair_score(opts, a, va, b, vb):
     """The throne score of two cards a, b worth va, vb to their seat (the rulebook's scoring):
-    a Wild Hunt makes the other card not count (two Hunts: one people, so the higher counts); the
-    same people: only the higher value; different peoples: the sum, or the product with an x2 (both
-    x2: 4; an x2 and the -2 of its people: the same people, so 2)."""
+    a Wild Hunt makes the other card not count (two Hunts: one people, so the higher counts, or with
+    the option two_hunts = cancel neither); the same people: only the higher value; different
+    peoples: the sum, or the product with an x2 (both x2: 4; an x2 and the -2 of its people: the
+    same people, so 2)."""
     ka, kb = kind_of(opts, a), kind_of(opts, b)
     pa, pb = people_of(opts, a), people_of(opts, b)
     same = pa == pb and pa != NO_PEOPLE
     if ka == HUNT and kb == HUNT:
-        return max(va, vb)
+        return 0 if opts[OPT_TWO_HUNTS_CANCEL] else max(va, vb)
     if ka == HUNT or kb == HUNT:
         hunt_value = va if ka == HUNT else vb
         other_kind = kb if ka == HUNT else ka
@@ -124,6 +125,40 @@ def throne_score(state, opts, seat):
     a, b = state[THRONE + tl], state[THRONE + tr]
     return pair_score(opts, a, face_value(opts, a, tl, seat, state[FLIP + tl]),
                       b, face_value(opts, b, tr, seat, state[FLIP + tr]))
+
+
+@kernel
+def printed_total_pair(opts, a, b):
+    """Whether thrones a, b are a pair the rulebook gives a score for: "If you have both x2 cards as
+    throne cards, your total score is 4. If the other throne card is the -2 of the same Fae people,
+    your score is 2." """
+    ka, kb = kind_of(opts, a), kind_of(opts, b)
+    if ka == DOUBLE and kb == DOUBLE:
+        return True
+    return (ka == DOUBLE and kb == MINUS or ka == MINUS and kb == DOUBLE) and people_of(opts, a) == people_of(opts, b)
+
+
+@kernel
+def seat_total(state, opts, seat, thrones):
+    """``seat``'s round total from its throne score ``thrones``: plus its hand card's modifier; with
+    the option printed_totals = total, a printed_total_pair's score is the whole total, hand ignored."""
+    if opts[OPT_PRINTED_TOTALS]:
+        n = state[PLAYERS]
+        if printed_total_pair(opts, state[THRONE + left_throne(seat, n)], state[THRONE + right_throne(seat, n)]):
+            return thrones
+    return thrones + hand_modifier(opts, state[HAND + seat])
+
+
+@kernel
+def lone_sum(state, opts, seat, thrones):
+    """The Sun -1's "sum of your two throne cards" for ``seat`` (throne score ``thrones``): that score,
+    or with the option lone_sum = cards the two cards' values as they read, added."""
+    if not opts[OPT_LONE_CARD_SUM]:
+        return thrones
+    n = state[PLAYERS]
+    tl, tr = left_throne(seat, n), right_throne(seat, n)
+    return (face_value(opts, state[THRONE + tl], tl, seat, state[FLIP + tl])
+            + face_value(opts, state[THRONE + tr], tr, seat, state[FLIP + tr]))
 
 
 @kernel(inline="always")
