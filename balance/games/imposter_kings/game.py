@@ -1,4 +1,5 @@
-"""The Imposter Kings (2-player base game) as a balance Game: matches to 7, one row per round."""
+"""The Imposter Kings (base game: 2 players, and Cutthroat for 3) as a balance Game: matches to 7,
+one row per round."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS,
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
+SECOND_PLACE_POINTS = 1  # Cutthroat: "Second place scores 1 point" (second_seat is -1 with 2 players)
 
 
 class ImposterKings(Game):
     name = "imposter_kings"
-    title = "The Imposter Kings (2-player base game)"
+    title = "The Imposter Kings (base game: 2 players, Cutthroat for 3)"
     rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
     supplement = "../shared/rules/imposter_kings.md"
     unit = "round"
@@ -44,6 +46,8 @@ class ImposterKings(Game):
         Quantity("match_rounds", "rounds played per match", "ratio", "match_played_rounds", denominator="last_round"),
         Quantity("capped", "P(a played round hits the turn cap)", "rate", "capped", denominator="played"),
         Quantity("win", "P(a seat wins the round)", "rate", "won", table="seats", by=("policy", "seat", "first")),
+        Quantity("second_place", "P(a seat comes second in the round: Cutthroat's 1 point)", "rate", "second",
+                 table="seats", by=("policy", "seat", "first")),
         Quantity("match_win", "P(a seat wins the match), one count per match", "ratio", "match_won",
                  table="seats", denominator="last_round", by=("policy", "seat")),
     )
@@ -94,15 +98,17 @@ class ImposterKings(Game):
         played = games[games["winner_seat"] >= 0]
         last = played.groupby("game")["row"].transform("max") == played["row"]
         parts = []
-        for seat in range(L.PLAYERS):
-            slot = (seat - played["rotation"]) % L.PLAYERS
+        for seat in range(setup.players):
+            slot = (seat - played["rotation"]) % setup.players
             parts.append(pd.DataFrame({
                 "game": played["game"], "deal": played["deal"], "rotation": played["rotation"], "row": played["row"],
                 "seat": seat, "slot": slot, "policy": slot.map(lambda k: labels[k]),
                 "won": (played["winner_seat"] == seat).astype(int),
                 "first": (played["first_seat"] == seat).astype(int),
                 "true_king": (played["chooser_seat"] == seat).astype(int),
-                "points": np.where(played["winner_seat"] == seat, played["points"], 0),
+                "second": (played["second_seat"] == seat).astype(int),
+                "points": np.where(played["winner_seat"] == seat, played["points"],
+                                   np.where(played["second_seat"] == seat, SECOND_PLACE_POINTS, 0)),
                 "match_won": ((played["match_winner"] == seat) & last).astype(int),
                 "last_round": last.astype(int),
             }))
@@ -122,7 +128,7 @@ class ImposterKings(Game):
                 current = r
                 lines.append(f"-- round {r + 1}")
             seat = int(ev[L.EV_DECIDER])
-            who = f"seat {seat} ({labels[(seat - rotation) % L.PLAYERS]})"
+            who = f"seat {seat} ({labels[(seat - rotation) % setup.players]})"
             if ev[L.EV_PHASE] == L.EV_DEAL:
                 lines.append(f"   {who:<22} dealt {', '.join(unpack_hand(int(ev[L.EV_ACTION])))}"
                              + (f"   [Accused: {L.NAMES[ev[L.EV_THRONE]]}]" if seat == 0 else ""))
@@ -149,13 +155,17 @@ class ImposterKings(Game):
 
         return [
             ("full round, heuristic vs heuristic", one_round([("heuristic", {})] * 2)),
+            ("cutthroat 3p heuristic round", self.make_setup("cutthroat", 3, [("heuristic", {})] * 3, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:
-        first = {"seat0": 0, "seat1": 1}.get(setup.options["first_player"])
-        seats = {} if first is None else {str(first): "goes first", str(1 - first): "goes second"}
+        first = {"seat0": 0, "seat1": 1, "seat2": 2}.get(setup.options["first_player"])
+        seats = {} if first is None else {str(q): "goes first" if q == first else "goes later"
+                                          for q in range(setup.players)}
+        if setup.players == 2 and first is not None:
+            seats[str(1 - first)] = "goes second"
         went = {"0": "went second", "1": "went first"}
         return ReportView(headline=(("first_player_win", ""), ("chooser_goes_first", ""), ("chooser_win", "")),
                           group_names={"seat": seats, "first": went, "chooser_first": went}, match_word="match",
@@ -166,8 +176,14 @@ def describe_action(phase: int, action: int) -> str:
     name = action_name(phase, action)
     if phase in INDEX_PHASES:
         return f"Court card #{name}"
-    if phase == L.PH_MYSTIC and action != L.ACT_NO:
+    if phase in (L.PH_MYSTIC, L.PH_EXECUTIONER) and action != L.ACT_NO:
         return f"names {name}"
+    if phase == L.PH_PICK_PLAYER and action != L.ACT_NO:
+        return f"seat {name}"
+    if phase == L.PH_FIRST_SEAT:
+        return f"{name} seat(s) clockwise from the True King goes first"
+    if phase == L.PH_DIRECTION:
+        return "clockwise" if action == L.ACT_YES else "counterclockwise"
     return str(name)
 
 
@@ -186,6 +202,8 @@ def describe_throne(card: int, value: int) -> str:
 
 def round_summary(row) -> str:
     col = {name: int(row[i]) for i, name in enumerate(L.COLUMNS)}
+    if col["second_seat"] >= 0:  # Cutthroat
+        col["score1"] = f"{col['score1']}-{col['score2']}"
     if col["capped"]:
         return f"   round over: capped at the turn cap, no winner; score {col['score0']}-{col['score1']}"
     if col["winner_seat"] < 0:

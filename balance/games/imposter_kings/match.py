@@ -17,13 +17,13 @@ from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
 from balance.engine.kernels import allocating_kernel, kernel, seat_restrictions
 from balance.engine.rng import STREAM_SIZE, below, open_stream
 from balance.games.imposter_kings.layout import (
-    ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, C_ASSASSINATED, C_CAPPED, C_CHOOSER,
-    C_CHOOSER_FIRST, C_CHOOSER_WON, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME, C_LAST_ROUND,
-    C_LOSER_FLIPPED, C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW, C_SCORE0,
-    C_SCORE1, C_WINNER, C_WINNER_FLIPPED, DECIDER, EVENT_WIDTH, EV_ACTION, EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE,
-    EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS, MATCH_OVER, MAX_ACTIONS, MAX_CARDS,
-    MULLIGANS, NCOLS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING, TYPES,
-    UNUSED, WINNER,
+    ACCUSED, ASSASSINATED, CAPPED, CFG_PLAYERS, CHOOSER, COURT_LEN, COURT_TYPE, C_ASSASSINATED, C_CAPPED, C_CHOOSER,
+    C_CHOOSER_FIRST, C_CHOOSER_WON, C_CLOCKWISE, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME,
+    C_LAST_ROUND, C_LOSER_FLIPPED, C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW,
+    C_SCORE0, C_SCORE1, C_SCORE2, C_SECOND, C_WINNER, C_WINNER_FLIPPED, DECIDER, DIRECTION, EVENT_WIDTH, EV_ACTION,
+    EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS,
+    MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
+    POINTS, SCORE, SECOND, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER,
 )
 from balance.games.imposter_kings.rules import (
     apply_action, deal_round, is_disgraced, legal_mask, pose_pending, throne_value)
@@ -52,8 +52,8 @@ def record(trace, fill, round_index, s, cfg, action):
 
 
 @kernel
-def record_deal(trace, fill, round_index, s):
-    for seat in range(PLAYERS):
+def record_deal(trace, fill, round_index, s, cfg):
+    for seat in range(cfg[CFG_PLAYERS]):
         k = fill[0]
         if k >= trace.shape[0]:
             return
@@ -76,17 +76,17 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
     restrictions (``restrict`` by seat) and goes to ``choose``."""
     deal_round(s, cfg, deals, rotation, cards)
     if trace.shape[0] > 0:
-        record_deal(trace, fill, round_index, s)
+        record_deal(trace, fill, round_index, s, cfg)
     while s[PHASE] != PH_ROUND_OVER:
         if s[PHASE] == PH_REDEAL:
             mulligans = s[MULLIGANS]
             deal_round(s, cfg, deals, rotation, cards)
             s[MULLIGANS] = mulligans
             if trace.shape[0] > 0:
-                record_deal(trace, fill, round_index, s)
+                record_deal(trace, fill, round_index, s, cfg)
             continue
         pose_pending(s, cfg, restrict)
-        slot = (s[DECIDER] - rotation) % PLAYERS
+        slot = (s[DECIDER] - rotation) % cfg[CFG_PLAYERS]
         a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
         if trace.shape[0] > 0:
             record(trace, fill, round_index, s, cfg, a)
@@ -94,9 +94,19 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
 
 
 @kernel
-def write_round(row, s, game, deal, rotation, r, first_tk):
+def first_loser(s, cfg):
+    """The seat knocked out first this round (-1: nobody was)."""
+    for q in range(cfg[CFG_PLAYERS]):
+        if s[OUT + q] == 1:
+            return q
+    return -1
+
+
+@kernel
+def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     """The round's row. The chooser is the True King's holder of the deal actually played: a
-    costly mulligan hands the True King to its caller, who chooses again for the new deal."""
+    costly mulligan hands the True King to its caller, who chooses again for the new deal. The
+    loser is the player who lost first."""
     winner = s[WINNER]
     row[C_GAME] = game
     row[C_DEAL] = deal
@@ -110,13 +120,16 @@ def write_round(row, s, game, deal, rotation, r, first_tk):
     row[C_FIRST_WON] = 1 if winner >= 0 and winner == s[FIRST] else 0
     row[C_CHOOSER_WON] = 1 if winner >= 0 and winner == s[CHOOSER] else 0
     row[C_WINNER_FLIPPED] = s[FLIPPED + winner] if winner >= 0 else 0
-    row[C_LOSER_FLIPPED] = s[FLIPPED + 1 - winner] if winner >= 0 else 0
+    row[C_LOSER_FLIPPED] = s[FLIPPED + first_loser(s, cfg)] if winner >= 0 else 0
     row[C_ASSASSINATED] = s[ASSASSINATED]
     row[C_CAPPED] = s[CAPPED]
     row[C_MULLIGANS] = s[MULLIGANS]
     row[C_PLIES] = s[PLIES]
     row[C_SCORE0] = s[SCORE]
     row[C_SCORE1] = s[SCORE + 1]
+    row[C_SCORE2] = s[SCORE + 2]
+    row[C_SECOND] = s[SECOND]
+    row[C_CLOCKWISE] = 1 if s[DIRECTION] > 0 else 0
     row[C_FIRST_TK] = first_tk
 
 
@@ -125,19 +138,18 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
     s[:] = 0
-    s[TRUE_KING] = (below(deals, PLAYERS) + rotation) % PLAYERS
+    n = cfg[CFG_PLAYERS]
+    s[TRUE_KING] = (below(deals, n) + rotation) % n
     first_tk = s[TRUE_KING]
     played = 0
     for r in range(max_rounds):
         play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
                    fill, r)
-        write_round(out[base + r], s, game, deal, rotation, r, first_tk)
+        write_round(out[base + r], s, cfg, game, deal, rotation, r, first_tk)
         played = r + 1
         if s[MATCH_OVER]:
             break
-    match_winner = -1
-    if s[MATCH_OVER]:
-        match_winner = 0 if s[SCORE] > s[SCORE + 1] else 1
+    match_winner = match_winner_of(s, cfg) if s[MATCH_OVER] else -1
     for r in range(max_rounds):
         row = out[base + r]
         if r < played:
@@ -148,6 +160,16 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
         else:
             row[:] = -1
             row[C_GAME] = game
+
+
+@kernel
+def match_winner_of(s, cfg):
+    """The highest score wins the match; a tie goes to the final round's winner (rulebook)."""
+    best = -1
+    for q in range(cfg[CFG_PLAYERS]):
+        if best < 0 or s[SCORE + q] > s[SCORE + best] or (s[SCORE + q] == s[SCORE + best] and q == s[WINNER]):
+            best = q
+    return best
 
 
 @allocating_kernel

@@ -20,17 +20,21 @@ from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, shuffle
 from balance.games.imposter_kings.layout import (
-    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED,
-    COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, FLIPPED, FOOL, FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE,
-    KINGS_HAND, KNOWN, MAX_ACTIONS, MAX_CARDS, MYSTIC, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE,
-    PH_ASSASSIN, PH_FIRST, PH_FOOL, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN,
-    PH_MYSTIC, PH_OATH_FOLLOW, PH_PRINCESS, PH_PRINCESS_OPP, PH_PRINCESS_OWN, PH_REDEAL, PH_ROUND_OVER, PH_SENTRY_GIVE,
-    PH_SENTRY_PICK, PH_SOLDIER_DISGRACE, PH_SOLDIER_NAME, PH_SUCCESSOR, PH_TURN, POINTS, QUEEN, REMOVED, ROYALTY,
-    SOLDIER, STATE_SIZE, SUCCESSOR, TYPES, UNUSED, WINNER,
+    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
+    CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
+    FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE, KINGS_HAND, KNOWN_SUCCESSOR, MAX_ACTIONS, MAX_CARDS, MYSTIC,
+    OUT, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE, PH_ASSASSIN, PH_DIRECTION, PH_EXECUTIONER, PH_FIRST,
+    PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND,
+    PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PICK_CARD, PH_PICK_PLAYER, PH_PRINCESS, PH_PRINCESS_OPP,
+    PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
+    PH_SOLDIER_NAME, PH_SPY, PH_SUCCESSOR, PH_TURN, PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START,
+    PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM, PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE,
+    PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POINTS, POOL, QUEEN, REMOVED, REVEALED,
+    ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
 )
 from balance.games.imposter_kings.rules import (
-    answers, apply_action, bit, court_value, hand_count, hand_value, is_disgraced, legal_mask, pose_pending,
-    sentry_target)
+    answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, is_disgraced, known_row,
+    legal_mask, next_seat, pose_pending, sentry_target)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -60,6 +64,8 @@ S_ROLLOUTS = 0        # determinized rollouts per legal action
 S_INNER = 1           # inner policy of the rollouts: 1 greedy, 2 heuristic
 
 MAX_VALUE = 9.0
+MAX_BASE = 9
+EXECUTIONER_AT_LEAST = 0.3  # name a number only when the opponents likely hold it (summed odds)
 HARM_ALWAYS = 10.0
 MYSTIC_NAME_THRESHOLD = 0.3
 PRINCESS_GIVE_AT_MOST = 4
@@ -88,37 +94,63 @@ FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 # ---- what a seat may infer -------------------------------------------------------------------
 @kernel
 def unseen_counts(s, cfg, me, out):
-    """out[t]: cards of type t that ``me`` cannot see (the opponent's hand beyond what ``me`` knows
-    is there, the opponent's Successor and Dungeon, the unused card): the mode's deck less every
-    zone ``me`` sees. Reads ``me``'s view only."""
+    """out[t]: cards of type t that ``me`` cannot see (the opponents' hands beyond what ``me``
+    knows is there, their Successors unless the Spy showed them, their Dungeons, face-down
+    Condemned and removed cards, cards placed for the Reveal, the unused card): the mode's deck
+    less every zone ``me`` sees. Reads ``me``'s view only."""
     for t in range(TYPES):
         copies = cfg[CFG_DECK + t] + (1 if cfg[CFG_FIXED_ACCUSED] == t else 0)
-        out[t] = (copies - s[HAND + me * TYPES + t] - s[ANTE + t] - s[ANTE + TYPES + t] - s[REMOVED + t]
-                  - s[KNOWN + me * TYPES + t])
+        out[t] = (copies - s[HAND + me * TYPES + t] - s[REMOVED + t] - s[PLACED + me * TYPES + t]
+                  - s[CONDEMNED_HIDDEN + me * TYPES + t])
+        for p in range(PLAYERS):
+            out[t] -= s[ANTE + p * TYPES + t] + s[CONDEMNED + p * TYPES + t] + s[REVEALED + p * TYPES + t]
+            if p != me:
+                out[t] -= s[known_row(me, p) + t]
+        if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_ASSASSIN_KEEP and s[DECIDER] == me:
+            out[t] -= s[POOL + t]  # the Assassin's owner looks at the pool it chooses from
     for i in range(s[COURT_LEN]):
         out[s[COURT_TYPE + i]] -= 1
     out[s[ACCUSED]] -= 1
-    for zone in (SUCCESSOR + me, DUNGEON + me, CONDEMNED, CONDEMNED + 1):
+    for zone in (SUCCESSOR + me, DUNGEON + me):
         if s[zone] >= 0:
             out[s[zone]] -= 1
+    for p in range(PLAYERS):
+        if s[TAKEN + p] >= 0:
+            out[s[TAKEN + p]] -= 1
+        seen = s[KNOWN_SUCCESSOR + me * PLAYERS + p]
+        if p != me and seen >= 0:
+            out[seen] -= 1
 
 
 @kernel
 def opponent_odds(s, cfg, me, odds):
-    """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
-    q = 1 - me
+    """odds[t]: estimated probability that an opponent still in the round holds type t in hand,
+    from my view (with one opponent: that the opponent holds it)."""
     unseen_counts(s, cfg, me, odds)
-    hidden_in_hand = hand_count(s, q)
+    hidden_in_hand = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        if q != me and s[OUT + q] == 0:
+            hidden_in_hand += hand_count(s, q)
     hidden = 0.0
     for t in range(TYPES):
-        hidden_in_hand -= s[KNOWN + me * TYPES + t]
+        hidden_in_hand -= known_anywhere(s, cfg, me, t)
         hidden += max(odds[t], 0.0)
     share = hidden_in_hand / hidden if hidden > 0 else 0.0
     for t in range(TYPES):
-        if s[KNOWN + me * TYPES + t] > 0:
+        if known_anywhere(s, cfg, me, t) > 0:
             odds[t] = 1.0
         else:
             odds[t] = min(1.0, max(odds[t], 0.0) * share)
+
+
+@kernel
+def known_anywhere(s, cfg, me, t):
+    """Cards of type t ``me`` knows to be in the hands of opponents still in the round."""
+    total = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        if q != me and s[OUT + q] == 0:
+            total += s[known_row(me, q) + t]
+    return total
 
 
 @kernel
@@ -253,6 +285,8 @@ def harm_of_pending(s, me):
         return BASE_VALUE[s[COURT_TYPE + arg]] / MAX_VALUE
     if effect == INQUISITOR or effect == SOLDIER or effect == JUDGE:
         return 1.0 if s[HAND + me * TYPES + arg] > 0 else 0.0
+    if effect == EXECUTIONER:
+        return 1.0 if holds_base_value(s, me, arg) else 0.0
     if effect == MYSTIC:
         return HARM_MYSTIC
     return HARM_SWAP
@@ -288,7 +322,7 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
 def needs_odds(phase):
     """The decisions that read the inferred opponent hand (the others use public or own cards)."""
     return (phase == PH_TURN or phase == PH_OATH_FOLLOW or phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME
-            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC)
+            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC or phase == PH_EXECUTIONER)
 
 
 @kernel
@@ -338,6 +372,121 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_PRINCESS:
         low = extreme_card(s, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
+    return cutthroat_pick(s, cfg, me, phase, odds, w)
+
+
+@kernel
+def cutthroat_pick(s, cfg, me, phase, odds, w):
+    """The heuristic at the decisions only Cutthroat poses (the Reveal, the Exchange, the True
+    King's seat and direction, whom to target) and at the 3-4 player cards."""
+    if phase == PH_REVEAL:  # show the weakest cards, keep the Assassin hidden
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+    if phase == PH_FIRST_SEAT:  # clockwise offset: itself, or the player after it
+        return 0 if mean_hand_value(s, me) >= w[W_FIRST] else 1
+    if phase == PH_DIRECTION:
+        return ACT_YES
+    if phase == PH_PICK_PLAYER:
+        return pick_player_choice(s, cfg, me)
+    if phase == PH_PICK_CARD:
+        return pick_card_choice(s, cfg, me)
+    if phase == PH_EXECUTIONER:
+        return executioner_number(s, me, odds)
+    if phase == PH_HERALD_PLAY:  # the cheapest card that brings the Herald back
+        return lowest_in(s, cfg, s[D_CHOICES] & ~bit(ACT_NO))
+    if phase == PH_WARDEN:
+        low = extreme_card(s, me, False, ASSASSIN, 0)
+        return ACT_YES if low >= 0 and BASE_VALUE[s[ACCUSED]] > BASE_VALUE[low] else ACT_NO
+    if phase == PH_SPY:  # a Disgraced Spy leaves the Throne at 1: keep the 8 instead
+        return ACT_NO
+    return -1
+
+
+@kernel
+def holds_base_value(s, p, v):
+    for t in range(TYPES):
+        if s[HAND + p * TYPES + t] > 0 and BASE_VALUE[t] == v:
+            return True
+    return False
+
+
+@kernel
+def executioner_number(s, me, odds):
+    """The base value the opponents most likely hold and I do not (ACT_NO when none is worth it)."""
+    best = ACT_NO
+    best_score = EXECUTIONER_AT_LEAST
+    for v in range(1, MAX_BASE + 1):
+        if (s[D_CHOICES] & bit(v)) == 0 or holds_base_value(s, me, v):
+            continue
+        score = 0.0
+        for t in range(TYPES):
+            if BASE_VALUE[t] == v:
+                score += odds[t]
+        if score > best_score:
+            best_score = score
+            best = v
+    return best
+
+
+@kernel
+def lowest_in(s, cfg, mask):
+    """The hand card of lowest value among the types in ``mask``."""
+    pick = -1
+    for t in range(TYPES):
+        if (mask & bit(t)) != 0 and (pick < 0 or hand_value(s, cfg, t) < hand_value(s, cfg, pick)):
+            pick = t
+    return pick
+
+
+@kernel
+def highest_in(mask):
+    """The type of highest base value among the types in ``mask``."""
+    pick = -1
+    for t in range(TYPES):
+        if (mask & bit(t)) != 0 and (pick < 0 or BASE_VALUE[t] >= BASE_VALUE[pick]):
+            pick = t
+    return pick
+
+
+@kernel
+def pick_player_choice(s, cfg, me):
+    """Whom to choose, looking at the opponents in turn order from me (so that no seat number is
+    preferred): the Exchange's tie goes to myself, the Exchange takes from the strongest revealed
+    cards, the Judge and the Princess aim at the fullest hand; the Spy forces nobody."""
+    pick_for = s[PICK_FOR]
+    choices = s[D_CHOICES]
+    if pick_for == PICK_EXCHANGE_START:
+        return me if (choices & bit(me)) != 0 else -1
+    best = ACT_NO
+    best_score = -1
+    q = me
+    for _ in range(cfg[CFG_PLAYERS] - 1):
+        q = next_seat(s, cfg, q)
+        if (choices & bit(q)) == 0:
+            continue
+        if pick_for == PICK_EXCHANGE_VICTIM:
+            score = highest_revealed(s, q)
+        elif pick_for == PICK_JUDGE or pick_for == PICK_PRINCESS:
+            score = hand_count(s, q)
+        else:
+            continue
+        if score > best_score:
+            best_score = score
+            best = q
+    return best
+
+
+@kernel
+def pick_card_choice(s, cfg, me):
+    pick_for = s[PICK_FOR]
+    choices = s[D_CHOICES]
+    if pick_for == PICK_EXCHANGE_TAKE or pick_for == PICK_ASSASSIN_KEEP:
+        return highest_in(choices)
+    if pick_for == PICK_HERALD_SUCCESSOR or pick_for == PICK_SPY_SWAP:
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+    if pick_for == PICK_WARDEN_GIVE:
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+    if pick_for == PICK_EXEC_CONDEMN:
+        return lowest_in(s, cfg, choices)
     return -1
 
 
@@ -393,8 +542,8 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     shuffle(stream, pool, n)
     hidden_hand = hand_count(s, q)
     for t in range(TYPES):
-        out[HAND + q * TYPES + t] = s[KNOWN + me * TYPES + t]
-        hidden_hand -= s[KNOWN + me * TYPES + t]
+        out[HAND + q * TYPES + t] = s[known_row(me, q) + t]
+        hidden_hand -= s[known_row(me, q) + t]
     for k in range(hidden_hand):
         out[HAND + q * TYPES + pool[k]] += 1
     k = hidden_hand
@@ -456,8 +605,9 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     """The engine's search (flat Monte Carlo over determinized worlds, balance.engine.search): each
     posed answer, the same sampled worlds, the best mean result. Searched: who goes first and every
     in-round decision; mulligan, Successor and Dungeon are the heuristic's. The rollouts keep the
-    searcher's own restriction. Returns the action."""
-    if s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST:
+    searcher's own restriction. With three players (Cutthroat) the search is not built yet: it
+    plays as the heuristic. Returns the action."""
+    if (s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST) or cfg[CFG_PLAYERS] != 2:
         return actions[heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, fscratch[FS_ODDS],
                                  fscratch[FS_BEAT, :BEAT_VALUES])]
     return search_answer(s, int(params[S_ROLLOUTS]), cfg, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
