@@ -135,8 +135,10 @@ class Position:
 
     @classmethod
     def deal(cls, mode: str = "full", seed: int = 0, options: dict | None = None, true_king: int = 0,
-             rotation: int = 0) -> "Position":
-        """A freshly dealt round (before the first-player choice), through the kernel's deal."""
+             rotation: int = 0, hands: dict | None = None, accused: str | None = None) -> "Position":
+        """A freshly dealt round at its first decision (the first-player choice; Cutthroat's Reveal),
+        through the kernel's deal. ``hands`` ({seat: names}) and ``accused`` replace the dealt ones
+        (a scripted deal; nothing before the first decision reads the hands)."""
         from balance.engine.rng import new_stream
 
         opts = {o.name: o.default for o in OPTIONS}
@@ -145,6 +147,12 @@ class Position:
         s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         s[L.TRUE_KING] = true_king
         R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(L.MAX_CARDS, dtype=np.int64))
+        for p, names in (hands or {}).items():
+            s[L.HAND + p * L.TYPES:L.HAND + (p + 1) * L.TYPES] = 0
+            for t in _types(names):
+                s[L.HAND + p * L.TYPES + t] += 1
+        if accused:
+            s[L.ACCUSED] = L.type_of(accused)
         return cls(s, cfg)
 
     def copy(self) -> "Position":
