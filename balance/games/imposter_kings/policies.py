@@ -6,9 +6,12 @@ then comes to ``choose`` (the dispatcher): a forced answer is taken, the random 
 through the engine, and the others choose among the answers left in D_CHOICES, so a restriction
 binds them without their knowing. Where no restriction binds they play exactly as before; where
 one does, they skip the answers it took away and otherwise reason as before. Policies read only
-what their seat may know: the public zones (Court, Antechambers, Accused, removed cards, counts),
-their own hand, Successor and Dungeon, and ``layout.KNOWN`` (cards seen entering the opponent's
-hand, or named correctly). The search policy samples every hidden element (the unseen cards and
+what their seat may know: the public zones (Court, Antechambers, Accused, face-up removed and
+Condemned cards, Cutthroat's revealed cards, counts), their own hand, Successor, Dungeon and
+face-down cards, ``layout.KNOWN`` (cards seen entering another player's hand, or named correctly)
+and ``layout.KNOWN_SUCCESSOR`` (Successors the Spy showed). With three players (Cutthroat) the
+heuristic reads the other players as one field (the chance that some opponent holds a card) and
+aims its targeted choices by turn order from its own seat, never by seat number. The search policy samples every hidden element (the unseen cards and
 the Princess owner's pending pick) from exactly that view, so its decision is a function of the
 view and its stream alone.
 """
