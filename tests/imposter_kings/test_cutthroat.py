@@ -528,3 +528,43 @@ def test_the_two_player_results_are_unchanged(mode, seats, options, matches, fin
     setup = GAME.make_setup(mode, 2, seats, options=options)
     table = GAME.simulate(setup, 20261201, 0, matches)[:, :len(L.TWO_PLAYER_COLUMNS)]
     assert hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()[:16] == fingerprint
+
+
+# ---- restricted play -----------------------------------------------------------------------------
+CUTTHROAT_MENU = GAME.actions(GAME.make_setup("cutthroat", 3, "heuristic"))
+
+
+def test_the_cutthroat_menu_names_its_cards_and_the_herald_follow_up_puts_a_card_into_play():
+    names = [a.name for a in CUTTHROAT_MENU]
+    assert names[:18] == [L.NAMES[t] for t in range(T) if L.CUTTHROAT_DECK[t]]
+    assert {"King flip", "Go first", "Assassin reaction", "King's Hand reaction"} <= set(names)
+    assert "Mulligan" not in names  # "There are no mulligans."
+    assert (L.PH_HERALD_PLAY, L.WARDEN) in CUTTHROAT_MENU[names.index("Warden")].answers
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_a_forbidden_card_is_never_put_into_play_in_cutthroat_while_another_answer_is_legal(policy):
+    bound = 0
+    for action in CUTTHROAT_MENU[:18]:
+        setup = GAME.make_setup("cutthroat", 3, [(policy, {}, {"forbid": [action.name]}), ("heuristic", {}),
+                                                 ("heuristic", {})])
+        for g in range(2 * setup.rotations):
+            _, events = GAME.traced(setup, 31, g)
+            seat = g % setup.rotations  # slot 0 sits at seat (0 + rotation) % 3
+            for ev in events[(events[:, L.EV_PHASE] != L.EV_DEAL) & (events[:, L.EV_DECIDER] == seat)]:
+                named = sum(1 << b for k, b in action.answers if k == ev[L.EV_PHASE])
+                legal = int(ev[L.EV_LEGAL])
+                if legal & named and legal & ~named:
+                    bound += 1
+                    assert not named >> int(ev[L.EV_ACTION]) & 1, f"{policy} played the forbidden {action.name}"
+    assert bound > 50
+
+
+def test_a_true_king_forbidden_to_go_first_always_lets_another_player_go_first():
+    setup = GAME.make_setup("cutthroat", 3, [("random", {}, {"forbid": ["Go first"]}), ("random", {}),
+                                             ("random", {})])
+    df = GAME.frame(setup, GAME.simulate(setup, 5, 0, 30))
+    slot0_chose = df[(df["has_chooser"] == 1) & (df["chooser_seat"] == df["rotation"])]
+    other_chose = df[(df["has_chooser"] == 1) & (df["chooser_seat"] != df["rotation"])]
+    assert len(slot0_chose) > 20 and (slot0_chose["chooser_first"] == 0).all()
+    assert other_chose["chooser_first"].mean() > 0.15  # an unrestricted random True King: a third of the time
