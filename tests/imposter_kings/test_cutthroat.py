@@ -120,6 +120,7 @@ def test_a_tie_for_the_highest_card_is_broken_by_the_true_king():
     pos = reveal(dealt(true_king=2), {0: ["Queen", "Elder"], 1: ["Princess", "Zealot"], 2: ["Assassin", "Herald"]},
                  {0: ["Elder"], 1: ["Soldier"], 2: ["Warden"]})
     assert (pos.phase, pos.decider, pos.legal()) == ("pick a player", 2, [0, 1])
+    assert pos.pick_for == "exchange tie"
     pos.apply(1)
     assert (pos.phase, pos.decider, pos.legal()) == ("pick a player", 1, [0, 2])
 
@@ -203,6 +204,7 @@ def test_the_assassins_three_player_rule():
     pos.apply("yes")
     assert pos.out(0) == 1 and not pos.over
     assert (pos.phase, pos.decider, pos.legal()) == ("pick a card", 1, ["Assassin", "Elder", "Soldier", "Warlord"])
+    assert pos.pick_for == "Assassin: keep"
     pos.apply("Warlord")
     assert sorted(pos.hand(1)) == ["Fool", "Warlord"]
     assert sorted(pos.removed_face_down()) == ["Assassin", "Elder", "Soldier"]

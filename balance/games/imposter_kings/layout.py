@@ -75,7 +75,7 @@ listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 
 import numpy as np
 
-from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER
+from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER, N_KINDS_MAX
 
 FOOL = 0
 ASSASSIN = 1
@@ -275,7 +275,8 @@ PH_EXECUTIONER = 26     # a number, or ACT_NO
 PH_HERALD_PLAY = 27     # a hand type of value 5 or more, or ACT_NO
 PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
 PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
-DECISION_KINDS = 30     # decision codes are 0..29 (below the engine's N_KINDS_MAX)
+DECISION_KINDS = 30     # decision codes are 0..29
+assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
 PH_REDEAL = 30          # not a decision: a mulligan was called, the match loop deals again
 PH_ROUND_OVER = 31      # not a decision
 PH_START = 32           # internal: a turn is about to start

@@ -200,6 +200,13 @@ class Position:
     def phase(self) -> str:
         return L.PHASE_NAMES[self.phase_code]
 
+    @property
+    def pick_for(self) -> str | None:
+        """What a "pick a player" / "pick a card" decision is for (None at other decisions)."""
+        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD):
+            return L.PICK_NAMES[self.s[L.PICK_FOR]]
+        return None
+
     decider = _state_field(L.DECIDER, "the seat that decides the pending decision")
     turn = _state_field(L.CURRENT, "the seat whose turn it is")
     winner = _state_field(L.WINNER, "the round's winner (-1 while it runs)")
