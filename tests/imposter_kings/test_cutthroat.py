@@ -320,6 +320,14 @@ def test_spy_looks_at_every_successor_and_forces_one_player_to_exchange_it():
     assert pos.successor(1) == "Elder" and sorted(pos.hand(1)) == ["Princess", "Soldier"]
     assert pos.known(0, 1) == ["Princess"] and pos.known(2, 1) == []
     assert pos.s[L.KNOWN_SUCCESSOR + 0 * L.PLAYERS + 1] == -1  # the new Successor was not seen
+    spy = build(hands={0: ["Spy", "Fool"], 1: ["Soldier", "Elder"], 2: ["Judge"]},
+                successors={0: "Queen", 1: "Princess", 2: "Mystic"}, court=["Warlord"], turn=0,
+                options={"spy_chooser": "spy"})
+    spy.play("Spy", "yes", 1)
+    assert (spy.decider, spy.legal(), sorted(spy.known(0, 1))) == (0, ["Elder", "Soldier"], ["Elder", "Soldier"])
+    spy.apply("Elder")
+    assert spy.successor(1) == "Elder" and sorted(spy.known(0, 1)) == ["Princess", "Soldier"]
+    assert spy.s[L.KNOWN_SUCCESSOR + 0 * L.PLAYERS + 1] == L.ELDER and spy.known(2, 1) == []
 
 
 def test_opponent_targets_are_decisions_with_two_opponents_and_automatic_with_one():

@@ -41,6 +41,10 @@ OPTIONS = (
            "The card the Herald lets its player play next ('another card of value 5 or more'): 'any' such card, "
            "the Herald's permission replacing the Throne rule (else the text's 5 could never follow a 6), or "
            "'on_throne': it must also be at least the Herald's value.", choices=("any", "on_throne")),
+    Option("spy_chooser", "player",
+           "Who picks the card that becomes the new Successor when the Spy forces a player to exchange: 'player' "
+           "(card sheet default: the forced player, from its own hand) or 'spy' (the Spy's user looks at that "
+           "hand and picks; it then knows the exchange).", choices=("player", "spy")),
     Option("mystic_scope", "everywhere",
            "Where the Mystic's named value loses its text: 'everywhere' (rulebook FAQ 'Does the Mystic "
            "affect cards everywhere? Yes', and its tip that naming 2 cancels the Assassin: cards in hand "
@@ -115,6 +119,7 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_SECOND_POINT] = 1 if cutthroat else 0
     cfg[L.CFG_DIRECTION] = DIRECTIONS[options["direction"]]
     cfg[L.CFG_HERALD_ANY] = 1 if options["herald_follow"] == "any" else 0
+    cfg[L.CFG_SPY_USER_CHOOSES] = 1 if options["spy_chooser"] == "spy" else 0
     cfg[L.CFG_DUNGEON] = 1 if mode in ("full", "cutthroat") else 0
     mulligans = options["mulligans"]
     if cutthroat and mulligans == "always":

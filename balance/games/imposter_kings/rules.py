@@ -22,7 +22,7 @@ from balance.engine.rng import bit_index, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS,
-    CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CHOOSER, CLOCKWISE,
+    CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES, CHOOSER, CLOCKWISE,
     CONDEMNED, CONDEMNED_HIDDEN, COUNTERCLOCKWISE, COURT_FLAGS, COURT_LEN, COURT_TYPE, CURRENT, DECIDER, DIRECTION,
     DIRECTION_BY_TRUE_KING, DISGRACED_VALUE, DUNGEON, ELDER, EXCH_FIRST, EXCH_STEP, EXCH_VICTIM, EXECUTIONER,
     FIRST, FIRST_BY_TRUE_KING, FIRST_SEAT0, FLAG_BONUS, FLAG_DISGRACED, FLIPPED, FOOL, FREE_MULLIGAN_USED, HAND,
@@ -1069,9 +1069,14 @@ def apply_pick_player(s, cfg, d, a):
     elif pick_for == PICK_PRINCESS:
         s[PEND_TARGET] = a
         choose_ability(s, cfg, PRINCESS, a)
-    else:  # PICK_SPY: that player chooses the card that becomes its Successor
+    else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
         s[PEND_TARGET] = a
-        pick_card(s, PICK_SPY_SWAP, a)
+        if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
+            for t in range(TYPES):  # the Spy's user looks at the hand it chooses from
+                s[known_row(d, a) + t] = s[HAND + a * TYPES + t]
+            pick_card(s, PICK_SPY_SWAP, d)
+        else:
+            pick_card(s, PICK_SPY_SWAP, a)
 
 
 @kernel
@@ -1103,15 +1108,7 @@ def apply_pick_card(s, cfg, d, a):
         give_to_hand_public(s, cfg, d, taken)
         end_turn(s, cfg)
     elif pick_for == PICK_SPY_SWAP:
-        old = s[SUCCESSOR + d]
-        s[HAND + d * TYPES + a] -= 1
-        s[SUCCESSOR + d] = a
-        forget_one(s, cfg, d, -1)
-        s[HAND + d * TYPES + old] += 1
-        forget_successor(s, cfg, d)
-        if s[PEND_USER] != d:  # the Spy's user saw the old Successor: it is now in d's hand
-            learn_holds(s, s[PEND_USER], d, old)
-        end_turn(s, cfg)
+        spy_swap(s, cfg, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
         s[POOL + a] -= 1
         s[HAND + d * TYPES + a] += 1
@@ -1119,6 +1116,28 @@ def apply_pick_card(s, cfg, d, a):
             s[REMOVED_HIDDEN + t] += s[POOL + t]
             s[POOL + t] = 0
         end_turn(s, cfg)
+
+
+@kernel
+def spy_swap(s, cfg, d, a):
+    """The Spy's forced exchange: card a of the target's hand becomes its Successor, the old
+    Successor goes to its hand. ``d`` chose a: the target itself, or the Spy's user, who looked at
+    the hand and so knows the exchange exactly."""
+    q = s[PEND_TARGET]
+    user = s[PEND_USER]
+    old = s[SUCCESSOR + q]
+    s[HAND + q * TYPES + a] -= 1
+    s[SUCCESSOR + q] = a
+    forget_one(s, cfg, q, d)
+    s[HAND + q * TYPES + old] += 1
+    forget_successor(s, cfg, q)
+    if d != q:
+        s[known_row(d, q) + a] -= 1
+        s[known_row(d, q) + old] += 1
+        s[KNOWN_SUCCESSOR + d * PLAYERS + q] = a
+    elif user != q:  # the Spy's user saw the old Successor: it is now in q's hand
+        learn_holds(s, user, q, old)
+    end_turn(s, cfg)
 
 
 @kernel
@@ -1201,6 +1220,8 @@ def pick_card_mask(s, cfg, d):
         return zone_types(s, REVEALED, exchange_source(s))
     if pick_for == PICK_ASSASSIN_KEEP:
         return zone_types(s, POOL, 0)
+    if pick_for == PICK_SPY_SWAP:
+        return hand_types(s, s[PEND_TARGET])
     if pick_for == PICK_EXEC_CONDEMN:
         mask = np.int64(0)
         for t in range(TYPES):
