@@ -26,6 +26,8 @@ MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step
               "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK}
 MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8}
 MODE_PLAYERS = {mode: m.players[0] for mode, m in MODES.items()}
+# The search's determinization is built for two players; other modes refuse a search seat.
+SEARCH_MODES = tuple(name for name, m in MODES.items() if m.players == (2,))
 
 OPTIONS = (
     Option("first_player", "true_king",

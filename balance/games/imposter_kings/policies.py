@@ -608,8 +608,9 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     """The engine's search (flat Monte Carlo over determinized worlds, balance.engine.search): each
     posed answer, the same sampled worlds, the best mean result. Searched: who goes first and every
     in-round decision; mulligan, Successor and Dungeon are the heuristic's. The rollouts keep the
-    searcher's own restriction. With three players (Cutthroat) the search is not built yet: it
-    plays as the heuristic. Returns the action."""
+    searcher's own restriction. Its worlds are dealt for two players: setups of other modes refuse
+    a search seat (``Game.validate``); a direct call with three plays as the heuristic. Returns
+    the action."""
     if (s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST) or cfg[CFG_PLAYERS] != 2:
         return actions[heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, fscratch[FS_ODDS],
                                  fscratch[FS_BEAT, :BEAT_VALUES])]
