@@ -493,7 +493,7 @@ def cutthroat_decisions(per_kind=6, deals=300):
 @pytest.mark.parametrize("policy", ["heuristic", "greedy", "random", "search"])
 def test_a_cutthroat_decision_is_a_function_of_the_deciders_view(policy):
     """Every decision kind reached, worlds differing only in what the decider cannot see: the
-    same decision (the search plays as the heuristic in Cutthroat)."""
+    same decision (called directly with three players, the search plays as the heuristic)."""
     cfg, found = cutthroat_decisions()
     p = GAME.policy(policy, "test")
     row = p.param_row({}, "test")
