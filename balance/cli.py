@@ -571,7 +571,7 @@ def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this gam
                     # (a search policy plays a few dozen games a second, a rules kernel millions)
                     wanted = count / elapsed * seconds / 4 if elapsed > 0 else batch * 2
                     batch = round_to_deals(int(min(max(wanted, BENCH_PROBE), BENCH_MAX_BATCH)), setup.rotations)
-                unit = f"{g.unit}s"
+                unit = g.bench_unit(setup)
                 rows.append({"game": n, "setup": label, "unit": unit, "count": count, "seconds": elapsed,
                              "per_second": count / elapsed, "per_minute": count / elapsed * 60})
                 if not json_out:

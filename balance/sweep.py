@@ -287,6 +287,8 @@ def _cell_scenario(base: Scenario, data: dict, changes: dict[str, Any], where: s
         raise SweepError(f"{where}: {err.key}: {err.message}") from None
     cell.path = None  # a cell has no file of its own; its folder is named by the sweep
     cell.title = f"{base.title} [{cell_label(changes)}]"
+    # the table its study folder keeps: one setup (no sweep of its own) under the cell's title
+    cell.data = {**{k: v for k, v in cell.data.items() if k != "sweep"}, "title": cell.title}
     return cell
 
 

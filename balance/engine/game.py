@@ -430,6 +430,10 @@ class Game:
         """The (label, setup) pairs ``balance bench`` measures."""
         return []
 
+    def bench_unit(self, setup: Setup) -> str:
+        """What ``balance bench`` counts for ``setup`` (one per simulated game), plural."""
+        return f"{self.unit}s"
+
     # ---- building a setup ---------------------------------------------------------------
     def make_setup(self, mode: str, players: int, seats: list[tuple[str, dict]] | str, options: dict | None = None,
                    rotate: bool = True, max_length: int = 0, extra: dict | None = None, key: str = "setup") -> Setup:

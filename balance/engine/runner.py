@@ -36,6 +36,7 @@ from typing import Any
 import numba
 import numpy as np
 import pandas as pd
+import tomli_w
 
 from balance.engine.game import Setup
 from balance.engine.scenario import Scenario, load_scenario
@@ -394,9 +395,10 @@ class StudyFolder:
         write_atomic(self.path / MANIFEST, _json(self.manifest))
 
     def finish(self, results: Results, scenario: Scenario) -> None:
-        """Record the finished study: its results, the scenario as run, the looks it made."""
-        if scenario.path is not None:
-            write_atomic(self.path / SCENARIO_COPY, scenario.path.read_bytes())
+        """Record the finished study: its results, the scenario as run, the looks it made. A scenario
+        with no file of its own (a sweep cell) is written out from its table."""
+        source = scenario.path.read_bytes() if scenario.path else tomli_w.dumps(scenario.data).encode()
+        write_atomic(self.path / SCENARIO_COPY, source)
         write_atomic(self.path / RESULTS, _frame_bytes(results.games))
         self.manifest.update(games=results.n_games, looks=results.meta["looks"], look=results.meta["look"])
         write_atomic(self.path / MANIFEST, _json(self.manifest))

@@ -101,6 +101,7 @@ class Scenario:
     precision: Precision | None = None
     robustness: list[FamilyMember] | None = None  # the scenario's own policy family ([robustness])
     tables: dict[str, Any] = field(default_factory=dict)  # the game's own scenario tables, as written
+    data: dict[str, Any] = field(default_factory=dict)  # the whole TOML table it was read from
 
     @property
     def name(self) -> str:
@@ -376,7 +377,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         description = _expect(data.get("description", ""), str, "description")
     except SetupError as err:
         raise ScenarioError(where, err.key, err.message) from None
-    return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, extra)
+    return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, extra, data)
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
-from balance.engine.runner import simulate
+from balance.engine.runner import load_results, simulate
 from balance.engine.scenario import load_scenario, scenario_files
 from balance.stats import estimate_rate, evaluate_claims
-from balance.sweep import (SweepError, apply_changes, paired_difference, parse_vary, play_sweep, plan_sweep,
+from balance.sweep import (SweepError, apply_changes, folder_name, paired_difference, parse_vary, play_sweep, plan_sweep,
                            sweep_table, write_sweep_report, write_table)
 
 runner = CliRunner()
@@ -147,6 +147,17 @@ def test_outputs_are_written_and_read_back(tmp_path):
     assert "What-if sweep" in html.read_text() and "Estimates by cell" in md.read_text()
     assert len(pd.read_csv(csv_beside)) == len(table)
     assert sorted(p.name for p in (tmp_path / "report_files").iterdir()) == ["study-fair.png", "study-length.png"]
+
+
+def test_every_cell_folder_stands_on_its_own_as_a_study(tmp_path):
+    plan = plan_sweep(write(tmp_path), ["seats.params.temperature=0.5,2"])
+    results = play_sweep(plan, 300, None, tmp_path / "out")
+    for i, cell in enumerate(plan.cells):
+        folder = tmp_path / "out" / folder_name(cell.base) / folder_name(cell.label)
+        scenario, again = load_results(folder)
+        assert scenario.title == cell.scenario.title
+        assert scenario.setup.describe() == cell.scenario.setup.describe()  # the cell's temperature
+        pd.testing.assert_frame_equal(again.games, results[i].games)
 
 
 def test_one_key_sweep_from_the_command_line_and_resumed(tmp_path):

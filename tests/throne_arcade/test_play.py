@@ -222,3 +222,16 @@ def test_the_action_menu_names_every_card_type_and_choice_once():
     assert restricted.seats[0].label == "greedy[-Ace,+green Lord]"
     assert restricted.restrict[0, L.LAY_FIRST, 0] == sum(1 << c for c, f in enumerate(L.FACE_NAMES)
                                                          if f.endswith(" Ace"))
+
+
+def test_bench_counts_what_its_unit_says():
+    # a "rounds" setup plays one round per simulated game; a "matches" setup plays whole matches
+    for label, setup in GAME.bench_setups()[:3]:
+        rows = GAME.frame(setup, GAME.simulate(setup, 3, 0, 8 * setup.rotations))
+        played = rows[rows["turns"] >= 0]
+        rounds_per_game = played.groupby("game")["row"].count()
+        if GAME.bench_unit(setup) == "rounds":
+            assert (rounds_per_game == 1).all(), label
+        else:
+            assert GAME.bench_unit(setup) == "matches" and (rounds_per_game > 1).all(), label
+            assert (played.groupby("game")["last_round"].sum() == 1).all(), label

@@ -20,7 +20,7 @@ from balance.games.dethroned.layout import (
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec,
 )
 from balance.games.dethroned.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
-from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED
+from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED, new_search_buffers
 from balance.games.dethroned.setups import SUGGESTED_SETUPS
 
 DEFAULT_MAX_DECISIONS = 3000
@@ -282,7 +282,7 @@ class Dethroned(Game):
                          np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, c["roles"].shape[0])),
                          np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS)), np.zeros(L.MAX_LEGAL, dtype=np.int64),
                          np.zeros(L.MAX_ATTACKS, dtype=np.int64), script,
-                         np.zeros((MARKS, players), dtype=np.int64), stream, trace, checked)
+                         np.zeros((MARKS, players), dtype=np.int64), stream, trace, checked, new_search_buffers())
         if s[L.H_ERROR] == L.ERROR_ILLEGAL_ACTION:
             raise ValueError("policy chose an illegal action")
         if s[L.H_ERROR] == L.ERROR_CARDS:
@@ -313,6 +313,9 @@ class Dethroned(Game):
                                                              extra={"roles": ["Fool", "King", "Assassin"]})),
             ("8p Town Meeting, heuristic", self.make_setup("standard", 8, [("heuristic", {})] * 8, rotate=False,
                                                            extra={"roles": list(GT)})),
+            ("5p The Royal Family, search vs heuristic",
+             self.make_setup("standard", 5, [("search", {})] + [("heuristic", {})] * 4,
+                             extra={"roles": royal_family})),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:

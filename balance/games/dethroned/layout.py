@@ -226,6 +226,11 @@ VOTE_END = 0
 VOTE_CONTINUE = 1
 ALL_ANSWERS = -1  # every bit set: a mask that allows whatever is legal
 
+# ---- policy codes (POLICY_RANDOM = 0 is the engine's, balance.engine.decision) ----------------
+POLICY_HEURISTIC = 1
+POLICY_SCRIPTED = 2  # forced decisions from a script (tests, positions); not a scenario policy
+POLICY_SEARCH = 3  # the engine's search at the move's kind and an attack's target (rules.fix_searched_move)
+
 # ---- trace ----------------------------------------------------------------------------------
 TR_TIME = 0
 TR_EVENT = 1

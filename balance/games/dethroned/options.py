@@ -1,8 +1,8 @@
 """DETHRONED's modes, rule readings (options) and policy registry."""
 
+from balance.engine.decision import POLICY_RANDOM
 from balance.engine.game import Mode, Option, Param, Policy
-from balance.games.dethroned.policies import POLICY_HEURISTIC, POLICY_RANDOM
-from balance.games.dethroned.layout import MAX_PLAYERS, MIN_PLAYERS
+from balance.games.dethroned.layout import MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_SEARCH
 
 MODES = {
     "standard": Mode("standard", tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
@@ -66,6 +66,15 @@ HEURISTIC_PARAMS = SPEED + (
     Param("learning", 1.0, "How strongly attacks and help move its beliefs about the actor's role.", 0.0, 10.0),
 )
 
+# The search's own parameters, after the heuristic's in its row (policies.P_ROLLOUTS, P_HORIZON).
+SEARCH_PARAMS = (
+    Param("rollouts", 16.0, "sampled worlds per decision; every candidate move is played out in each", 1.0,
+          10000.0, integer=True),
+    Param("horizon", 0.0, "seconds of game time each rollout plays after the move (0 = to the end of the game); "
+                          "then it is scored by whether the seat's win condition holds at that moment", 0.0,
+          3600.0),
+)
+
 
 def _with(params: tuple[Param, ...], **defaults: float) -> tuple[Param, ...]:
     return tuple(Param(p.name, defaults.get(p.name, p.default), p.doc, p.low, p.high) for p in params)
@@ -84,6 +93,12 @@ POLICIES = (
     Policy("suspicious", POLICY_HEURISTIC, "The heuristic at a suspicious, lying table.",
            _with(HEURISTIC_PARAMS, lying_royalty=0.5, lying_assailant=0.5, lying_commoner=0.5, trust=0.3,
                  learning=2.0)),
+    Policy("search", POLICY_SEARCH, "Determinized Monte-Carlo search (the engine's) at each move it makes: the "
+           "move's kind, and an attack's target, chosen by playing each out in worlds dealt from its view (the "
+           "other roles drawn from its beliefs, hidden cards shuffled), every player the heuristic at its "
+           "defaults, scored by its win; claims, votes, credit and a move's other steps are the heuristic's "
+           "with its own parameters.",
+           HEURISTIC_PARAMS + SEARCH_PARAMS),
 )
 
 # The policy family (``balance check --robust``): the plausible players, every seat the same kind.
@@ -101,6 +116,7 @@ FAMILY = (
     ("heuristic, doubting (trust 0.3)", "heuristic", {"trust": 0.3}),
     ("heuristic, timid (aggression 0.2)", "heuristic", {"aggression": 0.2}),
     ("heuristic, aggressive (aggression 0.9)", "heuristic", {"aggression": 0.9}),
+    ("search (16 rollouts, to the end)", "search", {}),
 )
 # The strength ladder (``balance ladder``), weakest first: DETHRONED has no greedy policy.
-LADDER = ("random", "heuristic")
+LADDER = ("random", "heuristic", "search")

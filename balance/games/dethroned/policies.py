@@ -26,14 +26,22 @@ murderer has lost its skull); a role that must play its Modifiers plays each whe
 role whose own death completes its win (the Alchemist when it is the only Royalty) Redirects an
 attack onto itself and lets it land. Its claim is a lie with a probability set by its role's
 symbols (``lying_*``).
+The search policy (``search``) is the heuristic with the engine's determinized Monte-Carlo search
+(balance.engine.search) at the kind of its move and an attack's target, chosen in
+rules.fix_searched_move; its per-game pieces are at the end of this module: the sampled world
+(``sample_world``: dealt from the seat's view, the other roles drawn by its beliefs) and the
+rollout players' beliefs in it (``dress_world``).
 Ties between equally good choices are broken at random from the game's stream, never by seat.
 """
 
 import numpy as np
 
-from balance.engine.decision import D_CHOICES, D_KIND, POLICY_RANDOM, answer_of, forced, random_answer
-from balance.engine.kernels import kernel
-from balance.engine.rng import below, chance, uniform
+from balance.engine.decision import (
+    D_CHOICES, D_KIND, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, random_answer)
+from balance.engine.game import MAX_POLICY_PARAMS
+from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
     hand_kind, kill_class_met, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
@@ -50,10 +58,12 @@ from balance.games.dethroned.layout import (
     SIDE_DEFENCE, CLAIM_TRUTH, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT, DK_REDIRECT_TO, DK_SIDE,
     DK_TARGET, DK_VOTE, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
     action_attack, action_kind, action_side, action_slot, action_target, claim_bit, encode, is_battle, pbase,
+    CARD_BASE, DECK_SIZE, H_NOW, KF_ASSAILANT, KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, LOC_DECK, LOC_HAND,
+    O_ART_SYMBOLS, PL_CLAIM, PL_DEATH_ORDER, PL_DECK, PL_DECK_POS, PL_HAND, PL_KILLED_BY, PL_KILLED_ROLES,
+    PL_KILL_FLAGS, PL_READY_AT, POLICY_HEURISTIC, POLICY_SCRIPTED, POLICY_SEARCH, ROLE_ASSAILANT_ART,
+    ROLE_ASSAILANT_DEFAULT, ROLE_FIELDS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, STATE_SIZE, card_id,
 )
-
-POLICY_HEURISTIC = 1
-POLICY_SCRIPTED = 2  # forced decisions from a script (tests, positions); not a scenario policy
+from balance.games.dethroned.options import HEURISTIC_PARAMS
 
 # per-player integer policy memory ``marks[MARK_*, player]``
 MARK_SCRIPT = 0  # next scripted decision
@@ -75,6 +85,12 @@ P_HELPING = 7
 P_HOARDING = 8
 P_STUBBORN = 9
 P_LEARNING = 10
+P_ROLLOUTS = 11  # the search's own, after the heuristic's (options.SEARCH_PARAMS)
+P_HORIZON = 12
+
+# The heuristic's parameter row at its defaults: every player of the search's rollouts.
+HEURISTIC_DEFAULTS = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
+HEURISTIC_DEFAULTS[:len(HEURISTIC_PARAMS)] = [p.default for p in HEURISTIC_PARAMS]
 
 MIN_DELAY_MS = 50
 MS_PER_SECOND = 1000.0
@@ -103,11 +119,31 @@ def allowed_slot(s, p, card, allowed, kind):
 
 
 @kernel(inline="always")
-def reaction_delay(params, p, stream):
-    mean = params[p, P_REACTION_MEAN] * MS_PER_SECOND
-    spread = params[p, P_REACTION_SPREAD]
+def delay_ms(mean_seconds, spread, stream):
+    """A reaction delay: uniform in mean * [1 - spread, 1 + spread], at least MIN_DELAY_MS."""
+    mean = mean_seconds * MS_PER_SECOND
     delay = mean * (1.0 + spread * (2.0 * uniform(stream) - 1.0))
     return max(MIN_DELAY_MS, np.int64(delay))
+
+
+@kernel(inline="always")
+def reaction_delay(params, p, stream):
+    return delay_ms(params[p, P_REACTION_MEAN], params[p, P_REACTION_SPREAD], stream)
+
+
+@kernel(inline="always")
+def forget_plans(marks):
+    """No script read, no wait and no plan yet (a new game, or a rollout's players)."""
+    marks[MARK_SCRIPT, :] = 0
+    marks[MARK_SEEN, :] = NOT_SEEN
+    marks[MARK_PLAN_MOVE, :] = NO_PLAN
+
+
+@kernel(inline="always")
+def keeps_beliefs(code):
+    """The policies that infer roles from what they hear and see (the search draws its worlds
+    from its beliefs)."""
+    return code == POLICY_HEURISTIC or code == POLICY_SEARCH
 
 
 # ---- beliefs ----------------------------------------------------------------------------------
@@ -150,7 +186,7 @@ def observe_claim(s, codes, params, role_count, belief, claimer, claim):
         if role_count[r] > 0:
             distinct += 1
     for i in range(s[H_PLAYERS]):
-        if i == claimer or codes[i] != POLICY_HEURISTIC:
+        if i == claimer or not keeps_beliefs(codes[i]):
             continue
         trust = params[i, P_TRUST]
         other = (1.0 - trust) / max(1, distinct - 1)
@@ -177,7 +213,7 @@ def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victi
         return
     grudge[victim, actor] += max(0.0, sign)
     for i in range(s[H_PLAYERS]):
-        if i == actor or codes[i] != POLICY_HEURISTIC or not alive(s, i):
+        if i == actor or not keeps_beliefs(codes[i]) or not alive(s, i):
             continue
         rate = params[i, P_LEARNING]
         for r in range(belief.shape[2]):
@@ -757,3 +793,253 @@ def lowest_answer(choices):
     while not (choices >> answer) & 1:
         answer += 1
     return answer
+
+
+# ---- the search policy's per-game pieces (the driver is balance.engine.search) -----------------
+# The search's buffers (one set per block of games; new_search_buffers). Int rows, STATE_SIZE wide:
+SEARCH_SAMPLED = 0  # a sampled world
+SEARCH_WORLD = 1  # the world a rollout plays on
+SEARCH_CODES = 2  # every rollout player's policy code
+SEARCH_SAVED = 3  # the searcher's own PREFER masks by decision kind, kept aside while its move is fixed
+SEARCH_PLAN = 4  # [PLAN_*]: the number of roles in play, its favourite attack, the rollouts' dice
+SEARCH_ROLE_COUNT = 5  # copies of each role in the setup
+SEARCH_LEFT = 6  # scratch: copies of each role still to deal
+SEARCH_POOL = 7  # scratch: seats or cards to shuffle
+SEARCH_CANDIDATES = 8  # the rollouts' credit candidates
+SEARCH_MARKS = 9  # MARKS rows: the rollout players' policy memory
+SEARCH_WEIGHTS = SEARCH_MARKS + MARKS  # MAX_PLAYERS rows: the searcher's evidence about each player's role
+SEARCH_ROLES = SEARCH_WEIGHTS + MAX_PLAYERS  # MAX_PLAYERS rows: the role table
+SEARCH_INT_ROWS = SEARCH_ROLES + MAX_PLAYERS
+PLAN_ROLES, PLAN_ATTACK, PLAN_DICE, PLAN_DICE_END = range(4)  # dice: a sampled world's rollouts' first
+# draw on the stream's counter (every candidate of a world plays with the same dice) and the last one used
+# Float rows, SEARCH_WIDTH wide:
+SEARCH_TOTALS = 0  # the driver's total per candidate
+SEARCH_PARAMS = 1  # MAX_PLAYERS rows: every rollout player's parameters
+SEARCH_GRUDGE = SEARCH_PARAMS + MAX_PLAYERS  # MAX_PLAYERS rows: the grudges on the table (attacks seen)
+SEARCH_ROLLOUT_GRUDGE = SEARCH_GRUDGE + MAX_PLAYERS  # MAX_PLAYERS rows: a rollout's grudges
+SEARCH_OWN_BELIEF = SEARCH_ROLLOUT_GRUDGE + MAX_PLAYERS  # MAX_PLAYERS rows: the searcher's beliefs
+SEARCH_WANT_COND = SEARCH_OWN_BELIEF + MAX_PLAYERS  # MAX_PLAYERS rows each: the role matrices
+SEARCH_WANT_KILL = SEARCH_WANT_COND + MAX_PLAYERS
+SEARCH_WANT_TOTAL = SEARCH_WANT_KILL + MAX_PLAYERS
+SEARCH_BELIEF = SEARCH_WANT_TOTAL + MAX_PLAYERS  # MAX_PLAYERS**2 rows: a rollout's belief[observer, player]
+SEARCH_FLOAT_ROWS = SEARCH_BELIEF + MAX_PLAYERS * MAX_PLAYERS
+SEARCH_WIDTH = MAX_POLICY_PARAMS  # at least the roles in play, the seats and the kinds of move
+WEIGHT_SCALE = 1 << 30  # the searcher's evidence as integers (a sampled world is dealt from int rows)
+
+
+@allocating_kernel
+def new_search_buffers():
+    """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
+    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
+            np.zeros((SEARCH_FLOAT_ROWS, SEARCH_WIDTH), dtype=np.float64),
+            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
+
+
+@kernel(inline="always")
+def evidence(belief, role_count, seat, own, p, r):
+    """What the seat's beliefs about p say of role r beyond the prior they started from (the
+    setup's roles less its own): the likelihood of what it heard and saw."""
+    prior = role_count[r] - (1 if r == own else 0)
+    return belief[seat, p, r] / prior if prior > 0 else 0.0
+
+
+@kernel
+def prepare_search(s, seat, roles, want_cond, want_kill, want_total, role_count, belief, grudge, ints, floats):
+    """The search buffers' copy of what its worlds and rollouts read: the role table and matrices,
+    the grudges on the table, the seat's beliefs and its evidence about every player's role (as
+    integer weights, the largest WEIGHT_SCALE)."""
+    n = role_count.shape[0]
+    own = s[pbase(seat) + PL_ROLE]
+    ints[SEARCH_PLAN, PLAN_ROLES] = n
+    for r in range(n):
+        ints[SEARCH_ROLE_COUNT, r] = role_count[r]
+        for f in range(ROLE_FIELDS):
+            ints[SEARCH_ROLES + r, f] = roles[r, f]
+        for v in range(n):
+            floats[SEARCH_WANT_COND + r, v] = want_cond[r, v]
+            floats[SEARCH_WANT_KILL + r, v] = want_kill[r, v]
+            floats[SEARCH_WANT_TOTAL + r, v] = want_total[r, v]
+    for p in range(s[H_PLAYERS]):
+        for q in range(s[H_PLAYERS]):
+            floats[SEARCH_GRUDGE + p, q] = grudge[p, q]
+        top = 0.0
+        for r in range(n):
+            floats[SEARCH_OWN_BELIEF + p, r] = belief[seat, p, r]
+            top = max(top, evidence(belief, role_count, seat, own, p, r))
+        for r in range(n):
+            weight = evidence(belief, role_count, seat, own, p, r) / top if top > 0.0 else 0.0
+            ints[SEARCH_WEIGHTS + p, r] = np.int64(weight * WEIGHT_SCALE)
+
+
+@kernel
+def draw_role(ints, p, n, rng):
+    """A role for p among the copies left to deal, by the seat's evidence about p times the copies
+    left (by the copies alone when its evidence rules out every role left)."""
+    total = 0
+    for r in range(n):
+        total += ints[SEARCH_WEIGHTS + p, r] * ints[SEARCH_LEFT, r]
+    by_evidence = total > 0
+    if not by_evidence:
+        for r in range(n):
+            total += ints[SEARCH_LEFT, r]
+    pick = below(rng, total)
+    role = 0
+    for r in range(n):
+        weight = ints[SEARCH_LEFT, r] * (ints[SEARCH_WEIGHTS + p, r] if by_evidence else 1)
+        if pick < weight:
+            role = r
+            break
+        pick -= weight
+    return role
+
+
+@kernel
+def deal_roles(s, seat, opts, roles, ints, rng):
+    """Every other player's role dealt again from the setup's roles less the seat's own, the
+    players in random order, each by draw_role; its symbols follow (a skull stays only on a player
+    who has not killed)."""
+    n = ints[SEARCH_PLAN, PLAN_ROLES]
+    own = s[pbase(seat) + PL_ROLE]
+    royal_col = ROLE_ROYAL_ART if opts[O_ART_SYMBOLS] else ROLE_ROYAL_DEFAULT
+    skull_col = ROLE_ASSAILANT_ART if opts[O_ART_SYMBOLS] else ROLE_ASSAILANT_DEFAULT
+    for r in range(n):
+        ints[SEARCH_LEFT, r] = ints[SEARCH_ROLE_COUNT, r] - (1 if r == own else 0)
+    others = 0
+    for p in range(s[H_PLAYERS]):
+        if p != seat:
+            ints[SEARCH_POOL, others] = p
+            others += 1
+    shuffle(rng, ints[SEARCH_POOL], others)
+    for i in range(others):
+        p = ints[SEARCH_POOL, i]
+        role = draw_role(ints, p, n, rng)
+        ints[SEARCH_LEFT, role] -= 1
+        b = pbase(p)
+        s[b + PL_ROLE] = role
+        s[b + PL_ROYAL] = roles[role, royal_col]
+        s[b + PL_ASSAILANT] = roles[role, skull_col] if s[b + PL_KILLS] == 0 else 0
+
+
+@kernel(inline="always")
+def killed_before_dying(s, v):
+    """v was credited with a kill before its own death."""
+    for w in range(s[H_PLAYERS]):
+        if (s[pbase(w) + PL_KILLED_BY] == v and not alive(s, w)
+                and s[pbase(w) + PL_DEATH_ORDER] < s[pbase(v) + PL_DEATH_ORDER]):
+            return True
+    return False
+
+
+@kernel
+def record_kills(s, opts, roles):
+    """Every player's record of whom it killed (the classes and roles of its victims), rebuilt from
+    the roles at the seats as combat.kill records it: a victim was an Assailant if its role has a
+    skull and it had killed nobody before it died."""
+    skull_col = ROLE_ASSAILANT_ART if opts[O_ART_SYMBOLS] else ROLE_ASSAILANT_DEFAULT
+    for p in range(s[H_PLAYERS]):
+        s[pbase(p) + PL_KILL_FLAGS] = 0
+        s[pbase(p) + PL_KILLED_ROLES] = 0
+    for v in range(s[H_PLAYERS]):
+        vb = pbase(v)
+        killer = s[vb + PL_KILLED_BY]
+        if alive(s, v) or killer < 0:
+            continue
+        flags = KF_ROYAL if s[vb + PL_ROYAL] else KF_COMMONER
+        if roles[s[vb + PL_ROLE], skull_col] and not killed_before_dying(s, v):
+            flags |= KF_ASSAILANT
+            if not s[vb + PL_ROYAL]:
+                flags |= KF_ASSAILANT_NOT_ROYAL
+        s[pbase(killer) + PL_KILL_FLAGS] |= flags
+        s[pbase(killer) + PL_KILLED_ROLES] |= 1 << s[vb + PL_ROLE]
+
+
+@kernel
+def shuffle_unseen_cards(s, p, with_hand, pool, rng):
+    """p's cards nobody has seen shuffled anew: its undrawn deck and, ``with_hand``, its hand (each
+    keeps its count); the drawn part of the deck order is rewritten to the cards now out of it.
+    The cards are gathered in kind order, so where they lay does not change the shuffle."""
+    b = pbase(p)
+    top = s[b + PL_DECK_POS]
+    n = 0
+    for kind in range(DECK_SIZE):
+        where = s[CARD_BASE + card_id(p, kind)]
+        if where == LOC_DECK or (with_hand and where == LOC_HAND):
+            pool[n] = kind
+            n += 1
+    shuffle(rng, pool, n)
+    i = 0
+    if with_hand:
+        for h in range(HAND_SIZE):
+            if s[b + PL_HAND + h] != NO_CARD:
+                s[b + PL_HAND + h] = pool[i]
+                s[CARD_BASE + card_id(p, pool[i])] = LOC_HAND
+                i += 1
+    for k in range(top, DECK_SIZE):
+        s[b + PL_DECK + k] = pool[i]
+        s[CARD_BASE + card_id(p, pool[i])] = LOC_DECK
+        i += 1
+    k = 0
+    for kind in range(DECK_SIZE):
+        if s[CARD_BASE + card_id(p, kind)] != LOC_DECK:
+            s[b + PL_DECK + k] = kind
+            k += 1
+
+
+@kernel(inline="always")
+def unseen_wait(stream):
+    """The wait until the next reaction of a player the seat cannot time: a uniform share of a
+    default player's delay."""
+    return np.int64(uniform(stream) * delay_ms(HEURISTIC_DEFAULTS[P_REACTION_MEAN],
+                                               HEURISTIC_DEFAULTS[P_REACTION_SPREAD], stream))
+
+
+@kernel(DETERMINIZE_SIGNATURE)
+def sample_world(state, sampled, seat, opts, ints, rng):
+    """A world consistent with what ``seat`` knows (the module docstring: claims, actions, deaths
+    and credits, its own role and cards), built from that view alone: a copy of the state in which
+    every other player's role is dealt again (deal_roles: by the seat's beliefs, so a heard claim
+    counts only as much as it trusts it), the kill records follow the dealt roles (roles stay
+    hidden until the end, its own victims' too), every other hand and every undrawn deck (its own
+    too) is shuffled anew, and every other player's next reaction is drawn anew."""
+    copy_world(sampled, state, STATE_SIZE)
+    roles = ints[SEARCH_ROLES:SEARCH_ROLES + ints[SEARCH_PLAN, PLAN_ROLES], :ROLE_FIELDS]
+    deal_roles(sampled, seat, opts, roles, ints, rng)
+    record_kills(sampled, opts, roles)
+    for p in range(sampled[H_PLAYERS]):
+        shuffle_unseen_cards(sampled, p, p != seat, ints[SEARCH_POOL], rng)
+        if p != seat and alive(sampled, p):
+            sampled[pbase(p) + PL_READY_AT] = sampled[H_NOW] + unseen_wait(rng)
+    ints[SEARCH_PLAN, PLAN_DICE] = np.int64(rng[COUNTER])
+    ints[SEARCH_PLAN, PLAN_DICE_END] = np.int64(rng[COUNTER])
+
+
+@kernel(inline="always")
+def roll_same_dice(ints, rng):
+    """A rollout of the current world draws from where that world's rollouts start (common random
+    numbers: the candidates differ by their move, not by their luck)."""
+    rng[COUNTER] = np.uint64(ints[SEARCH_PLAN, PLAN_DICE])
+
+
+@kernel(inline="always")
+def put_dice_away(ints, rng):
+    """After a rollout the stream goes on past every draw the world's rollouts have made."""
+    ints[SEARCH_PLAN, PLAN_DICE_END] = max(ints[SEARCH_PLAN, PLAN_DICE_END], np.int64(rng[COUNTER]))
+    rng[COUNTER] = np.uint64(ints[SEARCH_PLAN, PLAN_DICE_END])
+
+
+@kernel
+def dress_world(s, seat, codes, params, role_count, belief, grudge, floats):
+    """A rollout's beliefs and grudges in a sampled world, from what the seat knows: its own beliefs
+    as they are; every other player's from its dealt role and the claims it heard, at its trust
+    (what it inferred from the fighting would need its true role); the grudges as on the table."""
+    init_beliefs(s, role_count, belief, grudge)
+    players = s[H_PLAYERS]
+    for p in range(players):
+        claim = s[pbase(p) + PL_CLAIM]
+        if claim >= 0:
+            observe_claim(s, codes, params, role_count, belief, p, claim)
+    for p in range(players):
+        for q in range(players):
+            grudge[p, q] = floats[SEARCH_GRUDGE + p, q]
+        for r in range(role_count.shape[0]):
+            belief[seat, p, r] = floats[SEARCH_OWN_BELIEF + p, r]

@@ -10,6 +10,7 @@ from balance.engine.kernels import slot_at_seat
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.deck import DeckError, load_deck
 from balance.games.thron_der_luegen.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
+from balance.games.thron_der_luegen.policies import fill_lookups
 from balance.games.thron_der_luegen.rules import play_traced, simulate_batch
 from balance.games.thron_der_luegen.transcript import describe_events
 
@@ -94,7 +95,8 @@ class ThronDerLuegen(Game):
         opts[L.OPT_HUNT_DOUBLED] = o["hunt_with_double"] == "double"
         opts[L.OPT_PAIR_AT_DEAL] = o["pair_at_deal"]
         opts[L.OPT_CHECKS] = checks
-        opts[L.OPT_DECK:] = deck.table
+        opts[L.OPT_DECK:L.OPT_FACE] = deck.table
+        fill_lookups(opts)
         return opts
 
     def actions(self, setup: Setup) -> list[Action]:

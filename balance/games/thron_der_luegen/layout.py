@@ -82,7 +82,23 @@ OPT_HUNT_DOUBLED = 4  # 1: an x2 beside a Wild Hunt doubles it; 0: the Hunt canc
 OPT_PAIR_AT_DEAL = 5  # 1: both Moon 3s dealt to one seat's thrones end the round before the first turn
 OPT_CHECKS = 6  # 1: check the card invariants after every move (tests), counting breaches in BROKEN
 OPT_DECK = 7
-N_OPTIONS = OPT_DECK + N_COURT * CARD_FIELDS
+# Lookup tables derived from the deck table and the options, written once per setup by
+# policies.fill_lookups from the scoring rules themselves: the heuristic evaluates hundreds of
+# positions a round and reads a number where the rules decide case by case. A card on a throne as
+# one seat reads it is an ORIENTED card: card * 2 + 1 when that seat reads the card's right half
+# (a split card; every other card reads the same from both sides).
+N_ORIENTED = 2 * N_COURT
+OPT_FACE = OPT_DECK + N_COURT * CARD_FIELDS  # per oriented card: scoring.face_value
+OPT_PAIR = OPT_FACE + N_ORIENTED  # per (oriented a, oriented b), at OPT_PAIR + a * N_ORIENTED + b:
+#                                   scoring.pair_score of the two
+OPT_ALONE = OPT_PAIR + N_ORIENTED * N_ORIENTED  # per oriented card: its part of a throne score beside an
+#                                                 unseen card (policies.estimate: the x2 0, it only doubles)
+OPT_PARTNER = OPT_ALONE + N_ORIENTED  # per oriented card: how many times the unseen card beside it counts
+#                                       (a Wild Hunt 0, an x2 2, any other 1)
+OPT_MEAN2 = OPT_PARTNER + N_ORIENTED  # per card: twice its value read from either side (policies.mean_face)
+OPT_PLACED_FLIP = OPT_MEAN2 + N_COURT  # per card, at OPT_PLACED_FLIP + card * 2 + (placed on the placer's
+#                                        left throne): scoring.placement_flip
+N_OPTIONS = OPT_PLACED_FLIP + 2 * N_COURT
 
 # ---- state record (one flat int64 array) ----------------------------------------------------
 # 0..2: the decision header (D_SEAT, D_KIND, D_CHOICES), see decision.py
@@ -128,7 +144,10 @@ SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted answer was missing or illegal
 BROKEN = SCRIPT_ERROR + 1  # card invariant breaches seen (with OPT_CHECKS)
 ESTIMATE = BROKEN + 1  # per seat: policy scratch, float64 bits: each seat's throne estimate in the deciding
 #                        seat's view (policies.load_estimates)
-STATE_SIZE = ESTIMATE + MAX_PLAYERS
+SUMMED_DISCARDS = ESTIMATE + MAX_PLAYERS  # policy scratch: the discard mask DISCARDS_VALUE2 was summed for
+DISCARDS_VALUE2 = SUMMED_DISCARDS + 1  # policy scratch: twice the summed value of those discards
+#                                        (policies.discards_value2; both 0 in a fresh state, which is consistent)
+STATE_SIZE = DISCARDS_VALUE2 + 1
 
 # how a round ends
 END_PILE, END_CARDS, END_MOON_PAIR = 1, 2, 3

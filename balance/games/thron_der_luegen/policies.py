@@ -32,17 +32,18 @@ from balance.engine.decision import (
 )
 from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, seat_rollout_players
 from balance.games.thron_der_luegen.layout import (
-    ACT, DECK_VALUE2, DISCARDS, DOUBLE, DRAWN, END_SHOWN, F_LEFT, F_RIGHT, FAR_THRONE, FLIP, HAND, HUNT,
-    INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, NO_CARD, PAIR, PEEK_CHOICE,
-    PEEK_SWAP, PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE,
-    REVEAL_END, SCRIPT_ERROR, SCRIPT_POS, SPLIT, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
+    ACT, DECK_VALUE2, DISCARDS, DISCARDS_VALUE2, DOUBLE, DOUBLE_VALUE, DRAWN, END_SHOWN, FAR_THRONE, FLIP, HAND,
+    HUNT, INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, N_ORIENTED, NO_CARD,
+    OPT_ALONE, OPT_FACE, OPT_MEAN2, OPT_PAIR, OPT_PARTNER, OPT_PLACED_FLIP, PAIR, PEEK_CHOICE, PEEK_SWAP,
+    PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE, REVEAL_END,
+    SCRIPT_ERROR, SCRIPT_POS, SPLIT, SUMMED_DISCARDS, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
     SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE, MATCH_OVER, NOBODY, OPT_SPLIT_PLACER,
     PILE, PILE_TOP, POLICY_HEURISTIC, POLICY_SEARCH, SCORE, STATE_SIZE, STONES, TURN_SEAT, WINNER,
 )
 from balance.games.thron_der_luegen.options import HEURISTIC_PARAMS
 from balance.games.thron_der_luegen.scoring import (
-    beside, card_field, effect_of, face_value, hand_modifier, kind_of, left_throne, pair_score, param_of,
-    placement_flip, right_throne,
+    beside, effect_of, face_value, hand_modifier, kind_of, left_throne, pair_score, param_of, placement_flip,
+    right_throne,
 )
 
 # heuristic parameters (order of options.HEURISTIC_PARAMS)
@@ -70,7 +71,7 @@ SEARCH_FLOAT_ROWS = SEARCH_TOTALS + 1
 
 
 # ---- the seat's view --------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def load_view(state, seat):
     """Copy the thrones as ``seat`` knows them into the scratch (NO_CARD where it does not)."""
     n = state[PLAYERS]
@@ -83,30 +84,85 @@ def load_view(state, seat):
         state[VIEW_FLIP + t] = state[FLIP + t] if card != NO_CARD else 0
 
 
+# ---- the lookup tables (layout.OPT_FACE...), written into opts once per setup -----------------
+@kernel
+def fill_lookups(opts):
+    """Write the deck's lookup tables into ``opts`` (its deck table and options already set), each
+    entry computed by the scoring rule or heuristic rule it stands for."""
+    for o in range(N_ORIENTED):
+        card, reads_right = o // 2, o % 2
+        opts[OPT_FACE + o] = face_value(opts, card, 0, 0, 1 - reads_right)  # seat 0 on throne 0: turned = left
+    for o in range(N_ORIENTED):
+        for other in range(N_ORIENTED):
+            opts[OPT_PAIR + o * N_ORIENTED + other] = pair_score(opts, o // 2, opts[OPT_FACE + o], other // 2,
+                                                                 opts[OPT_FACE + other])
+        kind = kind_of(opts, o // 2)
+        opts[OPT_ALONE + o] = 0 if kind == DOUBLE else opts[OPT_FACE + o]
+        opts[OPT_PARTNER + o] = 0 if kind == HUNT else DOUBLE_VALUE if kind == DOUBLE else 1
+    for card in range(N_COURT):
+        opts[OPT_MEAN2 + card] = opts[OPT_FACE + 2 * card] + opts[OPT_FACE + 2 * card + 1]
+        opts[OPT_PLACED_FLIP + 2 * card] = placement_flip(opts, card, 1, 0)
+        opts[OPT_PLACED_FLIP + 2 * card + 1] = placement_flip(opts, card, 0, 0)
+
+
+@kernel(inline="always")
+def read_on_left_throne(card, flip):
+    """``card`` as the seat whose left throne it lies on reads it (oriented): the card's right half
+    faces that seat unless the card is turned (scoring.face_value)."""
+    return 2 * card + (flip != 1)
+
+
+@kernel(inline="always")
+def read_on_right_throne(card, flip):
+    return 2 * card + (flip == 1)
+
+
+@kernel(inline="always")
+def placed_flip(opts, card, throne, placer):
+    """scoring.placement_flip, looked up."""
+    return opts[OPT_PLACED_FLIP + 2 * card + (placer == throne)]
+
+
 @kernel(inline="always")
 def mean_face(opts, card):
-    """A card's value on a throne, read from either side."""
-    if kind_of(opts, card) == SPLIT:
-        return 0.5 * (card_field(opts, card, F_LEFT) + card_field(opts, card, F_RIGHT))
-    return 1.0 * face_value(opts, card, 0, 0, 0)
+    """A card's value on a throne, read from either side (a split card: the mean of its numbers)."""
+    return 0.5 * opts[OPT_MEAN2 + card]
 
 
 @kernel
 def deck_value2(opts):
     """Twice the summed ``mean_face`` of the 28 court cards (a whole number: split means end in .5)."""
-    total = 0.0
+    total = 0
     for c in range(N_COURT):
-        total += mean_face(opts, c)
-    return np.int64(2.0 * total)
+        total += opts[OPT_MEAN2 + c]
+    return total
 
 
-@kernel
+@kernel(inline="always")
+def discards_value2(state, opts):
+    """Twice the summed ``mean_face`` of the face-up discards, kept in the policy scratch with the
+    mask it was summed for: the discards only grow during a round, so a decision adds the new ones
+    (fewer discards than summed, as in a new round: summed again)."""
+    discards = state[DISCARDS]
+    summed, total = state[SUMMED_DISCARDS], state[DISCARDS_VALUE2]
+    if summed & ~discards:
+        summed, total = 0, 0
+    new = discards & ~summed
+    while new:
+        total += opts[OPT_MEAN2 + bit_index(new & -new)]
+        new &= new - 1
+    state[SUMMED_DISCARDS], state[DISCARDS_VALUE2] = discards, total
+    return total
+
+
+@kernel(inline="always")
 def unseen_mean(state, opts, seat):
     """The mean value of the court cards ``seat`` has not seen (not face up, not in its hand, not on a
     throne it knows): what an unknown throne card is worth on average. The deck's total less the seen
-    cards' values (all multiples of 0.5, so the sums are exact)."""
+    cards' values, in whole numbers (twice the values), so the mean does not depend on the order."""
     n = state[PLAYERS]
-    seen_mask = state[DISCARDS] | (1 << state[HAND + seat])
+    discards = state[DISCARDS]
+    seen_mask = 1 << state[HAND + seat]
     if state[DRAWN] != NO_CARD:
         seen_mask |= 1 << state[DRAWN]
     if state[PLACING] != NO_CARD:
@@ -114,13 +170,14 @@ def unseen_mean(state, opts, seat):
     for t in range(n):
         if state[VIEW + t] != NO_CARD:
             seen_mask |= 1 << state[VIEW + t]
-    total = 0.5 * state[DECK_VALUE2]
-    count = N_COURT - bit_count(seen_mask)
+    seen_mask &= ~discards
+    count = N_COURT - bit_count(seen_mask | discards)
+    total2 = state[DECK_VALUE2] - discards_value2(state, opts)
     m = seen_mask
     while m:
-        total -= mean_face(opts, bit_index(m & -m))
+        total2 -= opts[OPT_MEAN2 + bit_index(m & -m)]
         m &= m - 1
-    return total / count if count else 0.0
+    return 0.5 * total2 / count if count else 0.0
 
 
 @kernel(inline="always")
@@ -130,28 +187,26 @@ def unknown_value(state, throne, seat, mu, p):
     return mu + p[P_PLACED] if state[PLACER + throne] == seat else mu
 
 
-@kernel
+@kernel(inline="always")
 def estimate(state, opts, seat, mu, p):
     """``seat``'s throne score as the viewer's scratch knows its thrones (unseen cards: unknown_value)."""
     n = state[PLAYERS]
     tl, tr = left_throne(seat, n), right_throne(seat, n)
     a, b = state[VIEW + tl], state[VIEW + tr]
     if a != NO_CARD and b != NO_CARD:
-        return 1.0 * pair_score(opts, a, face_value(opts, a, tl, seat, state[VIEW_FLIP + tl]),
-                                b, face_value(opts, b, tr, seat, state[VIEW_FLIP + tr]))
+        return 1.0 * opts[OPT_PAIR + read_on_left_throne(a, state[VIEW_FLIP + tl]) * N_ORIENTED
+                          + read_on_right_throne(b, state[VIEW_FLIP + tr])]
     if a == NO_CARD and b == NO_CARD:
         return unknown_value(state, tl, seat, mu, p) + unknown_value(state, tr, seat, mu, p)
-    known, t, other = (a, tl, tr) if a != NO_CARD else (b, tr, tl)
-    value = 1.0 * face_value(opts, known, t, seat, state[VIEW_FLIP + t])
-    kind = kind_of(opts, known)
-    if kind == HUNT:
-        return value
-    if kind == DOUBLE:
-        return 2.0 * unknown_value(state, other, seat, mu, p)
-    return value + unknown_value(state, other, seat, mu, p)
+    if a != NO_CARD:
+        known, other = read_on_left_throne(a, state[VIEW_FLIP + tl]), tr
+    else:
+        known, other = read_on_right_throne(b, state[VIEW_FLIP + tr]), tl
+    # the known card alone (a Wild Hunt: its value; an x2: nothing) and the unseen one as often as it counts
+    return opts[OPT_ALONE + known] + opts[OPT_PARTNER + known] * unknown_value(state, other, seat, mu, p)
 
 
-@kernel
+@kernel(inline="always")
 def load_estimates(state, opts, mu, p, est):
     """Every seat's ``estimate`` of the loaded view, once per decision: an answer that changes some
     thrones rescores only the seats beside them (``seats_touched``)."""
@@ -175,6 +230,13 @@ def current_estimate(state, opts, seat, mu, p, est, touched):
 def utility(state, opts, seat, kept, mu, p, est, changed):
     """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points; the thrones
     in ``changed`` (mask) differ from the loaded view."""
+    return view_utility(state, opts, seat, kept, mu, p, est, changed)
+
+
+@kernel(inline="always")
+def view_utility(state, opts, seat, kept, mu, p, est, changed):
+    """``utility``'s body, compiled into the functions that try answers by the hundred a round
+    (try_card, try_exchange), which save a call per answer."""
     n = state[PLAYERS]
     touched = seats_touched(changed, n)
     thrones = current_estimate(state, opts, seat, mu, p, est, touched)
@@ -204,8 +266,8 @@ def try_card(state, opts, seat, throne, card, kept, mu, p, est):
     """Utility with ``card`` placed by ``seat`` on ``throne`` (scratch restored afterwards)."""
     old, old_flip = state[VIEW + throne], state[VIEW_FLIP + throne]
     state[VIEW + throne] = card
-    state[VIEW_FLIP + throne] = placement_flip(opts, card, throne, seat) if card != NO_CARD else 0
-    value = utility(state, opts, seat, kept, mu, p, est, 1 << throne)
+    state[VIEW_FLIP + throne] = placed_flip(opts, card, throne, seat) if card != NO_CARD else 0
+    value = view_utility(state, opts, seat, kept, mu, p, est, 1 << throne)
     state[VIEW + throne], state[VIEW_FLIP + throne] = old, old_flip
     return value
 
@@ -215,7 +277,7 @@ def try_exchange(state, opts, seat, a, b, kept, mu, p, est):
     """Utility with the cards of thrones a and b exchanged (scratch restored afterwards)."""
     state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
     state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
-    value = utility(state, opts, seat, kept, mu, p, est, 1 << a | 1 << b)
+    value = view_utility(state, opts, seat, kept, mu, p, est, 1 << a | 1 << b)
     state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
     state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
     return value
@@ -267,7 +329,7 @@ def play_value(state, opts, seat, card, kept, mu, p, est):
     return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
 
 
-@kernel
+@kernel(inline="always")
 def margin(state, opts, seat, kept, est):
     """The seat's total less the best total it expects of another seat (the loaded view)."""
     n = state[PLAYERS]
@@ -278,7 +340,7 @@ def margin(state, opts, seat, kept, est):
     return est[seat] + hand_modifier(opts, kept) - best_other
 
 
-@kernel
+@kernel(inline="always")
 def act_value(state, opts, seat, bit, mu, p, est):
     act, slot = bit // 2, bit % 2
     held, drawn = state[HAND + seat], state[DRAWN]
@@ -316,7 +378,7 @@ def pick_best(state, seat, kind, opts, mu, p, est, rng):
     return random_bit(rng, best_mask)
 
 
-@kernel
+@kernel(inline="always")
 def answer_value(state, opts, seat, kind, bit, mu, p, est):
     n = state[PLAYERS]
     held = state[HAND + seat]

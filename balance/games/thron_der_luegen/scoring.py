@@ -47,14 +47,15 @@ def left_throne(seat, n):
 
 @kernel(inline="always")
 def right_throne(seat, n):
-    """Throne between ``seat`` and its right neighbour seat - 1."""
-    return (seat + n - 1) % n
+    """Throne between ``seat`` and its right neighbour seat - 1 (seat 0: n - 1; no division, it is
+    asked hundreds of times a round)."""
+    return seat - 1 if seat > 0 else n - 1
 
 
 @kernel(inline="always")
 def beside(seat, throne, n):
     """Whether ``throne`` is one of ``seat``'s two throne cards (which it may look at any time)."""
-    return throne == seat or throne == (seat + n - 1) % n
+    return throne == seat or throne == right_throne(seat, n)
 
 
 @kernel(inline="always")

@@ -255,15 +255,19 @@ class ThroneArcade(Game):
 
     def bench_setups(self) -> list[tuple[str, Setup]]:
         """One-round matches (max_length = 1: a benchmarked "round" is exactly one round), and whole
-        matches (counted as matches under the rounds label)."""
+        matches (counted as matches, see bench_unit)."""
         return [
             ("4p round, greedy", self.make_setup("standard", 4, "greedy", max_length=1)),
-            ("4p whole match (count = matches), greedy", self.make_setup("standard", 4, "greedy")),
+            ("4p whole match, greedy", self.make_setup("standard", 4, "greedy")),
             ("4p round, heuristic", self.make_setup("standard", 4, "heuristic", max_length=1)),
             ("6p round, random", self.make_setup("standard", 6, "random", max_length=1)),
             ("4p round, search vs heuristic",
              self.make_setup("standard", 4, [("search", {})] + [("heuristic", {})] * 3, max_length=1)),
         ]
+
+    def bench_unit(self, setup: Setup) -> str:
+        """A one-round setup counts rounds; any other counts whole matches."""
+        return "rounds" if setup.max_length == 1 else "matches"
 
     def report_view(self, setup: Setup) -> ReportView:
         return ReportView(headline=(("starter_edge_full", ""), ("catch_up_full", ""), ("match_rounds", "")),

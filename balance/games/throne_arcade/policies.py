@@ -112,11 +112,20 @@ def next_hand_size(state, seat):
 
 
 @kernel(inline="always")
+def unseen_cards(state, seat):
+    """The cards ``seat`` has not seen: the deck less its hand and the pile."""
+    deck = 0
+    for colour in range(N_COLOURS):
+        deck |= state[COLOUR_CARDS + colour]
+    return deck & ~(state[HAND + seat] | state[PILE])
+
+
+@kernel(inline="always")
 def colour_count(state, cards, colour):
     return bit_count(cards & state[COLOUR_CARDS + colour])
 
 
-@kernel
+@kernel(inline="always")
 def best_colour(state, cards, allowed, rng):
     """Of the ``allowed`` colours (bits), the one most of ``cards`` have (ties at random)."""
     best, tied = -1, 0
@@ -131,7 +140,7 @@ def best_colour(state, cards, allowed, rng):
     return random_bit(rng, tied)
 
 
-@kernel
+@kernel(inline="always")
 def top_card_last(state, seat, cards, rng):
     """Of cards of one type, the one to lay now: the colour the hand holds least of (outside that
     type) goes first, so that the colour it holds most of ends on top (ties at random)."""
@@ -149,7 +158,7 @@ def top_card_last(state, seat, cards, rng):
     return random_bit(rng, tied)
 
 
-@kernel
+@kernel(inline="always")
 def pick_best(rng, choices, work):
     """The answer of ``choices`` with the highest score in the work buffer (ties at random)."""
     best, tied = -np.inf, 0
@@ -172,7 +181,7 @@ def cards_of(choices):
 
 
 # ---- greedy ------------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def greedy_first(state, seat, choices, rng, work):
     hand = state[HAND + seat]
     special = specials(state)
@@ -193,7 +202,7 @@ def greedy_first(state, seat, choices, rng, work):
     return pick_best(rng, choices, work)
 
 
-@kernel
+@kernel(inline="always")
 def greedy_choice(state, seat, rng, work):
     kind = state[D_KIND]
     choices = state[D_CHOICES]
@@ -210,43 +219,42 @@ def greedy_choice(state, seat, rng, work):
 
 
 # ---- heuristic ----------------------------------------------------------------------------
-@kernel
-def p_next_follows(state, seat, colour, kind):
-    """Card counting: the chance that the next player holds a card of ``colour`` or type ``kind``,
-    their cards drawn from the cards ``seat`` has not seen (the deck less its hand and the pile)."""
-    unseen = ~(state[HAND + seat] | state[PILE])
-    deck = 0
-    for c in range(N_COLOURS):
-        deck |= state[COLOUR_CARDS + c]
-    unseen &= deck
+@kernel(inline="always")
+def p_next_follows(state, unseen, next_cards, colour, kind):
+    """Card counting: the chance that the next player, holding ``next_cards`` cards, holds a card of
+    ``colour`` or type ``kind``, their cards drawn from ``unseen`` (the deciding seat's unseen_cards)."""
     total = bit_count(unseen)
     if total == 0:
         return 0.0
     fitting = bit_count(unseen & (state[COLOUR_CARDS + colour] | state[TYPE_CARDS + kind]))
     misses = 1.0 - fitting / total
-    return 1.0 - misses ** next_hand_size(state, seat)
+    return 1.0 - misses ** next_cards
 
 
-@kernel
-def colour_value(state, seat, rest, colour, kind, work):
-    """How good a top of ``colour`` and type ``kind`` is for ``seat`` keeping ``rest``: its own
-    cards that fit it (colour majority) against the next player's chance to follow (counting)."""
+@kernel(inline="always")
+def colour_value(state, rest, unseen, next_cards, colour, kind, work):
+    """How good a top of ``colour`` and type ``kind`` is for a seat keeping ``rest``: its own cards
+    that fit it (colour majority) against the next player's chance to follow (counting, from the
+    seat's ``unseen`` cards and the ``next_cards`` the next player holds)."""
     fits = bit_count(rest & (state[COLOUR_CARDS + colour] | state[TYPE_CARDS + kind]))
     value = work[ROW_PARAMS, P_COLOUR_MAJORITY] * fits / (1.0 + bit_count(rest))
-    return value - work[ROW_PARAMS, P_COUNTING] * p_next_follows(state, seat, colour, kind)
+    return value - work[ROW_PARAMS, P_COUNTING] * p_next_follows(state, unseen, next_cards, colour, kind)
 
 
-@kernel
+@kernel(inline="always")
 def heuristic_first(state, seat, choices, rng, work):
-    """Score laying each legal card with every further card of its type, ending on the best colour."""
+    """Score laying each legal card with every further card of its type, ending on the best colour.
+    The play is the card's whole type, so the legal cards of one type share one score (scored once)."""
     hand = state[HAND + seat]
     special = specials(state)
-    next_size = max(1, next_hand_size(state, seat))
+    next_cards = next_hand_size(state, seat)
+    next_size = max(1, next_cards)
+    unseen = unseen_cards(state, seat)
     m = choices
     while m:
-        card = bit_index(m & -m)
-        m &= m - 1
-        kind = type_of(state, card)
+        kind = type_of(state, bit_index(m & -m))
+        same = m & state[TYPE_CARDS + kind]
+        m &= ~same
         group = hand & state[TYPE_CARDS + kind]
         rest = hand & ~group
         harm = 0.0
@@ -262,8 +270,10 @@ def heuristic_first(state, seat, choices, rng, work):
         for colour in range(N_COLOURS):
             # a Hand names any colour; otherwise the top's colour is one of the group's
             if kind == HAND_CARD or colour_count(state, group, colour) > 0:
-                best_top = max(best_top, colour_value(state, seat, rest, colour, kind, work))
-        work[ROW_SCORES, card] = score + best_top
+                best_top = max(best_top, colour_value(state, rest, unseen, next_cards, colour, kind, work))
+        while same:
+            work[ROW_SCORES, bit_index(same & -same)] = score + best_top
+            same &= same - 1
     return pick_best(rng, choices, work)
 
 
@@ -275,8 +285,10 @@ def heuristic_choice(state, seat, rng, work):
         return heuristic_first(state, seat, choices, rng, work)
     if kind == NAME_COLOUR:
         rest = state[HAND + seat]
+        unseen = unseen_cards(state, seat)
+        next_cards = next_hand_size(state, seat)
         for colour in range(N_COLOURS):
-            work[ROW_SCORES, colour] = colour_value(state, seat, rest, colour, HAND_CARD, work)
+            work[ROW_SCORES, colour] = colour_value(state, rest, unseen, next_cards, colour, HAND_CARD, work)
         return pick_best(rng, choices & COLOURS_MASK, work)
     return greedy_choice(state, seat, rng, work)  # more of the type, penalties, drawn cards: as greedy
 
@@ -291,10 +303,7 @@ def sample_world(state, sampled, seat, opts, ints, rng):
     holds is read, never which, so one view and one stream give one world. The other players'
     dealt cards (DEALT, read only by the result rows, which rollouts never write) are left empty."""
     copy_world(sampled, state, STATE_SIZE)
-    deck = 0
-    for colour in range(N_COLOURS):
-        deck |= state[COLOUR_CARDS + colour]
-    unseen = deck & ~(state[HAND + seat] | state[PILE])
+    unseen = unseen_cards(state, seat)
     k = 0
     while unseen:
         sampled[TALON + k] = bit_index(unseen & -unseen)
@@ -373,8 +382,11 @@ def decide(state, seat, codes, params, rng, script, work):
     return scripted_choice(state, script)
 
 
-@kernel
+@kernel(inline="always")
 def ask(state, kind, seat, choices, codes, params, restrict, rng, script, work):
-    """Pose a decision (narrowed by the seat's restriction) and return the seat's answer."""
+    """Pose a decision (narrowed by the seat's restriction) and return the seat's answer; a forced
+    one is answered here, without the call to ``decide`` (the rules ask at every turn)."""
     pose(state, seat, kind, choices, restrict)
+    if forced(state):
+        return answer_of(state)
     return decide(state, seat, codes, params, rng, script, work)

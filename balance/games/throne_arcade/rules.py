@@ -127,7 +127,7 @@ def lay(state, seat, card, trace):
     log(state, trace, EV_LAY, seat, card, 0)
 
 
-@kernel
+@kernel(inline="always")
 def lay_group(state, opts, seat, first, codes, params, restrict, rng, script, trace, work):
     """Lay ``first``, then as many further cards of its type as the player wants (each answer is the
     next card; the last one laid is the top). Returns the mask of the cards laid."""
@@ -153,7 +153,7 @@ def revive(state, seat, rng, trace):
     draw_cards(state, seat, REVIVAL_DRAW, rng, trace)
 
 
-@kernel
+@kernel(inline="always")
 def set_penalties(state, opts, laid):
     """What the cards just laid (``laid``, one type) do to the players after: a draw of 3 per VII or
     green Lord (5 per King where the option says so) for the next player, one skipped player per Ace."""
@@ -165,7 +165,7 @@ def set_penalties(state, opts, laid):
     state[PENDING_SKIPS] += bit_count(laid & state[TYPE_CARDS + ACE])
 
 
-@kernel
+@kernel(inline="always")
 def act(state, opts, seat, laid, codes, params, restrict, rng, script, trace, work):
     """The effects of the cards ``seat`` just laid: the penalties, the orange VII's return of the
     player who emptied their hand on the last turn, a Hand's colour."""
@@ -192,7 +192,7 @@ def penalty_answers(state, opts, seat):
 
 
 # ---- a turn --------------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def take_penalty(state, opts, codes, params, restrict, rng, script, trace, work):
     """The start of state[TURN]'s turn: a penalty waiting is drawn, or answered where a rule allows.
     Returns the cards laid answering it (0: none, the turn's play follows)."""
@@ -224,7 +224,7 @@ def playable(state, opts, seat):
     return state[HAND + seat] & matching_cards(state, opts[OPT_HAND_ON_ANYTHING])
 
 
-@kernel
+@kernel(inline="always")
 def finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work):
     """The rest of state[TURN]'s turn: one play of cards of one type, or a draw (unless ``laid``
     answered a penalty), the effects of the cards laid; a player left without cards leaves the
@@ -262,7 +262,7 @@ def take_turn(state, opts, codes, params, restrict, rng, script, trace, work):
     finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work)
 
 
-@kernel
+@kernel(inline="always")
 def skip_from(state, seat, trace):
     """The seat that takes the next turn, ``seat`` or later: one player passed over per pending Ace."""
     while state[PENDING_SKIPS] > 0:
@@ -272,7 +272,7 @@ def skip_from(state, seat, trace):
     return seat
 
 
-@kernel
+@kernel(inline="always")
 def pass_turn(state, trace):
     state[TURN] = skip_from(state, next_in_round(state, state[TURN]), trace)
 
@@ -346,10 +346,10 @@ def start_next_round(state):
 def stalled(state):
     """Every player in the round took a turn in which no card moved (the talon and the pile are
     empty but for the top card, and nobody can follow it): every later turn would be the same."""
-    return state[IDLE_TURNS] >= count_in(state, IN_ROUND)
+    return state[IDLE_TURNS] > 0 and state[IDLE_TURNS] >= count_in(state, IN_ROUND)
 
 
-@kernel
+@kernel(inline="always")
 def round_goes_on(state, opts, trace):
     """More than one player holds cards and the round is neither capped nor stalled; a round that
     reaches the turn cap, or stalls, stops without a loser (capped)."""
@@ -394,10 +394,8 @@ def fix_searched_lay(state, opts, codes, params, restrict, rng, search):
     """A search seat about to lay its first card (its penalty, if any, drawn) chooses it by the
     engine's search; the card is fixed as the PREFER mask of its LAY_FIRST (its own mask kept
     aside, see release_searched_lay). The choice is posed as the play will pose it. Returns 1 when
-    a card was fixed (the seat plays search and has a card to lay), else 0."""
+    a card was fixed (the seat has a card to lay), else 0."""
     seat = state[TURN]
-    if codes[seat] != POLICY_SEARCH:
-        return 0
     legal = playable(state, opts, seat)
     if legal == 0:
         return 0
@@ -421,7 +419,7 @@ def release_searched_lay(seat, restrict, search):
     restrict[seat, LAY_FIRST, PREFER] = search[0][SEARCH_SAVED, seat]
 
 
-@kernel
+@kernel(inline="always")
 def play_turn(state, opts, codes, params, restrict, rng, script, trace, work, search):
     """The turn of state[TURN] as every match plays it: ``take_turn``'s two halves, with a search
     seat's first card searched and fixed between them (after its penalty is drawn). ``search``: the
@@ -430,7 +428,7 @@ def play_turn(state, opts, codes, params, restrict, rng, script, trace, work, se
     drawn_before = state[DRAWN]
     laid = take_penalty(state, opts, codes, params, restrict, rng, script, trace, work)
     fixed = 0
-    if laid == 0:
+    if laid == 0 and codes[seat] == POLICY_SEARCH:
         fixed = fix_searched_lay(state, opts, codes, params, restrict, rng, search)
     finish_turn(state, opts, laid, drawn_before, codes, params, restrict, rng, script, trace, work)
     if fixed:
@@ -554,12 +552,18 @@ def match_buffers(players):
 
 
 @kernel
-def run_match(out, base, bufs, work, search, seed, game_index, rotations, opts, slot_codes, slot_params, slot_restrict,
-              script, trace):
-    state, rng, codes, params, restrict = bufs
-    deal_index, rotation = split_game_index(game_index, rotations)
+def seat_rotation(bufs, rotation, slot_codes, slot_params, slot_restrict):
+    """Seat the policy slots (their codes, parameters and restrictions) as ``rotation`` seats them."""
+    _, _, codes, params, restrict = bufs
     seat_policies(rotation, slot_codes, slot_params, codes, params)
     seat_restrictions(rotation, slot_restrict, restrict)
+
+
+@kernel
+def run_match(out, base, bufs, work, search, seed, game_index, rotations, opts, script, trace):
+    """One match, its players already seated (seat_rotation) for its rotation."""
+    state, rng, codes, params, restrict = bufs
+    deal_index, rotation = split_game_index(game_index, rotations)
     open_stream(rng, seed, deal_index)
     play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, work, search, game_index,
                deal_index, rotation)
@@ -578,9 +582,13 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         search = new_search_buffers()
         no_script = np.zeros(0, dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
+        seated = -1  # the rotation the buffers hold: with one rotation (self-play) a block seats once
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            run_match(out, i * rows, bufs, work, search, seed, start + i, rotations, opts, slot_codes, slot_params,
-                      slot_restrict, no_script, no_trace)
+            rotation = split_game_index(start + i, rotations)[1]
+            if rotation != seated:
+                seat_rotation(bufs, rotation, slot_codes, slot_params, slot_restrict)
+                seated = rotation
+            run_match(out, i * rows, bufs, work, search, seed, start + i, rotations, opts, no_script, no_trace)
     return out
 
 
@@ -590,6 +598,7 @@ def simulate_traced(seed, game_index, rotations, opts, slot_codes, slot_params, 
     rows = opts[OPT_MAX_ROUNDS]
     out = np.empty((rows, N_COLUMNS), dtype=np.int32)
     bufs = match_buffers(len(slot_codes))
+    seat_rotation(bufs, split_game_index(game_index, rotations)[1], slot_codes, slot_params, slot_restrict)
     fill = run_match(out, 0, bufs, new_work_buffer(), new_search_buffers(), seed, game_index, rotations, opts,
-                     slot_codes, slot_params, slot_restrict, np.zeros(0, dtype=np.int64), trace)
+                     np.zeros(0, dtype=np.int64), trace)
     return out, bufs[0], fill

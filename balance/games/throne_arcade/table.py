@@ -21,8 +21,9 @@ def type_of(state, card):
 def next_in_round(state, seat):
     """The next seat clockwise still holding cards in this round (``seat`` itself if none)."""
     n = state[PLAYERS]
-    for k in range(1, n + 1):
-        s = (seat + k) % n
+    s = seat
+    for _ in range(n):
+        s = s + 1 if s + 1 < n else 0  # clockwise without a division: this runs every turn
         if state[IN_ROUND + s]:
             return s
     return seat
