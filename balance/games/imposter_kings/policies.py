@@ -100,16 +100,27 @@ def unseen_counts(s, cfg, me, out):
     """out[t]: cards of type t that ``me`` cannot see (the opponents' hands beyond what ``me``
     knows is there, their Successors unless the Spy showed them, their Dungeons, face-down
     Condemned and removed cards, cards placed for the Reveal, the unused card): the mode's deck
-    less every zone ``me`` sees. Reads ``me``'s view only."""
+    less every zone ``me`` sees. Reads ``me``'s view only. Zone by zone, each a loop over the
+    types (vectorized), over the table's seats only: a 2-player table pays for 2 seats."""
     for t in range(TYPES):
-        copies = cfg[CFG_DECK + t] + (1 if cfg[CFG_FIXED_ACCUSED] == t else 0)
-        out[t] = (copies - s[HAND + me * TYPES + t] - s[REMOVED + t] - s[PLACED + me * TYPES + t]
+        out[t] = (cfg[CFG_DECK + t] - s[HAND + me * TYPES + t] - s[REMOVED + t] - s[PLACED + me * TYPES + t]
                   - s[CONDEMNED_HIDDEN + me * TYPES + t])
-        for p in range(PLAYERS):
+    if cfg[CFG_FIXED_ACCUSED] >= 0:
+        out[cfg[CFG_FIXED_ACCUSED]] += 1
+    for p in range(cfg[CFG_PLAYERS]):
+        for t in range(TYPES):
             out[t] -= s[ANTE + p * TYPES + t] + s[CONDEMNED + p * TYPES + t] + s[REVEALED + p * TYPES + t]
-            if p != me:
-                out[t] -= s[known_row(me, p) + t]
-        if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_ASSASSIN_KEEP and s[DECIDER] == me:
+        if p != me:
+            row = known_row(me, p)
+            for t in range(TYPES):
+                out[t] -= s[row + t]
+        if s[TAKEN + p] >= 0:
+            out[s[TAKEN + p]] -= 1
+        seen = s[KNOWN_SUCCESSOR + me * PLAYERS + p]
+        if p != me and seen >= 0:
+            out[seen] -= 1
+    if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_ASSASSIN_KEEP and s[DECIDER] == me:
+        for t in range(TYPES):
             out[t] -= s[POOL + t]  # the Assassin's owner looks at the pool it chooses from
     for i in range(s[COURT_LEN]):
         out[s[COURT_TYPE + i]] -= 1
@@ -117,12 +128,6 @@ def unseen_counts(s, cfg, me, out):
     for zone in (SUCCESSOR + me, DUNGEON + me):
         if s[zone] >= 0:
             out[s[zone]] -= 1
-    for p in range(PLAYERS):
-        if s[TAKEN + p] >= 0:
-            out[s[TAKEN + p]] -= 1
-        seen = s[KNOWN_SUCCESSOR + me * PLAYERS + p]
-        if p != me and seen >= 0:
-            out[seen] -= 1
 
 
 @kernel
@@ -130,30 +135,24 @@ def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that an opponent still in the round holds type t in hand,
     from my view (with one opponent: that the opponent holds it)."""
     unseen_counts(s, cfg, me, odds)
-    hidden_in_hand = 0
+    hidden_in_hand = 0        # the opponents' hand cards I do not know
+    known_types = np.int64(0)  # the types I know some opponent holds (a mask)
     for q in range(cfg[CFG_PLAYERS]):
         if q != me and s[OUT + q] == 0:
-            hidden_in_hand += hand_count(s, q)
+            row = known_row(me, q)
+            for t in range(TYPES):
+                hidden_in_hand += s[HAND + q * TYPES + t] - s[row + t]
+                if s[row + t] > 0:
+                    known_types |= bit(t)
     hidden = 0.0
     for t in range(TYPES):
-        hidden_in_hand -= known_anywhere(s, cfg, me, t)
         hidden += max(odds[t], 0.0)
     share = hidden_in_hand / hidden if hidden > 0 else 0.0
     for t in range(TYPES):
-        if known_anywhere(s, cfg, me, t) > 0:
+        if (known_types & bit(t)) != 0:
             odds[t] = 1.0
         else:
             odds[t] = min(1.0, max(odds[t], 0.0) * share)
-
-
-@kernel
-def known_anywhere(s, cfg, me, t):
-    """Cards of type t ``me`` knows to be in the hands of opponents still in the round."""
-    total = 0
-    for q in range(cfg[CFG_PLAYERS]):
-        if q != me and s[OUT + q] == 0:
-            total += s[known_row(me, q) + t]
-    return total
 
 
 @kernel

@@ -50,7 +50,7 @@ SRC_HERALD = 3  # the card played after the Herald: from hand, by the Herald's p
 # ---- reading the state -----------------------------------------------------------------------
 @kernel(inline="always")
 def zone_count(s, zone, p):
-    """Cards in p's per-type zone (HAND or ANTE)."""
+    """Cards in p's per-type zone (HAND, ANTE, CONDEMNED, ...)."""
     total = 0
     for t in range(TYPES):
         total += s[zone + p * TYPES + t]
@@ -168,7 +168,11 @@ def next_seat(s, cfg, p):
     n = cfg[CFG_PLAYERS]
     q = p
     for _ in range(n):
-        q = (q + s[DIRECTION] + n) % n
+        q += s[DIRECTION]  # a step round the table without a division (it runs every turn)
+        if q == n:
+            q = 0
+        elif q < 0:
+            q = n - 1
         if s[OUT + q] == 0:
             return q
     return p
@@ -458,6 +462,8 @@ def knock_out(s, cfg, p):
 @kernel
 def remove_condemned(s, p):
     """Remove one of p's Condemned cards from the round (as p's turn): a face-up one first."""
+    if zone_count(s, CONDEMNED, p) + zone_count(s, CONDEMNED_HIDDEN, p) == 0:
+        return False  # the common case, asked every turn: two vectorized sums, no search
     for t in range(TYPES):
         if s[CONDEMNED + p * TYPES + t] > 0:
             s[CONDEMNED + p * TYPES + t] -= 1
