@@ -23,10 +23,10 @@ from balance.games.imposter_kings.layout import (
     C_SCORE0, C_SCORE1, C_SCORE2, C_SECOND, C_WINNER, C_WINNER_FLIPPED, DECIDER, DIRECTION, EVENT_WIDTH, EV_ACTION,
     EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS,
     MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
-    POINTS, SCORE, SECOND, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER,
+    POINTS, ROUND_FIELDS, SCORE, SECOND, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, legal_mask, pose_pending, throne_value)
+    apply_action, deal_round, is_disgraced, legal_mask, pose_pending, throne_value, wrap_seat)
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
@@ -74,6 +74,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
                fill, round_index):
     """Deal (again after each mulligan) and play one round; every decision is posed with the seats'
     restrictions (``restrict`` by seat) and goes to ``choose``."""
+    n = cfg[CFG_PLAYERS]
     deal_round(s, cfg, deals, rotation, cards)
     if trace.shape[0] > 0:
         record_deal(trace, fill, round_index, s, cfg)
@@ -86,7 +87,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
                 record_deal(trace, fill, round_index, s, cfg)
             continue
         pose_pending(s, cfg, restrict)
-        slot = (s[DECIDER] - rotation) % cfg[CFG_PLAYERS]
+        slot = wrap_seat(s[DECIDER] - rotation + n, n)
         a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
         if trace.shape[0] > 0:
             record(trace, fill, round_index, s, cfg, a)
@@ -137,9 +138,9 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, restrict, max_rounds,
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
-    s[:] = 0
+    s[ROUND_FIELDS:] = 0  # the match's part; each deal resets the round's
     n = cfg[CFG_PLAYERS]
-    s[TRUE_KING] = (below(deals, n) + rotation) % n
+    s[TRUE_KING] = wrap_seat(below(deals, n) + rotation, n)
     first_tk = s[TRUE_KING]
     played = 0
     for r in range(max_rounds):

@@ -24,7 +24,7 @@ from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy
 from balance.engine.rng import below, chance, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
-    CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
+    CFG_REVEAL, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
     FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE, KINGS_HAND, KNOWN_SUCCESSOR, MAX_ACTIONS, MAX_CARDS, MYSTIC,
     OUT, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE, PH_ASSASSIN, PH_DIRECTION, PH_EXECUTIONER, PH_FIRST,
     PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND,
@@ -103,19 +103,24 @@ def unseen_counts(s, cfg, me, out):
     less every zone ``me`` sees. Reads ``me``'s view only. Zone by zone, each a loop over the
     types (vectorized), over the table's seats only: a 2-player table pays for 2 seats."""
     for t in range(TYPES):
-        out[t] = (cfg[CFG_DECK + t] - s[HAND + me * TYPES + t] - s[REMOVED + t] - s[PLACED + me * TYPES + t]
-                  - s[CONDEMNED_HIDDEN + me * TYPES + t])
+        out[t] = cfg[CFG_DECK + t] - s[HAND + me * TYPES + t] - s[REMOVED + t] - s[CONDEMNED_HIDDEN + me * TYPES + t]
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         out[cfg[CFG_FIXED_ACCUSED]] += 1
+    if cfg[CFG_REVEAL]:  # the zones of Cutthroat's Reveal and Exchange
+        for p in range(cfg[CFG_PLAYERS]):
+            for t in range(TYPES):
+                out[t] -= s[REVEALED + p * TYPES + t]
+            if s[TAKEN + p] >= 0:
+                out[s[TAKEN + p]] -= 1
+        for t in range(TYPES):
+            out[t] -= s[PLACED + me * TYPES + t]
     for p in range(cfg[CFG_PLAYERS]):
         for t in range(TYPES):
-            out[t] -= s[ANTE + p * TYPES + t] + s[CONDEMNED + p * TYPES + t] + s[REVEALED + p * TYPES + t]
+            out[t] -= s[ANTE + p * TYPES + t] + s[CONDEMNED + p * TYPES + t]
         if p != me:
             row = known_row(me, p)
             for t in range(TYPES):
                 out[t] -= s[row + t]
-        if s[TAKEN + p] >= 0:
-            out[s[TAKEN + p]] -= 1
         seen = s[KNOWN_SUCCESSOR + me * PLAYERS + p]
         if p != me and seen >= 0:
             out[seen] -= 1

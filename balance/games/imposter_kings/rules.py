@@ -162,6 +162,13 @@ def known_row(observer, owner):
     return KNOWN + (observer * PLAYERS + owner) * TYPES
 
 
+@kernel(inline="always")
+def wrap_seat(q, n):
+    """q (0 <= q < 2n) as a seat 0..n-1 of an n-seat table: a subtraction, not a division (it
+    runs at every decision)."""
+    return q - n if q >= n else q
+
+
 @kernel
 def next_seat(s, cfg, p):
     """The next seat after p in the direction of play that is still in the round (p if none is)."""
@@ -862,7 +869,7 @@ def reveal_next(s, cfg):
     while True:
         need = REVEAL_FIRST if s[SETUP_STAGE] == 0 else REVEAL_TOTAL
         for k in range(n):
-            q = (s[TRUE_KING] + k) % n
+            q = wrap_seat(s[TRUE_KING] + k, n)
             if zone_count(s, PLACED, q) + zone_count(s, REVEALED, q) < need:
                 decide(s, PH_REVEAL, q)
                 return
@@ -987,7 +994,7 @@ def apply_action(s, cfg, a):
         s[PLACED + d * TYPES + a] += 1
         reveal_next(s, cfg)
     elif phase == PH_FIRST_SEAT:
-        s[FIRST] = (d + a) % cfg[CFG_PLAYERS]
+        s[FIRST] = wrap_seat(d + a, cfg[CFG_PLAYERS])
         choose_direction(s, cfg)
     elif phase == PH_DIRECTION:
         s[DIRECTION] = CLOCKWISE if a == ACT_YES else COUNTERCLOCKWISE
@@ -1346,7 +1353,7 @@ def deal_round(s, cfg, stream, rotation, cards):
     shuffle(stream, cards, n)
     hand = cfg[CFG_HAND]
     for slot in range(n_seats):
-        seat = (slot + rotation) % n_seats
+        seat = wrap_seat(slot + rotation, n_seats)
         for k in range(hand):
             s[HAND + seat * TYPES + cards[slot * hand + k]] += 1
     left = n_seats * hand
