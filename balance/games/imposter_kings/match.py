@@ -94,7 +94,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
         apply_action(s, cfg, a)
 
 
-@kernel
+@kernel(inline="always")
 def first_loser(s, cfg):
     """The seat knocked out first this round (-1: nobody was)."""
     for q in range(cfg[CFG_PLAYERS]):
@@ -163,7 +163,7 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
             row[C_GAME] = game
 
 
-@kernel
+@kernel(inline="always")
 def match_winner_of(s, cfg):
     """The highest score wins the match; a tie goes to the final round's winner (rulebook)."""
     best = -1

@@ -169,7 +169,7 @@ def wrap_seat(q, n):
     return q - n if q >= n else q
 
 
-@kernel
+@kernel(inline="always")
 def next_seat(s, cfg, p):
     """The next seat after p in the direction of play that is still in the round (p if none is)."""
     n = cfg[CFG_PLAYERS]
@@ -185,7 +185,7 @@ def next_seat(s, cfg, p):
     return p
 
 
-@kernel
+@kernel(inline="always")
 def next_holder(s, cfg, user, after, t):
     """The next seat after ``after`` in turn order, before coming back to ``user``, holding an
     unmuted card of type t in hand: who may react next (-1: nobody). Reactions go in turn order
@@ -200,7 +200,7 @@ def next_holder(s, cfg, user, after, t):
     return -1
 
 
-@kernel
+@kernel(inline="always")
 def opponents_with_cards(s, cfg, p):
     """The seats still in the round, other than p, holding a card in hand (a mask)."""
     mask = np.int64(0)
@@ -210,7 +210,7 @@ def opponents_with_cards(s, cfg, p):
     return mask
 
 
-@kernel
+@kernel(inline="always")
 def opponents_in_round(s, cfg, p):
     mask = np.int64(0)
     for q in range(cfg[CFG_PLAYERS]):
@@ -236,7 +236,7 @@ def take_from_hand(s, p, t):
             s[known] -= 1
 
 
-@kernel
+@kernel(inline="always")
 def give_to_hand_public(s, cfg, p, t):
     """p takes a card in plain sight: every other player now knows it is in p's hand."""
     s[HAND + p * TYPES + t] += 1
@@ -252,14 +252,14 @@ def give_seen_by(s, p, t, observer):
     s[known_row(observer, p) + t] += 1
 
 
-@kernel
+@kernel(inline="always")
 def learn_holds(s, observer, owner, t):
     known = known_row(observer, owner) + t
     if s[known] == 0:
         s[known] = 1
 
 
-@kernel
+@kernel(inline="always")
 def learn_by_all(s, cfg, owner, t):
     """``owner`` confirms openly that it holds a card of type t."""
     for o in range(cfg[CFG_PLAYERS]):
@@ -276,7 +276,7 @@ def forget_hand(s, cfg, owner):
                 s[known_row(o, owner) + t] = 0
 
 
-@kernel
+@kernel(inline="always")
 def forget_one(s, cfg, owner, keep):
     """One card left ``owner``'s hand face down (a Successor, a Dungeon card, a swapped card):
     every other player but ``keep`` (-1: nobody) is one less sure of each card it knew there.
@@ -466,7 +466,7 @@ def knock_out(s, cfg, p):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def remove_condemned(s, p):
     """Remove one of p's Condemned cards from the round (as p's turn): a face-up one first."""
     if zone_count(s, CONDEMNED, p) + zone_count(s, CONDEMNED_HIDDEN, p) == 0:
