@@ -541,6 +541,27 @@ def test_the_two_player_results_are_unchanged(mode, seats, options, matches, fin
     assert hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()[:16] == fingerprint
 
 
+
+# sha256 (first 16 hex digits) of whole Cutthroat result tables, measured on the code before the
+# 2-player speed work of issue 15 (merge 8db9714), seed 20261201: that work specialises the hot
+# loops for the table's size and must not move a Cutthroat result either.
+CUTTHROAT_FINGERPRINTS = (
+    ([("heuristic", {})] * 3, {}, 300, "966fcfd638f41774"),
+    ([("greedy", {})] * 3, {}, 300, "2a9103199b4d1ab7"),
+    ([("random", {})] * 3, {}, 300, "b5d4e52422c7b711"),
+    ([("random", {}), ("heuristic", {}), ("greedy", {})], {}, 300, "1364f35713cfc8a4"),
+    ([("heuristic", {})] * 3, {"direction": "counterclockwise", "first_player": "seat2"}, 200, "aed877b34844ecf3"),
+    ([("random", {}), ("heuristic", {}), ("random", {})],
+     {"spy_chooser": "spy", "herald_follow": "on_throne", "mystic_scope": "court"}, 200, "99cb1089d013f1be"),
+)
+
+
+@pytest.mark.parametrize("seats, options, matches, fingerprint", CUTTHROAT_FINGERPRINTS)
+def test_the_cutthroat_results_are_unchanged(seats, options, matches, fingerprint):
+    setup = GAME.make_setup("cutthroat", 3, seats, options=options)
+    table = GAME.simulate(setup, 20261201, 0, matches)
+    assert hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()[:16] == fingerprint
+
 # ---- restricted play -----------------------------------------------------------------------------
 CUTTHROAT_MENU = GAME.actions(GAME.make_setup("cutthroat", 3, "heuristic"))
 
