@@ -1,8 +1,29 @@
 """Under pytest-xdist (``-n 2 --dist loadgroup``) the tests of one game's folder run in one worker,
 so that a game's kernels are compiled by one worker, not by both at once; the engine's test files,
-which play every game, are spread one file a group."""
+which play every game, are spread one file a group. Before the workers start, the games' kernels
+are compiled into Numba's cache in two processes (tests/compile_kernels.py), so that a worker
+loads them instead of compiling them again while the other worker does."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# the games in two halves of about equal compile time
+COMPILE_HALVES = (["dethroned", "take_the_throne", "throne_arcade"], ["imposter_kings", "thron_der_luegen"])
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return  # a worker, or no workers at all
+    script = str(Path(__file__).with_name("compile_kernels.py"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    compiling = [subprocess.Popen([sys.executable, script, *games], cwd=ROOT, env=env) for games in COMPILE_HALVES]
+    for process in compiling:
+        process.wait()  # a kernel that fails to compile fails its tests: they say why
 
 
 def pytest_collection_modifyitems(config, items):

@@ -89,6 +89,11 @@ class Precision:
     relative_half_width: float | None = None
 
 
+def game_tables(data: dict[str, Any]) -> dict[str, Any]:
+    """A scenario's tables for the game itself: every key the engine does not read."""
+    return {k: v for k, v in data.items() if k not in TOP_KEYS}
+
+
 @dataclass
 class Scenario:
     path: Path | None
@@ -100,8 +105,12 @@ class Scenario:
     claims: list[Claim]
     precision: Precision | None = None
     robustness: list[FamilyMember] | None = None  # the scenario's own policy family ([robustness])
-    tables: dict[str, Any] = field(default_factory=dict)  # the game's own scenario tables, as written
     data: dict[str, Any] = field(default_factory=dict)  # the whole TOML table it was read from
+
+    @property
+    def tables(self) -> dict[str, Any]:
+        """The game's own scenario tables, as written (every key the engine does not read)."""
+        return game_tables(self.data)
 
     @property
     def name(self) -> str:
@@ -331,8 +340,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         sweep = data.get("sweep")
         if isinstance(sweep, dict) and "scenarios" in sweep:
             raise SetupError("sweep.scenarios", "a sweep over other scenario files: play it with `balance sweep`")
-        extra_keys = set(data) - TOP_KEYS
-        extra = {k: data[k] for k in extra_keys}
+        extra = game_tables(data)
         mode = _expect(data.get("mode", next(iter(game.modes))), str, "mode")
         if "players" not in data:
             raise SetupError("players", "missing")
@@ -377,7 +385,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         description = _expect(data.get("description", ""), str, "description")
     except SetupError as err:
         raise ScenarioError(where, err.key, err.message) from None
-    return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, extra, data)
+    return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, data)
 
 
 def load_scenario(path: str | Path) -> Scenario:

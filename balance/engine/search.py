@@ -36,14 +36,17 @@ from balance.engine.decision import D_CHOICES, D_SEAT, N_KINDS_MAX, RESTRICT_SID
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, bit_index
 
+# Every array is C-contiguous (``[::1]``), as the batch kernels' arrays are, so the rollouts call the
+# rules functions the batch has already compiled instead of a second, any-layout copy of each.
 # determinize(state, sampled, seat, cfg, iscratch, rng): write into ``sampled`` a world consistent
 # with what ``seat`` knows in ``state``, reading only that seat's view.
-DETERMINIZE_SIGNATURE = types.void(types.int64[:], types.int64[:], types.int64, types.int64[:],
-                                   types.int64[:, :], types.uint64[:])
+DETERMINIZE_SIGNATURE = types.void(types.int64[::1], types.int64[::1], types.int64, types.int64[::1],
+                                   types.int64[:, ::1], types.uint64[::1])
 # rollout(world, answer, seat, cfg, params, restrict, iscratch, fscratch, rng) -> the score of
 # ``answer`` for ``seat`` after playing on from ``world`` (higher is better).
-ROLLOUT_SIGNATURE = types.float64(types.int64[:], types.int64, types.int64, types.int64[:], types.float64[:],
-                                  types.int64[:, :, :], types.int64[:, :], types.float64[:, :], types.uint64[:])
+ROLLOUT_SIGNATURE = types.float64(types.int64[::1], types.int64, types.int64, types.int64[::1], types.float64[::1],
+                                  types.int64[:, :, ::1], types.int64[:, ::1], types.float64[:, ::1],
+                                  types.uint64[::1])
 DETERMINIZE = types.FunctionType(DETERMINIZE_SIGNATURE)
 ROLLOUT = types.FunctionType(ROLLOUT_SIGNATURE)
 
@@ -89,9 +92,9 @@ def best_answer(choices, totals, rng):
     return best
 
 
-SEARCH_SIGNATURE = types.int64(types.int64[:], types.int64, types.int64[:], types.float64[:], types.int64[:, :, :],
-                                types.int64[:], types.int64[:], types.float64[:], types.int64[:, :],
-                                types.float64[:, :], types.uint64[:], DETERMINIZE, ROLLOUT)
+SEARCH_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64[::1], types.float64[::1],
+                                types.int64[:, :, ::1], types.int64[::1], types.int64[::1], types.float64[::1],
+                                types.int64[:, ::1], types.float64[:, ::1], types.uint64[::1], DETERMINIZE, ROLLOUT)
 
 
 @kernel(SEARCH_SIGNATURE, inline="always")

@@ -55,9 +55,9 @@ def test_unseen_mean_counts_the_discards_also_when_they_start_again():
                          hands=["Sun +2", "Moon 1", "Winter 4", "Autumn 3"],
                          discards=["Summer 4", "Wild Hunt 6", "Spring 4|1"])
     s = pos.state
-    load_view(s, 0)
-    assert unseen_mean(s, pos.opts, 0) == pytest.approx(hand_mean(pos, 0))
+    view_cards = load_view(s, 0)
+    assert unseen_mean(s, pos.opts, 0, view_cards) == pytest.approx(hand_mean(pos, 0))
     s[L.DISCARDS] |= 1 << int(s[L.PILE + s[L.PILE_TOP]])  # one more face up
-    assert unseen_mean(s, pos.opts, 0) == pytest.approx(hand_mean(pos, 0))
+    assert unseen_mean(s, pos.opts, 0, view_cards) == pytest.approx(hand_mean(pos, 0))
     s[L.DISCARDS] = 1 << int(s[L.PILE + L.N_COURT - 1])  # a new round: other discards, fewer
-    assert unseen_mean(s, pos.opts, 0) == pytest.approx(hand_mean(pos, 0))
+    assert unseen_mean(s, pos.opts, 0, view_cards) == pytest.approx(hand_mean(pos, 0))

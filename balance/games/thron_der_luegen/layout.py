@@ -147,7 +147,9 @@ ESTIMATE = BROKEN + 1  # per seat: policy scratch, float64 bits: each seat's thr
 SUMMED_DISCARDS = ESTIMATE + MAX_PLAYERS  # policy scratch: the discard mask DISCARDS_VALUE2 was summed for
 DISCARDS_VALUE2 = SUMMED_DISCARDS + 1  # policy scratch: twice the summed value of those discards
 #                                        (policies.discards_value2; both 0 in a fresh state, which is consistent)
-STATE_SIZE = DISCARDS_VALUE2 + 1
+EXCHANGE_BEST = DISCARDS_VALUE2 + 1  # per throne: policy scratch, float64 bits: the best swap_thrones exchange
+#                                      of its card in the deciding seat's view (policies.exchange_values)
+STATE_SIZE = EXCHANGE_BEST + MAX_PLAYERS
 
 # how a round ends
 END_PILE, END_CARDS, END_MOON_PAIR = 1, 2, 3

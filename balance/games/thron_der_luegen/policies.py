@@ -28,27 +28,28 @@ from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import below, bit_count, bit_index, random_bit, shuffle
 from balance.engine.decision import (
-    D_CHOICES, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, pose, random_answer,
+    D_CHOICES, D_KIND, D_SEAT, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, pose, random_answer,
 )
 from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, seat_rollout_players
 from balance.games.thron_der_luegen.layout import (
-    ACT, DECK_VALUE2, DISCARDS, DISCARDS_VALUE2, DOUBLE, DOUBLE_VALUE, DRAWN, END_SHOWN, FAR_THRONE, FLIP, HAND,
-    HUNT, INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, N_ORIENTED, NO_CARD,
+    ACT, DECK_VALUE2, DISCARD, DISCARDS, DISCARDS_VALUE2, EXCHANGE_BEST, DOUBLE, DOUBLE_VALUE, DRAWN, END_SHOWN, FAR_THRONE, FLIP, HAND,
+    HIDE_END, HUNT, INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, N_ORIENTED, NO_CARD,
     OPT_ALONE, OPT_FACE, OPT_MEAN2, OPT_PAIR, OPT_PARTNER, OPT_PLACED_FLIP, PAIR, PEEK_CHOICE, PEEK_SWAP,
-    PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REPLACE_FROM_PILE, REVEAL_END,
+    PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REACH_ANY, REPLACE_FROM_PILE, REVEAL_END,
     SCRIPT_ERROR, SCRIPT_POS, SPLIT, SUMMED_DISCARDS, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
     SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE, MATCH_OVER, NOBODY, OPT_SPLIT_PLACER,
     PILE, PILE_TOP, POLICY_HEURISTIC, POLICY_SEARCH, SCORE, STATE_SIZE, STONES, TURN_SEAT, WINNER,
 )
 from balance.games.thron_der_luegen.options import HEURISTIC_PARAMS
 from balance.games.thron_der_luegen.scoring import (
-    beside, effect_of, face_value, hand_modifier, kind_of, left_throne, pair_score, param_of, placement_flip,
-    right_throne,
+    beside, effect_of, face_value, hand_modifier, kind_of, left_throne, own_thrones_mask, pair_score, param_of,
+    placement_flip, right_throne,
 )
 
 # heuristic parameters (order of options.HEURISTIC_PARAMS)
 P_END_MARGIN, P_RIVAL, P_LONE, P_LOWEST, P_PAIR, P_KEEP, P_HIDE, P_PLACED = range(8)
 TIE = 1e-9  # answers scored within this of the best are equally good
+NO_THRONE = -1  # try_change: no throne
 
 # The heuristic's parameter row at its defaults: the search's rollout policy and its other decisions.
 HEURISTIC_DEFAULTS = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
@@ -73,8 +74,10 @@ SEARCH_FLOAT_ROWS = SEARCH_TOTALS + 1
 # ---- the seat's view --------------------------------------------------------------------------
 @kernel(inline="always")
 def load_view(state, seat):
-    """Copy the thrones as ``seat`` knows them into the scratch (NO_CARD where it does not)."""
+    """Copy the thrones as ``seat`` knows them into the scratch (NO_CARD where it does not); returns
+    the cards it knows there (mask), so that the scratch need not be read back at once."""
     n = state[PLAYERS]
+    cards = 0
     for t in range(n):
         if beside(seat, t, n):
             card = state[THRONE + t]
@@ -82,6 +85,9 @@ def load_view(state, seat):
             card = state[KNOWN + seat * MAX_PLAYERS + t]
         state[VIEW + t] = card
         state[VIEW_FLIP + t] = state[FLIP + t] if card != NO_CARD else 0
+        if card != NO_CARD:
+            cards |= 1 << card
+    return cards
 
 
 # ---- the lookup tables (layout.OPT_FACE...), written into opts once per setup -----------------
@@ -156,20 +162,17 @@ def discards_value2(state, opts):
 
 
 @kernel(inline="always")
-def unseen_mean(state, opts, seat):
+def unseen_mean(state, opts, seat, view_cards):
     """The mean value of the court cards ``seat`` has not seen (not face up, not in its hand, not on a
-    throne it knows): what an unknown throne card is worth on average. The deck's total less the seen
-    cards' values, in whole numbers (twice the values), so the mean does not depend on the order."""
-    n = state[PLAYERS]
+    throne it knows: ``view_cards``, from load_view): what an unknown throne card is worth on average.
+    The deck's total less the seen cards' values, in whole numbers (twice the values), so the mean
+    does not depend on the order."""
     discards = state[DISCARDS]
-    seen_mask = 1 << state[HAND + seat]
+    seen_mask = 1 << state[HAND + seat] | view_cards
     if state[DRAWN] != NO_CARD:
         seen_mask |= 1 << state[DRAWN]
     if state[PLACING] != NO_CARD:
         seen_mask |= 1 << state[PLACING]
-    for t in range(n):
-        if state[VIEW + t] != NO_CARD:
-            seen_mask |= 1 << state[VIEW + t]
     seen_mask &= ~discards
     count = N_COURT - bit_count(seen_mask | discards)
     total2 = state[DECK_VALUE2] - discards_value2(state, opts)
@@ -226,17 +229,10 @@ def current_estimate(state, opts, seat, mu, p, est, touched):
     return estimate(state, opts, seat, mu, p) if touched >> seat & 1 else est[seat]
 
 
-@kernel
+@kernel(inline="always")
 def utility(state, opts, seat, kept, mu, p, est, changed):
     """How good the scratch position is for ``seat`` keeping ``kept`` in hand, in points; the thrones
     in ``changed`` (mask) differ from the loaded view."""
-    return view_utility(state, opts, seat, kept, mu, p, est, changed)
-
-
-@kernel(inline="always")
-def view_utility(state, opts, seat, kept, mu, p, est, changed):
-    """``utility``'s body, compiled into the functions that try answers by the hundred a round
-    (try_card, try_exchange), which save a call per answer."""
     n = state[PLAYERS]
     touched = seats_touched(changed, n)
     thrones = current_estimate(state, opts, seat, mu, p, est, touched)
@@ -261,42 +257,68 @@ def view_utility(state, opts, seat, kept, mu, p, est, changed):
     return value
 
 
-@kernel
-def try_card(state, opts, seat, throne, card, kept, mu, p, est):
-    """Utility with ``card`` placed by ``seat`` on ``throne`` (scratch restored afterwards)."""
-    old, old_flip = state[VIEW + throne], state[VIEW_FLIP + throne]
-    state[VIEW + throne] = card
-    state[VIEW_FLIP + throne] = placed_flip(opts, card, throne, seat) if card != NO_CARD else 0
-    value = view_utility(state, opts, seat, kept, mu, p, est, 1 << throne)
-    state[VIEW + throne], state[VIEW_FLIP + throne] = old, old_flip
+@kernel(inline="always")
+def try_change(state, opts, seat, a, b, card, kept, mu, p, est):
+    """Utility after a change of the scratch (restored afterwards): none (a = NO_THRONE), ``card``
+    placed by ``seat`` on throne a (b = NO_THRONE), or the cards of thrones a and b exchanged.
+    Answers are tried by the hundred a round, and a call passes some 30 words: this is compiled into
+    its callers, each of which calls it once (best_change)."""
+    changed = 0
+    saved, saved_flip = NO_CARD, 0
+    if a != NO_THRONE:
+        saved, saved_flip = state[VIEW + a], state[VIEW_FLIP + a]
+        if b == NO_THRONE:
+            state[VIEW + a] = card
+            state[VIEW_FLIP + a] = placed_flip(opts, card, a, seat) if card != NO_CARD else 0
+            changed = 1 << a
+        else:
+            state[VIEW + a], state[VIEW_FLIP + a] = state[VIEW + b], state[VIEW_FLIP + b]
+            state[VIEW + b], state[VIEW_FLIP + b] = saved, saved_flip
+            changed = 1 << a | 1 << b
+    value = utility(state, opts, seat, kept, mu, p, est, changed)
+    if a != NO_THRONE:
+        if b != NO_THRONE:
+            state[VIEW + b], state[VIEW_FLIP + b] = state[VIEW + a], state[VIEW_FLIP + a]
+        state[VIEW + a], state[VIEW_FLIP + a] = saved, saved_flip
     return value
 
 
-@kernel
-def try_exchange(state, opts, seat, a, b, kept, mu, p, est):
-    """Utility with the cards of thrones a and b exchanged (scratch restored afterwards)."""
-    state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
-    state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
-    value = view_utility(state, opts, seat, kept, mu, p, est, 1 << a | 1 << b)
-    state[VIEW + a], state[VIEW + b] = state[VIEW + b], state[VIEW + a]
-    state[VIEW_FLIP + a], state[VIEW_FLIP + b] = state[VIEW_FLIP + b], state[VIEW_FLIP + a]
-    return value
+@kernel(inline="always")
+def lowest_throne(thrones):
+    """The lowest throne of ``thrones`` (mask), NO_THRONE if there is none."""
+    return bit_index(thrones & -thrones) if thrones else NO_THRONE
+
+
+@kernel(inline="always")
+def best_change(state, opts, seat, thrones, b, card, kept, mu, p, est):
+    """The best ``try_change`` with a any throne of ``thrones`` (mask; 0: the view unchanged)."""
+    best = -1e18
+    while True:  # one call of try_change, so it is compiled into the caller once
+        best = max(best, try_change(state, opts, seat, lowest_throne(thrones), b, card, kept, mu, p, est))
+        thrones &= thrones - 1
+        if thrones == 0:
+            return best
 
 
 @kernel
-def best_exchange(state, opts, seat, firsts, kept, mu, p, est):
-    """The best swap_thrones exchange whose first throne is in ``firsts``: (value, first, second)."""
+def exchange_values(state, opts, seat, thrones, kept, mu, p, est, best):
+    """For each throne of ``thrones`` (mask), the best swap_thrones exchange of its card with another
+    throne's, into ``best`` (per throne); an exchange is the same both ways, so each pair is tried once."""
     n = state[PLAYERS]
-    every = firsts == (1 << n) - 1  # then (a, b) and (b, a) are the same exchange: try each once
-    best, best_a, best_b = -1e18, 0, 0
+    for t in range(n):
+        best[t] = -1e18
     for a in range(n):
-        if firsts >> a & 1:
-            for b in range(a + 1 if every else 0, n):
-                if b != a:
-                    v = try_exchange(state, opts, seat, a, b, kept, mu, p, est)
-                    if v > best:
-                        best, best_a, best_b = v, a, b
-    return best, best_a, best_b
+        for b in range(a + 1, n):
+            if (thrones >> a | thrones >> b) & 1:
+                v = try_change(state, opts, seat, a, b, NO_CARD, kept, mu, p, est)
+                best[a] = max(best[a], v)
+                best[b] = max(best[b], v)
+
+
+@kernel(inline="always")
+def exchange_scratch(state):
+    """The policy scratch exchange_values fills (float64 per throne, no copy)."""
+    return state[EXCHANGE_BEST:EXCHANGE_BEST + MAX_PLAYERS].view(np.float64)
 
 
 @kernel
@@ -307,26 +329,31 @@ def play_value(state, opts, seat, card, kept, mu, p, est):
     own = (1 << left_throne(seat, n)) | (1 << right_throne(seat, n))
     effect = effect_of(opts, card)
     if effect == SWAP_THRONES:
-        value, a, b = best_exchange(state, opts, seat, own if param_of(opts, card) else every, kept, mu, p, est)
-        return value
-    base = utility(state, opts, seat, kept, mu, p, est, 0)
-    if effect == PEEK_SWAP:
-        best = base
-        if param_of(opts, card):
-            for t in range(n):
-                if not own >> t & 1:
-                    best = max(best, try_exchange(state, opts, seat, t, left_throne(seat, n), kept, mu, p, est),
-                               try_exchange(state, opts, seat, t, right_throne(seat, n), kept, mu, p, est))
-        return best
-    if effect == REPLACE_FROM_PILE:
-        best = base
+        firsts = own if param_of(opts, card) else every
+        best = exchange_scratch(state)
+        exchange_values(state, opts, seat, firsts, kept, mu, p, est, best)
+        value = -1e18
         for t in range(n):
-            if param_of(opts, card) == 0 or own >> t & 1:
-                best = max(best, try_card(state, opts, seat, t, NO_CARD, kept, mu, p, est))
-        return best
-    hidden = min(param_of(opts, card), state[END_SHOWN])
-    behind = margin(state, opts, seat, kept, est) < p[P_END_MARGIN]
-    return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
+            if firsts >> t & 1:
+                value = max(value, best[t])
+        return value
+    base = best_change(state, opts, seat, 0, NO_THRONE, NO_CARD, kept, mu, p, est)  # the view unchanged
+    if effect == HIDE_END:
+        hidden = min(param_of(opts, card), state[END_SHOWN])
+        behind = margin(state, opts, seat, kept, est) < p[P_END_MARGIN]
+        return base + (p[P_HIDE] if behind else -p[P_HIDE]) * hidden
+    if effect == PEEK_SWAP:
+        if not param_of(opts, card):  # a look only
+            return base
+        thrones, seconds = every & ~own, own  # a card not its own exchanged with one of its own
+    else:  # REPLACE_FROM_PILE: a card replaced by one unseen from the pile
+        thrones, seconds = every if param_of(opts, card) == REACH_ANY else own, 0
+    best = base
+    while True:
+        best = max(best, best_change(state, opts, seat, thrones, lowest_throne(seconds), NO_CARD, kept, mu, p, est))
+        seconds &= seconds - 1
+        if seconds == 0:
+            return best
 
 
 @kernel(inline="always")
@@ -341,36 +368,31 @@ def margin(state, opts, seat, kept, est):
 
 
 @kernel(inline="always")
-def act_value(state, opts, seat, bit, mu, p, est):
-    act, slot = bit // 2, bit % 2
-    held, drawn = state[HAND + seat], state[DRAWN]
-    used, kept = (drawn, held) if slot else (held, drawn)
-    n = state[PLAYERS]
+def placement_thrones(act, seat, n):
+    """Where the turn's act puts its card (mask): a swap's thrones, none for a discard."""
     if act == SWAP_LEFT:
-        return try_card(state, opts, seat, left_throne(seat, n), used, kept, mu, p, est)
+        return 1 << left_throne(seat, n)
     if act == SWAP_RIGHT:
-        return try_card(state, opts, seat, right_throne(seat, n), used, kept, mu, p, est)
+        return 1 << right_throne(seat, n)
     if act == SWAP_FAR:
-        best = -1e18
-        for t in range(n):
-            if not beside(seat, t, n):
-                best = max(best, try_card(state, opts, seat, t, used, kept, mu, p, est))
-        return best
-    if act == PLAY:
-        return play_value(state, opts, seat, used, kept, mu, p, est)
-    return utility(state, opts, seat, kept, mu, p, est, 0)
+        return ((1 << n) - 1) & ~own_thrones_mask(seat, n)
+    return 0
 
 
 @kernel
-def pick_best(state, seat, kind, opts, mu, p, est, rng):
-    """The best-scored answer among the legal bits (ties at random)."""
+def pick_best(state, opts, mu, p, est, rng):
+    """The best-scored answer among the legal bits of the posed decision (ties at random)."""
     choices = state[D_CHOICES]
+    kind = state[D_KIND]
     n = state[PLAYERS]
+    if kind == SWAP_FIRST:  # every first throne's best exchange at once (answer_value reads them)
+        seat = state[D_SEAT]
+        exchange_values(state, opts, seat, choices, state[HAND + seat], mu, p, est, exchange_scratch(state))
     best, best_mask = -1e18, 0
     for bit in range(2 * N_ACTS if kind == ACT else n if kind != PEEK_CHOICE else 3):
         if not choices >> bit & 1:
             continue
-        v = answer_value(state, opts, seat, kind, bit, mu, p, est)
+        v = answer_value(state, opts, kind, bit, mu, p, est)
         if v > best + TIE:
             best, best_mask = v, 1 << bit
         elif v >= best - TIE:
@@ -379,42 +401,48 @@ def pick_best(state, seat, kind, opts, mu, p, est, rng):
 
 
 @kernel(inline="always")
-def answer_value(state, opts, seat, kind, bit, mu, p, est):
+def answer_value(state, opts, kind, bit, mu, p, est):
+    """What an answer is worth: most answers are a change of the view (best_change: a card placed on
+    the best of some thrones, two thrones' cards exchanged, or nothing), kept the hand card."""
+    seat = state[D_SEAT]
     n = state[PLAYERS]
     held = state[HAND + seat]
+    kept, thrones, b, card = held, 0, NO_THRONE, NO_CARD
     if kind == ACT:
-        return act_value(state, opts, seat, bit, mu, p, est)
-    if kind == FAR_THRONE:
-        return try_card(state, opts, seat, bit, state[PLACING], held, mu, p, est)
-    if kind == SWAP_FIRST:
-        value, a, b = best_exchange(state, opts, seat, 1 << bit, held, mu, p, est)
-        return value
-    if kind == SWAP_SECOND:
-        return try_exchange(state, opts, seat, state[PENDING], bit, held, mu, p, est)
-    if kind == PEEK_TARGET:
+        act, slot = bit // 2, bit % 2
+        card, kept = (state[DRAWN], held) if slot else (held, state[DRAWN])
+        if act == PLAY:
+            return play_value(state, opts, seat, card, kept, mu, p, est)
+        thrones = placement_thrones(act, seat, n)
+    elif kind == SWAP_FIRST:
+        return exchange_scratch(state)[bit]  # pick_best's exchange_values
+    elif kind == PEEK_TARGET:
         return 1.0 if state[VIEW + bit] == NO_CARD else 0.0  # look where it knows nothing yet
-    if kind == PEEK_CHOICE:
-        if bit == KEEP:
-            return utility(state, opts, seat, held, mu, p, est, 0)
-        mine = left_throne(seat, n) if bit == WITH_LEFT else right_throne(seat, n)
-        return try_exchange(state, opts, seat, state[PENDING], mine, held, mu, p, est)
-    # REPLACE_TARGET: the new card comes unseen from the pile
-    return try_card(state, opts, seat, bit, NO_CARD, held, mu, p, est)
+    elif kind == SWAP_SECOND:
+        thrones, b = 1 << state[PENDING], bit
+    elif kind == PEEK_CHOICE:
+        if bit != KEEP:
+            thrones = 1 << state[PENDING]
+            b = left_throne(seat, n) if bit == WITH_LEFT else right_throne(seat, n)
+    else:  # FAR_THRONE: the Sun card being placed; REPLACE_TARGET: the new card comes unseen from the pile
+        thrones, card = 1 << bit, state[PLACING] if kind == FAR_THRONE else NO_CARD
+    return best_change(state, opts, seat, thrones, b, card, kept, mu, p, est)
 
 
 @kernel
-def heuristic(state, opts, seat, kind, p, rng):
-    load_view(state, seat)
-    mu = unseen_mean(state, opts, seat)
+def heuristic(state, opts, p, rng):
+    """The heuristic's answer to the posed decision (its seat and kind in the state's header)."""
+    seat = state[D_SEAT]
+    mu = unseen_mean(state, opts, seat, load_view(state, seat))
     est = state[ESTIMATE:ESTIMATE + MAX_PLAYERS].view(np.float64)  # the scratch, no copy
     load_estimates(state, opts, mu, p, est)
-    if kind == TURN:
+    if state[D_KIND] == TURN:
         held = state[HAND + seat]
         lone = kind_of(opts, held) == LONE and est[seat] <= LONE_LIMIT
         reveal = lone or margin(state, opts, seat, held, est) >= p[P_END_MARGIN]
         return REVEAL_END if reveal and state[D_CHOICES] >> REVEAL_END & 1 else DRAW if state[D_CHOICES] & 1 \
             else REVEAL_END
-    return pick_best(state, seat, kind, opts, mu, p, est, rng)
+    return pick_best(state, opts, mu, p, est, rng)
 
 
 @kernel
@@ -451,8 +479,8 @@ def ask(state, opts, seat, kind, choices, codes, params, restrict, rng, script):
     if code == POLICY_SCRIPTED:
         return scripted(state, script)
     if code == POLICY_SEARCH:  # its turn's choice was fixed at the turn's start (rules.fix_searched_turn)
-        return heuristic(state, opts, seat, kind, HEURISTIC_DEFAULTS, rng)
-    return heuristic(state, opts, seat, kind, params[seat], rng)
+        return heuristic(state, opts, HEURISTIC_DEFAULTS, rng)
+    return heuristic(state, opts, params[seat], rng)
 
 
 # ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
