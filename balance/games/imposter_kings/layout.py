@@ -1,12 +1,13 @@
-"""The Imposter Kings, base game for 2 and 3 players: cards, the state record's layout, decisions
-and codes.
+"""The Imposter Kings, base game for 2, 3 and 4 players (2v2): cards, the state record's layout,
+decisions and codes.
 
 Cards of one name are interchangeable, so every zone is a count per card TYPE (0..17). The
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The
-record has room for PLAYERS = 3 seats; a setup uses ``cfg[CFG_PLAYERS]`` of them (2 or 3) and
-the others stay empty.
+record has room for PLAYERS = 4 seats; a setup uses ``cfg[CFG_PLAYERS]`` of them (2, 3 or 4) and
+the others stay empty. In 2v2 (``cfg[CFG_TEAMS]``) partners sit opposite: seat p's SIDE (team) is
+p % 2, so seats 0 & 2 play seats 1 & 3; with 2 or 3 players each seat is its own side.
 
-State layout (offsets are the named constants below; p, o = seats 0..2, t = card type 0..17):
+State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..17):
   D_SEAT, D_KIND, D_CHOICES the engine's decision header (``balance.engine.decision``): who decides
                             the pending decision (alias DECIDER), its kind (alias PHASE: a PH_*
                             code, which also marks the non-decision states PH_REDEAL, PH_ROUND_OVER,
@@ -17,11 +18,13 @@ State layout (offsets are the named constants below; p, o = seats 0..2, t = card
                             swapped, revealed, or named correctly); ``known_at(o, p)`` is the row's
                             offset. What policies may use besides the public zones
   KNOWN_SUCCESSOR + o*PLAYERS + p   the type o knows p's Successor is (the Spy), -1 unknown
-  PLACED + p*TYPES + t      Cutthroat's Reveal: cards p has placed face down, not yet revealed
-  REVEALED + p*TYPES + t    Cutthroat's Reveal: p's revealed cards still in front of p (public)
+  PLACED + p*TYPES + t      the Reveal (Cutthroat, 2v2): cards p has placed face down, not yet
+                            revealed; 2v2's Trade: the cards p has placed face down to trade
+  REVEALED + p*TYPES + t    the Reveal: p's revealed cards still in front of p (public)
   TAKEN + p                 Cutthroat's Exchange: the card p took, placed with its revealed cards
                             (public), -1 none
   POOL + t                  the Assassin's three-player rule: the cards its owner chooses one from
+  PARTNER_CARD + p          2v2: p's fourth card, face down for its partner (-1 none)
   SUCCESSOR + p             p's Successor type, -1 none (taken, or not placed yet)
   DUNGEON + p               p's Dungeon type, -1 none
   CONDEMNED + p*TYPES + t   Condemned cards in front of p whose type everyone saw (the King's Hand
@@ -44,8 +47,12 @@ State layout (offsets are the named constants below; p, o = seats 0..2, t = card
                             Immune", the chosen player); PICK_FOR: what a PH_PICK_PLAYER /
                             PH_PICK_CARD decision is for (a PICK_* code)
   EXCH_FIRST, EXCH_VICTIM, EXCH_STEP   Cutthroat's Exchange: who starts, whom it takes from, step
-  OUT_COUNT, WINNER, SECOND, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS   round
-  TRUE_KING, SCORE + p, FREE_MULLIGAN_USED + p, MATCH_OVER                   match state
+  TRADE_TRY, TRADE_OPEN     2v2's Trade: the retries made, the sides still trading (a mask)
+  OUT_COUNT, WINNER, SECOND, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS,
+  SETUP_STAGE               round (WINNER is a seat, in 2v2 the winning side 0 / 1; SETUP_STAGE
+                            counts the seats done with the current pre-play step)
+  TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
+                            seat, in 2v2 a team: SCORE + 0 is seats 0 & 2's score)
 
 The configuration row (one per setup, ``CFG_*``), the decisions (``PH_*``) and their action codes
 (``ACT_*``), the result row's columns (``COLUMNS``, ``C_*``) and the trace events (``EV_*``) follow.
@@ -68,7 +75,8 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_MYSTIC                bit v: name the number v (1..8); bit ACT_NO: decline
   PH_EXECUTIONER           bit v: name the number v (1..highest base value in the Court); ACT_NO: decline
   PH_PICK_PLAYER           bit p: seat p (what for: PICK_FOR); the Spy's also ACT_NO: nobody
-  PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR)
+  PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR); 2v2's take also
+                            ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done
 Answers listed from a mask come in ascending code order, the order the legal actions were always
 listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 """
@@ -121,8 +129,16 @@ CUTTHROAT_DECK[EXECUTIONER] = 2
 CUTTHROAT_DECK[HERALD] = 1
 CUTTHROAT_DECK[WARDEN] = 2
 CUTTHROAT_DECK[SPY] = 1
-MAX_CARDS = 25
-assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == MAX_CARDS
+# 2v2 (decklists table, with the errata's 2 Assassins and 2 Fools): Cutthroat's 25 cards, a second
+# Fool, Assassin, Zealot and King's Hand.
+TWO_V_TWO_DECK = CUTTHROAT_DECK.copy()
+TWO_V_TWO_DECK[FOOL] = 2
+TWO_V_TWO_DECK[ASSASSIN] = 2
+TWO_V_TWO_DECK[ZEALOT] = 2
+TWO_V_TWO_DECK[KINGS_HAND] = 2
+MAX_CARDS = 29
+assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
+assert TWO_V_TWO_DECK.sum() == MAX_CARDS
 
 WARLORD_HAND_WITH_ROYALTY = 8
 WARLORD_COURT_WITH_ROYALTY = 9
@@ -136,7 +152,8 @@ OATHBOUND_VALUE = 6
 HERALD_MIN_VALUE = 5  # the Herald's follow-up card has value 5 or more
 WARDEN_FACE_UP = 4    # the Warden needs four face-up Court cards (itself included)
 REVEAL_FIRST = 2      # Cutthroat's Reveal: 2 cards together, then a third
-REVEAL_TOTAL = 3
+REVEAL_TOTAL = 3      # (2v2: 3 together, then the fourth card for the partner)
+TRADE_MAX = 2         # 2v2's Trade: up to 2 cards each
 
 
 def type_of(name: str) -> int:
@@ -148,7 +165,8 @@ def type_of(name: str) -> int:
     raise KeyError(f"unknown card '{name}' (known: {', '.join(NAMES)})")
 
 
-PLAYERS = 3  # seats the record holds; a setup uses cfg[CFG_PLAYERS] of them
+PLAYERS = 4  # seats the record holds; a setup uses cfg[CFG_PLAYERS] of them
+SIDES = 2    # 2v2's teams
 
 # ---- state layout ---------------------------------------------------------------------------
 PHASE = D_KIND       # the pending decision's kind, or a non-decision state (PH_REDEAL, ...)
@@ -161,7 +179,8 @@ PLACED = KNOWN_SUCCESSOR + PLAYERS * PLAYERS
 REVEALED = PLACED + PLAYERS * TYPES
 TAKEN = REVEALED + PLAYERS * TYPES
 POOL = TAKEN + PLAYERS
-SUCCESSOR = POOL + TYPES
+PARTNER_CARD = POOL + TYPES
+SUCCESSOR = PARTNER_CARD + PLAYERS
 DUNGEON = SUCCESSOR + PLAYERS
 CONDEMNED = DUNGEON + PLAYERS
 CONDEMNED_HIDDEN = CONDEMNED + PLAYERS * TYPES
@@ -189,7 +208,9 @@ PICK_FOR = PEND_TARGET + 1
 EXCH_FIRST = PICK_FOR + 1
 EXCH_VICTIM = EXCH_FIRST + 1
 EXCH_STEP = EXCH_VICTIM + 1
-OUT_COUNT = EXCH_STEP + 1
+TRADE_TRY = EXCH_STEP + 1
+TRADE_OPEN = TRADE_TRY + 1
+OUT_COUNT = TRADE_OPEN + 1
 WINNER = OUT_COUNT + 1
 SECOND = WINNER + 1
 POINTS = SECOND + 1
@@ -235,12 +256,15 @@ CFG_DIRECTION = CFG_REVEAL + 1           # DIRECTION_BY_TRUE_KING, or the forced
 CFG_SECOND_POINT = CFG_DIRECTION + 1     # points second place scores (Cutthroat: 1)
 CFG_HERALD_ANY = CFG_SECOND_POINT + 1    # 1: the Herald's follow-up ignores the Throne's value
 CFG_SPY_USER_CHOOSES = CFG_HERALD_ANY + 1  # 1: the Spy's user (not the forced player) picks the new Successor
-CFG_SIZE = CFG_SPY_USER_CHOOSES + 1
+CFG_TEAMS = CFG_SPY_USER_CHOOSES + 1    # 1: 2v2, partners opposite (seat p's side is p % 2)
+CFG_TRADE_RETRIES = CFG_TEAMS + 1       # 2v2's Trade: times partners whose counts differ try again
+CFG_SIZE = CFG_TRADE_RETRIES + 1
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
 FIRST_SEAT1 = 2
 FIRST_SEAT2 = 3
+FIRST_SEAT3 = 4
 DIRECTION_BY_TRUE_KING = 0
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -301,13 +325,18 @@ PICK_EXEC_CONDEMN = 7     # card: which card of the named base value the player 
 PICK_HERALD_SUCCESSOR = 8  # card: the Herald's new Successor
 PICK_WARDEN_GIVE = 9      # card: the hand card exchanged with the Accused
 PICK_ASSASSIN_KEEP = 10   # card: the one the Assassin's owner keeps (three-player rule)
+PICK_PARTNER_CARD = 11    # card: 2v2, the fourth card placed face down for the partner
+PICK_PARTNER_TAKE = 12    # card: 2v2, the card taken from the partner's four (ACT_FOURTH: its fourth)
+PICK_TRADE = 13           # card: 2v2, a card placed face down to trade with the partner (ACT_NO: done)
 PICK_NAMES = ("exchange tie", "exchange: take from", "exchange: card", "Judge's opponent", "Princess's player",
               "Spy: who exchanges", "Spy: new Successor", "Executioner: Condemn", "Herald: new Successor",
-              "Warden: give", "Assassin: keep")
+              "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
+              "trade")
 
 ACT_FLIP = TYPES
 ACT_YES = 30
 ACT_NO = 31
+ACT_FOURTH = ACT_YES  # 2v2's take: the partner's face-down fourth card
 MAX_ACTIONS = 32  # action codes are 0..31: each is one bit of the posed D_CHOICES mask
 
 

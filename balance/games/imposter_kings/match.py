@@ -23,10 +23,10 @@ from balance.games.imposter_kings.layout import (
     C_SCORE0, C_SCORE1, C_SCORE2, C_SECOND, C_WINNER, C_WINNER_FLIPPED, DECIDER, DIRECTION, EVENT_WIDTH, EV_ACTION,
     EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS,
     MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
-    POINTS, ROUND_FIELDS, SCORE, SECOND, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER,
+    POINTS, ROUND_FIELDS, SCORE, SECOND, SIDES, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, legal_mask, pose_pending, throne_value, wrap_seat)
+    apply_action, deal_round, is_disgraced, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat)
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
@@ -107,7 +107,9 @@ def first_loser(s, cfg):
 def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     """The round's row. The chooser is the True King's holder of the deal actually played: a
     costly mulligan hands the True King to its caller, who chooses again for the new deal. The
-    loser is the player who lost first."""
+    loser is the player who lost first. In 2v2 the winner is a side (team 0: seats 0 & 2), the
+    first player and the chooser win with their team, and the winner "flipped" when neither
+    teammate's King is face up (no +1)."""
     winner = s[WINNER]
     row[C_GAME] = game
     row[C_DEAL] = deal
@@ -118,9 +120,11 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     row[C_CHOOSER_FIRST] = (1 if s[FIRST] == s[CHOOSER] else 0) if s[CHOOSER] >= 0 else -1
     row[C_WINNER] = winner
     row[C_POINTS] = s[POINTS] if winner >= 0 else 0
-    row[C_FIRST_WON] = 1 if winner >= 0 and winner == s[FIRST] else 0
-    row[C_CHOOSER_WON] = 1 if winner >= 0 and winner == s[CHOOSER] else 0
+    row[C_FIRST_WON] = 1 if winner >= 0 and winner == side_of(cfg, s[FIRST]) else 0
+    row[C_CHOOSER_WON] = 1 if winner >= 0 and s[CHOOSER] >= 0 and winner == side_of(cfg, s[CHOOSER]) else 0
     row[C_WINNER_FLIPPED] = s[FLIPPED + winner] if winner >= 0 else 0
+    if cfg[CFG_TEAMS] and winner >= 0:
+        row[C_WINNER_FLIPPED] = s[FLIPPED + winner] & s[FLIPPED + partner_of(winner)]
     row[C_LOSER_FLIPPED] = s[FLIPPED + first_loser(s, cfg)] if winner >= 0 else 0
     row[C_ASSASSINATED] = s[ASSASSINATED]
     row[C_CAPPED] = s[CAPPED]
@@ -156,7 +160,7 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
         if r < played:
             row[C_MATCH_WINNER] = match_winner
             row[C_MATCH_CAPPED] = 1 if match_winner < 0 else 0
-            row[C_FIRST_TK_WON] = 1 if match_winner == first_tk else 0
+            row[C_FIRST_TK_WON] = 1 if match_winner == side_of(cfg, first_tk) else 0
             row[C_LAST_ROUND] = 1 if r == played - 1 else 0
         else:
             row[:] = -1
@@ -165,9 +169,10 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
 
 @kernel(inline="always")
 def match_winner_of(s, cfg):
-    """The highest score wins the match; a tie goes to the final round's winner (rulebook)."""
+    """The highest score wins the match; a tie goes to the final round's winner (rulebook). In 2v2
+    the scores and the winner are the teams'."""
     best = -1
-    for q in range(cfg[CFG_PLAYERS]):
+    for q in range(SIDES if cfg[CFG_TEAMS] else cfg[CFG_PLAYERS]):
         if best < 0 or s[SCORE + q] > s[SCORE + best] or (s[SCORE + q] == s[SCORE + best] and q == s[WINNER]):
             best = q
     return best

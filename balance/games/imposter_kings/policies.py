@@ -11,7 +11,11 @@ Condemned cards, Cutthroat's revealed cards, counts), their own hand, Successor,
 face-down cards, ``layout.KNOWN`` (cards seen entering another player's hand, or named correctly)
 and ``layout.KNOWN_SUCCESSOR`` (Successors the Spy showed). With three players (Cutthroat) the
 heuristic reads the other players as one field (the chance that some opponent holds a card) and
-aims its targeted choices by turn order from its own seat, never by seat number. The search policy samples every hidden element (the unseen cards and
+aims its targeted choices by turn order from its own seat, never by seat number. In 2v2 it plays
+for its team: the field is the two opponents only, it never reacts against its partner (no King's
+Hand on the partner's ability, no Assassin on the partner's flip), aims the Princess and the
+Executioner away from the partner, takes the best card of the partner's four, and does not trade.
+The search policy samples every hidden element (the unseen cards and
 the Princess owner's pending pick) from exactly that view, so its decision is a function of the
 view and its stream alone.
 """
@@ -33,11 +37,12 @@ from balance.games.imposter_kings.layout import (
     PH_SOLDIER_NAME, PH_SPY, PH_SUCCESSOR, PH_TURN, PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START,
     PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM, PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE,
     PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POINTS, POOL, QUEEN, REMOVED, REVEALED,
+    ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
 )
 from balance.games.imposter_kings.rules import (
-    answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, is_disgraced, known_row,
-    legal_mask, next_seat, pose_pending, sentry_target)
+    answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, is_disgraced, is_opponent,
+    known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target, side_of)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -138,12 +143,13 @@ def unseen_counts(s, cfg, me, out):
 @kernel
 def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that an opponent still in the round holds type t in hand,
-    from my view (with one opponent: that the opponent holds it)."""
+    from my view (with one opponent: that the opponent holds it; in 2v2 the partner is no
+    opponent: its unknown hand cards count among the unseen, not among the opponents')."""
     unseen_counts(s, cfg, me, odds)
     hidden_in_hand = 0        # the opponents' hand cards I do not know
     known_types = np.int64(0)  # the types I know some opponent holds (a mask)
     for q in range(cfg[CFG_PLAYERS]):
-        if q != me and s[OUT + q] == 0:
+        if is_opponent(cfg, me, q) and s[OUT + q] == 0:
             row = known_row(me, q)
             for t in range(TYPES):
                 hidden_in_hand += s[HAND + q * TYPES + t] - s[row + t]
@@ -249,8 +255,9 @@ def greedy(s, cfg, actions, n, stream):
             if best < 0 or hand_value(s, cfg, a) < hand_value(s, cfg, actions[best]):
                 best = i
         return best if best >= 0 else n - 1
-    if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:
-        return position_of(actions, n, ACT_YES)
+    if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:  # against an opponent (2v2: not the partner)
+        other = s[PEND_USER] if phase == PH_KINGS_HAND else s[CURRENT]
+        return position_of(actions, n, ACT_YES if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
     if phase == PH_MULLIGAN:
         return position_of(actions, n, ACT_NO)
     return below(stream, n)
@@ -279,6 +286,15 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
                 face_up += 1
         score += w[W_ABILITY] * min(face_up, 3) / 3.0
     return score
+
+
+@kernel
+def hurts_my_team(s, cfg, me):
+    """2v2: the ability the King's Hand may stop is an opponent's (and the Assassin's aims at my
+    team, not at the opponent's own partner)."""
+    if not is_opponent(cfg, me, s[PEND_USER]):
+        return False
+    return s[PEND_EFFECT] != ASSASSIN or not is_opponent(cfg, me, s[CURRENT])
 
 
 @kernel
@@ -338,7 +354,7 @@ def setup_pick(s, cfg, me, phase, w):
     if phase == PH_FIRST:
         return ACT_YES if mean_hand_value(s, me) >= w[W_FIRST] else ACT_NO
     if phase == PH_MULLIGAN:
-        free = s[FREE_MULLIGAN_USED + me] == 0
+        free = s[FREE_MULLIGAN_USED + side_of(cfg, me)] == 0
         return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
     if phase == PH_SUCCESSOR:
         return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
@@ -355,9 +371,11 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_ANTE:
         return lowest_ante(s, me, taken_away(s, cfg))
     if phase == PH_KINGS_HAND:
+        if cfg[CFG_TEAMS] and not hurts_my_team(s, cfg, me):
+            return ACT_NO
         return ACT_YES if harm_of_pending(s, me) >= w[W_KINGS_HAND] else ACT_NO
-    if phase == PH_ASSASSIN:
-        return ACT_YES
+    if phase == PH_ASSASSIN:  # the flipper: an opponent (2v2: never the partner)
+        return ACT_YES if is_opponent(cfg, me, s[CURRENT]) else ACT_NO
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
         return best_named(cfg, odds)
     if phase == PH_FOOL:
@@ -397,7 +415,7 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
     if phase == PH_PICK_CARD:
         return pick_card_choice(s, cfg, me)
     if phase == PH_EXECUTIONER:
-        return executioner_number(s, me, odds)
+        return executioner_number(s, cfg, me, odds)
     if phase == PH_HERALD_PLAY:  # the cheapest card that brings the Herald back
         return lowest_in(s, cfg, s[D_CHOICES] & ~bit(ACT_NO))
     if phase == PH_WARDEN:
@@ -417,12 +435,25 @@ def holds_base_value(s, p, v):
 
 
 @kernel
-def executioner_number(s, me, odds):
-    """The base value the opponents most likely hold and I do not (ACT_NO when none is worth it)."""
+def knows_base_value(s, me, q, v):
+    """``me`` knows that q holds a card of base value v."""
+    row = known_row(me, q)
+    for t in range(TYPES):
+        if s[row + t] > 0 and BASE_VALUE[t] == v:
+            return True
+    return False
+
+
+@kernel
+def executioner_number(s, cfg, me, odds):
+    """The base value the opponents most likely hold and I do not (nor, in 2v2, my partner as far
+    as I know); ACT_NO when none is worth it."""
     best = ACT_NO
     best_score = EXECUTIONER_AT_LEAST
     for v in range(1, MAX_BASE + 1):
         if (s[D_CHOICES] & bit(v)) == 0 or holds_base_value(s, me, v):
+            continue
+        if cfg[CFG_TEAMS] and knows_base_value(s, me, partner_of(me), v):
             continue
         score = 0.0
         for t in range(TYPES):
@@ -472,6 +503,8 @@ def pick_player_choice(s, cfg, me):
             continue
         if pick_for == PICK_EXCHANGE_VICTIM:
             score = highest_revealed(s, q)
+        elif pick_for == PICK_PRINCESS and not is_opponent(cfg, me, q):
+            continue  # 2v2: the Princess swaps with an opponent (if none may, the pick is left to chance)
         elif pick_for == PICK_JUDGE or pick_for == PICK_PRINCESS:
             score = hand_count(s, q)
         else:
@@ -494,6 +527,26 @@ def pick_card_choice(s, cfg, me):
         return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_EXEC_CONDEMN:
         return lowest_in(s, cfg, choices)
+    return team_pick(s, cfg, me)
+
+
+@kernel
+def team_pick(s, cfg, me):
+    """2v2's setup cards: the fourth card shows the partner my best card but the Assassin; the take
+    is the highest of the partner's four (its fourth card as seen); no trade (without talking, a
+    trade only happens when both partners happen to put out the same count)."""
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_PARTNER_CARD:
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+    if pick_for == PICK_PARTNER_TAKE:
+        choices = s[D_CHOICES]
+        best = highest_in(choices & ~bit(ACT_FOURTH))
+        fourth = s[PARTNER_CARD + partner_of(me)]
+        if (choices & bit(ACT_FOURTH)) != 0 and (best < 0 or BASE_VALUE[fourth] >= BASE_VALUE[best]):
+            return ACT_FOURTH
+        return best
+    if pick_for == PICK_TRADE:
+        return ACT_NO
     return -1
 
 

@@ -19,6 +19,10 @@ player", the clockwise offset from the True King at Cutthroat's first-player cho
 Cutthroat (mode "cutthroat", 3 seats): ``Position.deal("cutthroat", ...)`` starts at the Reveal;
 ``Position.build(..., mode="cutthroat")`` builds a position in play (``out=[seat, ...]`` lists
 players already knocked out, first first; ``direction=-1`` plays counterclockwise).
+
+2v2 (mode "two_v_two", 4 seats, partners 0 & 2 against 1 & 3): ``Position.deal("two_v_two", ...)``
+starts at the Reveal; at "pick a card" the take answers "fourth" for the partner's face-down fourth
+card and the trade answers "done" (or "no") to stop placing cards. ``scores`` are the two teams'.
 """
 
 from __future__ import annotations
@@ -35,11 +39,16 @@ from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_r
 INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK)
 NUMBER_PHASES = (L.PH_MYSTIC, L.PH_EXECUTIONER, L.PH_FIRST_SEAT, L.PH_PICK_PLAYER)
 WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO,
+         "fourth": L.ACT_FOURTH, "done": L.ACT_NO,
          "clockwise": L.ACT_YES, "counterclockwise": L.ACT_NO}
 
 
-def action_name(phase: int, action: int) -> str | int:
+def action_name(phase: int, action: int, pick_for: int = -1) -> str | int:
     """A decision's action as the API reads and writes it (a card name, a word or a number)."""
+    if phase == L.PH_PICK_CARD and pick_for == L.PICK_PARTNER_TAKE and action == L.ACT_FOURTH:
+        return "fourth"
+    if phase == L.PH_PICK_CARD and pick_for == L.PICK_TRADE and action == L.ACT_NO:
+        return "done"
     if phase == L.PH_DIRECTION:
         return "clockwise" if action == L.ACT_YES else "counterclockwise"
     if action == L.ACT_YES:
@@ -84,7 +93,7 @@ class Position:
         players = MODE_PLAYERS[mode]
         s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         for p in range(L.PLAYERS):
-            s[L.SUCCESSOR + p] = s[L.DUNGEON + p] = s[L.TAKEN + p] = -1
+            s[L.SUCCESSOR + p] = s[L.DUNGEON + p] = s[L.TAKEN + p] = s[L.PARTNER_CARD + p] = -1
             for o in range(L.PLAYERS):
                 s[L.KNOWN_SUCCESSOR + o * L.PLAYERS + p] = -1
         for p, names in hands.items():
@@ -127,7 +136,8 @@ class Position:
         s[L.CHOOSER] = -1
         s[L.FIRST] = turn
         s[L.CURRENT] = turn
-        s[L.SCORE:L.SCORE + players] = scores or (0,) * players
+        sides = L.SIDES if cfg[L.CFG_TEAMS] else players
+        s[L.SCORE:L.SCORE + sides] = scores or (0,) * sides
         s[L.TRUE_KING] = true_king
         s[L.PHASE] = L.PH_START
         R.advance(s, cfg)
@@ -167,7 +177,7 @@ class Position:
         return [int(a) for a in out[:n]]
 
     def legal(self) -> list:
-        return [action_name(self.phase_code, a) for a in self.legal_codes()]
+        return [action_name(self.phase_code, a, int(self.s[L.PICK_FOR])) for a in self.legal_codes()]
 
     def code_of(self, action) -> int:
         if isinstance(action, (int, np.integer)):
@@ -252,6 +262,20 @@ class Position:
         """Cutthroat: p's revealed cards in front of it (and the one it took in the Exchange)."""
         taken = self.s[L.TAKEN + p]
         return self._names(L.REVEALED + p * L.TYPES) + ([L.NAMES[taken]] if taken >= 0 else [])
+
+    def placed(self, p: int) -> list[str]:
+        """Cards p has placed face down (for the Reveal, or 2v2's Trade)."""
+        return self._names(L.PLACED + p * L.TYPES)
+
+    def partner_card(self, p: int) -> str | None:
+        """2v2: p's fourth card, face down for its partner (None: none)."""
+        t = self.s[L.PARTNER_CARD + p]
+        return L.NAMES[t] if t >= 0 else None
+
+    def knows_successor(self, p: int, owner: int) -> str | None:
+        """The Successor p has seen of ``owner`` (2v2's partners, the Spy), None: not seen."""
+        t = self.s[L.KNOWN_SUCCESSOR + p * L.PLAYERS + owner]
+        return L.NAMES[t] if t >= 0 else None
 
     def out(self, p: int) -> int:
         """0 while p is in the round; k once p is the k-th player knocked out."""

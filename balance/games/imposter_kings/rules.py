@@ -1,4 +1,4 @@
-"""The compiled rules kernel of The Imposter Kings (base game: 2 players, and Cutthroat for 3).
+"""The compiled rules kernel of The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4).
 
 A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops
 only at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a
@@ -9,7 +9,10 @@ passing, the knock-out of a seat that cannot act) until the next decision or the
 round. The batch kernel, the policies' searches, the position API and the tests all drive
 rounds through these functions only. The table's size is ``cfg[CFG_PLAYERS]``: with two seats
 every rule reduces to the 2-player game (the next seat is the opponent, the one knock-out ends
-the round, every "choose an opponent" has one answer and is not posed).
+the round, every "choose an opponent" has one answer and is not posed). In 2v2 (``cfg[CFG_TEAMS]``) a seat's
+side is its team (``side_of``): "an opponent" is a player of the other team, "all other players"
+includes the partner, and the first knock-out ends the round ("If either partner loses, the team
+loses").
 
 The state and configuration layouts, phases and action codes are in ``layout``.
 """
@@ -22,7 +25,9 @@ from balance.engine.rng import bit_index, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS,
-    CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES, CHOOSER, CLOCKWISE,
+    CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
+    CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
+    PICK_PARTNER_TAKE, PICK_TRADE, SIDES, TRADE_MAX, TRADE_OPEN, TRADE_TRY,
     CONDEMNED, CONDEMNED_HIDDEN, COUNTERCLOCKWISE, COURT_FLAGS, COURT_LEN, COURT_TYPE, CURRENT, DECIDER, DIRECTION,
     DIRECTION_BY_TRUE_KING, DISGRACED_VALUE, DUNGEON, ELDER, EXCH_FIRST, EXCH_STEP, EXCH_VICTIM, EXECUTIONER,
     FIRST, FIRST_BY_TRUE_KING, FIRST_SEAT0, FLAG_BONUS, FLAG_DISGRACED, FLIPPED, FOOL, FREE_MULLIGAN_USED, HAND,
@@ -186,6 +191,33 @@ def next_seat(s, cfg, p):
 
 
 @kernel(inline="always")
+def side_of(cfg, p):
+    """p's side: its team in 2v2 (partners opposite, seat p's team is p % 2), else p itself."""
+    return p & 1 if cfg[CFG_TEAMS] else p
+
+
+@kernel(inline="always")
+def partner_of(p):
+    """2v2: the seat across the table."""
+    return p ^ 2
+
+
+@kernel(inline="always")
+def is_opponent(cfg, p, q):
+    """q plays against p: another seat, and in 2v2 one of the other team."""
+    return q != p and side_of(cfg, q) != side_of(cfg, p)
+
+
+@kernel(inline="always")
+def seat_at(s, cfg, first, k):
+    """The seat k places after ``first`` in turn order."""
+    q = first
+    for _ in range(k):
+        q = next_seat(s, cfg, q)
+    return q
+
+
+@kernel(inline="always")
 def next_holder(s, cfg, user, after, t):
     """The next seat after ``after`` in turn order, before coming back to ``user``, holding an
     unmuted card of type t in hand: who may react next (-1: nobody). Reactions go in turn order
@@ -201,8 +233,9 @@ def next_holder(s, cfg, user, after, t):
 
 
 @kernel(inline="always")
-def opponents_with_cards(s, cfg, p):
-    """The seats still in the round, other than p, holding a card in hand (a mask)."""
+def others_with_cards(s, cfg, p):
+    """The seats still in the round, other than p, holding a card in hand (a mask): the
+    Princess's "pick a player" (in 2v2 the partner too)."""
     mask = np.int64(0)
     for q in range(cfg[CFG_PLAYERS]):
         if q != p and s[OUT + q] == 0 and hand_count(s, q) > 0:
@@ -212,9 +245,10 @@ def opponents_with_cards(s, cfg, p):
 
 @kernel(inline="always")
 def opponents_in_round(s, cfg, p):
+    """The opponents (in 2v2: of the other team) still in the round (a mask)."""
     mask = np.int64(0)
     for q in range(cfg[CFG_PLAYERS]):
-        if q != p and s[OUT + q] == 0:
+        if is_opponent(cfg, p, q) and s[OUT + q] == 0:
             mask |= bit(q)
     return mask
 
@@ -427,6 +461,28 @@ def end_turn(s, cfg):
 
 
 @kernel
+def end_team_round(s, cfg, loser):
+    """2v2: ``loser`` is knocked out, so its team loses. "The winning team scores 1 point, +1 if
+    either teammate's King is still face up, and/or +1 if either opponent still has cards in
+    their hand or a Successor." The knocked-out player takes the True King."""
+    winner = 1 - side_of(cfg, loser)
+    s[WINNER] = winner
+    points = 1
+    if cfg[CFG_FULL_SCORING]:
+        if s[FLIPPED + winner] == 0 or s[FLIPPED + partner_of(winner)] == 0:
+            points += 1
+        other = partner_of(loser)
+        if s[OUT_BONUS + loser] == 1 or hand_count(s, other) > 0 or s[SUCCESSOR + other] >= 0:
+            points += 1
+    s[POINTS] = points
+    s[SCORE + winner] += points
+    s[TRUE_KING] = loser
+    if s[SCORE + winner] >= cfg[CFG_POINTS]:
+        s[MATCH_OVER] = 1
+    s[PHASE] = PH_ROUND_OVER
+
+
+@kernel
 def end_round(s, cfg, winner):
     """Score the round (rulebook scoring: 1, +1 King face up, +1 per opponent who could still have
     played; Cutthroat's second place 1) and hand the True King to the player who lost first."""
@@ -460,6 +516,9 @@ def knock_out(s, cfg, p):
     s[OUT_COUNT] += 1
     s[OUT + p] = s[OUT_COUNT]
     s[OUT_BONUS + p] = 1 if hand_count(s, p) > 0 or s[SUCCESSOR + p] >= 0 else 0
+    if cfg[CFG_TEAMS]:
+        end_team_round(s, cfg, p)
+        return True
     if s[OUT_COUNT] == cfg[CFG_PLAYERS] - 1:
         end_round(s, cfg, next_seat(s, cfg, p))
         return True
@@ -567,7 +626,7 @@ def on_played(s, cfg, p, t, source):
         decide(s, PH_MYSTIC, p)
     elif t == SENTRY and hand_count(s, p) > 0 and any_sentry_target(s):
         decide(s, PH_SENTRY_PICK, p)
-    elif t == PRINCESS and hand_count(s, p) > 0 and opponents_with_cards(s, cfg, p) != 0:
+    elif t == PRINCESS and hand_count(s, p) > 0 and others_with_cards(s, cfg, p) != 0:
         decide(s, PH_PRINCESS, p)
     elif t == QUEEN:
         for i in range(s[COURT_LEN] - 1):
@@ -631,8 +690,8 @@ def resolve_effect(s, cfg):
         end_turn(s, cfg)
     elif effect == SOLDIER:
         held = False
-        for q in range(cfg[CFG_PLAYERS]):
-            if q != p and s[OUT + q] == 0 and s[HAND + q * TYPES + arg] > 0:
+        for q in range(cfg[CFG_PLAYERS]):  # "If any opponent holds it": in 2v2 not the partner
+            if is_opponent(cfg, p, q) and s[OUT + q] == 0 and s[HAND + q * TYPES + arg] > 0:
                 learn_by_all(s, cfg, q, arg)
                 held = True
         if held:
@@ -791,15 +850,17 @@ def complete_flip(s, cfg):
 
 @kernel
 def call_mulligan(s, cfg, p):
-    """One free mulligan per match; after it, the caller takes the True King and the opponent +2
-    (2-player game only)."""
+    """One free mulligan per match (2v2: per team); after it, the caller takes the True King and
+    the other side (player or team) gains 2."""
     s[MULLIGANS] += 1
-    if s[FREE_MULLIGAN_USED + p] == 0:
-        s[FREE_MULLIGAN_USED + p] = 1
+    side = side_of(cfg, p)
+    other = 1 - side
+    if s[FREE_MULLIGAN_USED + side] == 0:
+        s[FREE_MULLIGAN_USED + side] = 1
     else:
-        s[SCORE + 1 - p] += 2
+        s[SCORE + other] += 2
         s[TRUE_KING] = p
-        if s[SCORE + 1 - p] >= cfg[CFG_POINTS]:
+        if s[SCORE + other] >= cfg[CFG_POINTS]:
             s[MATCH_OVER] = 1
             s[WINNER] = -1
             s[PHASE] = PH_ROUND_OVER
@@ -819,10 +880,14 @@ def setup_step(s, cfg, seat):
 
 @kernel
 def locked_in(s, cfg):
-    """A player has placed Successor (and Dungeon): the next player in turn order, or play begins."""
+    """A player has placed Successor and Dungeon (2v2: its Dungeon): the next player in turn order,
+    or play begins."""
     s[SETUP_STAGE] += 1
     if s[SETUP_STAGE] < cfg[CFG_PLAYERS]:
-        setup_step(s, cfg, next_seat(s, cfg, s[DECIDER]))
+        if cfg[CFG_TEAMS]:
+            decide(s, PH_DUNGEON, next_seat(s, cfg, s[DECIDER]))
+        else:
+            setup_step(s, cfg, next_seat(s, cfg, s[DECIDER]))
     else:
         s[CURRENT] = s[FIRST]
         s[PHASE] = PH_START
@@ -833,7 +898,10 @@ def locked_in(s, cfg):
 def set_first(s, cfg, seat):
     s[FIRST] = seat
     s[SETUP_STAGE] = 0
-    setup_step(s, cfg, seat)
+    if cfg[CFG_TEAMS]:
+        take_next(s, cfg)
+    else:
+        setup_step(s, cfg, seat)
 
 
 @kernel
@@ -867,7 +935,7 @@ def reveal_next(s, cfg):
     has not placed enough; when all have, reveals and moves on."""
     n = cfg[CFG_PLAYERS]
     while True:
-        need = REVEAL_FIRST if s[SETUP_STAGE] == 0 else REVEAL_TOTAL
+        need = REVEAL_FIRST if s[SETUP_STAGE] == 0 and not cfg[CFG_TEAMS] else REVEAL_TOTAL
         for k in range(n):
             q = wrap_seat(s[TRUE_KING] + k, n)
             if zone_count(s, PLACED, q) + zone_count(s, REVEALED, q) < need:
@@ -877,10 +945,13 @@ def reveal_next(s, cfg):
             for t in range(TYPES):
                 s[REVEALED + q * TYPES + t] += s[PLACED + q * TYPES + t]
                 s[PLACED + q * TYPES + t] = 0
-        if s[SETUP_STAGE] == 1:
+        if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS]:
             break
         s[SETUP_STAGE] = 1
-    start_exchange(s, cfg)
+    if cfg[CFG_TEAMS]:
+        partner_card_next(s, cfg)
+    else:
+        start_exchange(s, cfg)
 
 
 @kernel
@@ -954,6 +1025,143 @@ def finish_exchange(s, cfg):
     choose_first(s, cfg)
 
 
+# ---- before play in 2v2: the fourth card, take a card, Successors seen, the Trade, Dungeon -------
+@kernel
+def partner_card_next(s, cfg):
+    """"One for your partner. Each player places a fourth card face down, apart from the others."
+    Asks the next seat (from the True King's) without one; when all have, the True King chooses
+    the first player and the direction of play."""
+    n = cfg[CFG_PLAYERS]
+    for k in range(n):
+        q = wrap_seat(s[TRUE_KING] + k, n)
+        if s[PARTNER_CARD + q] < 0:
+            pick_card(s, PICK_PARTNER_CARD, q)
+            return
+    choose_first(s, cfg)
+
+
+@kernel
+def take_next(s, cfg):
+    """"Take a card. Starting with the first player and following turn order, each player takes one
+    card from their partner's four cards." Taken cards go straight to the taker's hand, so a card
+    cannot be taken back ("You can't take back a card your partner already took from you"); then
+    every card in front of a player returns to its hand, and the Successors follow."""
+    n = cfg[CFG_PLAYERS]
+    if s[SETUP_STAGE] < n:
+        pick_card(s, PICK_PARTNER_TAKE, seat_at(s, cfg, s[FIRST], s[SETUP_STAGE]))
+        return
+    for q in range(n):
+        for t in range(TYPES):
+            for _ in range(s[REVEALED + q * TYPES + t]):
+                give_to_hand_public(s, cfg, q, t)
+            s[REVEALED + q * TYPES + t] = 0
+        if s[PARTNER_CARD + q] >= 0:
+            give_seen_by(s, q, s[PARTNER_CARD + q], partner_of(q))
+            s[PARTNER_CARD + q] = -1
+    s[SETUP_STAGE] = 0
+    setup_step(s, cfg, s[FIRST])
+
+
+@kernel
+def take_from_partner(s, cfg, d, a):
+    """d takes a revealed card of type a (in everyone's sight) or the partner's fourth card
+    (ACT_FOURTH: only the team knows it)."""
+    q = partner_of(d)
+    if a == ACT_FOURTH:
+        give_seen_by(s, d, s[PARTNER_CARD + q], q)
+        s[PARTNER_CARD + q] = -1
+    else:
+        s[REVEALED + q * TYPES + a] -= 1
+        give_to_hand_public(s, cfg, d, a)
+    s[SETUP_STAGE] += 1
+    take_next(s, cfg)
+
+
+@kernel
+def successor_placed(s, cfg):
+    """2v2: the next player in turn order may mulligan and places a Successor; once all have,
+    partners look at each other's Successor ("Once both partners have, they may secretly look at
+    each other's Successor") and the Trade begins."""
+    s[SETUP_STAGE] += 1
+    n = cfg[CFG_PLAYERS]
+    if s[SETUP_STAGE] < n:
+        setup_step(s, cfg, next_seat(s, cfg, s[DECIDER]))
+        return
+    for q in range(n):
+        s[KNOWN_SUCCESSOR + q * PLAYERS + partner_of(q)] = s[SUCCESSOR + partner_of(q)]
+    s[TRADE_TRY] = 0
+    s[TRADE_OPEN] = (np.int64(1) << SIDES) - 1
+    s[SETUP_STAGE] = 0
+    trade_next(s, cfg)
+
+
+@kernel
+def trade_next(s, cfg):
+    """"Each player may place up to 2 cards face down to trade with their partner": the next seat
+    in turn order of a side still trading, until each has placed up to 2 (or answered done);
+    then the trades are settled (and tried again), and each player places a Dungeon card, in
+    turn order."""
+    n = cfg[CFG_PLAYERS]
+    while True:
+        while s[SETUP_STAGE] < n:
+            q = seat_at(s, cfg, s[FIRST], s[SETUP_STAGE])
+            if (s[TRADE_OPEN] >> side_of(cfg, q)) & 1 and zone_count(s, PLACED, q) < TRADE_MAX:
+                pick_card(s, PICK_TRADE, q)
+                return
+            s[SETUP_STAGE] += 1
+        if not settle_trades(s, cfg):
+            break
+    decide(s, PH_DUNGEON, s[FIRST])
+
+
+@kernel
+def settle_trades(s, cfg):
+    """Partners who placed the same number of cards trade them (each seen by its giver only). "If
+    partners put out a different number of cards, try again to match. If you can't, no cards are
+    traded": the cards go back, and the pair tries again up to ``cfg[CFG_TRADE_RETRIES]`` times.
+    Returns True when a pair tries again."""
+    retry = np.int64(0)
+    for side in range(SIDES):
+        if (s[TRADE_OPEN] >> side) & 1 == 0:
+            continue
+        a = side
+        b = partner_of(side)
+        matched = zone_count(s, PLACED, a) == zone_count(s, PLACED, b)
+        for t in range(TYPES):
+            for _ in range(s[PLACED + a * TYPES + t]):
+                if matched:
+                    give_seen_by(s, b, t, a)
+                else:
+                    s[HAND + a * TYPES + t] += 1
+            for _ in range(s[PLACED + b * TYPES + t]):
+                if matched:
+                    give_seen_by(s, a, t, b)
+                else:
+                    s[HAND + b * TYPES + t] += 1
+            s[PLACED + a * TYPES + t] = 0
+            s[PLACED + b * TYPES + t] = 0
+        if not matched and s[TRADE_TRY] < cfg[CFG_TRADE_RETRIES]:
+            retry |= np.int64(1) << side
+    s[TRADE_OPEN] = retry
+    s[SETUP_STAGE] = 0
+    if retry == 0:
+        return False
+    s[TRADE_TRY] += 1
+    return True
+
+
+@kernel
+def place_for_trade(s, cfg, d, a):
+    """d places a hand card face down for the Trade (ACT_NO: d is done)."""
+    if a == ACT_NO:
+        s[SETUP_STAGE] += 1
+    else:
+        s[HAND + d * TYPES + a] -= 1
+        s[PLACED + d * TYPES + a] += 1
+        forget_one(s, cfg, d, -1)
+    trade_next(s, cfg)
+
+
 # ---- performing a decision -------------------------------------------------------------------
 @kernel
 def apply_action(s, cfg, a):
@@ -971,7 +1179,9 @@ def apply_action(s, cfg, a):
         s[HAND + d * TYPES + a] -= 1
         s[SUCCESSOR + d] = a
         forget_one(s, cfg, d, -1)
-        if cfg[CFG_DUNGEON]:
+        if cfg[CFG_TEAMS]:
+            successor_placed(s, cfg)
+        elif cfg[CFG_DUNGEON]:
             decide(s, PH_DUNGEON, d)
         else:
             locked_in(s, cfg)
@@ -1026,6 +1236,8 @@ def apply_ability_choice(s, cfg, phase, d, a):
                 decide(s, PH_ASSASSIN, reactor)
             else:
                 complete_flip(s, cfg)
+    elif phase == PH_PICK_CARD:  # before the declines: 2v2's trade answers ACT_NO when done placing
+        apply_pick_card(s, cfg, d, a)
     elif a == ACT_NO and phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
         end_turn(s, cfg)  # the optional ability is declined (or the Soldier stops disgracing)
     elif phase == PH_FOOL:
@@ -1043,7 +1255,7 @@ def apply_ability_choice(s, cfg, phase, d, a):
         disgrace(s, s[COURT_LEN] - 1)
         choose_ability(s, cfg, SENTRY, a)
     elif phase == PH_PRINCESS:
-        targets = opponents_with_cards(s, cfg, d)
+        targets = others_with_cards(s, cfg, d)
         if single(targets):
             s[PEND_TARGET] = bit_index(targets)
             choose_ability(s, cfg, PRINCESS, s[PEND_TARGET])
@@ -1060,8 +1272,6 @@ def apply_ability_choice(s, cfg, phase, d, a):
         herald_follow(s, cfg, d, a)
     elif phase == PH_PICK_PLAYER:
         apply_pick_player(s, cfg, d, a)
-    elif phase == PH_PICK_CARD:
-        apply_pick_card(s, cfg, d, a)
     else:
         apply_exchange(s, cfg, phase, d, a)
 
@@ -1122,6 +1332,14 @@ def apply_pick_card(s, cfg, d, a):
         end_turn(s, cfg)
     elif pick_for == PICK_SPY_SWAP:
         spy_swap(s, cfg, d, a)
+    elif pick_for == PICK_PARTNER_CARD:
+        s[HAND + d * TYPES + a] -= 1
+        s[PARTNER_CARD + d] = a
+        partner_card_next(s, cfg)
+    elif pick_for == PICK_PARTNER_TAKE:
+        take_from_partner(s, cfg, d, a)
+    elif pick_for == PICK_TRADE:
+        place_for_trade(s, cfg, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
         s[POOL + a] -= 1
         s[HAND + d * TYPES + a] += 1
@@ -1222,7 +1440,7 @@ def pick_player_mask(s, cfg, d):
     if pick_for == PICK_EXCHANGE_VICTIM or pick_for == PICK_JUDGE:
         return opponents_in_round(s, cfg, d)
     if pick_for == PICK_PRINCESS:
-        return opponents_with_cards(s, cfg, d)
+        return others_with_cards(s, cfg, d)
     return spy_targets(s, cfg) | bit(ACT_NO)
 
 
@@ -1241,6 +1459,11 @@ def pick_card_mask(s, cfg, d):
             if s[HAND + d * TYPES + t] > 0 and BASE_VALUE[t] == s[PEND_ARG]:
                 mask |= bit(t)
         return mask
+    if pick_for == PICK_PARTNER_TAKE:
+        q = partner_of(d)
+        return zone_types(s, REVEALED, q) | (bit(ACT_FOURTH) if s[PARTNER_CARD + q] >= 0 else 0)
+    if pick_for == PICK_TRADE:
+        return hand_types(s, d) | bit(ACT_NO)
     return hand_types(s, d)
 
 
@@ -1339,6 +1562,7 @@ def deal_round(s, cfg, stream, rotation, cards):
         s[SUCCESSOR + p] = -1
         s[DUNGEON + p] = -1
         s[TAKEN + p] = -1
+        s[PARTNER_CARD + p] = -1
         for o in range(PLAYERS):
             s[KNOWN_SUCCESSOR + o * PLAYERS + p] = -1
     s[WINNER] = -1
@@ -1377,7 +1601,7 @@ def count_cards(s):
         for t in range(TYPES):
             for zone in (HAND, ANTE, PLACED, REVEALED, CONDEMNED, CONDEMNED_HIDDEN):
                 counts[t] += s[zone + p * TYPES + t]
-        for zone in (SUCCESSOR, DUNGEON, TAKEN):
+        for zone in (SUCCESSOR, DUNGEON, TAKEN, PARTNER_CARD):
             if s[zone + p] >= 0:
                 counts[s[zone + p]] += 1
     for i in range(s[COURT_LEN]):
