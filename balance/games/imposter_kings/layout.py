@@ -149,6 +149,8 @@ def type_of(name: str) -> int:
 
 
 PLAYERS = 3  # seats the record holds; a setup uses cfg[CFG_PLAYERS] of them
+SEAT_MASK = 3  # the bits every seat 0..PLAYERS-1 fits in (rules.zone_row)
+assert PLAYERS <= SEAT_MASK + 1
 
 # ---- state layout ---------------------------------------------------------------------------
 PHASE = D_KIND       # the pending decision's kind, or a non-decision state (PH_REDEAL, ...)
