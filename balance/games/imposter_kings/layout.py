@@ -167,6 +167,8 @@ def type_of(name: str) -> int:
 
 PLAYERS = 4  # seats the record holds; a setup uses cfg[CFG_PLAYERS] of them
 SIDES = 2    # 2v2's teams
+SEAT_MASK = 3  # the bits every seat 0..PLAYERS-1 fits in (rules.zone_row)
+assert PLAYERS <= SEAT_MASK + 1
 
 # ---- state layout ---------------------------------------------------------------------------
 PHASE = D_KIND       # the pending decision's kind, or a non-decision state (PH_REDEAL, ...)

@@ -26,7 +26,8 @@ from balance.games.imposter_kings.layout import (
     POINTS, ROUND_FIELDS, SCORE, SECOND, SIDES, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat)
+    apply_action, deal_round, is_disgraced, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat,
+    zone_row)
 from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
@@ -59,7 +60,7 @@ def record_deal(trace, fill, round_index, s, cfg):
             return
         packed = 0
         for t in range(TYPES):
-            packed |= s[HAND + seat * TYPES + t] << (HAND_BITS * t)
+            packed |= s[zone_row(HAND, seat) + t] << (HAND_BITS * t)
         trace[k, EV_ROUND] = round_index
         trace[k, EV_PHASE] = EV_DEAL
         trace[k, EV_DECIDER] = seat

@@ -41,8 +41,8 @@ from balance.games.imposter_kings.layout import (
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
 )
 from balance.games.imposter_kings.rules import (
-    answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, is_disgraced, is_opponent,
-    known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target, side_of)
+    answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, in_mode, is_disgraced,
+    is_opponent, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target, side_of, zone_row)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -106,22 +106,26 @@ def unseen_counts(s, cfg, me, out):
     knows is there, their Successors unless the Spy showed them, their Dungeons, face-down
     Condemned and removed cards, cards placed for the Reveal, the unused card): the mode's deck
     less every zone ``me`` sees. Reads ``me``'s view only. Zone by zone, each a loop over the
-    types (vectorized), over the table's seats only: a 2-player table pays for 2 seats."""
+    types (vectorized), over the table's seats only: a 2-player table pays for 2 seats, and a deck
+    without the Executioner for no face-down Condemned cards."""
     for t in range(TYPES):
-        out[t] = cfg[CFG_DECK + t] - s[HAND + me * TYPES + t] - s[REMOVED + t] - s[CONDEMNED_HIDDEN + me * TYPES + t]
+        out[t] = cfg[CFG_DECK + t] - s[zone_row(HAND, me) + t] - s[REMOVED + t]
+    if in_mode(cfg, EXECUTIONER):
+        for t in range(TYPES):
+            out[t] -= s[zone_row(CONDEMNED_HIDDEN, me) + t]
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         out[cfg[CFG_FIXED_ACCUSED]] += 1
     if cfg[CFG_REVEAL]:  # the zones of Cutthroat's Reveal and Exchange
         for p in range(cfg[CFG_PLAYERS]):
             for t in range(TYPES):
-                out[t] -= s[REVEALED + p * TYPES + t]
+                out[t] -= s[zone_row(REVEALED, p) + t]
             if s[TAKEN + p] >= 0:
                 out[s[TAKEN + p]] -= 1
         for t in range(TYPES):
-            out[t] -= s[PLACED + me * TYPES + t]
+            out[t] -= s[zone_row(PLACED, me) + t]
     for p in range(cfg[CFG_PLAYERS]):
         for t in range(TYPES):
-            out[t] -= s[ANTE + p * TYPES + t] + s[CONDEMNED + p * TYPES + t]
+            out[t] -= s[zone_row(ANTE, p) + t] + s[zone_row(CONDEMNED, p) + t]
         if p != me:
             row = known_row(me, p)
             for t in range(TYPES):
@@ -152,7 +156,7 @@ def opponent_odds(s, cfg, me, odds):
         if is_opponent(cfg, me, q) and s[OUT + q] == 0:
             row = known_row(me, q)
             for t in range(TYPES):
-                hidden_in_hand += s[HAND + q * TYPES + t] - s[row + t]
+                hidden_in_hand += s[zone_row(HAND, q) + t] - s[row + t]
                 if s[row + t] > 0:
                     known_types |= bit(t)
     hidden = 0.0
@@ -198,7 +202,7 @@ def mean_hand_value(s, p):
     total = 0
     count = 0
     for t in range(TYPES):
-        c = s[HAND + p * TYPES + t]
+        c = s[zone_row(HAND, p) + t]
         total += c * BASE_VALUE[t]
         count += c
     return total / count if count > 0 else 0.0
@@ -210,7 +214,7 @@ def extreme_card(s, p, highest, avoid, skip):
     types in the mask ``skip`` (answers a restriction took away) are never picked."""
     pick = -1
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] == 0 or t == avoid or (skip & bit(t)) != 0:
+        if s[zone_row(HAND, p) + t] == 0 or t == avoid or (skip & bit(t)) != 0:
             continue
         if pick < 0 or (BASE_VALUE[t] >= BASE_VALUE[pick] if highest else BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
@@ -307,7 +311,7 @@ def harm_of_pending(s, me):
     if effect == FOOL:
         return BASE_VALUE[s[COURT_TYPE + arg]] / MAX_VALUE
     if effect == INQUISITOR or effect == SOLDIER or effect == JUDGE:
-        return 1.0 if s[HAND + me * TYPES + arg] > 0 else 0.0
+        return 1.0 if s[zone_row(HAND, me) + arg] > 0 else 0.0
     if effect == EXECUTIONER:
         return 1.0 if holds_base_value(s, me, arg) else 0.0
     if effect == MYSTIC:
@@ -429,7 +433,7 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
 @kernel
 def holds_base_value(s, p, v):
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] > 0 and BASE_VALUE[t] == v:
+        if s[zone_row(HAND, p) + t] > 0 and BASE_VALUE[t] == v:
             return True
     return False
 
@@ -554,7 +558,7 @@ def team_pick(s, cfg, me):
 def lowest_ante(s, me, skip):
     pick = -1
     for t in range(TYPES):
-        if s[ANTE + me * TYPES + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
+        if s[zone_row(ANTE, me) + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
     return pick
 
@@ -577,7 +581,7 @@ def best_court_card(s, sentry):
 def nth_card(s, p, k):
     """The k-th card (0-based, in type order) of p's hand."""
     for t in range(TYPES):
-        k -= s[HAND + p * TYPES + t]
+        k -= s[zone_row(HAND, p) + t]
         if k < 0:
             return t
     return -1
@@ -602,10 +606,10 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     shuffle(stream, pool, n)
     hidden_hand = hand_count(s, q)
     for t in range(TYPES):
-        out[HAND + q * TYPES + t] = s[known_row(me, q) + t]
+        out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]
         hidden_hand -= s[known_row(me, q) + t]
     for k in range(hidden_hand):
-        out[HAND + q * TYPES + pool[k]] += 1
+        out[zone_row(HAND, q) + pool[k]] += 1
     k = hidden_hand
     for zone in (SUCCESSOR + q, DUNGEON + q, UNUSED):
         if s[zone] >= 0:

@@ -41,8 +41,8 @@ from balance.games.imposter_kings.layout import (
     PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START, PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM,
     PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE, PICK_PRINCESS, PICK_SPY, PICK_SPY_SWAP,
     PICK_WARDEN_GIVE, PLACED, PLAYERS, PLIES, POINTS, POOL, PRINCESS, QUEEN, REMOVED, REMOVED_HIDDEN, REVEALED,
-    REVEAL_FIRST, REVEAL_TOTAL, ROUND_FIELDS, ROYALTY, SCORE, SECOND, SENTRY, SETUP_STAGE, SOLDIER, SOLDIER_BONUS,
-    SOLDIER_DISGRACES, SPY, SUCCESSOR, TAKEN, TRUE_KING, TYPES, UNUSED, WARDEN, WARDEN_FACE_UP, WARLORD,
+    REVEAL_FIRST, REVEAL_TOTAL, ROUND_FIELDS, ROYALTY, SCORE, SEAT_MASK, SECOND, SENTRY, SETUP_STAGE, SOLDIER,
+    SOLDIER_BONUS, SOLDIER_DISGRACES, SPY, SUCCESSOR, TAKEN, TRUE_KING, TYPES, UNUSED, WARDEN, WARDEN_FACE_UP, WARLORD,
     WARLORD_COURT_WITH_ROYALTY, WARLORD_HAND_WITH_ROYALTY, WINNER, ZEALOT,
 )
 
@@ -54,11 +54,20 @@ SRC_HERALD = 3  # the card played after the Herald: from hand, by the Herald's p
 
 # ---- reading the state -----------------------------------------------------------------------
 @kernel(inline="always")
+def zone_row(zone, p):
+    """Offset of seat p's row of a per-type zone (HAND, ANTE, CONDEMNED, ...). The seat is masked
+    to its bits, which changes no seat but shows the compiler an index that cannot be negative: a
+    loop over the row's types then reads consecutive memory, without Numba's negative-index
+    correction on every read (which kept those loops from vectorizing)."""
+    return zone + (p & SEAT_MASK) * TYPES
+
+
+@kernel(inline="always")
 def zone_count(s, zone, p):
     """Cards in p's per-type zone (HAND, ANTE, CONDEMNED, ...)."""
     total = 0
     for t in range(TYPES):
-        total += s[zone + p * TYPES + t]
+        total += s[zone_row(zone, p) + t]
     return total
 
 
@@ -144,7 +153,7 @@ def can_play(s, cfg, p, t):
 @kernel(inline="always")
 def can_play_on(s, cfg, p, t, throne, royal_throne):
     """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
-    if s[HAND + p * TYPES + t] == 0:
+    if s[zone_row(HAND, p) + t] == 0:
         return False
     if s[COURT_LEN] == 0 or hand_value(s, cfg, t) >= throne:
         return True
@@ -163,8 +172,9 @@ def can_flip(s, p):
 # ---- seats -----------------------------------------------------------------------------------
 @kernel(inline="always")
 def known_row(observer, owner):
-    """Offset of what ``observer`` knows of ``owner``'s hand (layout.known_at)."""
-    return KNOWN + (observer * PLAYERS + owner) * TYPES
+    """Offset of what ``observer`` knows of ``owner``'s hand (layout.known_at; seats masked as in
+    ``zone_row``)."""
+    return KNOWN + ((observer & SEAT_MASK) * PLAYERS + (owner & SEAT_MASK)) * TYPES
 
 
 @kernel(inline="always")
@@ -227,7 +237,7 @@ def next_holder(s, cfg, user, after, t):
         q = next_seat(s, cfg, q)
         if q == user:
             return -1
-        if s[HAND + q * TYPES + t] > 0 and not hand_muted(s, cfg, t):
+        if s[zone_row(HAND, q) + t] > 0 and not hand_muted(s, cfg, t):
             return q
     return -1
 
@@ -263,7 +273,7 @@ def single(mask):
 @kernel(inline="always")
 def take_from_hand(s, p, t):
     """A card leaves p's hand in plain sight: whoever knew it was there knows it is gone."""
-    s[HAND + p * TYPES + t] -= 1
+    s[zone_row(HAND, p) + t] -= 1
     for o in range(PLAYERS):
         known = known_row(o, p) + t
         if o != p and s[known] > 0:
@@ -273,7 +283,7 @@ def take_from_hand(s, p, t):
 @kernel(inline="always")
 def give_to_hand_public(s, cfg, p, t):
     """p takes a card in plain sight: every other player now knows it is in p's hand."""
-    s[HAND + p * TYPES + t] += 1
+    s[zone_row(HAND, p) + t] += 1
     for o in range(cfg[CFG_PLAYERS]):
         if o != p:
             s[known_row(o, p) + t] += 1
@@ -282,7 +292,7 @@ def give_to_hand_public(s, cfg, p, t):
 @kernel
 def give_seen_by(s, p, t, observer):
     """p receives a card only ``observer`` (its giver) sees."""
-    s[HAND + p * TYPES + t] += 1
+    s[zone_row(HAND, p) + t] += 1
     s[known_row(observer, p) + t] += 1
 
 
@@ -333,8 +343,8 @@ def forget_successor(s, cfg, owner):
 def condemn_face_down(s, cfg, p, t):
     """The Executioner: p Condemns a card of the named base value face down. Everyone knows its
     base value, not its type, so each card of that base value p was known to hold is one less sure."""
-    s[HAND + p * TYPES + t] -= 1
-    s[CONDEMNED_HIDDEN + p * TYPES + t] += 1
+    s[zone_row(HAND, p) + t] -= 1
+    s[zone_row(CONDEMNED_HIDDEN, p) + t] += 1
     for o in range(cfg[CFG_PLAYERS]):
         if o != p:
             for u in range(TYPES):
@@ -424,7 +434,7 @@ def any_sentry_target(s):
 @kernel
 def has_judge_card(s, p):
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
+        if s[zone_row(HAND, p) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
             return True
     return False
 
@@ -531,13 +541,13 @@ def remove_condemned(s, p):
     if zone_count(s, CONDEMNED, p) + zone_count(s, CONDEMNED_HIDDEN, p) == 0:
         return False  # the common case, asked every turn: two vectorized sums, no search
     for t in range(TYPES):
-        if s[CONDEMNED + p * TYPES + t] > 0:
-            s[CONDEMNED + p * TYPES + t] -= 1
+        if s[zone_row(CONDEMNED, p) + t] > 0:
+            s[zone_row(CONDEMNED, p) + t] -= 1
             s[REMOVED + t] += 1
             return True
     for t in range(TYPES):
-        if s[CONDEMNED_HIDDEN + p * TYPES + t] > 0:
-            s[CONDEMNED_HIDDEN + p * TYPES + t] -= 1
+        if s[zone_row(CONDEMNED_HIDDEN, p) + t] > 0:
+            s[zone_row(CONDEMNED_HIDDEN, p) + t] -= 1
             s[REMOVED_HIDDEN + t] += 1
             return True
     return False
@@ -558,7 +568,7 @@ def start_turn(s, cfg):
         only = -1
         kinds = 0
         for t in range(TYPES):
-            if s[ANTE + p * TYPES + t] > 0:
+            if s[zone_row(ANTE, p) + t] > 0:
                 only = t
                 kinds += 1
         if kinds == 1:
@@ -589,7 +599,7 @@ def advance(s, cfg):
 def play_card(s, cfg, p, t, source):
     """Put a card on the Throne from hand, Antechamber, as the Oathbound's or the Herald's follow-up."""
     if source == SRC_ANTE:
-        s[ANTE + p * TYPES + t] -= 1
+        s[zone_row(ANTE, p) + t] -= 1
     else:
         take_from_hand(s, p, t)
     if source == SRC_HAND and t == OATHBOUND and s[COURT_LEN] > 0 and throne_value(s) > OATHBOUND_VALUE:
@@ -664,10 +674,10 @@ def counter(s, cfg):
     reactor = s[DECIDER]
     user = s[PEND_USER]
     take_from_hand(s, reactor, KINGS_HAND)
-    s[CONDEMNED + reactor * TYPES + KINGS_HAND] += 1
+    s[zone_row(CONDEMNED, reactor) + KINGS_HAND] += 1
     if s[PEND_EFFECT] == ASSASSIN:
         take_from_hand(s, user, ASSASSIN)
-        s[CONDEMNED + user * TYPES + ASSASSIN] += 1
+        s[zone_row(CONDEMNED, user) + ASSASSIN] += 1
         complete_flip(s, cfg)
     else:
         s[REMOVED + pop_court(s)] += 1
@@ -684,14 +694,14 @@ def resolve_effect(s, cfg):
         end_turn(s, cfg)
     elif effect == INQUISITOR:
         for q in range(cfg[CFG_PLAYERS]):
-            if q != p and s[OUT + q] == 0 and s[HAND + q * TYPES + arg] > 0:
+            if q != p and s[OUT + q] == 0 and s[zone_row(HAND, q) + arg] > 0:
                 take_from_hand(s, q, arg)
-                s[ANTE + q * TYPES + arg] += 1
+                s[zone_row(ANTE, q) + arg] += 1
         end_turn(s, cfg)
     elif effect == SOLDIER:
         held = False
         for q in range(cfg[CFG_PLAYERS]):  # "If any opponent holds it": in 2v2 not the partner
-            if is_opponent(cfg, p, q) and s[OUT + q] == 0 and s[HAND + q * TYPES + arg] > 0:
+            if is_opponent(cfg, p, q) and s[OUT + q] == 0 and s[zone_row(HAND, q) + arg] > 0:
                 learn_by_all(s, cfg, q, arg)
                 held = True
         if held:
@@ -702,9 +712,9 @@ def resolve_effect(s, cfg):
             end_turn(s, cfg)
     elif effect == JUDGE:
         q = s[PEND_TARGET]
-        if s[HAND + q * TYPES + arg] > 0:
+        if s[zone_row(HAND, q) + arg] > 0:
             learn_by_all(s, cfg, q, arg)
-        if s[HAND + q * TYPES + arg] > 0 and has_judge_card(s, p):
+        if s[zone_row(HAND, q) + arg] > 0 and has_judge_card(s, p):
             decide(s, PH_JUDGE_ANTE, p)
         else:
             end_turn(s, cfg)
@@ -719,7 +729,7 @@ def resolve_effect(s, cfg):
         s[PEND_LEFT] = 0
         executioner_next(s, cfg)
     elif effect == HERALD:
-        s[HAND + p * TYPES + s[SUCCESSOR + p]] += 1  # "shuffle your Successor into your hand"
+        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1  # "shuffle your Successor into your hand"
         s[SUCCESSOR + p] = -1
         forget_successor(s, cfg, p)
         pick_card(s, PICK_HERALD_SUCCESSOR, p)
@@ -741,8 +751,8 @@ def assassinate(s, cfg):
     if knock_out(s, cfg, victim):
         return
     for t in range(TYPES):
-        s[POOL + t] += s[HAND + victim * TYPES + t]
-        s[HAND + victim * TYPES + t] = 0
+        s[POOL + t] += s[zone_row(HAND, victim) + t]
+        s[zone_row(HAND, victim) + t] = 0
     forget_hand(s, cfg, victim)
     if s[SUCCESSOR + victim] >= 0:
         s[POOL + s[SUCCESSOR + victim]] += 1
@@ -771,7 +781,7 @@ def executioner_next(s, cfg):
         kinds = 0
         only = -1
         for t in range(TYPES):
-            if s[HAND + q * TYPES + t] > 0 and BASE_VALUE[t] == v:
+            if s[zone_row(HAND, q) + t] > 0 and BASE_VALUE[t] == v:
                 kinds += 1
                 only = t
         if kinds == 1:
@@ -790,7 +800,7 @@ def herald_follow_mask(s, cfg, p):
     mask = np.int64(0)
     throne = throne_value(s)
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] > 0:
+        if s[zone_row(HAND, p) + t] > 0:
             value = hand_value(s, cfg, t)
             if value >= HERALD_MIN_VALUE and (cfg[CFG_HERALD_ANY] == 1 or value >= throne):
                 mask |= bit(t)
@@ -842,7 +852,7 @@ def complete_flip(s, cfg):
     p = s[CURRENT]
     disgrace(s, s[COURT_LEN] - 1)
     if s[SUCCESSOR + p] >= 0:
-        s[HAND + p * TYPES + s[SUCCESSOR + p]] += 1
+        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1
         s[SUCCESSOR + p] = -1
         forget_successor(s, cfg, p)
     end_turn(s, cfg)
@@ -943,8 +953,8 @@ def reveal_next(s, cfg):
                 return
         for q in range(n):
             for t in range(TYPES):
-                s[REVEALED + q * TYPES + t] += s[PLACED + q * TYPES + t]
-                s[PLACED + q * TYPES + t] = 0
+                s[zone_row(REVEALED, q) + t] += s[zone_row(PLACED, q) + t]
+                s[zone_row(PLACED, q) + t] = 0
         if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS]:
             break
         s[SETUP_STAGE] = 1
@@ -958,7 +968,7 @@ def reveal_next(s, cfg):
 def highest_revealed(s, q):
     best = 0
     for t in range(TYPES):
-        if s[REVEALED + q * TYPES + t] > 0 and BASE_VALUE[t] > best:
+        if s[zone_row(REVEALED, q) + t] > 0 and BASE_VALUE[t] > best:
             best = BASE_VALUE[t]
     return best
 
@@ -1016,9 +1026,9 @@ def finish_exchange(s, cfg):
     """Everyone takes the revealed (and taken) cards back into hand, in everyone's sight."""
     for q in range(cfg[CFG_PLAYERS]):
         for t in range(TYPES):
-            for _ in range(s[REVEALED + q * TYPES + t]):
+            for _ in range(s[zone_row(REVEALED, q) + t]):
                 give_to_hand_public(s, cfg, q, t)
-            s[REVEALED + q * TYPES + t] = 0
+            s[zone_row(REVEALED, q) + t] = 0
         if s[TAKEN + q] >= 0:
             give_to_hand_public(s, cfg, q, s[TAKEN + q])
             s[TAKEN + q] = -1
@@ -1052,9 +1062,9 @@ def take_next(s, cfg):
         return
     for q in range(n):
         for t in range(TYPES):
-            for _ in range(s[REVEALED + q * TYPES + t]):
+            for _ in range(s[zone_row(REVEALED, q) + t]):
                 give_to_hand_public(s, cfg, q, t)
-            s[REVEALED + q * TYPES + t] = 0
+            s[zone_row(REVEALED, q) + t] = 0
         if s[PARTNER_CARD + q] >= 0:
             give_seen_by(s, q, s[PARTNER_CARD + q], partner_of(q))
             s[PARTNER_CARD + q] = -1
@@ -1071,7 +1081,7 @@ def take_from_partner(s, cfg, d, a):
         give_seen_by(s, d, s[PARTNER_CARD + q], q)
         s[PARTNER_CARD + q] = -1
     else:
-        s[REVEALED + q * TYPES + a] -= 1
+        s[zone_row(REVEALED, q) + a] -= 1
         give_to_hand_public(s, cfg, d, a)
     s[SETUP_STAGE] += 1
     take_next(s, cfg)
@@ -1128,18 +1138,18 @@ def settle_trades(s, cfg):
         b = partner_of(side)
         matched = zone_count(s, PLACED, a) == zone_count(s, PLACED, b)
         for t in range(TYPES):
-            for _ in range(s[PLACED + a * TYPES + t]):
+            for _ in range(s[zone_row(PLACED, a) + t]):
                 if matched:
                     give_seen_by(s, b, t, a)
                 else:
-                    s[HAND + a * TYPES + t] += 1
-            for _ in range(s[PLACED + b * TYPES + t]):
+                    s[zone_row(HAND, a) + t] += 1
+            for _ in range(s[zone_row(PLACED, b) + t]):
                 if matched:
                     give_seen_by(s, a, t, b)
                 else:
-                    s[HAND + b * TYPES + t] += 1
-            s[PLACED + a * TYPES + t] = 0
-            s[PLACED + b * TYPES + t] = 0
+                    s[zone_row(HAND, b) + t] += 1
+            s[zone_row(PLACED, a) + t] = 0
+            s[zone_row(PLACED, b) + t] = 0
         if not matched and s[TRADE_TRY] < cfg[CFG_TRADE_RETRIES]:
             retry |= np.int64(1) << side
     s[TRADE_OPEN] = retry
@@ -1156,8 +1166,8 @@ def place_for_trade(s, cfg, d, a):
     if a == ACT_NO:
         s[SETUP_STAGE] += 1
     else:
-        s[HAND + d * TYPES + a] -= 1
-        s[PLACED + d * TYPES + a] += 1
+        s[zone_row(HAND, d) + a] -= 1
+        s[zone_row(PLACED, d) + a] += 1
         forget_one(s, cfg, d, -1)
     trade_next(s, cfg)
 
@@ -1176,7 +1186,7 @@ def apply_action(s, cfg, a):
         else:
             decide(s, PH_SUCCESSOR, d)
     elif phase == PH_SUCCESSOR:
-        s[HAND + d * TYPES + a] -= 1
+        s[zone_row(HAND, d) + a] -= 1
         s[SUCCESSOR + d] = a
         forget_one(s, cfg, d, -1)
         if cfg[CFG_TEAMS]:
@@ -1186,7 +1196,7 @@ def apply_action(s, cfg, a):
         else:
             locked_in(s, cfg)
     elif phase == PH_DUNGEON:
-        s[HAND + d * TYPES + a] -= 1
+        s[zone_row(HAND, d) + a] -= 1
         s[DUNGEON + d] = a
         forget_one(s, cfg, d, -1)
         locked_in(s, cfg)
@@ -1200,8 +1210,8 @@ def apply_action(s, cfg, a):
     elif phase == PH_OATH_FOLLOW:
         play_card(s, cfg, d, a, SRC_FOLLOW)
     elif phase == PH_REVEAL:
-        s[HAND + d * TYPES + a] -= 1
-        s[PLACED + d * TYPES + a] += 1
+        s[zone_row(HAND, d) + a] -= 1
+        s[zone_row(PLACED, d) + a] += 1
         reveal_next(s, cfg)
     elif phase == PH_FIRST_SEAT:
         s[FIRST] = wrap_seat(d + a, cfg[CFG_PLAYERS])
@@ -1296,7 +1306,7 @@ def apply_pick_player(s, cfg, d, a):
         s[PEND_TARGET] = a
         if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
             for t in range(TYPES):  # the Spy's user looks at the hand it chooses from
-                s[known_row(d, a) + t] = s[HAND + a * TYPES + t]
+                s[known_row(d, a) + t] = s[zone_row(HAND, a) + t]
             pick_card(s, PICK_SPY_SWAP, d)
         else:
             pick_card(s, PICK_SPY_SWAP, a)
@@ -1306,7 +1316,7 @@ def apply_pick_player(s, cfg, d, a):
 def apply_pick_card(s, cfg, d, a):
     pick_for = s[PICK_FOR]
     if pick_for == PICK_EXCHANGE_TAKE:
-        s[REVEALED + exchange_source(s) * TYPES + a] -= 1
+        s[zone_row(REVEALED, exchange_source(s)) + a] -= 1
         s[TAKEN + d] = a
         s[EXCH_STEP] += 1
         if s[EXCH_STEP] < 3:
@@ -1317,7 +1327,7 @@ def apply_pick_card(s, cfg, d, a):
         condemn_face_down(s, cfg, d, a)
         executioner_next(s, cfg)
     elif pick_for == PICK_HERALD_SUCCESSOR:
-        s[HAND + d * TYPES + a] -= 1
+        s[zone_row(HAND, d) + a] -= 1
         s[SUCCESSOR + d] = a
         forget_one(s, cfg, d, -1)
         if herald_follow_mask(s, cfg, d) != 0:
@@ -1333,7 +1343,7 @@ def apply_pick_card(s, cfg, d, a):
     elif pick_for == PICK_SPY_SWAP:
         spy_swap(s, cfg, d, a)
     elif pick_for == PICK_PARTNER_CARD:
-        s[HAND + d * TYPES + a] -= 1
+        s[zone_row(HAND, d) + a] -= 1
         s[PARTNER_CARD + d] = a
         partner_card_next(s, cfg)
     elif pick_for == PICK_PARTNER_TAKE:
@@ -1342,7 +1352,7 @@ def apply_pick_card(s, cfg, d, a):
         place_for_trade(s, cfg, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
         s[POOL + a] -= 1
-        s[HAND + d * TYPES + a] += 1
+        s[zone_row(HAND, d) + a] += 1
         for t in range(TYPES):
             s[REMOVED_HIDDEN + t] += s[POOL + t]
             s[POOL + t] = 0
@@ -1357,10 +1367,10 @@ def spy_swap(s, cfg, d, a):
     q = s[PEND_TARGET]
     user = s[PEND_USER]
     old = s[SUCCESSOR + q]
-    s[HAND + q * TYPES + a] -= 1
+    s[zone_row(HAND, q) + a] -= 1
     s[SUCCESSOR + q] = a
     forget_one(s, cfg, q, d)
-    s[HAND + q * TYPES + old] += 1
+    s[zone_row(HAND, q) + old] += 1
     forget_successor(s, cfg, q)
     if d != q:
         s[known_row(d, q) + a] -= 1
@@ -1381,7 +1391,7 @@ def apply_exchange(s, cfg, phase, d, a):
             end_turn(s, cfg)
     elif phase == PH_JUDGE_ANTE:
         take_from_hand(s, d, a)
-        s[ANTE + d * TYPES + a] += 1
+        s[zone_row(ANTE, d) + a] += 1
         end_turn(s, cfg)
     elif phase == PH_SENTRY_GIVE:
         i = s[PEND_ARG]
@@ -1417,7 +1427,7 @@ def hand_types(s, p):
     """The types in p's hand, as a mask."""
     mask = np.int64(0)
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] > 0:
+        if s[zone_row(HAND, p) + t] > 0:
             mask |= bit(t)
     return mask
 
@@ -1427,7 +1437,7 @@ def zone_types(s, zone, p):
     """The types in p's per-type zone ``zone``, as a mask."""
     mask = np.int64(0)
     for t in range(TYPES):
-        if s[zone + p * TYPES + t] > 0:
+        if s[zone_row(zone, p) + t] > 0:
             mask |= bit(t)
     return mask
 
@@ -1456,7 +1466,7 @@ def pick_card_mask(s, cfg, d):
     if pick_for == PICK_EXEC_CONDEMN:
         mask = np.int64(0)
         for t in range(TYPES):
-            if s[HAND + d * TYPES + t] > 0 and BASE_VALUE[t] == s[PEND_ARG]:
+            if s[zone_row(HAND, d) + t] > 0 and BASE_VALUE[t] == s[PEND_ARG]:
                 mask |= bit(t)
         return mask
     if pick_for == PICK_PARTNER_TAKE:
@@ -1513,7 +1523,7 @@ def legal_mask(s, cfg):
                 mask |= bit(i)
     elif phase == PH_JUDGE_ANTE:
         for t in range(TYPES):
-            if s[HAND + d * TYPES + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
+            if s[zone_row(HAND, d) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
                 mask |= bit(t)
     elif phase == PH_MYSTIC:
         for v in range(1, MYSTIC_HIGHEST + 1):
@@ -1579,7 +1589,7 @@ def deal_round(s, cfg, stream, rotation, cards):
     for slot in range(n_seats):
         seat = wrap_seat(slot + rotation, n_seats)
         for k in range(hand):
-            s[HAND + seat * TYPES + cards[slot * hand + k]] += 1
+            s[zone_row(HAND, seat) + cards[slot * hand + k]] += 1
     left = n_seats * hand
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         s[ACCUSED] = cfg[CFG_FIXED_ACCUSED]
@@ -1600,7 +1610,7 @@ def count_cards(s):
     for p in range(PLAYERS):
         for t in range(TYPES):
             for zone in (HAND, ANTE, PLACED, REVEALED, CONDEMNED, CONDEMNED_HIDDEN):
-                counts[t] += s[zone + p * TYPES + t]
+                counts[t] += s[zone_row(zone, p) + t]
         for zone in (SUCCESSOR, DUNGEON, TAKEN, PARTNER_CARD):
             if s[zone + p] >= 0:
                 counts[s[zone + p]] += 1
