@@ -30,10 +30,11 @@ options, the seat's policy parameters, restrictions, scratch buffers): the drive
 on. Nothing here allocates.
 """
 
+import numpy as np
 from numba import types
 
 from balance.engine.decision import D_CHOICES, D_SEAT, N_KINDS_MAX, RESTRICT_SIDES
-from balance.engine.kernels import kernel
+from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import below, bit_index
 
 # Every array is C-contiguous (``[::1]``), as the batch kernels' arrays are, so the rollouts call the
@@ -62,6 +63,16 @@ def seat_rollout_players(players, seat, restrict, policy_code, params_row, codes
         for kind in range(N_KINDS_MAX):
             for side in range(RESTRICT_SIDES):
                 rollout_restrict[s, kind, side] = restrict[seat, kind, side] if s == seat else 0
+
+
+@allocating_kernel
+def search_buffers(int_rows, state_size, float_rows, float_width, max_players):
+    """A game's search buffers (one set per block of games; the game names their rows): an int
+    matrix ``int_rows`` x ``state_size``, a float matrix ``float_rows`` x ``float_width``, and the
+    rollouts' restrictions, one row per seat."""
+    return (np.zeros((int_rows, state_size), dtype=np.int64),
+            np.zeros((float_rows, float_width), dtype=np.float64),
+            np.zeros((max_players, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
 
 
 @kernel(inline="always")

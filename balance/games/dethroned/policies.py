@@ -37,11 +37,11 @@ Ties between equally good choices are broken at random from the game's stream, n
 import numpy as np
 
 from balance.engine.decision import (
-    D_CHOICES, D_KIND, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, random_answer)
+    D_CHOICES, D_KIND, POLICY_RANDOM, answer_of, forced, random_answer)
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
     hand_kind, kill_class_met, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
@@ -830,9 +830,7 @@ WEIGHT_SCALE = 1 << 30  # the searcher's evidence as integers (a sampled world i
 @allocating_kernel
 def new_search_buffers():
     """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
-    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
-            np.zeros((SEARCH_FLOAT_ROWS, SEARCH_WIDTH), dtype=np.float64),
-            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
+    return search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, SEARCH_WIDTH, MAX_PLAYERS)
 
 
 @kernel(inline="always")

@@ -36,10 +36,10 @@ import numpy as np
 from balance.engine.kernels import allocating_kernel, kernel
 
 from balance.engine.decision import (
-    D_CHOICES, D_KIND, D_SEAT, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, pose, random_answer)
+    D_CHOICES, D_KIND, D_SEAT, POLICY_RANDOM, answer_of, forced, pose, random_answer)
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, seat_rollout_players
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers, seat_rollout_players
 from balance.games.take_the_throne.layout import (
     ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, AMBUSH_VP, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND,
     COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECLINE, DEFEND,
@@ -104,9 +104,7 @@ def new_work_buffer():
 @allocating_kernel
 def new_search_buffers():
     """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
-    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
-            np.zeros((SEARCH_FLOAT_ROWS, WORK_WIDTH), dtype=np.float64),
-            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
+    return search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, WORK_WIDTH, MAX_PLAYERS)
 
 
 @kernel

@@ -28,9 +28,9 @@ from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import below, bit_count, bit_index, random_bit, shuffle
 from balance.engine.decision import (
-    D_CHOICES, D_KIND, D_SEAT, N_KINDS_MAX, POLICY_RANDOM, RESTRICT_SIDES, answer_of, forced, pose, random_answer,
+    D_CHOICES, D_KIND, D_SEAT, POLICY_RANDOM, answer_of, forced, pose, random_answer,
 )
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, seat_rollout_players
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers, seat_rollout_players
 from balance.games.thron_der_luegen.layout import (
     ACT, DECK_VALUE2, DISCARD, DISCARDS, DISCARDS_VALUE2, EXCHANGE_BEST, DOUBLE, DOUBLE_VALUE, DRAWN, END_SHOWN, FAR_THRONE, FLIP, HAND,
     HIDE_END, HUNT, INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, N_ORIENTED, NO_CARD,
@@ -487,9 +487,7 @@ def ask(state, opts, seat, kind, choices, codes, params, restrict, rng, script):
 @allocating_kernel
 def new_search_buffers():
     """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
-    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
-            np.zeros((SEARCH_FLOAT_ROWS, MAX_POLICY_PARAMS), dtype=np.float64),
-            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
+    return search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, MAX_POLICY_PARAMS, MAX_PLAYERS)
 
 
 @kernel

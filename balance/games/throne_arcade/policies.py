@@ -34,9 +34,9 @@ from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_count, bit_index, random_bit, shuffle
 from balance.engine.decision import (
-    D_CHOICES, D_KIND, N_KINDS_MAX, RESTRICT_SIDES, answer_of, forced, pose, random_answer,
+    D_CHOICES, D_KIND, answer_of, forced, pose, random_answer,
 )
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, seat_rollout_players
+from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers, seat_rollout_players
 from balance.games.throne_arcade.layout import (
     ACE, COLOUR_CARDS, DEALT, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, IN_ROUND, KING, KING_DRAW, KING_RULE,
     LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NONE, NO_CARD, N_COLOURS, PENALTY_CARDS, PILE,
@@ -91,9 +91,7 @@ def new_work_buffer():
 @allocating_kernel
 def new_search_buffers():
     """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
-    return (np.zeros((SEARCH_INT_ROWS, STATE_SIZE), dtype=np.int64),
-            np.zeros((SEARCH_FLOAT_ROWS, WORK_WIDTH), dtype=np.float64),
-            np.zeros((MAX_PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64))
+    return search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, WORK_WIDTH, MAX_PLAYERS)
 
 
 # ---- what a seat may see -----------------------------------------------------------------
