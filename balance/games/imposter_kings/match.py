@@ -28,7 +28,8 @@ from balance.games.imposter_kings.layout import (
 from balance.games.imposter_kings.rules import (
     apply_action, deal_round, is_disgraced, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat,
     zone_row)
-from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
+from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_WEIGHTS, HEURISTIC_DEFAULTS,
+                                                   HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH, choose)
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
 
@@ -186,6 +187,7 @@ def game_buffers():
     actions = np.zeros(MAX_ACTIONS, dtype=np.int64)
     scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
     fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
+    fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS] = HEURISTIC_DEFAULTS
     deals = np.zeros(STREAM_SIZE, dtype=np.uint64)
     moves = np.zeros(STREAM_SIZE, dtype=np.uint64)
     restrict = np.zeros((PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)

@@ -94,7 +94,9 @@ SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
 FS_ODDS = 0       # float scratch: the inferred opponent hand
 FS_TOTALS = 1     # float scratch: the search's sums per action
 FS_BEAT = 2       # float scratch: chance the opponent can beat each value
-FSCRATCH_ROWS = 3
+FS_WEIGHTS = 3    # float scratch: HEURISTIC_DEFAULTS, the search's inner heuristic (copied by the buffers'
+                  # allocator: a writable row types like a seat's parameter row, so the heuristic compiles once)
+FSCRATCH_ROWS = 4
 BEAT_VALUES = 11  # Throne values 0..10 (a Soldier with its bonus is 7; a Warlord 9)
 FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
@@ -159,9 +161,9 @@ def opponent_odds(s, cfg, me, odds):
                 hidden_in_hand += s[zone_row(HAND, q) + t] - s[row + t]
                 if s[row + t] > 0:
                     known_types |= bit(t)
-    hidden = 0.0
+    hidden = 0  # the unseen cards, a sum of whole counts: as integers it vectorizes (a float sum does not)
     for t in range(TYPES):
-        hidden += max(odds[t], 0.0)
+        hidden += max(np.int64(odds[t]), 0)
     share = hidden_in_hand / hidden if hidden > 0 else 0.0
     for t in range(TYPES):
         if (known_types & bit(t)) != 0:
@@ -620,9 +622,9 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
 
 
 @kernel
-def inner_choose(s, cfg, actions, n, inner, stream, odds, beat):
+def inner_choose(s, cfg, actions, n, inner, w, stream, odds, beat):
     if inner == HEURISTIC:
-        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
+        return heuristic(s, cfg, actions, n, w, stream, odds, beat)
     return greedy(s, cfg, actions, n, stream)
 
 
@@ -636,12 +638,12 @@ def pose_in_rollout(work, cfg, me, restrict):
 
 
 @kernel
-def rollout_value(work, cfg, me, restrict, actions, inner, stream, odds, beat):
+def rollout_value(work, cfg, me, restrict, actions, inner, w, stream, odds, beat):
     """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses
     (0 if a mulligan calls for a new deal: the rollout cannot see that deal)."""
     while work[PHASE] != PH_ROUND_OVER and work[PHASE] != PH_REDEAL:
         n = answers(pose_in_rollout(work, cfg, me, restrict), actions)
-        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream, odds, beat)
+        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, w, stream, odds, beat)
         apply_action(work, cfg, actions[i])
     if work[PHASE] == PH_REDEAL or work[WINNER] < 0:
         return 0.0
@@ -660,8 +662,9 @@ def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream
     round out with the inner policy (``rollout_value``)."""
     work = world[:STATE_SIZE]
     apply_action(work, cfg, action)
-    return rollout_value(work, cfg, me, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]), stream,
-                         fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
+    return rollout_value(work, cfg, me, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]),
+                         fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream, fscratch[FS_ODDS],
+                         fscratch[FS_BEAT, :BEAT_VALUES])
 
 
 @kernel
@@ -673,8 +676,8 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     a search seat (``Game.validate``); a direct call with three plays as the heuristic. Returns
     the action."""
     if (s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST) or cfg[CFG_PLAYERS] != 2:
-        return actions[heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, fscratch[FS_ODDS],
-                                 fscratch[FS_BEAT, :BEAT_VALUES])]
+        return actions[heuristic(s, cfg, actions, n, fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream,
+                                 fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
     return search_answer(s, int(params[S_ROLLOUTS]), cfg, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
                          fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
 

@@ -164,6 +164,22 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     return t == OATHBOUND and oathbound_override(s, cfg, p)
 
 
+@kernel
+def playable_types(s, cfg, p):
+    """The hand types p may play as the turn (a mask): can_play_on for each type p holds, not for
+    every type (a hand holds few of them)."""
+    throne = throne_value(s)
+    royal_throne = throne_is_royalty(s)
+    mask = np.int64(0)
+    held = hand_types(s, p)
+    while held != 0:
+        low = held & -held
+        if can_play_on(s, cfg, p, bit_index(low), throne, royal_throne):
+            mask |= low
+        held ^= low
+    return mask
+
+
 @kernel(inline="always")
 def can_flip(s, p):
     return s[FLIPPED + p] == 0 and s[COURT_LEN] > 0
@@ -184,10 +200,13 @@ def wrap_seat(q, n):
     return q - n if q >= n else q
 
 
-@kernel(inline="always")
+@kernel
 def next_seat(s, cfg, p):
     """The next seat after p in the direction of play that is still in the round (p if none is)."""
     n = cfg[CFG_PLAYERS]
+    if n == 2:  # the 2-player game: the opponent, whichever the direction
+        q = 1 - p
+        return q if s[OUT + q] == 0 else p
     q = p
     for _ in range(n):
         q += s[DIRECTION]  # a step round the table without a division (it runs every turn)
@@ -218,7 +237,7 @@ def is_opponent(cfg, p, q):
     return q != p and side_of(cfg, q) != side_of(cfg, p)
 
 
-@kernel(inline="always")
+@kernel
 def seat_at(s, cfg, first, k):
     """The seat k places after ``first`` in turn order."""
     q = first
@@ -227,7 +246,7 @@ def seat_at(s, cfg, first, k):
     return q
 
 
-@kernel(inline="always")
+@kernel
 def next_holder(s, cfg, user, after, t):
     """The next seat after ``after`` in turn order, before coming back to ``user``, holding an
     unmuted card of type t in hand: who may react next (-1: nobody). Reactions go in turn order
@@ -242,7 +261,7 @@ def next_holder(s, cfg, user, after, t):
     return -1
 
 
-@kernel(inline="always")
+@kernel
 def others_with_cards(s, cfg, p):
     """The seats still in the round, other than p, holding a card in hand (a mask): the
     Princess's "pick a player" (in 2v2 the partner too)."""
@@ -253,7 +272,7 @@ def others_with_cards(s, cfg, p):
     return mask
 
 
-@kernel(inline="always")
+@kernel
 def opponents_in_round(s, cfg, p):
     """The opponents (in 2v2: of the other team) still in the round (a mask)."""
     mask = np.int64(0)
@@ -280,7 +299,7 @@ def take_from_hand(s, p, t):
             s[known] -= 1
 
 
-@kernel(inline="always")
+@kernel
 def give_to_hand_public(s, cfg, p, t):
     """p takes a card in plain sight: every other player now knows it is in p's hand."""
     s[zone_row(HAND, p) + t] += 1
@@ -303,7 +322,7 @@ def learn_holds(s, observer, owner, t):
         s[known] = 1
 
 
-@kernel(inline="always")
+@kernel
 def learn_by_all(s, cfg, owner, t):
     """``owner`` confirms openly that it holds a card of type t."""
     for o in range(cfg[CFG_PLAYERS]):
@@ -320,7 +339,7 @@ def forget_hand(s, cfg, owner):
                 s[known_row(o, owner) + t] = 0
 
 
-@kernel(inline="always")
+@kernel
 def forget_one(s, cfg, owner, keep):
     """One card left ``owner``'s hand face down (a Successor, a Dungeon card, a swapped card):
     every other player but ``keep`` (-1: nobody) is one less sure of each card it knew there.
@@ -579,12 +598,9 @@ def start_turn(s, cfg):
     if can_flip(s, p):
         decide(s, PH_TURN, p)
         return
-    throne = throne_value(s)
-    royal_throne = throne_is_royalty(s)
-    for t in range(TYPES):
-        if can_play_on(s, cfg, p, t, throne, royal_throne):
-            decide(s, PH_TURN, p)
-            return
+    if playable_types(s, cfg, p) != 0:
+        decide(s, PH_TURN, p)
+        return
     if not knock_out(s, cfg, p):
         s[CURRENT] = next_seat(s, cfg, p)
 
@@ -1488,11 +1504,7 @@ def legal_mask(s, cfg):
             or phase == PH_ASSASSIN or phase == PH_DIRECTION or phase == PH_WARDEN or phase == PH_SPY:
         return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_TURN:
-        throne = throne_value(s)
-        royal_throne = throne_is_royalty(s)
-        for t in range(TYPES):
-            if can_play_on(s, cfg, d, t, throne, royal_throne):
-                mask |= bit(t)
+        mask = playable_types(s, cfg, d)
         if can_flip(s, d):
             mask |= bit(ACT_FLIP)
         return mask
