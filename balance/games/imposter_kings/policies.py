@@ -18,6 +18,8 @@ Executioner away from the partner, takes the best card of the partner's four, an
 The search policy samples every hidden element (the unseen cards and
 the Princess owner's pending pick) from exactly that view, so its decision is a function of the
 view and its stream alone.
+
+The heuristic's per-decision helpers with one caller compile inline into it (see ``rules``).
 """
 
 import numpy as np
@@ -270,7 +272,7 @@ def greedy(s, cfg, actions, n, stream):
 
 
 # ---- the heuristic policy --------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def play_score(s, cfg, t, odds, beat, named_odds, w):
     """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
     if t == ACT_FLIP:
@@ -354,7 +356,7 @@ def needs_odds(phase):
             or phase == PH_JUDGE_NAME or phase == PH_MYSTIC or phase == PH_EXECUTIONER)
 
 
-@kernel
+@kernel(inline="always")
 def setup_pick(s, cfg, me, phase, w):
     """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
@@ -367,7 +369,7 @@ def setup_pick(s, cfg, me, phase, w):
     return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
 
 
-@kernel
+@kernel(inline="always")
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
@@ -406,7 +408,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
 
-@kernel
+@kernel(inline="always")
 def cutthroat_pick(s, cfg, me, phase, odds, w):
     """The heuristic at the decisions only Cutthroat poses (the Reveal, the Exchange, the True
     King's seat and direction, whom to target) and at the 3-4 player cards."""
@@ -491,7 +493,7 @@ def highest_in(mask):
     return pick
 
 
-@kernel
+@kernel(inline="always")
 def pick_player_choice(s, cfg, me):
     """Whom to choose, looking at the opponents in turn order from me (so that no seat number is
     preferred): the Exchange's tie goes to myself, the Exchange takes from the strongest revealed
@@ -521,7 +523,7 @@ def pick_player_choice(s, cfg, me):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def pick_card_choice(s, cfg, me):
     pick_for = s[PICK_FOR]
     choices = s[D_CHOICES]
@@ -536,7 +538,7 @@ def pick_card_choice(s, cfg, me):
     return team_pick(s, cfg, me)
 
 
-@kernel
+@kernel(inline="always")
 def team_pick(s, cfg, me):
     """2v2's setup cards: the fourth card shows the partner my best card but the Assassin; the take
     is the highest of the partner's four (its fourth card as seen); no trade (without talking, a

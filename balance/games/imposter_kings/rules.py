@@ -15,6 +15,12 @@ includes the partner, and the first knock-out ends the round ("If either partner
 loses").
 
 The state and configuration layouts, phases and action codes are in ``layout``.
+
+Compiled inline (``inline="always"``): expressions of the state (offsets, counts, values) and the
+functions with a single caller. Numba compiles every other function on its own, with machine code
+for everything it calls, so a helper called from many places (next_seat, forget_one, ...) stays a
+call, and a single caller's step (start_turn, on_played, the apply_* dispatch) is no extra copy of
+the state machine to compile.
 """
 
 import numpy as np
@@ -572,7 +578,7 @@ def remove_condemned(s, p):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def start_turn(s, cfg):
     """Condemned card first, then a face-up Antechamber card, else a free choice (or a knock-out)."""
     p = s[CURRENT]
@@ -632,7 +638,7 @@ def play_card(s, cfg, p, t, source):
     on_played(s, cfg, p, t, source)
 
 
-@kernel
+@kernel(inline="always")
 def on_played(s, cfg, p, t, source):
     """The played card's ability: open its first decision, or resolve a mandatory one."""
     if t == FOOL and any_face_up(s, True):
@@ -823,7 +829,7 @@ def herald_follow_mask(s, cfg, p):
     return mask
 
 
-@kernel
+@kernel(inline="always")
 def herald_follow(s, cfg, p, t):
     """The Herald returns to p's hand (in plain sight) and t is played in its place."""
     remove_court(s, s[COURT_LEN] - 1)
@@ -1240,7 +1246,7 @@ def apply_action(s, cfg, a):
     advance(s, cfg)
 
 
-@kernel
+@kernel(inline="always")
 def apply_ability_choice(s, cfg, phase, d, a):
     if phase == PH_KINGS_HAND:
         if a == ACT_YES:
@@ -1302,7 +1308,7 @@ def apply_ability_choice(s, cfg, phase, d, a):
         apply_exchange(s, cfg, phase, d, a)
 
 
-@kernel
+@kernel(inline="always")
 def apply_pick_player(s, cfg, d, a):
     pick_for = s[PICK_FOR]
     if pick_for == PICK_EXCHANGE_START:
@@ -1328,7 +1334,7 @@ def apply_pick_player(s, cfg, d, a):
             pick_card(s, PICK_SPY_SWAP, a)
 
 
-@kernel
+@kernel(inline="always")
 def apply_pick_card(s, cfg, d, a):
     pick_for = s[PICK_FOR]
     if pick_for == PICK_EXCHANGE_TAKE:
@@ -1397,7 +1403,7 @@ def spy_swap(s, cfg, d, a):
     end_turn(s, cfg)
 
 
-@kernel
+@kernel(inline="always")
 def apply_exchange(s, cfg, phase, d, a):
     """The follow-up choices of a resolved ability: which card moves where."""
     if phase == PH_SOLDIER_DISGRACE:
