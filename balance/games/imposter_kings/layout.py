@@ -260,7 +260,9 @@ CFG_HERALD_ANY = CFG_SECOND_POINT + 1    # 1: the Herald's follow-up ignores the
 CFG_SPY_USER_CHOOSES = CFG_HERALD_ANY + 1  # 1: the Spy's user (not the forced player) picks the new Successor
 CFG_TEAMS = CFG_SPY_USER_CHOOSES + 1    # 1: 2v2, partners opposite (seat p's side is p % 2)
 CFG_TRADE_RETRIES = CFG_TEAMS + 1       # 2v2's Trade: times partners whose counts differ try again
-CFG_SIZE = CFG_TRADE_RETRIES + 1
+CFG_TYPES = CFG_TRADE_RETRIES + 1       # the mode's cards are types 0..CFG_TYPES-1 (14 in the 2-player modes,
+                                        # 18 with the 3-4 player cards): the hot loops over types stop there
+CFG_SIZE = CFG_TYPES + 1
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k

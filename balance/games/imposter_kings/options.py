@@ -163,6 +163,7 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_POINTS] = options["points_to_win"]
     cfg[L.CFG_PLY_CAP] = options["round_turn_cap"]
     cfg[L.CFG_FIXED_ACCUSED] = fixed
+    cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck)[-1]), fixed) + 1
     return cfg
 
 

@@ -30,7 +30,7 @@ from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy
 from balance.engine.rng import below, chance, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
-    CFG_REVEAL, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
+    CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
     FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE, KINGS_HAND, KNOWN_SUCCESSOR, MAX_ACTIONS, MAX_CARDS, MYSTIC,
     OUT, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE, PH_ASSASSIN, PH_DIRECTION, PH_EXECUTIONER, PH_FIRST,
     PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND,
@@ -111,34 +111,37 @@ def unseen_counts(s, cfg, me, out):
     Condemned and removed cards, cards placed for the Reveal, the unused card): the mode's deck
     less every zone ``me`` sees. Reads ``me``'s view only. Zone by zone, each a loop over the
     types (vectorized), over the table's seats only: a 2-player table pays for 2 seats, and a deck
-    without the Executioner for no face-down Condemned cards."""
-    for t in range(TYPES):
+    without the Executioner for no face-down Condemned cards. The types past the mode's
+    (``cfg[CFG_TYPES]``) have no cards: 0."""
+    types = cfg[CFG_TYPES]
+    out[types:TYPES] = 0
+    for t in range(types):
         out[t] = cfg[CFG_DECK + t] - s[zone_row(HAND, me) + t] - s[REMOVED + t]
     if in_mode(cfg, EXECUTIONER):
-        for t in range(TYPES):
+        for t in range(types):
             out[t] -= s[zone_row(CONDEMNED_HIDDEN, me) + t]
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         out[cfg[CFG_FIXED_ACCUSED]] += 1
     if cfg[CFG_REVEAL]:  # the zones of Cutthroat's Reveal and Exchange
         for p in range(cfg[CFG_PLAYERS]):
-            for t in range(TYPES):
+            for t in range(types):
                 out[t] -= s[zone_row(REVEALED, p) + t]
             if s[TAKEN + p] >= 0:
                 out[s[TAKEN + p]] -= 1
-        for t in range(TYPES):
+        for t in range(types):
             out[t] -= s[zone_row(PLACED, me) + t]
     for p in range(cfg[CFG_PLAYERS]):
-        for t in range(TYPES):
+        for t in range(types):
             out[t] -= s[zone_row(ANTE, p) + t] + s[zone_row(CONDEMNED, p) + t]
         if p != me:
             row = known_row(me, p)
-            for t in range(TYPES):
+            for t in range(types):
                 out[t] -= s[row + t]
         seen = s[KNOWN_SUCCESSOR + me * PLAYERS + p]
         if p != me and seen >= 0:
             out[seen] -= 1
     if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_ASSASSIN_KEEP and s[DECIDER] == me:
-        for t in range(TYPES):
+        for t in range(types):
             out[t] -= s[POOL + t]  # the Assassin's owner looks at the pool it chooses from
     for i in range(s[COURT_LEN]):
         out[s[COURT_TYPE + i]] -= 1
@@ -154,20 +157,21 @@ def opponent_odds(s, cfg, me, odds):
     from my view (with one opponent: that the opponent holds it; in 2v2 the partner is no
     opponent: its unknown hand cards count among the unseen, not among the opponents')."""
     unseen_counts(s, cfg, me, odds)
+    types = cfg[CFG_TYPES]
     hidden_in_hand = 0        # the opponents' hand cards I do not know
     known_types = np.int64(0)  # the types I know some opponent holds (a mask)
     for q in range(cfg[CFG_PLAYERS]):
         if is_opponent(cfg, me, q) and s[OUT + q] == 0:
             row = known_row(me, q)
-            for t in range(TYPES):
+            for t in range(types):
                 hidden_in_hand += s[zone_row(HAND, q) + t] - s[row + t]
                 if s[row + t] > 0:
                     known_types |= bit(t)
     hidden = 0  # the unseen cards, a sum of whole counts: as integers it vectorizes (a float sum does not)
-    for t in range(TYPES):
+    for t in range(types):
         hidden += max(np.int64(odds[t]), 0)
     share = hidden_in_hand / hidden if hidden > 0 else 0.0
-    for t in range(TYPES):
+    for t in range(types):
         if (known_types & bit(t)) != 0:
             odds[t] = 1.0
         else:
@@ -179,7 +183,7 @@ def best_named(cfg, odds):
     """The card most likely in the opponent's hand (ties: the higher value; the Assassin first)."""
     best = -1
     best_score = -1.0
-    for t in range(TYPES):
+    for t in range(cfg[CFG_TYPES]):
         if cfg[CFG_DECK + t] == 0:
             continue
         score = odds[t] + BASE_VALUE[t] * 1e-3 + (1e-2 if t == ASSASSIN else 0.0)
@@ -190,10 +194,10 @@ def best_named(cfg, odds):
 
 
 @kernel
-def fill_beat_chances(odds, beat):
+def fill_beat_chances(cfg, odds, beat):
     """beat[v]: rough chance the opponent holds a card of base value v or more (v = 0..10)."""
     beat[:] = 0.0
-    for t in range(TYPES):
+    for t in range(cfg[CFG_TYPES]):
         beat[BASE_VALUE[t]] += odds[t]
     for v in range(BEAT_VALUES - 2, -1, -1):
         beat[v] += beat[v + 1]
@@ -213,11 +217,11 @@ def mean_hand_value(s, p):
 
 
 @kernel
-def extreme_card(s, p, highest, avoid, skip):
+def extreme_card(s, cfg, p, highest, avoid, skip):
     """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible;
     types in the mask ``skip`` (answers a restriction took away) are never picked."""
     pick = -1
-    for t in range(TYPES):
+    for t in range(cfg[CFG_TYPES]):
         if s[zone_row(HAND, p) + t] == 0 or t == avoid or (skip & bit(t)) != 0:
             continue
         if pick < 0 or (BASE_VALUE[t] >= BASE_VALUE[pick] if highest else BASE_VALUE[t] < BASE_VALUE[pick]):
@@ -335,7 +339,7 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
             opponent_odds(s, cfg, me, odds)
         if phase == PH_TURN or phase == PH_OATH_FOLLOW:
             named_odds = odds[best_named(cfg, odds)]
-            fill_beat_chances(odds, beat)
+            fill_beat_chances(cfg, odds, beat)
             best = 0
             best_score = -1e18
             for i in range(n):
@@ -365,19 +369,19 @@ def setup_pick(s, cfg, me, phase, w):
         free = s[FREE_MULLIGAN_USED + side_of(cfg, me)] == 0
         return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
     if phase == PH_SUCCESSOR:
-        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
-    return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
+    return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
 
 
 @kernel(inline="always")
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
-        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_JUDGE_ANTE:
-        return extreme_card(s, me, False, -1, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, -1, taken_away(s, cfg))
     if phase == PH_ANTE:
-        return lowest_ante(s, me, taken_away(s, cfg))
+        return lowest_ante(s, cfg, me, taken_away(s, cfg))
     if phase == PH_KINGS_HAND:
         if cfg[CFG_TEAMS] and not hurts_my_team(s, cfg, me):
             return ACT_NO
@@ -403,7 +407,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
             return KINGS_HAND_VALUE
         return ACT_NO
     if phase == PH_PRINCESS:
-        low = extreme_card(s, me, False, -1, 0)
+        low = extreme_card(s, cfg, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
@@ -413,7 +417,7 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
     """The heuristic at the decisions only Cutthroat poses (the Reveal, the Exchange, the True
     King's seat and direction, whom to target) and at the 3-4 player cards."""
     if phase == PH_REVEAL:  # show the weakest cards, keep the Assassin hidden
-        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_FIRST_SEAT:  # clockwise offset: itself, or the player after it
         return 0 if mean_hand_value(s, me) >= w[W_FIRST] else 1
     if phase == PH_DIRECTION:
@@ -427,7 +431,7 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
     if phase == PH_HERALD_PLAY:  # the cheapest card that brings the Herald back
         return lowest_in(s, cfg, s[D_CHOICES] & ~bit(ACT_NO))
     if phase == PH_WARDEN:
-        low = extreme_card(s, me, False, ASSASSIN, 0)
+        low = extreme_card(s, cfg, me, False, ASSASSIN, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[s[ACCUSED]] > BASE_VALUE[low] else ACT_NO
     if phase == PH_SPY:  # a Disgraced Spy leaves the Throne at 1: keep the 8 instead
         return ACT_NO
@@ -530,9 +534,9 @@ def pick_card_choice(s, cfg, me):
     if pick_for == PICK_EXCHANGE_TAKE or pick_for == PICK_ASSASSIN_KEEP:
         return highest_in(choices)
     if pick_for == PICK_HERALD_SUCCESSOR or pick_for == PICK_SPY_SWAP:
-        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_WARDEN_GIVE:
-        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_EXEC_CONDEMN:
         return lowest_in(s, cfg, choices)
     return team_pick(s, cfg, me)
@@ -545,7 +549,7 @@ def team_pick(s, cfg, me):
     trade only happens when both partners happen to put out the same count)."""
     pick_for = s[PICK_FOR]
     if pick_for == PICK_PARTNER_CARD:
-        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_PARTNER_TAKE:
         choices = s[D_CHOICES]
         best = highest_in(choices & ~bit(ACT_FOURTH))
@@ -559,9 +563,9 @@ def team_pick(s, cfg, me):
 
 
 @kernel
-def lowest_ante(s, me, skip):
+def lowest_ante(s, cfg, me, skip):
     pick = -1
-    for t in range(TYPES):
+    for t in range(cfg[CFG_TYPES]):
         if s[zone_row(ANTE, me) + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
     return pick
