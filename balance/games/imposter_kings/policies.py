@@ -109,14 +109,30 @@ def unseen_counts(s, cfg, me, out):
     """out[t]: cards of type t that ``me`` cannot see (the opponents' hands beyond what ``me``
     knows is there, their Successors unless the Spy showed them, their Dungeons, face-down
     Condemned and removed cards, cards placed for the Reveal, the unused card): the mode's deck
-    less every zone ``me`` sees. Reads ``me``'s view only. Zone by zone, each a loop over the
-    types (vectorized), over the table's seats only: a 2-player table pays for 2 seats, and a deck
-    without the Executioner for no face-down Condemned cards. The types past the mode's
-    (``cfg[CFG_TYPES]``) have no cards: 0."""
+    less every zone ``me`` sees. Reads ``me``'s view only. Returns their total (the positive
+    counts). The zones every table has are read in one pass over the mode's types (the types past
+    ``cfg[CFG_TYPES]`` have no cards: 0), a 2-seat table's two seats written out as the 2-player
+    game always had them, a larger table's seats zone by zone; a deck without the Executioner reads
+    no face-down Condemned cards, a mode without the Reveal none of its zones."""
     types = cfg[CFG_TYPES]
     out[types:TYPES] = 0
-    for t in range(types):
-        out[t] = cfg[CFG_DECK + t] - s[zone_row(HAND, me) + t] - s[REMOVED + t]
+    hand = zone_row(HAND, me)
+    if cfg[CFG_PLAYERS] == 2:
+        known = known_row(me, 1 - me)
+        for t in range(types):
+            out[t] = (cfg[CFG_DECK + t] - s[hand + t] - s[REMOVED + t] - s[known + t]
+                      - s[zone_row(ANTE, 0) + t] - s[zone_row(ANTE, 1) + t]
+                      - s[zone_row(CONDEMNED, 0) + t] - s[zone_row(CONDEMNED, 1) + t])
+    else:
+        for t in range(types):
+            out[t] = cfg[CFG_DECK + t] - s[hand + t] - s[REMOVED + t]
+        for p in range(cfg[CFG_PLAYERS]):
+            for t in range(types):
+                out[t] -= s[zone_row(ANTE, p) + t] + s[zone_row(CONDEMNED, p) + t]
+            if p != me:
+                row = known_row(me, p)
+                for t in range(types):
+                    out[t] -= s[row + t]
     if in_mode(cfg, EXECUTIONER):
         for t in range(types):
             out[t] -= s[zone_row(CONDEMNED_HIDDEN, me) + t]
@@ -131,12 +147,6 @@ def unseen_counts(s, cfg, me, out):
         for t in range(types):
             out[t] -= s[zone_row(PLACED, me) + t]
     for p in range(cfg[CFG_PLAYERS]):
-        for t in range(types):
-            out[t] -= s[zone_row(ANTE, p) + t] + s[zone_row(CONDEMNED, p) + t]
-        if p != me:
-            row = known_row(me, p)
-            for t in range(types):
-                out[t] -= s[row + t]
         seen = s[KNOWN_SUCCESSOR + me * PLAYERS + p]
         if p != me and seen >= 0:
             out[seen] -= 1
@@ -149,6 +159,10 @@ def unseen_counts(s, cfg, me, out):
     for zone in (SUCCESSOR + me, DUNGEON + me):
         if s[zone] >= 0:
             out[s[zone]] -= 1
+    total = 0  # a sum of whole counts: as integers it vectorizes (a float sum does not)
+    for t in range(types):
+        total += max(np.int64(out[t]), 0)
+    return total
 
 
 @kernel
@@ -156,7 +170,7 @@ def opponent_odds(s, cfg, me, odds):
     """odds[t]: estimated probability that an opponent still in the round holds type t in hand,
     from my view (with one opponent: that the opponent holds it; in 2v2 the partner is no
     opponent: its unknown hand cards count among the unseen, not among the opponents')."""
-    unseen_counts(s, cfg, me, odds)
+    hidden = unseen_counts(s, cfg, me, odds)
     types = cfg[CFG_TYPES]
     hidden_in_hand = 0        # the opponents' hand cards I do not know
     known_types = np.int64(0)  # the types I know some opponent holds (a mask)
@@ -167,9 +181,6 @@ def opponent_odds(s, cfg, me, odds):
                 hidden_in_hand += s[zone_row(HAND, q) + t] - s[row + t]
                 if s[row + t] > 0:
                     known_types |= bit(t)
-    hidden = 0  # the unseen cards, a sum of whole counts: as integers it vectorizes (a float sum does not)
-    for t in range(types):
-        hidden += max(np.int64(odds[t]), 0)
     share = hidden_in_hand / hidden if hidden > 0 else 0.0
     for t in range(types):
         if (known_types & bit(t)) != 0:
@@ -183,7 +194,7 @@ def best_named(cfg, odds):
     """The card most likely in the opponent's hand (ties: the higher value; the Assassin first)."""
     best = -1
     best_score = -1.0
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         if cfg[CFG_DECK + t] == 0:
             continue
         score = odds[t] + BASE_VALUE[t] * 1e-3 + (1e-2 if t == ASSASSIN else 0.0)
@@ -194,10 +205,10 @@ def best_named(cfg, odds):
 
 
 @kernel
-def fill_beat_chances(cfg, odds, beat):
+def fill_beat_chances(odds, beat):
     """beat[v]: rough chance the opponent holds a card of base value v or more (v = 0..10)."""
     beat[:] = 0.0
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         beat[BASE_VALUE[t]] += odds[t]
     for v in range(BEAT_VALUES - 2, -1, -1):
         beat[v] += beat[v + 1]
@@ -217,11 +228,11 @@ def mean_hand_value(s, p):
 
 
 @kernel
-def extreme_card(s, cfg, p, highest, avoid, skip):
+def extreme_card(s, p, highest, avoid, skip):
     """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible;
     types in the mask ``skip`` (answers a restriction took away) are never picked."""
     pick = -1
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         if s[zone_row(HAND, p) + t] == 0 or t == avoid or (skip & bit(t)) != 0:
             continue
         if pick < 0 or (BASE_VALUE[t] >= BASE_VALUE[pick] if highest else BASE_VALUE[t] < BASE_VALUE[pick]):
@@ -339,7 +350,7 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
             opponent_odds(s, cfg, me, odds)
         if phase == PH_TURN or phase == PH_OATH_FOLLOW:
             named_odds = odds[best_named(cfg, odds)]
-            fill_beat_chances(cfg, odds, beat)
+            fill_beat_chances(odds, beat)
             best = 0
             best_score = -1e18
             for i in range(n):
@@ -369,19 +380,19 @@ def setup_pick(s, cfg, me, phase, w):
         free = s[FREE_MULLIGAN_USED + side_of(cfg, me)] == 0
         return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
     if phase == PH_SUCCESSOR:
-        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
-    return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+    return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
 
 
 @kernel(inline="always")
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
-        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_JUDGE_ANTE:
-        return extreme_card(s, cfg, me, False, -1, taken_away(s, cfg))
+        return extreme_card(s, me, False, -1, taken_away(s, cfg))
     if phase == PH_ANTE:
-        return lowest_ante(s, cfg, me, taken_away(s, cfg))
+        return lowest_ante(s, me, taken_away(s, cfg))
     if phase == PH_KINGS_HAND:
         if cfg[CFG_TEAMS] and not hurts_my_team(s, cfg, me):
             return ACT_NO
@@ -407,7 +418,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
             return KINGS_HAND_VALUE
         return ACT_NO
     if phase == PH_PRINCESS:
-        low = extreme_card(s, cfg, me, False, -1, 0)
+        low = extreme_card(s, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
@@ -417,7 +428,7 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
     """The heuristic at the decisions only Cutthroat poses (the Reveal, the Exchange, the True
     King's seat and direction, whom to target) and at the 3-4 player cards."""
     if phase == PH_REVEAL:  # show the weakest cards, keep the Assassin hidden
-        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_FIRST_SEAT:  # clockwise offset: itself, or the player after it
         return 0 if mean_hand_value(s, me) >= w[W_FIRST] else 1
     if phase == PH_DIRECTION:
@@ -431,7 +442,7 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
     if phase == PH_HERALD_PLAY:  # the cheapest card that brings the Herald back
         return lowest_in(s, cfg, s[D_CHOICES] & ~bit(ACT_NO))
     if phase == PH_WARDEN:
-        low = extreme_card(s, cfg, me, False, ASSASSIN, 0)
+        low = extreme_card(s, me, False, ASSASSIN, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[s[ACCUSED]] > BASE_VALUE[low] else ACT_NO
     if phase == PH_SPY:  # a Disgraced Spy leaves the Throne at 1: keep the 8 instead
         return ACT_NO
@@ -534,9 +545,9 @@ def pick_card_choice(s, cfg, me):
     if pick_for == PICK_EXCHANGE_TAKE or pick_for == PICK_ASSASSIN_KEEP:
         return highest_in(choices)
     if pick_for == PICK_HERALD_SUCCESSOR or pick_for == PICK_SPY_SWAP:
-        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_WARDEN_GIVE:
-        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_EXEC_CONDEMN:
         return lowest_in(s, cfg, choices)
     return team_pick(s, cfg, me)
@@ -549,7 +560,7 @@ def team_pick(s, cfg, me):
     trade only happens when both partners happen to put out the same count)."""
     pick_for = s[PICK_FOR]
     if pick_for == PICK_PARTNER_CARD:
-        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_PARTNER_TAKE:
         choices = s[D_CHOICES]
         best = highest_in(choices & ~bit(ACT_FOURTH))
@@ -563,9 +574,9 @@ def team_pick(s, cfg, me):
 
 
 @kernel
-def lowest_ante(s, cfg, me, skip):
+def lowest_ante(s, me, skip):
     pick = -1
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         if s[zone_row(ANTE, me) + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
     return pick

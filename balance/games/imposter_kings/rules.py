@@ -32,7 +32,7 @@ from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
-    CFG_TEAMS, CFG_TRADE_RETRIES, CFG_TYPES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
+    CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
     PICK_PARTNER_TAKE, PICK_TRADE, SIDES, TRADE_MAX, TRADE_OPEN, TRADE_TRY,
     CONDEMNED, CONDEMNED_HIDDEN, COUNTERCLOCKWISE, COURT_FLAGS, COURT_LEN, COURT_TYPE, CURRENT, DECIDER, DIRECTION,
     DIRECTION_BY_TRUE_KING, DISGRACED_VALUE, DUNGEON, ELDER, EXCH_FIRST, EXCH_STEP, EXCH_VICTIM, EXECUTIONER,
@@ -177,7 +177,7 @@ def playable_types(s, cfg, p):
     throne = throne_value(s)
     royal_throne = throne_is_royalty(s)
     mask = np.int64(0)
-    held = hand_types(s, cfg, p)
+    held = hand_types(s, p)
     while held != 0:
         low = held & -held
         if can_play_on(s, cfg, p, bit_index(low), throne, royal_throne):
@@ -352,7 +352,7 @@ def forget_one(s, cfg, owner, keep):
     The same for every card, so it tells nothing about which card it was."""
     for o in range(cfg[CFG_PLAYERS]):
         if o != owner and o != keep:
-            for t in range(cfg[CFG_TYPES]):
+            for t in range(TYPES):
                 known = known_row(o, owner) + t
                 if s[known] > 0:
                     s[known] -= 1
@@ -457,8 +457,8 @@ def any_sentry_target(s):
 
 
 @kernel
-def has_judge_card(s, cfg, p):
-    for t in range(cfg[CFG_TYPES]):
+def has_judge_card(s, p):
+    for t in range(TYPES):
         if s[zone_row(HAND, p) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
             return True
     return False
@@ -561,16 +561,16 @@ def knock_out(s, cfg, p):
 
 
 @kernel(inline="always")
-def remove_condemned(s, cfg, p):
+def remove_condemned(s, p):
     """Remove one of p's Condemned cards from the round (as p's turn): a face-up one first."""
     if zone_count(s, CONDEMNED, p) + zone_count(s, CONDEMNED_HIDDEN, p) == 0:
         return False  # the common case, asked every turn: two vectorized sums, no search
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         if s[zone_row(CONDEMNED, p) + t] > 0:
             s[zone_row(CONDEMNED, p) + t] -= 1
             s[REMOVED + t] += 1
             return True
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         if s[zone_row(CONDEMNED_HIDDEN, p) + t] > 0:
             s[zone_row(CONDEMNED_HIDDEN, p) + t] -= 1
             s[REMOVED_HIDDEN + t] += 1
@@ -586,13 +586,13 @@ def start_turn(s, cfg):
         s[CAPPED] = 1
         s[PHASE] = PH_ROUND_OVER
         return
-    if remove_condemned(s, cfg, p):
+    if remove_condemned(s, p):
         end_turn(s, cfg)
         return
     if zone_count(s, ANTE, p) > 0:
         only = -1
         kinds = 0
-        for t in range(cfg[CFG_TYPES]):
+        for t in range(TYPES):
             if s[zone_row(ANTE, p) + t] > 0:
                 only = t
                 kinds += 1
@@ -736,7 +736,7 @@ def resolve_effect(s, cfg):
         q = s[PEND_TARGET]
         if s[zone_row(HAND, q) + arg] > 0:
             learn_by_all(s, cfg, q, arg)
-        if s[zone_row(HAND, q) + arg] > 0 and has_judge_card(s, cfg, p):
+        if s[zone_row(HAND, q) + arg] > 0 and has_judge_card(s, p):
             decide(s, PH_JUDGE_ANTE, p)
         else:
             end_turn(s, cfg)
@@ -1445,20 +1445,20 @@ def bit(a):
 
 
 @kernel
-def hand_types(s, cfg, p):
+def hand_types(s, p):
     """The types in p's hand, as a mask."""
     mask = np.int64(0)
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         if s[zone_row(HAND, p) + t] > 0:
             mask |= bit(t)
     return mask
 
 
 @kernel
-def zone_types(s, cfg, zone, p):
+def zone_types(s, zone, p):
     """The types in p's per-type zone ``zone``, as a mask."""
     mask = np.int64(0)
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         if s[zone_row(zone, p) + t] > 0:
             mask |= bit(t)
     return mask
@@ -1480,11 +1480,11 @@ def pick_player_mask(s, cfg, d):
 def pick_card_mask(s, cfg, d):
     pick_for = s[PICK_FOR]
     if pick_for == PICK_EXCHANGE_TAKE:
-        return zone_types(s, cfg, REVEALED, exchange_source(s))
+        return zone_types(s, REVEALED, exchange_source(s))
     if pick_for == PICK_ASSASSIN_KEEP:
-        return zone_types(s, cfg, POOL, 0)
+        return zone_types(s, POOL, 0)
     if pick_for == PICK_SPY_SWAP:
-        return hand_types(s, cfg, s[PEND_TARGET])
+        return hand_types(s, s[PEND_TARGET])
     if pick_for == PICK_EXEC_CONDEMN:
         mask = np.int64(0)
         for t in range(TYPES):
@@ -1493,10 +1493,10 @@ def pick_card_mask(s, cfg, d):
         return mask
     if pick_for == PICK_PARTNER_TAKE:
         q = partner_of(d)
-        return zone_types(s, cfg, REVEALED, q) | (bit(ACT_FOURTH) if s[PARTNER_CARD + q] >= 0 else 0)
+        return zone_types(s, REVEALED, q) | (bit(ACT_FOURTH) if s[PARTNER_CARD + q] >= 0 else 0)
     if pick_for == PICK_TRADE:
-        return hand_types(s, cfg, d) | bit(ACT_NO)
-    return hand_types(s, cfg, d)
+        return hand_types(s, d) | bit(ACT_NO)
+    return hand_types(s, d)
 
 
 @kernel
@@ -1515,10 +1515,10 @@ def legal_mask(s, cfg):
             mask |= bit(ACT_FLIP)
         return mask
     if phase == PH_ANTE:
-        return zone_types(s, cfg, ANTE, d)
+        return zone_types(s, ANTE, d)
     if phase == PH_SUCCESSOR or phase == PH_DUNGEON or phase == PH_OATH_FOLLOW or phase == PH_SENTRY_GIVE \
             or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP or phase == PH_REVEAL:
-        return hand_types(s, cfg, d)
+        return hand_types(s, d)
     if phase == PH_FIRST_SEAT:
         return bit(cfg[CFG_PLAYERS]) - 1
     if phase == PH_PICK_PLAYER:
@@ -1528,7 +1528,7 @@ def legal_mask(s, cfg):
     if phase == PH_HERALD_PLAY:
         return herald_follow_mask(s, cfg, d) | bit(ACT_NO)
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
-        for t in range(cfg[CFG_TYPES]):
+        for t in range(TYPES):
             if in_mode(cfg, t):
                 mask |= bit(t)
     elif phase == PH_FOOL:
@@ -1540,7 +1540,7 @@ def legal_mask(s, cfg):
             if not is_disgraced(s, i):
                 mask |= bit(i)
     elif phase == PH_JUDGE_ANTE:
-        for t in range(cfg[CFG_TYPES]):
+        for t in range(TYPES):
             if s[zone_row(HAND, d) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
                 mask |= bit(t)
     elif phase == PH_MYSTIC:
@@ -1598,7 +1598,7 @@ def deal_round(s, cfg, stream, rotation, cards):
     s[CHOOSER] = -1
     s[DIRECTION] = CLOCKWISE
     n = 0
-    for t in range(cfg[CFG_TYPES]):
+    for t in range(TYPES):
         for _ in range(cfg[CFG_DECK + t]):
             cards[n] = t
             n += 1
