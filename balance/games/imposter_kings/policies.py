@@ -19,7 +19,10 @@ The search policy samples every hidden element (the unseen cards and
 the Princess owner's pending pick) from exactly that view, so its decision is a function of the
 view and its stream alone.
 
-The heuristic's per-decision helpers with one caller compile inline into it (see ``rules``).
+The heuristic's per-decision helpers with one caller compile inline into it (see ``rules``), but
+heuristic_pick (the decisions besides the turn's card) and cutthroat_pick (those only 3 or 4 players
+make): a compiled function zeroes the stack slots of all its call sites each time it is entered, so
+the heuristic, entered at every turn, keeps only the few of the turn's scoring.
 """
 
 import numpy as np
@@ -384,7 +387,7 @@ def setup_pick(s, cfg, me, phase, w):
     return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
 
 
-@kernel(inline="always")
+@kernel
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
@@ -423,7 +426,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
 
-@kernel(inline="always")
+@kernel
 def cutthroat_pick(s, cfg, me, phase, odds, w):
     """The heuristic at the decisions only Cutthroat poses (the Reveal, the Exchange, the True
     King's seat and direction, whom to target) and at the 3-4 player cards."""

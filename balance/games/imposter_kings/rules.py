@@ -17,10 +17,11 @@ loses").
 The state and configuration layouts, phases and action codes are in ``layout``.
 
 Compiled inline (``inline="always"``): expressions of the state (offsets, counts, values) and the
-functions with a single caller. Numba compiles every other function on its own, with machine code
-for everything it calls, so a helper called from many places (next_seat, forget_one, ...) stays a
-call, and a single caller's step (start_turn, on_played, the apply_* dispatch) is no extra copy of
-the state machine to compile.
+functions with a single caller (but apply_ability_choice and the picks only 3-4 players make,
+see there). Numba compiles every other
+function on its own, with machine code for everything it calls, so a helper called from many places
+(next_seat, forget_one, ...) stays a call, and a single caller's step (start_turn, on_played, the
+apply_* dispatch) is no extra copy of the state machine to compile.
 """
 
 import numpy as np
@@ -1246,8 +1247,13 @@ def apply_action(s, cfg, a):
     advance(s, cfg)
 
 
-@kernel(inline="always")
+@kernel
 def apply_ability_choice(s, cfg, phase, d, a):
+    """The choices within an ability, a reaction or a pick. A call, not inline: a compiled function
+    zeroes the stack slots of all its call sites each time it is entered, so apply_action, entered
+    at every turn, keeps its own few sites and not this dispatch's many (about 100 slots inline);
+    likewise the picks only 3 or 4 players make (apply_pick_player, apply_pick_card) are calls
+    from here."""
     if phase == PH_KINGS_HAND:
         if a == ACT_YES:
             counter(s, cfg)
@@ -1308,7 +1314,7 @@ def apply_ability_choice(s, cfg, phase, d, a):
         apply_exchange(s, cfg, phase, d, a)
 
 
-@kernel(inline="always")
+@kernel
 def apply_pick_player(s, cfg, d, a):
     pick_for = s[PICK_FOR]
     if pick_for == PICK_EXCHANGE_START:
@@ -1334,7 +1340,7 @@ def apply_pick_player(s, cfg, d, a):
             pick_card(s, PICK_SPY_SWAP, a)
 
 
-@kernel(inline="always")
+@kernel
 def apply_pick_card(s, cfg, d, a):
     pick_for = s[PICK_FOR]
     if pick_for == PICK_EXCHANGE_TAKE:
