@@ -18,10 +18,10 @@ The state and configuration layouts, phases and action codes are in ``layout``.
 
 Compiled inline (``inline="always"``): expressions of the state (offsets, counts, values) and the
 functions with a single caller (but apply_ability_choice and the picks only 3-4 players make,
-see there). Numba compiles every other
-function on its own, with machine code for everything it calls, so a helper called from many places
-(next_seat, forget_one, ...) stays a call, and a single caller's step (start_turn, on_played, the
-apply_* dispatch) is no extra copy of the state machine to compile.
+see there). Numba compiles every other function on its own, with machine code for everything it
+calls, so a helper called from many places (next_seat, forget_one, ...) stays a call, and a single
+caller's step (start_turn, on_played, apply_exchange) is no extra copy of the state machine to
+compile.
 """
 
 import numpy as np
