@@ -48,6 +48,8 @@ target = 0.5
 tolerance = 0.2
 """
 
+CUTTHROAT = IK.replace('"quickplay"', '"cutthroat"').replace("players = 2", "players = 3")
+
 DET = """
 game = "dethroned"
 players = 3
@@ -222,6 +224,12 @@ BAD_FILES = [
     ("ik_turn_cap_negative", option(IK, "round_turn_cap = -1"), "options.round_turn_cap"),
     ("ik_first_player", sub(IK, 'first_player = "seat0"', 'first_player = "seat2"'), "options.first_player"),
     ("ik_mystic_scope", option(IK, "mystic_scope = 1"), "options.mystic_scope"),
+    ("ik_cutthroat_two_players", sub(IK, '"quickplay"', '"cutthroat"'), "players"),
+    ("ik_cutthroat_fourth_seat", sub(CUTTHROAT, 'first_player = "seat0"', 'first_player = "seat3"'),
+     "options.first_player"),
+    ("ik_direction", option(CUTTHROAT, 'direction = "diagonal"'), "options.direction"),
+    ("ik_spy_chooser", option(CUTTHROAT, 'spy_chooser = "nobody"'), "options.spy_chooser"),
+    ("ik_herald_follow", option(CUTTHROAT, "herald_follow = 5"), "options.herald_follow"),
     ("ik_rollouts_fraction", seat0(IK, "search", "rollouts = 2.5", "greedy", 2), "seats[0].params.rollouts"),
     ("ik_rollouts_zero", seat0(IK, "search", "rollouts = 0", "greedy", 2), "seats[0].params.rollouts"),
     ("ik_inner_code", seat0(IK, "search", "inner = 3", "greedy", 2), "seats[0].params.inner"),

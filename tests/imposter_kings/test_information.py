@@ -31,7 +31,7 @@ def hidden_places(s, me):
     q = 1 - me
     cards, zones = [], []
     for t in range(T):
-        extra = s[L.HAND + q * T + t] - s[L.KNOWN + me * T + t]
+        extra = s[L.HAND + q * T + t] - s[L.known_at(me, q) + t]
         cards += [t] * extra
         zones += [None] * extra
     for zone in (L.SUCCESSOR + q, L.DUNGEON + q, L.UNUSED):
@@ -47,7 +47,7 @@ def other_world(s, me, rng):
     q = 1 - me
     cards, zones = hidden_places(s, me)
     rng.shuffle(cards)
-    world[L.HAND + q * T:L.HAND + (q + 1) * T] = s[L.KNOWN + me * T:L.KNOWN + (me + 1) * T]
+    world[L.HAND + q * T:L.HAND + (q + 1) * T] = s[L.known_at(me, q):L.known_at(me, q) + T]
     for card, zone in zip(cards, zones):
         if zone is None:
             world[L.HAND + q * T + card] += 1
@@ -129,7 +129,7 @@ def test_search_worlds_are_real_positions_consistent_with_the_view(decisions):
                 assert out[:L.KNOWN].min() >= 0
                 assert np.array_equal(out[mine], s[mine])
                 assert out[theirs].sum() == s[theirs].sum()
-                assert np.all(out[theirs] >= s[L.KNOWN + me * T:L.KNOWN + (me + 1) * T])
+                assert np.all(out[theirs] >= s[L.known_at(me, q):L.known_at(me, q) + T])
                 for zone in (L.SUCCESSOR + q, L.DUNGEON + q, L.UNUSED):
                     assert (out[zone] >= 0) == (s[zone] >= 0)
                 if kind == L.PH_PRINCESS_OPP:

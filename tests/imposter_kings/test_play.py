@@ -43,7 +43,7 @@ def test_random_rounds_conserve_cards_end_and_score_as_the_rulebook_says(mode):
             R.apply_action(pos.s, pos.cfg, legal[below(stream, len(legal))])
             assert np.array_equal(pos.card_counts(), total), pos.describe()
             for p in range(2):  # what a seat "knows" of the other hand is always true
-                known = pos.s[L.KNOWN + p * L.TYPES:L.KNOWN + (p + 1) * L.TYPES]
+                known = pos.s[L.known_at(p, 1 - p):L.known_at(p, 1 - p) + L.TYPES]
                 held = pos.s[L.HAND + (1 - p) * L.TYPES:L.HAND + (2 - p) * L.TYPES]
                 assert np.all(known <= held)
         assert pos.phase_code in (L.PH_ROUND_OVER, L.PH_REDEAL)

@@ -27,7 +27,9 @@ def bits_at(action, kind):
 
 def test_the_full_game_menu_names_the_14_base_cards_and_the_choices():
     names = [a.name for a in FULL_MENU]
-    assert names == list(L.NAMES) + ["King flip", "Mulligan", "Go first", "Assassin reaction",
+    base_cards = [L.NAMES[t] for t in range(L.TYPES) if L.FULL_DECK[t] > 0]
+    assert len(base_cards) == 14
+    assert names == base_cards + ["King flip", "Mulligan", "Go first", "Assassin reaction",
                                      "King's Hand reaction"]
     queen = FULL_MENU[L.QUEEN]
     assert set(queen.answers) == {(L.PH_TURN, L.QUEEN), (L.PH_ANTE, L.QUEEN), (L.PH_OATH_FOLLOW, L.QUEEN),

@@ -1,22 +1,26 @@
-"""The Imposter Kings (2-player base game) as a balance Game: matches to 7, one row per round."""
+"""The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4) as a balance Game: matches
+to 7, one row per round."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.game import Action, FamilyMember, Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
-from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES, action_menu, config_row
+from balance.games.imposter_kings.options import (FAMILY, LADDER, MODES, OPTIONS, POLICIES, SEARCH_MODES, action_menu,
+                                                    config_row)
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
+SECOND_PLACE_POINTS = 1  # Cutthroat: "Second place scores 1 point" (second_seat is -1 with 2 players)
+TEAM_MODE = "two_v_two"  # its winner_seat, match_winner, score0 and score1 are the teams' (seats 0 & 2: team 0)
 
 
 class ImposterKings(Game):
     name = "imposter_kings"
-    title = "The Imposter Kings (2-player base game)"
+    title = "The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4)"
     rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
     supplement = "../shared/rules/imposter_kings.md"
     unit = "round"
@@ -43,8 +47,11 @@ class ImposterKings(Game):
                  by=("rotation",)),
         Quantity("match_rounds", "rounds played per match", "ratio", "match_played_rounds", denominator="last_round"),
         Quantity("capped", "P(a played round hits the turn cap)", "rate", "capped", denominator="played"),
-        Quantity("win", "P(a seat wins the round)", "rate", "won", table="seats", by=("policy", "seat", "first")),
-        Quantity("match_win", "P(a seat wins the match), one count per match", "ratio", "match_won",
+        Quantity("win", "P(a seat wins the round; in 2v2: its team does)", "rate", "won", table="seats",
+                 by=("policy", "seat", "first")),
+        Quantity("second_place", "P(a seat comes second in the round: Cutthroat's 1 point)", "rate", "second",
+                 table="seats", by=("policy", "seat", "first")),
+        Quantity("match_win", "P(a seat (2v2: its team) wins the match), one count per match", "ratio", "match_won",
                  table="seats", denominator="last_round", by=("policy", "seat")),
     )
 
@@ -53,6 +60,18 @@ class ImposterKings(Game):
         if setup.max_length > MAX_ROUNDS:
             raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
         config_row(setup.mode, setup.options)
+        if setup.mode not in SEARCH_MODES:
+            for i, seat in enumerate(setup.seats):
+                if seat.policy.name == "search":
+                    raise SetupError(f"seats[{i}].policy", f"the search policy is not built for mode "
+                                                           f"'{setup.mode}' yet (modes: {', '.join(SEARCH_MODES)})")
+
+    def policy_family(self, setup: Setup) -> list[FamilyMember]:
+        """The declared family, without its search member in a mode search does not play."""
+        family = super().policy_family(setup)
+        if setup.mode in SEARCH_MODES:
+            return family
+        return [m for m in family if all(seat["policy"] != "search" for seat in m.seats)]
 
     def max_rounds(self, setup: Setup) -> int:
         return setup.max_length or MAX_ROUNDS
@@ -89,21 +108,26 @@ class ImposterKings(Game):
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
         """One row per seat of every round PLAYED TO A WINNER (a match that ends on a costly
         mulligan's points has a last games-row without a winner; it is left out here). Match
-        results sit on each match's last played round (``last_round``)."""
+        results sit on each match's last played round (``last_round``). In 2v2 the round's and the
+        match's winner are a team (seat p plays for team p % 2): a seat wins with its team."""
         labels = [s.label for s in setup.seats]
+        teams = setup.mode == TEAM_MODE
         played = games[games["winner_seat"] >= 0]
         last = played.groupby("game")["row"].transform("max") == played["row"]
         parts = []
-        for seat in range(L.PLAYERS):
-            slot = (seat - played["rotation"]) % L.PLAYERS
+        for seat in range(setup.players):
+            side = seat % 2 if teams else seat
+            slot = (seat - played["rotation"]) % setup.players
             parts.append(pd.DataFrame({
                 "game": played["game"], "deal": played["deal"], "rotation": played["rotation"], "row": played["row"],
                 "seat": seat, "slot": slot, "policy": slot.map(lambda k: labels[k]),
-                "won": (played["winner_seat"] == seat).astype(int),
+                "won": (played["winner_seat"] == side).astype(int),
                 "first": (played["first_seat"] == seat).astype(int),
                 "true_king": (played["chooser_seat"] == seat).astype(int),
-                "points": np.where(played["winner_seat"] == seat, played["points"], 0),
-                "match_won": ((played["match_winner"] == seat) & last).astype(int),
+                "second": (played["second_seat"] == seat).astype(int),
+                "points": np.where(played["winner_seat"] == side, played["points"],
+                                   np.where(played["second_seat"] == seat, SECOND_PLACE_POINTS, 0)),
+                "match_won": ((played["match_winner"] == side) & last).astype(int),
                 "last_round": last.astype(int),
             }))
         return pd.concat(parts, ignore_index=True)
@@ -118,11 +142,11 @@ class ImposterKings(Game):
             r = int(ev[L.EV_ROUND])
             if r != current:
                 if current >= 0:
-                    lines.append(round_summary(rows[current]))
+                    lines.append(round_summary(rows[current], setup.mode == TEAM_MODE))
                 current = r
                 lines.append(f"-- round {r + 1}")
             seat = int(ev[L.EV_DECIDER])
-            who = f"seat {seat} ({labels[(seat - rotation) % L.PLAYERS]})"
+            who = f"seat {seat} ({labels[(seat - rotation) % setup.players]})"
             if ev[L.EV_PHASE] == L.EV_DEAL:
                 lines.append(f"   {who:<22} dealt {', '.join(unpack_hand(int(ev[L.EV_ACTION])))}"
                              + (f"   [Accused: {L.NAMES[ev[L.EV_THRONE]]}]" if seat == 0 else ""))
@@ -131,7 +155,7 @@ class ImposterKings(Game):
                          f"{describe_action(int(ev[L.EV_PHASE]), int(ev[L.EV_ACTION]))}   "
                          f"[Throne: {describe_throne(int(ev[L.EV_THRONE]), int(ev[L.EV_THRONE_VALUE]))}]")
         if current >= 0:
-            lines.append(round_summary(rows[current]))
+            lines.append(round_summary(rows[current], setup.mode == TEAM_MODE))
         return lines
 
     def traced(self, setup: Setup, seed: int, game_index: int, capacity: int = 20_000):
@@ -149,13 +173,18 @@ class ImposterKings(Game):
 
         return [
             ("full round, heuristic vs heuristic", one_round([("heuristic", {})] * 2)),
+            ("cutthroat 3p heuristic round", self.make_setup("cutthroat", 3, [("heuristic", {})] * 3, max_length=1)),
+            ("2v2 4p heuristic round", self.make_setup("two_v_two", 4, [("heuristic", {})] * 4, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:
-        first = {"seat0": 0, "seat1": 1}.get(setup.options["first_player"])
-        seats = {} if first is None else {str(first): "goes first", str(1 - first): "goes second"}
+        first = {"seat0": 0, "seat1": 1, "seat2": 2, "seat3": 3}.get(setup.options["first_player"])
+        seats = {} if first is None else {str(q): "goes first" if q == first else "goes later"
+                                          for q in range(setup.players)}
+        if setup.players == 2 and first is not None:
+            seats[str(1 - first)] = "goes second"
         went = {"0": "went second", "1": "went first"}
         return ReportView(headline=(("first_player_win", ""), ("chooser_goes_first", ""), ("chooser_win", "")),
                           group_names={"seat": seats, "first": went, "chooser_first": went}, match_word="match",
@@ -166,8 +195,14 @@ def describe_action(phase: int, action: int) -> str:
     name = action_name(phase, action)
     if phase in INDEX_PHASES:
         return f"Court card #{name}"
-    if phase == L.PH_MYSTIC and action != L.ACT_NO:
+    if phase in (L.PH_MYSTIC, L.PH_EXECUTIONER) and action != L.ACT_NO:
         return f"names {name}"
+    if phase == L.PH_PICK_PLAYER and action != L.ACT_NO:
+        return f"seat {name}"
+    if phase == L.PH_FIRST_SEAT:
+        return f"{name} seat(s) clockwise from the True King goes first"
+    if phase == L.PH_DIRECTION:
+        return "clockwise" if action == L.ACT_YES else "counterclockwise"
     return str(name)
 
 
@@ -184,14 +219,18 @@ def describe_throne(card: int, value: int) -> str:
     return f"{L.NAMES[card]} {value}"
 
 
-def round_summary(row) -> str:
+def round_summary(row, teams: bool = False) -> str:
     col = {name: int(row[i]) for i, name in enumerate(L.COLUMNS)}
+    if col["second_seat"] >= 0:  # Cutthroat
+        col["score1"] = f"{col['score1']}-{col['score2']}"
     if col["capped"]:
         return f"   round over: capped at the turn cap, no winner; score {col['score0']}-{col['score1']}"
     if col["winner_seat"] < 0:
         return (f"   no round played: a costly mulligan's points ended the match; "
                 f"score {col['score0']}-{col['score1']}")
-    return (f"   round over: seat {col['winner_seat']} wins {col['points']} point(s)"
+    who = (f"team {col['winner_seat']} (seats {col['winner_seat']} & {col['winner_seat'] + 2})" if teams
+           else f"seat {col['winner_seat']}")
+    return (f"   round over: {who} wins {col['points']} point(s)"
             f"{' by the Assassin' if col['assassinated'] else ''}; score {col['score0']}-{col['score1']}")
 
 

@@ -1,57 +1,89 @@
-"""The Imposter Kings, 2-player base game: cards, the state record's layout, decisions and codes.
+"""The Imposter Kings, base game for 2, 3 and 4 players (2v2): cards, the state record's layout,
+decisions and codes.
 
-Cards of one name are interchangeable, so every zone is a count per card TYPE (0..13). The
-tables are plain numpy arrays that compiled code reads as globals (frozen at compile time).
+Cards of one name are interchangeable, so every zone is a count per card TYPE (0..17). The
+tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The
+record has room for PLAYERS = 4 seats; a setup uses ``cfg[CFG_PLAYERS]`` of them (2, 3 or 4) and
+the others stay empty. In 2v2 (``cfg[CFG_TEAMS]``) partners sit opposite: seat p's SIDE (team) is
+p % 2, so seats 0 & 2 play seats 1 & 3; with 2 or 3 players each seat is its own side.
 
-State layout (offsets are the named constants below; p = seat 0/1, t = card type 0..13):
+State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..17):
   D_SEAT, D_KIND, D_CHOICES the engine's decision header (``balance.engine.decision``): who decides
                             the pending decision (alias DECIDER), its kind (alias PHASE: a PH_*
                             code, which also marks the non-decision states PH_REDEAL, PH_ROUND_OVER,
                             PH_START) and its legal answers as a bit mask (see "Decisions" below)
   HAND + p*TYPES + t        cards of type t in p's hand
   ANTE + p*TYPES + t        cards of type t face up in p's Antechamber
-  KNOWN + p*TYPES + t       cards of type t that p KNOWS are in the opponent's hand (seen taken,
-                            swapped, or named correctly); what policies may use besides the
-                            public zones
+  KNOWN + (o*PLAYERS + p)*TYPES + t   cards of type t that o KNOWS are in p's hand (seen taken,
+                            swapped, revealed, or named correctly); ``known_at(o, p)`` is the row's
+                            offset. What policies may use besides the public zones
+  KNOWN_SUCCESSOR + o*PLAYERS + p   the type o knows p's Successor is (the Spy), -1 unknown
+  PLACED + p*TYPES + t      the Reveal (Cutthroat, 2v2): cards p has placed face down, not yet
+                            revealed; 2v2's Trade: the cards p has placed face down to trade
+  REVEALED + p*TYPES + t    the Reveal: p's revealed cards still in front of p (public)
+  TAKEN + p                 Cutthroat's Exchange: the card p took, placed with its revealed cards
+                            (public), -1 none
+  POOL + t                  the Assassin's three-player rule: the cards its owner chooses one from
+  PARTNER_CARD + p          2v2: p's fourth card, face down for its partner (-1 none)
   SUCCESSOR + p             p's Successor type, -1 none (taken, or not placed yet)
   DUNGEON + p               p's Dungeon type, -1 none
-  CONDEMNED + p             the Condemned card waiting in front of p, -1 none
+  CONDEMNED + p*TYPES + t   Condemned cards in front of p whose type everyone saw (the King's Hand
+                            and the card it countered)
+  CONDEMNED_HIDDEN + p*TYPES + t   Condemned face down by the Executioner (only p knows the type)
   FLIPPED + p               1 once p's King is flipped
+  OUT + p                   0 while p is in the round; k once p is the k-th player knocked out
+  OUT_BONUS + p             1: p still had cards in hand or a Successor when knocked out
   COURT_LEN                 cards in the Court; COURT_TYPE + i / COURT_FLAGS + i, i = 0 oldest;
                             the Throne is the last one. Flags: FLAG_DISGRACED, FLAG_BONUS
                             (the Soldier's +2, counted while it is the Throne)
-  REMOVED + t               cards of type t removed from the round (Condemned and removed)
+  REMOVED + t               cards of type t removed from the round face up (everyone saw them)
+  REMOVED_HIDDEN + t        cards removed face down (Executioner's Condemned cards, the Assassin's
+                            leftovers): nobody else knows their types
   ACCUSED, UNUSED           the Accused card type; the face-down unused card (-1 none)
   MUTED                     the number named by the Mystic (0: none)
-  CURRENT                   whose turn it is
-  PEND_*                    the ability being resolved (effect, user, target, Soldier's disgraces
-                            left, the Princess owner's card, "this play is Immune")
-  WINNER, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS   round results
-  TRUE_KING, SCORE + p, FREE_MULLIGAN_USED + p, MATCH_OVER                   match state
+  CURRENT                   whose turn it is; DIRECTION +1 (clockwise: seat p+1 next) or -1
+  PEND_*                    the ability being resolved (effect, user, argument, Soldier's disgraces
+                            or Executioner's next seat, the Princess owner's card, "this play is
+                            Immune", the chosen player); PICK_FOR: what a PH_PICK_PLAYER /
+                            PH_PICK_CARD decision is for (a PICK_* code)
+  EXCH_FIRST, EXCH_VICTIM, EXCH_STEP   Cutthroat's Exchange: who starts, whom it takes from, step
+  TRADE_TRY, TRADE_OPEN     2v2's Trade: the retries made, the sides still trading (a mask)
+  OUT_COUNT, WINNER, SECOND, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS,
+  SETUP_STAGE               round (WINNER is a seat, in 2v2 the winning side 0 / 1; SETUP_STAGE
+                            counts the seats done with the current pre-play step)
+  TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
+                            seat, in 2v2 a team: SCORE + 0 is seats 0 & 2's score)
 
 The configuration row (one per setup, ``CFG_*``), the decisions (``PH_*``) and their action codes
 (``ACT_*``), the result row's columns (``COLUMNS``, ``C_*``) and the trace events (``EV_*``) follow.
 
 Decisions. Every answer is an action code below 32, and bit ``a`` of D_CHOICES is action ``a``,
 so one posed mask holds every decision (none needs splitting into steps). Per kind (PH_*):
-  PH_FIRST, PH_MULLIGAN, PH_PRINCESS, PH_KINGS_HAND, PH_ASSASSIN   bits ACT_YES, ACT_NO
+  PH_FIRST, PH_MULLIGAN, PH_PRINCESS, PH_KINGS_HAND, PH_ASSASSIN, PH_WARDEN, PH_SPY   bits ACT_YES, ACT_NO
+  PH_DIRECTION             bit ACT_YES: clockwise, ACT_NO: counterclockwise
+  PH_FIRST_SEAT            bit k: the seat k places clockwise from the True King goes first (0: itself)
   PH_TURN                  bit t: play a card of type t from hand; bit ACT_FLIP: flip the King
   PH_ANTE                  bit t: play the Antechamber card of type t
   PH_OATH_FOLLOW           bit t: the card of type t follows the Oathbound
-  PH_SUCCESSOR, PH_DUNGEON, PH_SENTRY_GIVE, PH_PRINCESS_OWN, PH_PRINCESS_OPP   bit t: a hand card
+  PH_SUCCESSOR, PH_DUNGEON, PH_SENTRY_GIVE, PH_PRINCESS_OWN, PH_PRINCESS_OPP, PH_REVEAL   bit t: a hand card
   PH_JUDGE_ANTE            bit t: the hand card put into the Antechamber; bit ACT_NO: none
+  PH_HERALD_PLAY           bit t: the hand card (value 5 or more) played after the Herald; ACT_NO: none
   PH_INQUISITOR            bit t: name type t; bit ACT_NO: decline the ability
   PH_SOLDIER_NAME, PH_JUDGE_NAME   bit t: name type t
   PH_FOOL, PH_SENTRY_PICK  bit i: Court card i (0 = oldest); bit ACT_NO: decline
   PH_SOLDIER_DISGRACE      bit i: Disgrace Court card i; bit ACT_NO: stop
   PH_MYSTIC                bit v: name the number v (1..8); bit ACT_NO: decline
+  PH_EXECUTIONER           bit v: name the number v (1..highest base value in the Court); ACT_NO: decline
+  PH_PICK_PLAYER           bit p: seat p (what for: PICK_FOR); the Spy's also ACT_NO: nobody
+  PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR); 2v2's take also
+                            ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done
 Answers listed from a mask come in ascending code order, the order the legal actions were always
 listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 """
 
 import numpy as np
 
-from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER
+from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER, N_KINDS_MAX
 
 FOOL = 0
 ASSASSIN = 1
@@ -67,18 +99,22 @@ KINGS_HAND = 10
 SENTRY = 11
 PRINCESS = 12
 QUEEN = 13
-TYPES = 14
+EXECUTIONER = 14  # the 3-4 player cards of the base box follow the 2-player ones
+HERALD = 15
+WARDEN = 16
+SPY = 17
+TYPES = 18
 
 NAMES = ("Fool", "Assassin", "Elder", "Zealot", "Inquisitor", "Soldier", "Judge", "Oathbound", "Mystic",
-         "Warlord", "King's Hand", "Sentry", "Princess", "Queen")
-BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9], dtype=np.int64)
-ROYALTY = np.array([0] * 12 + [1, 1], dtype=np.int64)
+         "Warlord", "King's Hand", "Sentry", "Princess", "Queen", "Executioner", "Herald", "Warden", "Spy")
+BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8], dtype=np.int64)
+ROYALTY = np.array([0] * 12 + [1, 1] + [0] * 4, dtype=np.int64)
 # "Immune to King's Hand" needs no table: the Elder's, Zealot's and Oathbound's texts are play
 # permissions and the King's Hand's a reaction, none of them a chosen ability the King's Hand could
 # answer; the Oathbound's follow-up card is Immune by a flag on the play (PEND_IMMUNE).
 
 # Decklists (counts per type). Quickplay: 14 cards, the Assassin is the Accused by rule.
-QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1], dtype=np.int64)
+QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0], dtype=np.int64)
 ASSASSIN_STEP_DECK = QUICKPLAY_DECK.copy()
 ASSASSIN_STEP_DECK[ASSASSIN] = 1
 KINGS_HAND_STEP_DECK = ASSASSIN_STEP_DECK.copy()
@@ -86,8 +122,23 @@ KINGS_HAND_STEP_DECK[KINGS_HAND] = 1
 FULL_DECK = KINGS_HAND_STEP_DECK.copy()
 FULL_DECK[ZEALOT] = 1
 FULL_DECK[JUDGE] = 1
-MAX_CARDS = 18
-assert FULL_DECK.sum() == MAX_CARDS and QUICKPLAY_DECK.sum() == 14
+# Cutthroat (rulebook's decklist): the 18 cards, a second Judge, Herald, 2 Executioners, Spy, 2 Wardens.
+CUTTHROAT_DECK = FULL_DECK.copy()
+CUTTHROAT_DECK[JUDGE] = 2
+CUTTHROAT_DECK[EXECUTIONER] = 2
+CUTTHROAT_DECK[HERALD] = 1
+CUTTHROAT_DECK[WARDEN] = 2
+CUTTHROAT_DECK[SPY] = 1
+# 2v2 (decklists table, with the errata's 2 Assassins and 2 Fools): Cutthroat's 25 cards, a second
+# Fool, Assassin, Zealot and King's Hand.
+TWO_V_TWO_DECK = CUTTHROAT_DECK.copy()
+TWO_V_TWO_DECK[FOOL] = 2
+TWO_V_TWO_DECK[ASSASSIN] = 2
+TWO_V_TWO_DECK[ZEALOT] = 2
+TWO_V_TWO_DECK[KINGS_HAND] = 2
+MAX_CARDS = 29
+assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
+assert TWO_V_TWO_DECK.sum() == MAX_CARDS
 
 WARLORD_HAND_WITH_ROYALTY = 8
 WARLORD_COURT_WITH_ROYALTY = 9
@@ -98,6 +149,11 @@ JUDGE_MIN_BASE = 2    # the Judge may put a card of base value 2 or more into th
 SOLDIER_DISGRACES = 3
 MYSTIC_HIGHEST = 8    # the Mystic names a number 1..8
 OATHBOUND_VALUE = 6
+HERALD_MIN_VALUE = 5  # the Herald's follow-up card has value 5 or more
+WARDEN_FACE_UP = 4    # the Warden needs four face-up Court cards (itself included)
+REVEAL_FIRST = 2      # Cutthroat's Reveal: 2 cards together, then a third
+REVEAL_TOTAL = 3      # (2v2: 3 together, then the fourth card for the partner)
+TRADE_MAX = 2         # 2v2's Trade: up to 2 cards each
 
 
 def type_of(name: str) -> int:
@@ -109,7 +165,10 @@ def type_of(name: str) -> int:
     raise KeyError(f"unknown card '{name}' (known: {', '.join(NAMES)})")
 
 
-PLAYERS = 2
+PLAYERS = 4  # seats the record holds; a setup uses cfg[CFG_PLAYERS] of them
+SIDES = 2    # 2v2's teams
+SEAT_MASK = 3  # the bits every seat 0..PLAYERS-1 fits in (rules.zone_row)
+assert PLAYERS <= SEAT_MASK + 1
 
 # ---- state layout ---------------------------------------------------------------------------
 PHASE = D_KIND       # the pending decision's kind, or a non-decision state (PH_REDEAL, ...)
@@ -117,26 +176,46 @@ DECIDER = D_SEAT     # who decides it
 HAND = DECISION_HEADER
 ANTE = HAND + PLAYERS * TYPES
 KNOWN = ANTE + PLAYERS * TYPES
-SUCCESSOR = KNOWN + PLAYERS * TYPES
+KNOWN_SUCCESSOR = KNOWN + PLAYERS * PLAYERS * TYPES
+PLACED = KNOWN_SUCCESSOR + PLAYERS * PLAYERS
+REVEALED = PLACED + PLAYERS * TYPES
+TAKEN = REVEALED + PLAYERS * TYPES
+POOL = TAKEN + PLAYERS
+PARTNER_CARD = POOL + TYPES
+SUCCESSOR = PARTNER_CARD + PLAYERS
 DUNGEON = SUCCESSOR + PLAYERS
 CONDEMNED = DUNGEON + PLAYERS
-FLIPPED = CONDEMNED + PLAYERS
-COURT_LEN = FLIPPED + PLAYERS
+CONDEMNED_HIDDEN = CONDEMNED + PLAYERS * TYPES
+FLIPPED = CONDEMNED_HIDDEN + PLAYERS * TYPES
+OUT = FLIPPED + PLAYERS
+OUT_BONUS = OUT + PLAYERS
+COURT_LEN = OUT_BONUS + PLAYERS
 COURT_TYPE = COURT_LEN + 1
 COURT_FLAGS = COURT_TYPE + MAX_CARDS
 REMOVED = COURT_FLAGS + MAX_CARDS
-ACCUSED = REMOVED + TYPES
+REMOVED_HIDDEN = REMOVED + TYPES
+ACCUSED = REMOVED_HIDDEN + TYPES
 UNUSED = ACCUSED + 1
 MUTED = UNUSED + 1
 CURRENT = MUTED + 1
-PEND_EFFECT = CURRENT + 1
+DIRECTION = CURRENT + 1
+PEND_EFFECT = DIRECTION + 1
 PEND_USER = PEND_EFFECT + 1
 PEND_ARG = PEND_USER + 1
 PEND_LEFT = PEND_ARG + 1
 PEND_GIVE = PEND_LEFT + 1
 PEND_IMMUNE = PEND_GIVE + 1
-WINNER = PEND_IMMUNE + 1
-POINTS = WINNER + 1
+PEND_TARGET = PEND_IMMUNE + 1
+PICK_FOR = PEND_TARGET + 1
+EXCH_FIRST = PICK_FOR + 1
+EXCH_VICTIM = EXCH_FIRST + 1
+EXCH_STEP = EXCH_VICTIM + 1
+TRADE_TRY = EXCH_STEP + 1
+TRADE_OPEN = TRADE_TRY + 1
+OUT_COUNT = TRADE_OPEN + 1
+WINNER = OUT_COUNT + 1
+SECOND = WINNER + 1
+POINTS = SECOND + 1
 CAPPED = POINTS + 1
 ASSASSINATED = CAPPED + 1
 PLIES = ASSASSINATED + 1
@@ -153,6 +232,12 @@ STATE_SIZE = MATCH_OVER + 1
 # The round-level part (everything before TRUE_KING) is reset by each deal.
 ROUND_FIELDS = TRUE_KING
 
+
+def known_at(observer: int, owner: int) -> int:
+    """Offset of the KNOWN row: what ``observer`` knows of ``owner``'s hand."""
+    return KNOWN + (observer * PLAYERS + owner) * TYPES
+
+
 FLAG_DISGRACED = 1
 FLAG_BONUS = 2
 
@@ -167,14 +252,29 @@ CFG_MUTE_HAND = CFG_FULL_SCORING + 1     # 1: the Mystic mutes cards in hand too
 CFG_POINTS = CFG_MUTE_HAND + 1           # points to win the match
 CFG_PLY_CAP = CFG_POINTS + 1             # turns per round before it counts as capped
 CFG_FIXED_ACCUSED = CFG_PLY_CAP + 1      # type set aside as the Accused by rule, -1 none
-CFG_SIZE = CFG_FIXED_ACCUSED + 1
+CFG_PLAYERS = CFG_FIXED_ACCUSED + 1      # seats at the table (2 or 3)
+CFG_REVEAL = CFG_PLAYERS + 1             # 1: Cutthroat's Reveal and Exchange before play
+CFG_DIRECTION = CFG_REVEAL + 1           # DIRECTION_BY_TRUE_KING, or the forced +1 / -1
+CFG_SECOND_POINT = CFG_DIRECTION + 1     # points second place scores (Cutthroat: 1)
+CFG_HERALD_ANY = CFG_SECOND_POINT + 1    # 1: the Herald's follow-up ignores the Throne's value
+CFG_SPY_USER_CHOOSES = CFG_HERALD_ANY + 1  # 1: the Spy's user (not the forced player) picks the new Successor
+CFG_TEAMS = CFG_SPY_USER_CHOOSES + 1    # 1: 2v2, partners opposite (seat p's side is p % 2)
+CFG_TRADE_RETRIES = CFG_TEAMS + 1       # 2v2's Trade: times partners whose counts differ try again
+CFG_TYPES = CFG_TRADE_RETRIES + 1       # the mode's cards are types 0..CFG_TYPES-1 (14 in the 2-player modes,
+                                        # 18 with the 3-4 player cards): the hot loops over types stop there
+CFG_SIZE = CFG_TYPES + 1
 
 FIRST_BY_TRUE_KING = 0
-FIRST_SEAT0 = 1
+FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
 FIRST_SEAT1 = 2
+FIRST_SEAT2 = 3
+FIRST_SEAT3 = 4
+DIRECTION_BY_TRUE_KING = 0
+CLOCKWISE = 1
+COUNTERCLOCKWISE = -1
 
 # ---- phases (decisions) and actions ---------------------------------------------------------
-PH_FIRST = 0            # True King: ACT_YES = I go first, ACT_NO = the opponent does
+PH_FIRST = 0            # True King (2 players): ACT_YES = I go first, ACT_NO = the opponent does
 PH_MULLIGAN = 1         # ACT_YES = call a mulligan
 PH_SUCCESSOR = 2        # a hand type
 PH_DUNGEON = 3          # a hand type
@@ -190,23 +290,57 @@ PH_OATH_FOLLOW = 12     # the hand type played right after an Oathbound override
 PH_MYSTIC = 13          # a number 1..8, or ACT_NO
 PH_SENTRY_PICK = 14     # a Court index, or ACT_NO
 PH_SENTRY_GIVE = 15     # the hand type that takes the picked card's place
-PH_PRINCESS = 16        # ACT_YES = use the ability on the opponent
+PH_PRINCESS = 16        # ACT_YES = use the ability
 PH_PRINCESS_OWN = 17    # the Princess owner's card to swap
-PH_PRINCESS_OPP = 18    # the opponent's card to swap
+PH_PRINCESS_OPP = 18    # the chosen player's card to swap
 PH_KINGS_HAND = 19      # ACT_YES = react with the King's Hand
 PH_ASSASSIN = 20        # ACT_YES = react with the Assassin
-PH_REDEAL = 21          # not a decision: a mulligan was called, the match loop deals again
-PH_ROUND_OVER = 22      # not a decision
-PH_START = 23           # internal: a turn is about to start
-PHASES = 24
+PH_REVEAL = 21          # Cutthroat: a hand card placed face down for the Reveal
+PH_FIRST_SEAT = 22      # Cutthroat's True King: who goes first, clockwise offset from itself
+PH_DIRECTION = 23       # Cutthroat's True King: ACT_YES clockwise, ACT_NO counterclockwise
+PH_PICK_PLAYER = 24     # a seat (PICK_FOR says what for)
+PH_PICK_CARD = 25       # a card type (PICK_FOR says from where)
+PH_EXECUTIONER = 26     # a number, or ACT_NO
+PH_HERALD_PLAY = 27     # a hand type of value 5 or more, or ACT_NO
+PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
+PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
+DECISION_KINDS = 30     # decision codes are 0..29
+assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
+PH_REDEAL = 30          # not a decision: a mulligan was called, the match loop deals again
+PH_ROUND_OVER = 31      # not a decision
+PH_START = 32           # internal: a turn is about to start
+PHASES = 33
 PHASE_NAMES = ("first player", "mulligan", "Successor", "Dungeon", "turn", "Antechamber", "Fool", "Inquisitor",
                "Soldier names", "Soldier disgraces", "Judge names", "Judge's Antechamber", "Oathbound follow-up",
                "Mystic", "Sentry picks", "Sentry gives", "Princess", "Princess swap (owner)",
-               "Princess swap (opponent)", "King's Hand", "Assassin", "redeal", "round over", "start")
+               "Princess swap (opponent)", "King's Hand", "Assassin", "Reveal", "first player (seat)",
+               "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
+               "Spy", "redeal", "round over", "start")
+
+# What a PH_PICK_PLAYER / PH_PICK_CARD decision is for (PICK_FOR).
+PICK_EXCHANGE_START = 0   # player: the True King breaks a tie for the highest revealed card
+PICK_EXCHANGE_VICTIM = 1  # player: whose revealed cards the Exchange's starter takes from
+PICK_EXCHANGE_TAKE = 2    # card: the revealed card taken (EXCH_STEP says from whom)
+PICK_JUDGE = 3            # player: the Judge's opponent
+PICK_PRINCESS = 4         # player: the Princess's player
+PICK_SPY = 5              # player: who must exchange Successor and a hand card (or ACT_NO)
+PICK_SPY_SWAP = 6         # card: the new Successor from that player's hand (chosen by it, or by the Spy's user)
+PICK_EXEC_CONDEMN = 7     # card: which card of the named base value the player Condemns
+PICK_HERALD_SUCCESSOR = 8  # card: the Herald's new Successor
+PICK_WARDEN_GIVE = 9      # card: the hand card exchanged with the Accused
+PICK_ASSASSIN_KEEP = 10   # card: the one the Assassin's owner keeps (three-player rule)
+PICK_PARTNER_CARD = 11    # card: 2v2, the fourth card placed face down for the partner
+PICK_PARTNER_TAKE = 12    # card: 2v2, the card taken from the partner's four (ACT_FOURTH: its fourth)
+PICK_TRADE = 13           # card: 2v2, a card placed face down to trade with the partner (ACT_NO: done)
+PICK_NAMES = ("exchange tie", "exchange: take from", "exchange: card", "Judge's opponent", "Princess's player",
+              "Spy: who exchanges", "Spy: new Successor", "Executioner: Condemn", "Herald: new Successor",
+              "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
+              "trade")
 
 ACT_FLIP = TYPES
 ACT_YES = 30
 ACT_NO = 31
+ACT_FOURTH = ACT_YES  # 2v2's take: the partner's face-down fourth card
 MAX_ACTIONS = 32  # action codes are 0..31: each is one bit of the posed D_CHOICES mask
 
 
@@ -214,11 +348,13 @@ MAX_ACTIONS = 32  # action codes are 0..31: each is one bit of the posed D_CHOIC
 COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "chooser_first", "winner_seat",
            "points", "first_won", "chooser_won", "winner_flipped", "loser_flipped", "assassinated", "capped",
            "mulligans", "plies", "score0", "score1", "first_true_king", "match_winner", "match_capped",
-           "first_true_king_won", "last_round")
+           "first_true_king_won", "last_round", "score2", "second_seat", "clockwise")
 (C_GAME, C_DEAL, C_ROTATION, C_ROW, C_FIRST, C_CHOOSER, C_CHOOSER_FIRST, C_WINNER, C_POINTS, C_FIRST_WON,
  C_CHOOSER_WON, C_WINNER_FLIPPED, C_LOSER_FLIPPED, C_ASSASSINATED, C_CAPPED, C_MULLIGANS, C_PLIES, C_SCORE0,
- C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND) = range(len(COLUMNS))
+ C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND, C_SCORE2, C_SECOND,
+ C_CLOCKWISE) = range(len(COLUMNS))
 NCOLS = len(COLUMNS)
+TWO_PLAYER_COLUMNS = COLUMNS[:C_SCORE2]  # the columns of the 2-player game before Cutthroat
 
 # One trace event per decision: round, phase, decider, action, Throne card (+ TYPES when Disgraced),
 # Throne value, the decision's legal answers (a mask, before any restriction). A deal is recorded as

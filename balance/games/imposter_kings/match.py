@@ -17,17 +17,19 @@ from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
 from balance.engine.kernels import allocating_kernel, kernel, seat_restrictions
 from balance.engine.rng import STREAM_SIZE, below, open_stream
 from balance.games.imposter_kings.layout import (
-    ACCUSED, ASSASSINATED, CAPPED, CHOOSER, COURT_LEN, COURT_TYPE, C_ASSASSINATED, C_CAPPED, C_CHOOSER,
-    C_CHOOSER_FIRST, C_CHOOSER_WON, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME, C_LAST_ROUND,
-    C_LOSER_FLIPPED, C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW, C_SCORE0,
-    C_SCORE1, C_WINNER, C_WINNER_FLIPPED, DECIDER, EVENT_WIDTH, EV_ACTION, EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE,
-    EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS, MATCH_OVER, MAX_ACTIONS, MAX_CARDS,
-    MULLIGANS, NCOLS, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES, POINTS, SCORE, STATE_SIZE, TRUE_KING, TYPES,
-    UNUSED, WINNER,
+    ACCUSED, ASSASSINATED, CAPPED, CFG_PLAYERS, CHOOSER, COURT_LEN, COURT_TYPE, C_ASSASSINATED, C_CAPPED, C_CHOOSER,
+    C_CHOOSER_FIRST, C_CHOOSER_WON, C_CLOCKWISE, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME,
+    C_LAST_ROUND, C_LOSER_FLIPPED, C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW,
+    C_SCORE0, C_SCORE1, C_SCORE2, C_SECOND, C_WINNER, C_WINNER_FLIPPED, DECIDER, DIRECTION, EVENT_WIDTH, EV_ACTION,
+    EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS,
+    MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
+    POINTS, ROUND_FIELDS, SCORE, SECOND, SIDES, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, legal_mask, pose_pending, throne_value)
-from balance.games.imposter_kings.policies import FSCRATCH_ROWS, FSCRATCH_WIDTH, SCRATCH_ROWS, SCRATCH_WIDTH, choose
+    apply_action, deal_round, is_disgraced, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat,
+    zone_row)
+from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_WEIGHTS, HEURISTIC_DEFAULTS,
+                                                   HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH, choose)
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
 
@@ -52,14 +54,14 @@ def record(trace, fill, round_index, s, cfg, action):
 
 
 @kernel
-def record_deal(trace, fill, round_index, s):
-    for seat in range(PLAYERS):
+def record_deal(trace, fill, round_index, s, cfg):
+    for seat in range(cfg[CFG_PLAYERS]):
         k = fill[0]
         if k >= trace.shape[0]:
             return
         packed = 0
         for t in range(TYPES):
-            packed |= s[HAND + seat * TYPES + t] << (HAND_BITS * t)
+            packed |= s[zone_row(HAND, seat) + t] << (HAND_BITS * t)
         trace[k, EV_ROUND] = round_index
         trace[k, EV_PHASE] = EV_DEAL
         trace[k, EV_DECIDER] = seat
@@ -74,29 +76,42 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
                fill, round_index):
     """Deal (again after each mulligan) and play one round; every decision is posed with the seats'
     restrictions (``restrict`` by seat) and goes to ``choose``."""
+    n = cfg[CFG_PLAYERS]
     deal_round(s, cfg, deals, rotation, cards)
     if trace.shape[0] > 0:
-        record_deal(trace, fill, round_index, s)
+        record_deal(trace, fill, round_index, s, cfg)
     while s[PHASE] != PH_ROUND_OVER:
         if s[PHASE] == PH_REDEAL:
             mulligans = s[MULLIGANS]
             deal_round(s, cfg, deals, rotation, cards)
             s[MULLIGANS] = mulligans
             if trace.shape[0] > 0:
-                record_deal(trace, fill, round_index, s)
+                record_deal(trace, fill, round_index, s, cfg)
             continue
         pose_pending(s, cfg, restrict)
-        slot = (s[DECIDER] - rotation) % PLAYERS
+        slot = wrap_seat(s[DECIDER] - rotation + n, n)
         a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
         if trace.shape[0] > 0:
             record(trace, fill, round_index, s, cfg, a)
         apply_action(s, cfg, a)
 
 
+@kernel(inline="always")
+def first_loser(s, cfg):
+    """The seat knocked out first this round (-1: nobody was)."""
+    for q in range(cfg[CFG_PLAYERS]):
+        if s[OUT + q] == 1:
+            return q
+    return -1
+
+
 @kernel
-def write_round(row, s, game, deal, rotation, r, first_tk):
+def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     """The round's row. The chooser is the True King's holder of the deal actually played: a
-    costly mulligan hands the True King to its caller, who chooses again for the new deal."""
+    costly mulligan hands the True King to its caller, who chooses again for the new deal. The
+    loser is the player who lost first. In 2v2 the winner is a side (team 0: seats 0 & 2), the
+    first player and the chooser win with their team, and the winner "flipped" when neither
+    teammate's King is face up (no +1)."""
     winner = s[WINNER]
     row[C_GAME] = game
     row[C_DEAL] = deal
@@ -107,16 +122,21 @@ def write_round(row, s, game, deal, rotation, r, first_tk):
     row[C_CHOOSER_FIRST] = (1 if s[FIRST] == s[CHOOSER] else 0) if s[CHOOSER] >= 0 else -1
     row[C_WINNER] = winner
     row[C_POINTS] = s[POINTS] if winner >= 0 else 0
-    row[C_FIRST_WON] = 1 if winner >= 0 and winner == s[FIRST] else 0
-    row[C_CHOOSER_WON] = 1 if winner >= 0 and winner == s[CHOOSER] else 0
+    row[C_FIRST_WON] = 1 if winner >= 0 and winner == side_of(cfg, s[FIRST]) else 0
+    row[C_CHOOSER_WON] = 1 if winner >= 0 and s[CHOOSER] >= 0 and winner == side_of(cfg, s[CHOOSER]) else 0
     row[C_WINNER_FLIPPED] = s[FLIPPED + winner] if winner >= 0 else 0
-    row[C_LOSER_FLIPPED] = s[FLIPPED + 1 - winner] if winner >= 0 else 0
+    if cfg[CFG_TEAMS] and winner >= 0:
+        row[C_WINNER_FLIPPED] = s[FLIPPED + winner] & s[FLIPPED + partner_of(winner)]
+    row[C_LOSER_FLIPPED] = s[FLIPPED + first_loser(s, cfg)] if winner >= 0 else 0
     row[C_ASSASSINATED] = s[ASSASSINATED]
     row[C_CAPPED] = s[CAPPED]
     row[C_MULLIGANS] = s[MULLIGANS]
     row[C_PLIES] = s[PLIES]
     row[C_SCORE0] = s[SCORE]
     row[C_SCORE1] = s[SCORE + 1]
+    row[C_SCORE2] = s[SCORE + 2]
+    row[C_SECOND] = s[SECOND]
+    row[C_CLOCKWISE] = 1 if s[DIRECTION] > 0 else 0
     row[C_FIRST_TK] = first_tk
 
 
@@ -124,30 +144,40 @@ def write_round(row, s, game, deal, rotation, r, first_tk):
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, restrict, max_rounds,
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
-    s[:] = 0
-    s[TRUE_KING] = (below(deals, PLAYERS) + rotation) % PLAYERS
+    s[ROUND_FIELDS:] = 0  # the match's part; each deal resets the round's
+    n = cfg[CFG_PLAYERS]
+    s[TRUE_KING] = wrap_seat(below(deals, n) + rotation, n)
     first_tk = s[TRUE_KING]
     played = 0
     for r in range(max_rounds):
         play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
                    fill, r)
-        write_round(out[base + r], s, game, deal, rotation, r, first_tk)
+        write_round(out[base + r], s, cfg, game, deal, rotation, r, first_tk)
         played = r + 1
         if s[MATCH_OVER]:
             break
-    match_winner = -1
-    if s[MATCH_OVER]:
-        match_winner = 0 if s[SCORE] > s[SCORE + 1] else 1
+    match_winner = match_winner_of(s, cfg) if s[MATCH_OVER] else -1
     for r in range(max_rounds):
         row = out[base + r]
         if r < played:
             row[C_MATCH_WINNER] = match_winner
             row[C_MATCH_CAPPED] = 1 if match_winner < 0 else 0
-            row[C_FIRST_TK_WON] = 1 if match_winner == first_tk else 0
+            row[C_FIRST_TK_WON] = 1 if match_winner == side_of(cfg, first_tk) else 0
             row[C_LAST_ROUND] = 1 if r == played - 1 else 0
         else:
             row[:] = -1
             row[C_GAME] = game
+
+
+@kernel(inline="always")
+def match_winner_of(s, cfg):
+    """The highest score wins the match; a tie goes to the final round's winner (rulebook). In 2v2
+    the scores and the winner are the teams'."""
+    best = -1
+    for q in range(SIDES if cfg[CFG_TEAMS] else cfg[CFG_PLAYERS]):
+        if best < 0 or s[SCORE + q] > s[SCORE + best] or (s[SCORE + q] == s[SCORE + best] and q == s[WINNER]):
+            best = q
+    return best
 
 
 @allocating_kernel
@@ -157,6 +187,7 @@ def game_buffers():
     actions = np.zeros(MAX_ACTIONS, dtype=np.int64)
     scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
     fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
+    fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS] = HEURISTIC_DEFAULTS
     deals = np.zeros(STREAM_SIZE, dtype=np.uint64)
     moves = np.zeros(STREAM_SIZE, dtype=np.uint64)
     restrict = np.zeros((PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)

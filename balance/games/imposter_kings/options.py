@@ -1,4 +1,5 @@
-"""Modes, rule options and the policy ladder of The Imposter Kings (2-player base game)."""
+"""Modes, rule options and the policy ladder of The Imposter Kings (base game: 2 players, Cutthroat for 3,
+2v2 for 4)."""
 
 import numpy as np
 
@@ -16,28 +17,66 @@ MODES = {
                                                  "(15 cards, the card left over is the Accused)."),
     "kings_hand_step": Mode("kings_hand_step", (2,), "Learning step 2: also the King's Hand (16 cards; one "
                                                      "leftover is the Accused, the other is unused)."),
+    "cutthroat": Mode("cutthroat", (3,), "Cutthroat, 3 players, base game: 25 cards (with Executioner, Herald, "
+                                         "Warden, Spy), 8 each, the last card Accused; Reveal 2 then 1, the "
+                                         "Exchange, the True King chooses first player and direction; Successor "
+                                         "and Dungeon, no mulligans; knock-outs, the Assassin's three-player rule; "
+                                         "scoring 1 + King face up + 1 per opponent with cards left, second place 1."),
+    "two_v_two": Mode("two_v_two", (4,), "2v2, 4 players in two teams (partners opposite: seats 0 & 2 against "
+                                         "1 & 3), base game: 29 cards, 7 each, the last card Accused; Reveal 3, "
+                                         "a fourth card for the partner, the True King chooses first player and "
+                                         "direction, take a card from the partner's four, mulligans (one free "
+                                         "per team), Successors (partners see each other's), the Trade (up to 2 "
+                                         "cards), Dungeon; the first knock-out loses the round for its team; "
+                                         "team scoring 1 + a King face up + an opponent with cards left."),
 }
 MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step": L.ASSASSIN_STEP_DECK,
-              "kings_hand_step": L.KINGS_HAND_STEP_DECK}
-MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7}
+              "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK,
+              "two_v_two": L.TWO_V_TWO_DECK}
+MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8, "two_v_two": 7}
+# The modes with the Reveal before play, the True King choosing first player and direction.
+REVEAL_MODES = ("cutthroat", "two_v_two")
+MODE_PLAYERS = {mode: m.players[0] for mode, m in MODES.items()}
+# The search's determinization is built for two players; other modes refuse a search seat.
+SEARCH_MODES = tuple(name for name, m in MODES.items() if m.players == (2,))
 
 OPTIONS = (
     Option("first_player", "true_king",
            "Who goes first each round: 'true_king' (rulebook: the True King's holder chooses, after seeing "
-           "the hand), or forced: 'seat0' / 'seat1' (a study device; seat0 is the issue's 'seat 1').",
-           choices=("true_king", "seat0", "seat1")),
+           "the hand; in Cutthroat after the Exchange, in 2v2 after the fourth card for the partner), or forced: "
+           "'seat0' / 'seat1' / 'seat2' / 'seat3' (a study device; seat0 is the issue's 'seat 1'; seat2 from 3 "
+           "players, seat3 in 2v2).",
+           choices=("true_king", "seat0", "seat1", "seat2", "seat3")),
+    Option("direction", "true_king",
+           "The direction of play with 3 or 4 players: 'true_king' (rulebook: the True King chooses it with the "
+           "first player), or forced 'clockwise' (seat p+1 plays after seat p) / 'counterclockwise'. The 2-player "
+           "game has no direction.", choices=("true_king", "clockwise", "counterclockwise")),
+    Option("herald_follow", "any",
+           "The card the Herald lets its player play next ('another card of value 5 or more'): 'any' such card, "
+           "the Herald's permission replacing the Throne rule (else the text's 5 could never follow a 6), or "
+           "'on_throne': it must also be at least the Herald's value.", choices=("any", "on_throne")),
+    Option("spy_chooser", "player",
+           "Who picks the card that becomes the new Successor when the Spy forces a player to exchange: 'player' "
+           "(card sheet default: the forced player, from its own hand) or 'spy' (the Spy's user looks at that "
+           "hand and picks; it then knows the exchange).", choices=("player", "spy")),
     Option("mystic_scope", "everywhere",
            "Where the Mystic's named value loses its text: 'everywhere' (rulebook FAQ 'Does the Mystic "
            "affect cards everywhere? Yes', and its tip that naming 2 cancels the Assassin: cards in hand "
            "lose text too, value 3 only once played) or 'court' (card sheet ruling 6: played cards only).",
            choices=("everywhere", "court")),
     Option("mulligans", "mode",
-           "'mode': mulligans in the full game only (the learning modes' setup does not list them); "
+           "'mode': mulligans in the full game and 2v2 (one free per team) only (the learning modes' setup "
+           "does not list them, Cutthroat has none); "
            "'always' or 'never'.", choices=("mode", "always", "never"), assumed=True),
     Option("learning_scoring", "one_point",
            "Round scoring in Quickplay and the learning steps: 'one_point' (rulebook: 'The winner of each "
            "round gets 1 point') or 'full' (1 + King face up + cards left, as the full game).",
            choices=("one_point", "full")),
+    Option("trade_retries", 1,
+           "2v2's Trade: 'If partners put out a different number of cards, try again to match. If you can't, no "
+           "cards are traded.' How many times partners whose counts differ take their cards back and place "
+           "again (each now knowing the other's count) before the trade is off: 1 (default: 'try again' read as "
+           "one more try), 0 (a mismatch ends the trade at once), or more.", low=0),
     Option("points_to_win", 7, "Points that win the match (rulebook: 7).", low=1),
     Option("round_turn_cap", 200,
            "Turns after which a round stops and counts as capped (no winner). Rounds end far sooner; "
@@ -78,7 +117,9 @@ POLICIES = (
             Param("inner", float(HEURISTIC), "inner rollout policy: 1 greedy, 2 heuristic", 1.0, 2.0, integer=True))),
 )
 
-FIRST_MODES = {"true_king": L.FIRST_BY_TRUE_KING, "seat0": L.FIRST_SEAT0, "seat1": L.FIRST_SEAT1}
+FIRST_MODES = {"true_king": L.FIRST_BY_TRUE_KING, "seat0": L.FIRST_SEAT0, "seat1": L.FIRST_SEAT1,
+               "seat2": L.FIRST_SEAT2, "seat3": L.FIRST_SEAT3}
+DIRECTIONS = {"true_king": L.DIRECTION_BY_TRUE_KING, "clockwise": L.CLOCKWISE, "counterclockwise": L.COUNTERCLOCKWISE}
 
 
 def config_row(mode: str, options: dict) -> np.ndarray:
@@ -92,11 +133,28 @@ def config_row(mode: str, options: dict) -> np.ndarray:
         fixed = L.ASSASSIN  # set aside face up as the Accused
     cfg[L.CFG_DECK:L.CFG_DECK + L.TYPES] = deck
     cfg[L.CFG_HAND] = MODE_HAND[mode]
-    cfg[L.CFG_DUNGEON] = 1 if mode == "full" else 0
+    cutthroat = mode == "cutthroat"
+    teams = mode == "two_v_two"
+    cfg[L.CFG_PLAYERS] = MODE_PLAYERS[mode]
+    cfg[L.CFG_REVEAL] = 1 if mode in REVEAL_MODES else 0
+    cfg[L.CFG_TEAMS] = 1 if teams else 0
+    cfg[L.CFG_SECOND_POINT] = 1 if cutthroat else 0
+    cfg[L.CFG_DIRECTION] = DIRECTIONS[options["direction"]]
+    cfg[L.CFG_HERALD_ANY] = 1 if options["herald_follow"] == "any" else 0
+    cfg[L.CFG_SPY_USER_CHOOSES] = 1 if options["spy_chooser"] == "spy" else 0
+    cfg[L.CFG_DUNGEON] = 1 if mode in ("full", "cutthroat", "two_v_two") else 0
     mulligans = options["mulligans"]
-    cfg[L.CFG_MULLIGANS] = 1 if mulligans == "always" or (mulligans == "mode" and mode == "full") else 0
+    if cutthroat and mulligans == "always":
+        raise SetupError("options.mulligans", "Cutthroat has no mulligans (rulebook)")
+    cfg[L.CFG_MULLIGANS] = 1 if mulligans == "always" or (mulligans == "mode" and mode in ("full", "two_v_two")) else 0
+    if options["trade_retries"] < 0:
+        raise SetupError("options.trade_retries", "must be at least 0")
+    cfg[L.CFG_TRADE_RETRIES] = options["trade_retries"]
+    if FIRST_MODES[options["first_player"]] - L.FIRST_SEAT0 >= MODE_PLAYERS[mode]:
+        raise SetupError("options.first_player", f"'{options['first_player']}' is not a seat of mode '{mode}' "
+                                                 f"({MODE_PLAYERS[mode]} players)")
     cfg[L.CFG_FIRST_MODE] = FIRST_MODES[options["first_player"]]
-    cfg[L.CFG_FULL_SCORING] = 1 if mode == "full" or options["learning_scoring"] == "full" else 0
+    cfg[L.CFG_FULL_SCORING] = 1 if mode in ("full", "cutthroat", "two_v_two") or options["learning_scoring"] == "full" else 0
     cfg[L.CFG_MUTE_HAND] = 1 if options["mystic_scope"] == "everywhere" else 0
     if options["points_to_win"] < 1:
         raise SetupError("options.points_to_win", "must be at least 1")
@@ -105,6 +163,7 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_POINTS] = options["points_to_win"]
     cfg[L.CFG_PLY_CAP] = options["round_turn_cap"]
     cfg[L.CFG_FIXED_ACCUSED] = fixed
+    cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck)[-1]), fixed) + 1
     return cfg
 
 
@@ -131,13 +190,15 @@ LADDER = ("random", "greedy", "heuristic", "search")
 # about the card, not uses of it, and forbidding them would change the rest of the play. Rules
 # still force it when nothing else is legal (the only card left to play, a lone Antechamber card).
 # Preferring a card: the seat puts it into play in every one of those decisions where it may.
+# With 3 or 4 players the Herald's follow-up is one more way to put a card into play.
 PLAY_KINDS = (L.PH_TURN, L.PH_ANTE, L.PH_OATH_FOLLOW, L.PH_JUDGE_ANTE)
+CUTTHROAT_PLAY_KINDS = PLAY_KINDS + (L.PH_HERALD_PLAY,)
 REACTIONS = {L.ASSASSIN: L.PH_ASSASSIN, L.KINGS_HAND: L.PH_KINGS_HAND}
 
 
-def card_action(t: int) -> Action:
+def card_action(t: int, kinds: tuple = PLAY_KINDS) -> Action:
     """The action "play card X": its bit in every decision that puts a card into play (and its reaction)."""
-    pairs = tuple((kind, t) for kind in PLAY_KINDS[1:])
+    pairs = tuple((kind, t) for kind in kinds[1:])
     doc = "play it (from hand, Antechamber, as the Oathbound's follow-up, or into the Antechamber by the Judge)"
     if t in REACTIONS:
         pairs += ((REACTIONS[t], L.ACT_YES),)
@@ -148,11 +209,15 @@ def card_action(t: int) -> Action:
 def action_menu(mode: str, options: dict) -> list[Action]:
     """The restriction menu of a setup: every card dealt in the mode, then the choices it poses."""
     deck = MODE_DECKS[mode]
-    menu = [card_action(t) for t in range(L.TYPES) if deck[t] > 0]
+    kinds = CUTTHROAT_PLAY_KINDS if mode in REVEAL_MODES else PLAY_KINDS
+    menu = [card_action(t, kinds) for t in range(L.TYPES) if deck[t] > 0]
     menu.append(Action("King flip", L.PH_TURN, L.ACT_FLIP, "flip the King (Disgrace the Throne, take the Successor)"))
     if config_row(mode, options)[L.CFG_MULLIGANS]:
         menu.append(Action("Mulligan", L.PH_MULLIGAN, L.ACT_YES, "call a mulligan when offered one"))
-    if options["first_player"] == "true_king":
+    if options["first_player"] == "true_king" and mode in REVEAL_MODES:
+        menu.append(Action("Go first", L.PH_FIRST_SEAT, 0, "as the True King's holder, choose to go first "
+                                                           "(forbidden: always let another player go first)"))
+    elif options["first_player"] == "true_king":
         menu.append(Action("Go first", L.PH_FIRST, L.ACT_YES, "as the True King's holder, choose to go first "
                                                               "(forbidden: always go second)"))
     for t, kind in REACTIONS.items():

@@ -6,11 +6,23 @@ then comes to ``choose`` (the dispatcher): a forced answer is taken, the random 
 through the engine, and the others choose among the answers left in D_CHOICES, so a restriction
 binds them without their knowing. Where no restriction binds they play exactly as before; where
 one does, they skip the answers it took away and otherwise reason as before. Policies read only
-what their seat may know: the public zones (Court, Antechambers, Accused, removed cards, counts),
-their own hand, Successor and Dungeon, and ``layout.KNOWN`` (cards seen entering the opponent's
-hand, or named correctly). The search policy samples every hidden element (the unseen cards and
+what their seat may know: the public zones (Court, Antechambers, Accused, face-up removed and
+Condemned cards, Cutthroat's revealed cards, counts), their own hand, Successor, Dungeon and
+face-down cards, ``layout.KNOWN`` (cards seen entering another player's hand, or named correctly)
+and ``layout.KNOWN_SUCCESSOR`` (Successors the Spy showed). With three players (Cutthroat) the
+heuristic reads the other players as one field (the chance that some opponent holds a card) and
+aims its targeted choices by turn order from its own seat, never by seat number. In 2v2 it plays
+for its team: the field is the two opponents only, it never reacts against its partner (no King's
+Hand on the partner's ability, no Assassin on the partner's flip), aims the Princess and the
+Executioner away from the partner, takes the best card of the partner's four, and does not trade.
+The search policy samples every hidden element (the unseen cards and
 the Princess owner's pending pick) from exactly that view, so its decision is a function of the
 view and its stream alone.
+
+The heuristic's per-decision helpers with one caller compile inline into it (see ``rules``), but
+heuristic_pick (the decisions besides the turn's card) and cutthroat_pick (those only 3 or 4 players
+make): a compiled function zeroes the stack slots of all its call sites each time it is entered, so
+the heuristic, entered at every turn, keeps only the few of the turn's scoring.
 """
 
 import numpy as np
@@ -20,17 +32,22 @@ from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, shuffle
 from balance.games.imposter_kings.layout import (
-    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CONDEMNED,
-    COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, FLIPPED, FOOL, FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE,
-    KINGS_HAND, KNOWN, MAX_ACTIONS, MAX_CARDS, MYSTIC, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE,
-    PH_ASSASSIN, PH_FIRST, PH_FOOL, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN,
-    PH_MYSTIC, PH_OATH_FOLLOW, PH_PRINCESS, PH_PRINCESS_OPP, PH_PRINCESS_OWN, PH_REDEAL, PH_ROUND_OVER, PH_SENTRY_GIVE,
-    PH_SENTRY_PICK, PH_SOLDIER_DISGRACE, PH_SOLDIER_NAME, PH_SUCCESSOR, PH_TURN, POINTS, QUEEN, REMOVED, ROYALTY,
-    SOLDIER, STATE_SIZE, SUCCESSOR, TYPES, UNUSED, WINNER,
+    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
+    CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
+    FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE, KINGS_HAND, KNOWN_SUCCESSOR, MAX_ACTIONS, MAX_CARDS, MYSTIC,
+    OUT, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE, PH_ASSASSIN, PH_DIRECTION, PH_EXECUTIONER, PH_FIRST,
+    PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND,
+    PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PICK_CARD, PH_PICK_PLAYER, PH_PRINCESS, PH_PRINCESS_OPP,
+    PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
+    PH_SOLDIER_NAME, PH_SPY, PH_SUCCESSOR, PH_TURN, PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START,
+    PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM, PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE,
+    PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POINTS, POOL, QUEEN, REMOVED, REVEALED,
+    ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
+    ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
 )
 from balance.games.imposter_kings.rules import (
-    answers, apply_action, bit, court_value, hand_count, hand_value, is_disgraced, legal_mask, pose_pending,
-    sentry_target)
+    answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, in_mode, is_disgraced,
+    is_opponent, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target, side_of, zone_row)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -60,6 +77,8 @@ S_ROLLOUTS = 0        # determinized rollouts per legal action
 S_INNER = 1           # inner policy of the rollouts: 1 greedy, 2 heuristic
 
 MAX_VALUE = 9.0
+MAX_BASE = 9
+EXECUTIONER_AT_LEAST = 0.3  # name a number only when the opponents likely hold it (summed odds)
 HARM_ALWAYS = 10.0
 MYSTIC_NAME_THRESHOLD = 0.3
 PRINCESS_GIVE_AT_MOST = 4
@@ -80,7 +99,9 @@ SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
 FS_ODDS = 0       # float scratch: the inferred opponent hand
 FS_TOTALS = 1     # float scratch: the search's sums per action
 FS_BEAT = 2       # float scratch: chance the opponent can beat each value
-FSCRATCH_ROWS = 3
+FS_WEIGHTS = 3    # float scratch: HEURISTIC_DEFAULTS, the search's inner heuristic (copied by the buffers'
+                  # allocator: a writable row types like a seat's parameter row, so the heuristic compiles once)
+FSCRATCH_ROWS = 4
 BEAT_VALUES = 11  # Throne values 0..10 (a Soldier with its bonus is 7; a Warlord 9)
 FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
@@ -88,34 +109,84 @@ FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 # ---- what a seat may infer -------------------------------------------------------------------
 @kernel
 def unseen_counts(s, cfg, me, out):
-    """out[t]: cards of type t that ``me`` cannot see (the opponent's hand beyond what ``me`` knows
-    is there, the opponent's Successor and Dungeon, the unused card): the mode's deck less every
-    zone ``me`` sees. Reads ``me``'s view only."""
-    for t in range(TYPES):
-        copies = cfg[CFG_DECK + t] + (1 if cfg[CFG_FIXED_ACCUSED] == t else 0)
-        out[t] = (copies - s[HAND + me * TYPES + t] - s[ANTE + t] - s[ANTE + TYPES + t] - s[REMOVED + t]
-                  - s[KNOWN + me * TYPES + t])
+    """out[t]: cards of type t that ``me`` cannot see (the opponents' hands beyond what ``me``
+    knows is there, their Successors unless the Spy showed them, their Dungeons, face-down
+    Condemned and removed cards, cards placed for the Reveal, the unused card): the mode's deck
+    less every zone ``me`` sees. Reads ``me``'s view only. Returns their total (the positive
+    counts). The zones every table has are read in one pass over the mode's types (the types past
+    ``cfg[CFG_TYPES]`` have no cards: 0), a 2-seat table's two seats written out as the 2-player
+    game always had them, a larger table's seats zone by zone; a deck without the Executioner reads
+    no face-down Condemned cards, a mode without the Reveal none of its zones."""
+    types = cfg[CFG_TYPES]
+    out[types:TYPES] = 0
+    hand = zone_row(HAND, me)
+    if cfg[CFG_PLAYERS] == 2:
+        known = known_row(me, 1 - me)
+        for t in range(types):
+            out[t] = (cfg[CFG_DECK + t] - s[hand + t] - s[REMOVED + t] - s[known + t]
+                      - s[zone_row(ANTE, 0) + t] - s[zone_row(ANTE, 1) + t]
+                      - s[zone_row(CONDEMNED, 0) + t] - s[zone_row(CONDEMNED, 1) + t])
+    else:
+        for t in range(types):
+            out[t] = cfg[CFG_DECK + t] - s[hand + t] - s[REMOVED + t]
+        for p in range(cfg[CFG_PLAYERS]):
+            for t in range(types):
+                out[t] -= s[zone_row(ANTE, p) + t] + s[zone_row(CONDEMNED, p) + t]
+            if p != me:
+                row = known_row(me, p)
+                for t in range(types):
+                    out[t] -= s[row + t]
+    if in_mode(cfg, EXECUTIONER):
+        for t in range(types):
+            out[t] -= s[zone_row(CONDEMNED_HIDDEN, me) + t]
+    if cfg[CFG_FIXED_ACCUSED] >= 0:
+        out[cfg[CFG_FIXED_ACCUSED]] += 1
+    if cfg[CFG_REVEAL]:  # the zones of Cutthroat's Reveal and Exchange
+        for p in range(cfg[CFG_PLAYERS]):
+            for t in range(types):
+                out[t] -= s[zone_row(REVEALED, p) + t]
+            if s[TAKEN + p] >= 0:
+                out[s[TAKEN + p]] -= 1
+        for t in range(types):
+            out[t] -= s[zone_row(PLACED, me) + t]
+    for p in range(cfg[CFG_PLAYERS]):
+        seen = s[KNOWN_SUCCESSOR + me * PLAYERS + p]
+        if p != me and seen >= 0:
+            out[seen] -= 1
+    if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_ASSASSIN_KEEP and s[DECIDER] == me:
+        for t in range(types):
+            out[t] -= s[POOL + t]  # the Assassin's owner looks at the pool it chooses from
     for i in range(s[COURT_LEN]):
         out[s[COURT_TYPE + i]] -= 1
     out[s[ACCUSED]] -= 1
-    for zone in (SUCCESSOR + me, DUNGEON + me, CONDEMNED, CONDEMNED + 1):
+    for zone in (SUCCESSOR + me, DUNGEON + me):
         if s[zone] >= 0:
             out[s[zone]] -= 1
+    total = 0  # a sum of whole counts: as integers it vectorizes (a float sum does not)
+    for t in range(types):
+        total += max(np.int64(out[t]), 0)
+    return total
 
 
 @kernel
 def opponent_odds(s, cfg, me, odds):
-    """odds[t]: estimated probability that the opponent holds type t in hand, from my view."""
-    q = 1 - me
-    unseen_counts(s, cfg, me, odds)
-    hidden_in_hand = hand_count(s, q)
-    hidden = 0.0
-    for t in range(TYPES):
-        hidden_in_hand -= s[KNOWN + me * TYPES + t]
-        hidden += max(odds[t], 0.0)
+    """odds[t]: estimated probability that an opponent still in the round holds type t in hand,
+    from my view (with one opponent: that the opponent holds it; in 2v2 the partner is no
+    opponent: its unknown hand cards count among the unseen, not among the opponents')."""
+    hidden = unseen_counts(s, cfg, me, odds)
+    types = cfg[CFG_TYPES]
+    hidden_in_hand = 0        # the opponents' hand cards I do not know
+    known_types = np.int64(0)  # the types I know some opponent holds (a mask)
+    for q in range(cfg[CFG_PLAYERS]):
+        if is_opponent(cfg, me, q) and s[OUT + q] == 0:
+            row = known_row(me, q)
+            for t in range(types):
+                hidden_in_hand += s[zone_row(HAND, q) + t] - s[row + t]
+                if s[row + t] > 0:
+                    known_types |= bit(t)
     share = hidden_in_hand / hidden if hidden > 0 else 0.0
-    for t in range(TYPES):
-        if s[KNOWN + me * TYPES + t] > 0:
+    for t in range(types):
+        if (known_types & bit(t)) != 0:
             odds[t] = 1.0
         else:
             odds[t] = min(1.0, max(odds[t], 0.0) * share)
@@ -153,7 +224,7 @@ def mean_hand_value(s, p):
     total = 0
     count = 0
     for t in range(TYPES):
-        c = s[HAND + p * TYPES + t]
+        c = s[zone_row(HAND, p) + t]
         total += c * BASE_VALUE[t]
         count += c
     return total / count if count > 0 else 0.0
@@ -165,7 +236,7 @@ def extreme_card(s, p, highest, avoid, skip):
     types in the mask ``skip`` (answers a restriction took away) are never picked."""
     pick = -1
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] == 0 or t == avoid or (skip & bit(t)) != 0:
+        if s[zone_row(HAND, p) + t] == 0 or t == avoid or (skip & bit(t)) != 0:
             continue
         if pick < 0 or (BASE_VALUE[t] >= BASE_VALUE[pick] if highest else BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
@@ -210,15 +281,16 @@ def greedy(s, cfg, actions, n, stream):
             if best < 0 or hand_value(s, cfg, a) < hand_value(s, cfg, actions[best]):
                 best = i
         return best if best >= 0 else n - 1
-    if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:
-        return position_of(actions, n, ACT_YES)
+    if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:  # against an opponent (2v2: not the partner)
+        other = s[PEND_USER] if phase == PH_KINGS_HAND else s[CURRENT]
+        return position_of(actions, n, ACT_YES if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
     if phase == PH_MULLIGAN:
         return position_of(actions, n, ACT_NO)
     return below(stream, n)
 
 
 # ---- the heuristic policy --------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def play_score(s, cfg, t, odds, beat, named_odds, w):
     """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
     if t == ACT_FLIP:
@@ -243,6 +315,15 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
 
 
 @kernel
+def hurts_my_team(s, cfg, me):
+    """2v2: the ability the King's Hand may stop is an opponent's (and the Assassin's aims at my
+    team, not at the opponent's own partner)."""
+    if not is_opponent(cfg, me, s[PEND_USER]):
+        return False
+    return s[PEND_EFFECT] != ASSASSIN or not is_opponent(cfg, me, s[CURRENT])
+
+
+@kernel
 def harm_of_pending(s, me):
     """How much the opponent's chosen ability would hurt me (for the King's Hand)."""
     effect = s[PEND_EFFECT]
@@ -252,7 +333,9 @@ def harm_of_pending(s, me):
     if effect == FOOL:
         return BASE_VALUE[s[COURT_TYPE + arg]] / MAX_VALUE
     if effect == INQUISITOR or effect == SOLDIER or effect == JUDGE:
-        return 1.0 if s[HAND + me * TYPES + arg] > 0 else 0.0
+        return 1.0 if s[zone_row(HAND, me) + arg] > 0 else 0.0
+    if effect == EXECUTIONER:
+        return 1.0 if holds_base_value(s, me, arg) else 0.0
     if effect == MYSTIC:
         return HARM_MYSTIC
     return HARM_SWAP
@@ -288,16 +371,16 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
 def needs_odds(phase):
     """The decisions that read the inferred opponent hand (the others use public or own cards)."""
     return (phase == PH_TURN or phase == PH_OATH_FOLLOW or phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME
-            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC)
+            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC or phase == PH_EXECUTIONER)
 
 
-@kernel
+@kernel(inline="always")
 def setup_pick(s, cfg, me, phase, w):
     """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
         return ACT_YES if mean_hand_value(s, me) >= w[W_FIRST] else ACT_NO
     if phase == PH_MULLIGAN:
-        free = s[FREE_MULLIGAN_USED + me] == 0
+        free = s[FREE_MULLIGAN_USED + side_of(cfg, me)] == 0
         return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
     if phase == PH_SUCCESSOR:
         return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
@@ -314,9 +397,11 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_ANTE:
         return lowest_ante(s, me, taken_away(s, cfg))
     if phase == PH_KINGS_HAND:
+        if cfg[CFG_TEAMS] and not hurts_my_team(s, cfg, me):
+            return ACT_NO
         return ACT_YES if harm_of_pending(s, me) >= w[W_KINGS_HAND] else ACT_NO
-    if phase == PH_ASSASSIN:
-        return ACT_YES
+    if phase == PH_ASSASSIN:  # the flipper: an opponent (2v2: never the partner)
+        return ACT_YES if is_opponent(cfg, me, s[CURRENT]) else ACT_NO
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
         return best_named(cfg, odds)
     if phase == PH_FOOL:
@@ -338,6 +423,156 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_PRINCESS:
         low = extreme_card(s, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
+    return cutthroat_pick(s, cfg, me, phase, odds, w)
+
+
+@kernel
+def cutthroat_pick(s, cfg, me, phase, odds, w):
+    """The heuristic at the decisions only Cutthroat poses (the Reveal, the Exchange, the True
+    King's seat and direction, whom to target) and at the 3-4 player cards."""
+    if phase == PH_REVEAL:  # show the weakest cards, keep the Assassin hidden
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+    if phase == PH_FIRST_SEAT:  # clockwise offset: itself, or the player after it
+        return 0 if mean_hand_value(s, me) >= w[W_FIRST] else 1
+    if phase == PH_DIRECTION:
+        return ACT_YES
+    if phase == PH_PICK_PLAYER:
+        return pick_player_choice(s, cfg, me)
+    if phase == PH_PICK_CARD:
+        return pick_card_choice(s, cfg, me)
+    if phase == PH_EXECUTIONER:
+        return executioner_number(s, cfg, me, odds)
+    if phase == PH_HERALD_PLAY:  # the cheapest card that brings the Herald back
+        return lowest_in(s, cfg, s[D_CHOICES] & ~bit(ACT_NO))
+    if phase == PH_WARDEN:
+        low = extreme_card(s, me, False, ASSASSIN, 0)
+        return ACT_YES if low >= 0 and BASE_VALUE[s[ACCUSED]] > BASE_VALUE[low] else ACT_NO
+    if phase == PH_SPY:  # a Disgraced Spy leaves the Throne at 1: keep the 8 instead
+        return ACT_NO
+    return -1
+
+
+@kernel
+def holds_base_value(s, p, v):
+    for t in range(TYPES):
+        if s[zone_row(HAND, p) + t] > 0 and BASE_VALUE[t] == v:
+            return True
+    return False
+
+
+@kernel
+def knows_base_value(s, me, q, v):
+    """``me`` knows that q holds a card of base value v."""
+    row = known_row(me, q)
+    for t in range(TYPES):
+        if s[row + t] > 0 and BASE_VALUE[t] == v:
+            return True
+    return False
+
+
+@kernel
+def executioner_number(s, cfg, me, odds):
+    """The base value the opponents most likely hold and I do not (nor, in 2v2, my partner as far
+    as I know); ACT_NO when none is worth it."""
+    best = ACT_NO
+    best_score = EXECUTIONER_AT_LEAST
+    for v in range(1, MAX_BASE + 1):
+        if (s[D_CHOICES] & bit(v)) == 0 or holds_base_value(s, me, v):
+            continue
+        if cfg[CFG_TEAMS] and knows_base_value(s, me, partner_of(me), v):
+            continue
+        score = 0.0
+        for t in range(TYPES):
+            if BASE_VALUE[t] == v:
+                score += odds[t]
+        if score > best_score:
+            best_score = score
+            best = v
+    return best
+
+
+@kernel
+def lowest_in(s, cfg, mask):
+    """The hand card of lowest value among the types in ``mask``."""
+    pick = -1
+    for t in range(TYPES):
+        if (mask & bit(t)) != 0 and (pick < 0 or hand_value(s, cfg, t) < hand_value(s, cfg, pick)):
+            pick = t
+    return pick
+
+
+@kernel
+def highest_in(mask):
+    """The type of highest base value among the types in ``mask``."""
+    pick = -1
+    for t in range(TYPES):
+        if (mask & bit(t)) != 0 and (pick < 0 or BASE_VALUE[t] >= BASE_VALUE[pick]):
+            pick = t
+    return pick
+
+
+@kernel(inline="always")
+def pick_player_choice(s, cfg, me):
+    """Whom to choose, looking at the opponents in turn order from me (so that no seat number is
+    preferred): the Exchange's tie goes to myself, the Exchange takes from the strongest revealed
+    cards, the Judge and the Princess aim at the fullest hand; the Spy forces nobody."""
+    pick_for = s[PICK_FOR]
+    choices = s[D_CHOICES]
+    if pick_for == PICK_EXCHANGE_START:
+        return me if (choices & bit(me)) != 0 else -1
+    best = ACT_NO
+    best_score = -1
+    q = me
+    for _ in range(cfg[CFG_PLAYERS] - 1):
+        q = next_seat(s, cfg, q)
+        if (choices & bit(q)) == 0:
+            continue
+        if pick_for == PICK_EXCHANGE_VICTIM:
+            score = highest_revealed(s, q)
+        elif pick_for == PICK_PRINCESS and not is_opponent(cfg, me, q):
+            continue  # 2v2: the Princess swaps with an opponent (if none may, the pick is left to chance)
+        elif pick_for == PICK_JUDGE or pick_for == PICK_PRINCESS:
+            score = hand_count(s, q)
+        else:
+            continue
+        if score > best_score:
+            best_score = score
+            best = q
+    return best
+
+
+@kernel(inline="always")
+def pick_card_choice(s, cfg, me):
+    pick_for = s[PICK_FOR]
+    choices = s[D_CHOICES]
+    if pick_for == PICK_EXCHANGE_TAKE or pick_for == PICK_ASSASSIN_KEEP:
+        return highest_in(choices)
+    if pick_for == PICK_HERALD_SUCCESSOR or pick_for == PICK_SPY_SWAP:
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+    if pick_for == PICK_WARDEN_GIVE:
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+    if pick_for == PICK_EXEC_CONDEMN:
+        return lowest_in(s, cfg, choices)
+    return team_pick(s, cfg, me)
+
+
+@kernel(inline="always")
+def team_pick(s, cfg, me):
+    """2v2's setup cards: the fourth card shows the partner my best card but the Assassin; the take
+    is the highest of the partner's four (its fourth card as seen); no trade (without talking, a
+    trade only happens when both partners happen to put out the same count)."""
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_PARTNER_CARD:
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+    if pick_for == PICK_PARTNER_TAKE:
+        choices = s[D_CHOICES]
+        best = highest_in(choices & ~bit(ACT_FOURTH))
+        fourth = s[PARTNER_CARD + partner_of(me)]
+        if (choices & bit(ACT_FOURTH)) != 0 and (best < 0 or BASE_VALUE[fourth] >= BASE_VALUE[best]):
+            return ACT_FOURTH
+        return best
+    if pick_for == PICK_TRADE:
+        return ACT_NO
     return -1
 
 
@@ -345,7 +580,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
 def lowest_ante(s, me, skip):
     pick = -1
     for t in range(TYPES):
-        if s[ANTE + me * TYPES + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
+        if s[zone_row(ANTE, me) + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
     return pick
 
@@ -368,7 +603,7 @@ def best_court_card(s, sentry):
 def nth_card(s, p, k):
     """The k-th card (0-based, in type order) of p's hand."""
     for t in range(TYPES):
-        k -= s[HAND + p * TYPES + t]
+        k -= s[zone_row(HAND, p) + t]
         if k < 0:
             return t
     return -1
@@ -393,10 +628,10 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     shuffle(stream, pool, n)
     hidden_hand = hand_count(s, q)
     for t in range(TYPES):
-        out[HAND + q * TYPES + t] = s[KNOWN + me * TYPES + t]
-        hidden_hand -= s[KNOWN + me * TYPES + t]
+        out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]
+        hidden_hand -= s[known_row(me, q) + t]
     for k in range(hidden_hand):
-        out[HAND + q * TYPES + pool[k]] += 1
+        out[zone_row(HAND, q) + pool[k]] += 1
     k = hidden_hand
     for zone in (SUCCESSOR + q, DUNGEON + q, UNUSED):
         if s[zone] >= 0:
@@ -407,9 +642,9 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
 
 
 @kernel
-def inner_choose(s, cfg, actions, n, inner, stream, odds, beat):
+def inner_choose(s, cfg, actions, n, inner, w, stream, odds, beat):
     if inner == HEURISTIC:
-        return heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, odds, beat)
+        return heuristic(s, cfg, actions, n, w, stream, odds, beat)
     return greedy(s, cfg, actions, n, stream)
 
 
@@ -423,12 +658,12 @@ def pose_in_rollout(work, cfg, me, restrict):
 
 
 @kernel
-def rollout_value(work, cfg, me, restrict, actions, inner, stream, odds, beat):
+def rollout_value(work, cfg, me, restrict, actions, inner, w, stream, odds, beat):
     """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses
     (0 if a mulligan calls for a new deal: the rollout cannot see that deal)."""
     while work[PHASE] != PH_ROUND_OVER and work[PHASE] != PH_REDEAL:
         n = answers(pose_in_rollout(work, cfg, me, restrict), actions)
-        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, stream, odds, beat)
+        i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, w, stream, odds, beat)
         apply_action(work, cfg, actions[i])
     if work[PHASE] == PH_REDEAL or work[WINNER] < 0:
         return 0.0
@@ -447,8 +682,9 @@ def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream
     round out with the inner policy (``rollout_value``)."""
     work = world[:STATE_SIZE]
     apply_action(work, cfg, action)
-    return rollout_value(work, cfg, me, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]), stream,
-                         fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
+    return rollout_value(work, cfg, me, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]),
+                         fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream, fscratch[FS_ODDS],
+                         fscratch[FS_BEAT, :BEAT_VALUES])
 
 
 @kernel
@@ -456,10 +692,12 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     """The engine's search (flat Monte Carlo over determinized worlds, balance.engine.search): each
     posed answer, the same sampled worlds, the best mean result. Searched: who goes first and every
     in-round decision; mulligan, Successor and Dungeon are the heuristic's. The rollouts keep the
-    searcher's own restriction. Returns the action."""
-    if s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST:
-        return actions[heuristic(s, cfg, actions, n, HEURISTIC_DEFAULTS, stream, fscratch[FS_ODDS],
-                                 fscratch[FS_BEAT, :BEAT_VALUES])]
+    searcher's own restriction. Its worlds are dealt for two players: setups of other modes refuse
+    a search seat (``Game.validate``); a direct call with three plays as the heuristic. Returns
+    the action."""
+    if (s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST) or cfg[CFG_PLAYERS] != 2:
+        return actions[heuristic(s, cfg, actions, n, fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream,
+                                 fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
     return search_answer(s, int(params[S_ROLLOUTS]), cfg, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
                          fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
 

@@ -11,9 +11,18 @@
     pos.apply("Elder")     # performs it and runs to the next decision
     pos.court(), pos.throne_value, pos.hand(1), pos.phase, pos.decider, pos.winner, pos.points
 
-Actions may be given as readable names ("Soldier", "King's Hand", "flip", "yes", "no") or as
-numbers: a Court index at the Fool / Soldier-disgrace / Sentry decisions, the named number at
-the Mystic's.
+Actions may be given as readable names ("Soldier", "King's Hand", "flip", "yes", "no",
+"clockwise", "counterclockwise") or as numbers: a Court index at the Fool / Soldier-disgrace /
+Sentry decisions, the named number at the Mystic's and the Executioner's, a seat at "pick a
+player", the clockwise offset from the True King at Cutthroat's first-player choice.
+
+Cutthroat (mode "cutthroat", 3 seats): ``Position.deal("cutthroat", ...)`` starts at the Reveal;
+``Position.build(..., mode="cutthroat")`` builds a position in play (``out=[seat, ...]`` lists
+players already knocked out, first first; ``direction=-1`` plays counterclockwise).
+
+2v2 (mode "two_v_two", 4 seats, partners 0 & 2 against 1 & 3): ``Position.deal("two_v_two", ...)``
+starts at the Reveal; at "pick a card" the take answers "fourth" for the partner's face-down fourth
+card and the trade answers "done" (or "no") to stop placing cards. ``scores`` are the two teams'.
 """
 
 from __future__ import annotations
@@ -25,21 +34,30 @@ import numpy as np
 from balance.engine.game import SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
-from balance.games.imposter_kings.options import OPTIONS, config_row
+from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_row
 
 INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK)
-WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO}
+NUMBER_PHASES = (L.PH_MYSTIC, L.PH_EXECUTIONER, L.PH_FIRST_SEAT, L.PH_PICK_PLAYER)
+WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO,
+         "fourth": L.ACT_FOURTH, "done": L.ACT_NO,
+         "clockwise": L.ACT_YES, "counterclockwise": L.ACT_NO}
 
 
-def action_name(phase: int, action: int) -> str | int:
+def action_name(phase: int, action: int, pick_for: int = -1) -> str | int:
     """A decision's action as the API reads and writes it (a card name, a word or a number)."""
+    if phase == L.PH_PICK_CARD and pick_for == L.PICK_PARTNER_TAKE and action == L.ACT_FOURTH:
+        return "fourth"
+    if phase == L.PH_PICK_CARD and pick_for == L.PICK_TRADE and action == L.ACT_NO:
+        return "done"
+    if phase == L.PH_DIRECTION:
+        return "clockwise" if action == L.ACT_YES else "counterclockwise"
     if action == L.ACT_YES:
         return "yes"
     if action == L.ACT_NO:
         return "no"
     if phase == L.PH_TURN and action == L.ACT_FLIP:
         return "flip"
-    if phase in INDEX_PHASES or phase == L.PH_MYSTIC:
+    if phase in INDEX_PHASES or phase in NUMBER_PHASES:
         return action
     return L.NAMES[action]
 
@@ -65,26 +83,41 @@ class Position:
               antechambers: dict | None = None, condemned: dict | None = None, flipped: dict | None = None,
               removed: list | None = None, accused: str = "Judge", unused: str | None = None, muted: int = 0,
               known: dict | None = None, turn: int = 0, mode: str = "full", options: dict | None = None,
-              scores: tuple = (0, 0), true_king: int = 0) -> "Position":
-        """A position at the start of seat ``turn``'s turn (Condemned/Antechamber rules apply)."""
+              scores: tuple | None = None, true_king: int = 0, out: list | None = None, direction: int = 1,
+              condemned_hidden: dict | None = None) -> "Position":
+        """A position at the start of seat ``turn``'s turn (Condemned/Antechamber rules apply).
+        ``known``: {observer: names} (2 players: of the opponent's hand) or {(observer, owner): names}."""
         opts = {o.name: o.default for o in OPTIONS}
         opts.update(options or {})
         cfg = config_row(mode, opts)
+        players = MODE_PLAYERS[mode]
         s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         for p in range(L.PLAYERS):
-            s[L.SUCCESSOR + p] = s[L.DUNGEON + p] = s[L.CONDEMNED + p] = -1
+            s[L.SUCCESSOR + p] = s[L.DUNGEON + p] = s[L.TAKEN + p] = s[L.PARTNER_CARD + p] = -1
+            for o in range(L.PLAYERS):
+                s[L.KNOWN_SUCCESSOR + o * L.PLAYERS + p] = -1
         for p, names in hands.items():
             for t in _types(names):
                 s[L.HAND + p * L.TYPES + t] += 1
         for p, names in (antechambers or {}).items():
             for t in _types(names):
                 s[L.ANTE + p * L.TYPES + t] += 1
-        for p, names in (known or {}).items():
+        for key, names in (known or {}).items():
+            observer, owner = key if isinstance(key, tuple) else (key, 1 - key)
             for t in _types(names):
-                s[L.KNOWN + p * L.TYPES + t] += 1
-        for zone, given in ((L.SUCCESSOR, successors), (L.DUNGEON, dungeons), (L.CONDEMNED, condemned)):
+                s[L.known_at(observer, owner) + t] += 1
+        for zone, given in ((L.SUCCESSOR, successors), (L.DUNGEON, dungeons)):
             for p, name in (given or {}).items():
                 s[zone + p] = L.type_of(name) if name else -1
+        for zone, given in ((L.CONDEMNED, condemned), (L.CONDEMNED_HIDDEN, condemned_hidden)):
+            for p, name in (given or {}).items():
+                if name:
+                    s[zone + p * L.TYPES + L.type_of(name)] += 1
+        for k, p in enumerate(out or []):
+            s[L.OUT + p] = k + 1
+            s[L.OUT_BONUS + p] = int(any(s[L.HAND + p * L.TYPES:L.HAND + (p + 1) * L.TYPES]) or s[L.SUCCESSOR + p] >= 0)
+        s[L.OUT_COUNT] = len(out or [])
+        s[L.DIRECTION] = direction
         for p, value in (flipped or {}).items():
             s[L.FLIPPED + p] = int(bool(value))
         for t in _types(court):
@@ -99,10 +132,12 @@ class Position:
         s[L.UNUSED] = L.type_of(unused) if unused else -1
         s[L.MUTED] = muted
         s[L.WINNER] = -1
+        s[L.SECOND] = -1
         s[L.CHOOSER] = -1
         s[L.FIRST] = turn
         s[L.CURRENT] = turn
-        s[L.SCORE], s[L.SCORE + 1] = scores
+        sides = L.SIDES if cfg[L.CFG_TEAMS] else players
+        s[L.SCORE:L.SCORE + sides] = scores or (0,) * sides
         s[L.TRUE_KING] = true_king
         s[L.PHASE] = L.PH_START
         R.advance(s, cfg)
@@ -110,8 +145,10 @@ class Position:
 
     @classmethod
     def deal(cls, mode: str = "full", seed: int = 0, options: dict | None = None, true_king: int = 0,
-             rotation: int = 0) -> "Position":
-        """A freshly dealt round (before the first-player choice), through the kernel's deal."""
+             rotation: int = 0, hands: dict | None = None, accused: str | None = None) -> "Position":
+        """A freshly dealt round at its first decision (the first-player choice; Cutthroat's Reveal),
+        through the kernel's deal. ``hands`` ({seat: names}) and ``accused`` replace the dealt ones
+        (a scripted deal; nothing before the first decision reads the hands)."""
         from balance.engine.rng import new_stream
 
         opts = {o.name: o.default for o in OPTIONS}
@@ -120,6 +157,12 @@ class Position:
         s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         s[L.TRUE_KING] = true_king
         R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(L.MAX_CARDS, dtype=np.int64))
+        for p, names in (hands or {}).items():
+            s[L.HAND + p * L.TYPES:L.HAND + (p + 1) * L.TYPES] = 0
+            for t in _types(names):
+                s[L.HAND + p * L.TYPES + t] += 1
+        if accused:
+            s[L.ACCUSED] = L.type_of(accused)
         return cls(s, cfg)
 
     def copy(self) -> "Position":
@@ -134,7 +177,7 @@ class Position:
         return [int(a) for a in out[:n]]
 
     def legal(self) -> list:
-        return [action_name(self.phase_code, a) for a in self.legal_codes()]
+        return [action_name(self.phase_code, a, int(self.s[L.PICK_FOR])) for a in self.legal_codes()]
 
     def code_of(self, action) -> int:
         if isinstance(action, (int, np.integer)):
@@ -167,6 +210,13 @@ class Position:
     def phase(self) -> str:
         return L.PHASE_NAMES[self.phase_code]
 
+    @property
+    def pick_for(self) -> str | None:
+        """What a "pick a player" / "pick a card" decision is for (None at other decisions)."""
+        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD):
+            return L.PICK_NAMES[self.s[L.PICK_FOR]]
+        return None
+
     decider = _state_field(L.DECIDER, "the seat that decides the pending decision")
     turn = _state_field(L.CURRENT, "the seat whose turn it is")
     winner = _state_field(L.WINNER, "the round's winner (-1 while it runs)")
@@ -198,8 +248,51 @@ class Position:
         return L.NAMES[t] if t >= 0 else None
 
     def condemned(self, p: int) -> str | None:
-        t = self.s[L.CONDEMNED + p]
+        """The first of p's face-up Condemned cards (None: none)."""
+        names = self._names(L.CONDEMNED + p * L.TYPES)
+        return names[0] if names else None
+
+    def condemned_face_down(self, p: int) -> list[str]:
+        return self._names(L.CONDEMNED_HIDDEN + p * L.TYPES)
+
+    def removed_face_down(self) -> list[str]:
+        return self._names(L.REMOVED_HIDDEN)
+
+    def revealed(self, p: int) -> list[str]:
+        """Cutthroat: p's revealed cards in front of it (and the one it took in the Exchange)."""
+        taken = self.s[L.TAKEN + p]
+        return self._names(L.REVEALED + p * L.TYPES) + ([L.NAMES[taken]] if taken >= 0 else [])
+
+    def placed(self, p: int) -> list[str]:
+        """Cards p has placed face down (for the Reveal, or 2v2's Trade)."""
+        return self._names(L.PLACED + p * L.TYPES)
+
+    def partner_card(self, p: int) -> str | None:
+        """2v2: p's fourth card, face down for its partner (None: none)."""
+        t = self.s[L.PARTNER_CARD + p]
         return L.NAMES[t] if t >= 0 else None
+
+    def knows_successor(self, p: int, owner: int) -> str | None:
+        """The Successor p has seen of ``owner`` (2v2's partners, the Spy), None: not seen."""
+        t = self.s[L.KNOWN_SUCCESSOR + p * L.PLAYERS + owner]
+        return L.NAMES[t] if t >= 0 else None
+
+    def out(self, p: int) -> int:
+        """0 while p is in the round; k once p is the k-th player knocked out."""
+        return int(self.s[L.OUT + p])
+
+    @property
+    def accused(self) -> str:
+        return L.NAMES[self.s[L.ACCUSED]]
+
+    @property
+    def players(self) -> int:
+        return int(self.cfg[L.CFG_PLAYERS])
+
+    second = _state_field(L.SECOND, "the round's second place (Cutthroat; -1 otherwise)")
+    first = _state_field(L.FIRST, "the seat that went (goes) first")
+    direction = _state_field(L.DIRECTION, "+1 clockwise, -1 counterclockwise")
+    true_king = _state_field(L.TRUE_KING, "the True King's holder")
 
     def flipped(self, p: int) -> bool:
         return bool(self.s[L.FLIPPED + p])
@@ -207,9 +300,9 @@ class Position:
     def removed(self) -> list[str]:
         return self._names(L.REMOVED)
 
-    def known(self, p: int) -> list[str]:
-        """Cards seat p knows to be in the opponent's hand."""
-        return self._names(L.KNOWN + p * L.TYPES)
+    def known(self, p: int, owner: int | None = None) -> list[str]:
+        """Cards seat p knows to be in ``owner``'s hand (default: the opponent's, 2 players)."""
+        return self._names(L.known_at(p, 1 - p if owner is None else owner))
 
     def court(self) -> list[str]:
         """Oldest first; Disgraced cards as 'Name (disgraced)'."""
@@ -228,7 +321,7 @@ class Position:
     def describe(self) -> str:
         lines = [f"phase: {self.phase} (seat {self.decider} decides); turn: seat {self.turn}",
                  f"Court: {', '.join(self.court()) or '(empty)'}; Throne value {self.throne_value}"]
-        for p in range(L.PLAYERS):
+        for p in range(self.players):
             lines.append(f"seat {p}: hand {self.hand(p)}, Successor {self.successor(p)}, "
                          f"Antechamber {self.antechamber(p)}, King {'flipped' if self.flipped(p) else 'face up'}")
         if self.over:

@@ -1,15 +1,27 @@
-"""The compiled rules kernel of The Imposter Kings (2 players, base game).
+"""The compiled rules kernel of The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4).
 
 A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops
 only at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a
 bit mask over action codes; ``pose_pending`` poses it through the engine (the decision header's
 D_CHOICES, narrowed by the seat's restriction); ``apply_action(s, cfg, action)`` performs one
 choice and runs every automatic step (Condemned removals, single Antechamber cards, turn
-passing, the loss of a seat that cannot act) until the next decision or the end of the round.
-The batch kernel, the policies' searches, the position API and the tests all drive rounds
-through these functions only.
+passing, the knock-out of a seat that cannot act) until the next decision or the end of the
+round. The batch kernel, the policies' searches, the position API and the tests all drive
+rounds through these functions only. The table's size is ``cfg[CFG_PLAYERS]``: with two seats
+every rule reduces to the 2-player game (the next seat is the opponent, the one knock-out ends
+the round, every "choose an opponent" has one answer and is not posed). In 2v2 (``cfg[CFG_TEAMS]``) a seat's
+side is its team (``side_of``): "an opponent" is a player of the other team, "all other players"
+includes the partner, and the first knock-out ends the round ("If either partner loses, the team
+loses").
 
 The state and configuration layouts, phases and action codes are in ``layout``.
+
+Compiled inline (``inline="always"``): expressions of the state (offsets, counts, values) and the
+functions with a single caller (but apply_ability_choice and the picks only 3-4 players make,
+see there). Numba compiles every other function on its own, with machine code for everything it
+calls, so a helper called from many places (next_seat, forget_one, ...) stays a call, and a single
+caller's step (start_turn, on_played, apply_exchange) is no extra copy of the state machine to
+compile.
 """
 
 import numpy as np
@@ -18,32 +30,51 @@ from balance.engine.decision import pose
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_index, shuffle
 from balance.games.imposter_kings.layout import (
-    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DUNGEON,
-    CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_MULLIGANS, CFG_MUTE_HAND, CFG_PLY_CAP,
-    CFG_POINTS, CHOOSER, CONDEMNED, COURT_FLAGS, COURT_LEN, COURT_TYPE, CURRENT, DECIDER, DISGRACED_VALUE, DUNGEON,
-    ELDER, FIRST, FIRST_BY_TRUE_KING, FIRST_SEAT0, FLAG_BONUS, FLAG_DISGRACED, FLIPPED, FOOL, FREE_MULLIGAN_USED,
-    HAND, INQUISITOR, JUDGE, JUDGE_MIN_BASE, KINGS_HAND, KNOWN, MATCH_OVER, MULLIGANS, MUTED, MUTED_VALUE, MYSTIC,
-    MYSTIC_HIGHEST, OATHBOUND, OATHBOUND_VALUE, PEND_ARG, PEND_EFFECT, PEND_GIVE, PEND_IMMUNE, PEND_LEFT,
-    PEND_USER, PHASE, PH_ANTE, PH_ASSASSIN, PH_DUNGEON, PH_FIRST, PH_FOOL, PH_INQUISITOR, PH_JUDGE_ANTE,
-    PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PRINCESS, PH_PRINCESS_OPP,
-    PH_PRINCESS_OWN, PH_REDEAL, PH_ROUND_OVER, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
-    PH_SOLDIER_NAME, PH_START, PH_SUCCESSOR, PH_TURN, PLAYERS, PLIES, POINTS, PRINCESS, QUEEN, REMOVED,
-    ROUND_FIELDS, ROYALTY, SCORE, SENTRY, SETUP_STAGE, SOLDIER, SOLDIER_BONUS, SOLDIER_DISGRACES, SUCCESSOR,
-    TRUE_KING, TYPES, UNUSED, WARLORD, WARLORD_COURT_WITH_ROYALTY, WARLORD_HAND_WITH_ROYALTY, WINNER, ZEALOT,
+    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
+    CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS,
+    CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
+    CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
+    PICK_PARTNER_TAKE, PICK_TRADE, SIDES, TRADE_MAX, TRADE_OPEN, TRADE_TRY,
+    CONDEMNED, CONDEMNED_HIDDEN, COUNTERCLOCKWISE, COURT_FLAGS, COURT_LEN, COURT_TYPE, CURRENT, DECIDER, DIRECTION,
+    DIRECTION_BY_TRUE_KING, DISGRACED_VALUE, DUNGEON, ELDER, EXCH_FIRST, EXCH_STEP, EXCH_VICTIM, EXECUTIONER,
+    FIRST, FIRST_BY_TRUE_KING, FIRST_SEAT0, FLAG_BONUS, FLAG_DISGRACED, FLIPPED, FOOL, FREE_MULLIGAN_USED, HAND,
+    HERALD, HERALD_MIN_VALUE, INQUISITOR, JUDGE, JUDGE_MIN_BASE, KINGS_HAND, KNOWN, KNOWN_SUCCESSOR, MATCH_OVER,
+    MULLIGANS, MUTED, MUTED_VALUE, MYSTIC, MYSTIC_HIGHEST, OATHBOUND, OATHBOUND_VALUE, OUT, OUT_BONUS, OUT_COUNT,
+    PEND_ARG, PEND_EFFECT, PEND_GIVE, PEND_IMMUNE, PEND_LEFT, PEND_TARGET, PEND_USER, PHASE, PH_ANTE, PH_ASSASSIN,
+    PH_DIRECTION, PH_DUNGEON, PH_EXECUTIONER, PH_FIRST, PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR,
+    PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PICK_CARD,
+    PH_PICK_PLAYER, PH_PRINCESS, PH_PRINCESS_OPP, PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER,
+    PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE, PH_SOLDIER_NAME, PH_SPY, PH_START, PH_SUCCESSOR, PH_TURN,
+    PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START, PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM,
+    PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE, PICK_PRINCESS, PICK_SPY, PICK_SPY_SWAP,
+    PICK_WARDEN_GIVE, PLACED, PLAYERS, PLIES, POINTS, POOL, PRINCESS, QUEEN, REMOVED, REMOVED_HIDDEN, REVEALED,
+    REVEAL_FIRST, REVEAL_TOTAL, ROUND_FIELDS, ROYALTY, SCORE, SEAT_MASK, SECOND, SENTRY, SETUP_STAGE, SOLDIER,
+    SOLDIER_BONUS, SOLDIER_DISGRACES, SPY, SUCCESSOR, TAKEN, TRUE_KING, TYPES, UNUSED, WARDEN, WARDEN_FACE_UP, WARLORD,
+    WARLORD_COURT_WITH_ROYALTY, WARLORD_HAND_WITH_ROYALTY, WINNER, ZEALOT,
 )
 
 SRC_HAND = 0
 SRC_ANTE = 1
 SRC_FOLLOW = 2  # the card played right after an Oathbound override: Immune to King's Hand
+SRC_HERALD = 3  # the card played after the Herald: from hand, by the Herald's permission
 
 
 # ---- reading the state -----------------------------------------------------------------------
 @kernel(inline="always")
+def zone_row(zone, p):
+    """Offset of seat p's row of a per-type zone (HAND, ANTE, CONDEMNED, ...). The seat is masked
+    to its bits, which changes no seat but shows the compiler an index that cannot be negative: a
+    loop over the row's types then reads consecutive memory, without Numba's negative-index
+    correction on every read (which kept those loops from vectorizing)."""
+    return zone + (p & SEAT_MASK) * TYPES
+
+
+@kernel(inline="always")
 def zone_count(s, zone, p):
-    """Cards in p's per-type zone (HAND or ANTE)."""
+    """Cards in p's per-type zone (HAND, ANTE, CONDEMNED, ...)."""
     total = 0
     for t in range(TYPES):
-        total += s[zone + p * TYPES + t]
+        total += s[zone_row(zone, p) + t]
     return total
 
 
@@ -129,7 +160,7 @@ def can_play(s, cfg, p, t):
 @kernel(inline="always")
 def can_play_on(s, cfg, p, t, throne, royal_throne):
     """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
-    if s[HAND + p * TYPES + t] == 0:
+    if s[zone_row(HAND, p) + t] == 0:
         return False
     if s[COURT_LEN] == 0 or hand_value(s, cfg, t) >= throne:
         return True
@@ -140,32 +171,212 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     return t == OATHBOUND and oathbound_override(s, cfg, p)
 
 
+@kernel
+def playable_types(s, cfg, p):
+    """The hand types p may play as the turn (a mask): can_play_on for each type p holds, not for
+    every type (a hand holds few of them)."""
+    throne = throne_value(s)
+    royal_throne = throne_is_royalty(s)
+    mask = np.int64(0)
+    held = hand_types(s, p)
+    while held != 0:
+        low = held & -held
+        if can_play_on(s, cfg, p, bit_index(low), throne, royal_throne):
+            mask |= low
+        held ^= low
+    return mask
+
+
 @kernel(inline="always")
 def can_flip(s, p):
     return s[FLIPPED + p] == 0 and s[COURT_LEN] > 0
 
 
+# ---- seats -----------------------------------------------------------------------------------
+@kernel(inline="always")
+def known_row(observer, owner):
+    """Offset of what ``observer`` knows of ``owner``'s hand (layout.known_at; seats masked as in
+    ``zone_row``)."""
+    return KNOWN + ((observer & SEAT_MASK) * PLAYERS + (owner & SEAT_MASK)) * TYPES
+
+
+@kernel(inline="always")
+def wrap_seat(q, n):
+    """q (0 <= q < 2n) as a seat 0..n-1 of an n-seat table: a subtraction, not a division (it
+    runs at every decision)."""
+    return q - n if q >= n else q
+
+
+@kernel
+def next_seat(s, cfg, p):
+    """The next seat after p in the direction of play that is still in the round (p if none is)."""
+    n = cfg[CFG_PLAYERS]
+    if n == 2:  # the 2-player game: the opponent, whichever the direction
+        q = 1 - p
+        return q if s[OUT + q] == 0 else p
+    q = p
+    for _ in range(n):
+        q += s[DIRECTION]  # a step round the table without a division (it runs every turn)
+        if q == n:
+            q = 0
+        elif q < 0:
+            q = n - 1
+        if s[OUT + q] == 0:
+            return q
+    return p
+
+
+@kernel(inline="always")
+def side_of(cfg, p):
+    """p's side: its team in 2v2 (partners opposite, seat p's team is p % 2), else p itself."""
+    return p & 1 if cfg[CFG_TEAMS] else p
+
+
+@kernel(inline="always")
+def partner_of(p):
+    """2v2: the seat across the table."""
+    return p ^ 2
+
+
+@kernel(inline="always")
+def is_opponent(cfg, p, q):
+    """q plays against p: another seat, and in 2v2 one of the other team."""
+    return q != p and side_of(cfg, q) != side_of(cfg, p)
+
+
+@kernel
+def seat_at(s, cfg, first, k):
+    """The seat k places after ``first`` in turn order."""
+    q = first
+    for _ in range(k):
+        q = next_seat(s, cfg, q)
+    return q
+
+
+@kernel
+def next_holder(s, cfg, user, after, t):
+    """The next seat after ``after`` in turn order, before coming back to ``user``, holding an
+    unmuted card of type t in hand: who may react next (-1: nobody). Reactions go in turn order
+    from the player after the trigger's cause (rulebook), each player once per trigger."""
+    q = after
+    for _ in range(cfg[CFG_PLAYERS]):
+        q = next_seat(s, cfg, q)
+        if q == user:
+            return -1
+        if s[zone_row(HAND, q) + t] > 0 and not hand_muted(s, cfg, t):
+            return q
+    return -1
+
+
+@kernel
+def others_with_cards(s, cfg, p):
+    """The seats still in the round, other than p, holding a card in hand (a mask): the
+    Princess's "pick a player" (in 2v2 the partner too)."""
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if q != p and s[OUT + q] == 0 and hand_count(s, q) > 0:
+            mask |= bit(q)
+    return mask
+
+
+@kernel
+def opponents_in_round(s, cfg, p):
+    """The opponents (in 2v2: of the other team) still in the round (a mask)."""
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if is_opponent(cfg, p, q) and s[OUT + q] == 0:
+            mask |= bit(q)
+    return mask
+
+
+@kernel(inline="always")
+def single(mask):
+    """Exactly one bit set."""
+    return mask != 0 and mask & (mask - 1) == 0
+
+
 # ---- small state changes ---------------------------------------------------------------------
 @kernel(inline="always")
-def take_from_hand(s, p, t):
-    s[HAND + p * TYPES + t] -= 1
-    known = KNOWN + (1 - p) * TYPES + t
-    if s[known] > 0:
-        s[known] -= 1
+def take_from_hand(s, cfg, p, t):
+    """A card leaves p's hand in plain sight: whoever knew it was there knows it is gone."""
+    s[zone_row(HAND, p) + t] -= 1
+    for o in range(cfg[CFG_PLAYERS]):
+        known = known_row(o, p) + t
+        if o != p and s[known] > 0:
+            s[known] -= 1
 
 
 @kernel
-def give_to_hand_seen(s, p, t):
-    """p takes a card in plain sight: the opponent now knows it is in p's hand."""
-    s[HAND + p * TYPES + t] += 1
-    s[KNOWN + (1 - p) * TYPES + t] += 1
+def give_to_hand_public(s, cfg, p, t):
+    """p takes a card in plain sight: every other player now knows it is in p's hand."""
+    s[zone_row(HAND, p) + t] += 1
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != p:
+            s[known_row(o, p) + t] += 1
 
 
 @kernel
-def learn_holds(s, observer, t):
-    known = KNOWN + observer * TYPES + t
+def give_seen_by(s, p, t, observer):
+    """p receives a card only ``observer`` (its giver) sees."""
+    s[zone_row(HAND, p) + t] += 1
+    s[known_row(observer, p) + t] += 1
+
+
+@kernel(inline="always")
+def learn_holds(s, observer, owner, t):
+    known = known_row(observer, owner) + t
     if s[known] == 0:
         s[known] = 1
+
+
+@kernel
+def learn_by_all(s, cfg, owner, t):
+    """``owner`` confirms openly that it holds a card of type t."""
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != owner:
+            learn_holds(s, o, owner, t)
+
+
+@kernel
+def forget_hand(s, cfg, owner):
+    """``owner``'s hand left it face down: nobody else knows of a card there any more."""
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != owner:
+            for t in range(TYPES):
+                s[known_row(o, owner) + t] = 0
+
+
+@kernel
+def forget_one(s, cfg, owner, keep):
+    """One card left ``owner``'s hand face down (a Successor, a Dungeon card, a swapped card):
+    every other player but ``keep`` (-1: nobody) is one less sure of each card it knew there.
+    The same for every card, so it tells nothing about which card it was."""
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != owner and o != keep:
+            for t in range(TYPES):
+                known = known_row(o, owner) + t
+                if s[known] > 0:
+                    s[known] -= 1
+
+
+@kernel
+def forget_successor(s, cfg, owner):
+    for o in range(cfg[CFG_PLAYERS]):
+        s[KNOWN_SUCCESSOR + o * PLAYERS + owner] = -1
+
+
+@kernel
+def condemn_face_down(s, cfg, p, t):
+    """The Executioner: p Condemns a card of the named base value face down. Everyone knows its
+    base value, not its type, so each card of that base value p was known to hold is one less sure."""
+    s[zone_row(HAND, p) + t] -= 1
+    s[zone_row(CONDEMNED_HIDDEN, p) + t] += 1
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != p:
+            for u in range(TYPES):
+                known = known_row(o, p) + u
+                if BASE_VALUE[u] == BASE_VALUE[t] and s[known] > 0:
+                    s[known] -= 1
 
 
 @kernel(inline="always")
@@ -207,6 +418,25 @@ def any_face_up(s, below_top):
 
 
 @kernel
+def face_up_count(s):
+    count = 0
+    for i in range(s[COURT_LEN]):
+        if not is_disgraced(s, i):
+            count += 1
+    return count
+
+
+@kernel
+def highest_court_base(s):
+    """The highest base value in the Court (a Disgraced card has none)."""
+    best = 0
+    for i in range(s[COURT_LEN]):
+        if not is_disgraced(s, i) and BASE_VALUE[s[COURT_TYPE + i]] > best:
+            best = BASE_VALUE[s[COURT_TYPE + i]]
+    return best
+
+
+@kernel
 def any_disgraced(s):
     for i in range(s[COURT_LEN]):
         if is_disgraced(s, i):
@@ -230,7 +460,7 @@ def any_sentry_target(s):
 @kernel
 def has_judge_card(s, p):
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
+        if s[zone_row(HAND, p) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
             return True
     return False
 
@@ -248,22 +478,37 @@ def decide(s, phase, player):
 
 
 @kernel(inline="always")
-def end_turn(s):
-    s[CURRENT] = 1 - s[CURRENT]
+def pick_player(s, pick_for, player):
+    s[PICK_FOR] = pick_for
+    decide(s, PH_PICK_PLAYER, player)
+
+
+@kernel(inline="always")
+def pick_card(s, pick_for, player):
+    s[PICK_FOR] = pick_for
+    decide(s, PH_PICK_CARD, player)
+
+
+@kernel(inline="always")
+def end_turn(s, cfg):
+    s[CURRENT] = next_seat(s, cfg, s[CURRENT])
     s[PLIES] += 1
     s[PHASE] = PH_START
 
 
 @kernel
-def end_round(s, cfg, winner):
-    """Score the round (rulebook scoring) and hand the True King to the loser."""
-    loser = 1 - winner
+def end_team_round(s, cfg, loser):
+    """2v2: ``loser`` is knocked out, so its team loses. "The winning team scores 1 point, +1 if
+    either teammate's King is still face up, and/or +1 if either opponent still has cards in
+    their hand or a Successor." The knocked-out player takes the True King."""
+    winner = 1 - side_of(cfg, loser)
     s[WINNER] = winner
     points = 1
     if cfg[CFG_FULL_SCORING]:
-        if s[FLIPPED + winner] == 0:
+        if s[FLIPPED + winner] == 0 or s[FLIPPED + partner_of(winner)] == 0:
             points += 1
-        if hand_count(s, loser) > 0 or s[SUCCESSOR + loser] >= 0:
+        other = partner_of(loser)
+        if s[OUT_BONUS + loser] == 1 or hand_count(s, other) > 0 or s[SUCCESSOR + other] >= 0:
             points += 1
     s[POINTS] = points
     s[SCORE + winner] += points
@@ -274,23 +519,82 @@ def end_round(s, cfg, winner):
 
 
 @kernel
+def end_round(s, cfg, winner):
+    """Score the round (rulebook scoring: 1, +1 King face up, +1 per opponent who could still have
+    played; Cutthroat's second place 1) and hand the True King to the player who lost first."""
+    n = cfg[CFG_PLAYERS]
+    s[WINNER] = winner
+    points = 1
+    if cfg[CFG_FULL_SCORING]:
+        if s[FLIPPED + winner] == 0:
+            points += 1
+        for q in range(n):
+            if q != winner and s[OUT_BONUS + q] == 1:
+                points += 1
+    s[POINTS] = points
+    s[SCORE + winner] += points
+    for q in range(n):
+        if s[OUT + q] == 1:
+            s[TRUE_KING] = q
+        if n > 2 and s[OUT + q] == n - 1:
+            s[SECOND] = q
+            s[SCORE + q] += cfg[CFG_SECOND_POINT]
+    for q in range(n):
+        if s[SCORE + q] >= cfg[CFG_POINTS]:
+            s[MATCH_OVER] = 1
+    s[PHASE] = PH_ROUND_OVER
+
+
+@kernel
+def knock_out(s, cfg, p):
+    """p loses the round (cannot take a turn, or assassinated): it is out of play for the round,
+    its cards stay face down in front of it. When one player is left, the round ends (True)."""
+    s[OUT_COUNT] += 1
+    s[OUT + p] = s[OUT_COUNT]
+    s[OUT_BONUS + p] = 1 if hand_count(s, p) > 0 or s[SUCCESSOR + p] >= 0 else 0
+    if cfg[CFG_TEAMS]:
+        end_team_round(s, cfg, p)
+        return True
+    if s[OUT_COUNT] == cfg[CFG_PLAYERS] - 1:
+        end_round(s, cfg, next_seat(s, cfg, p))
+        return True
+    return False
+
+
+@kernel(inline="always")
+def remove_condemned(s, p):
+    """Remove one of p's Condemned cards from the round (as p's turn): a face-up one first."""
+    if zone_count(s, CONDEMNED, p) + zone_count(s, CONDEMNED_HIDDEN, p) == 0:
+        return False  # the common case, asked every turn: two vectorized sums, no search
+    for t in range(TYPES):
+        if s[zone_row(CONDEMNED, p) + t] > 0:
+            s[zone_row(CONDEMNED, p) + t] -= 1
+            s[REMOVED + t] += 1
+            return True
+    for t in range(TYPES):
+        if s[zone_row(CONDEMNED_HIDDEN, p) + t] > 0:
+            s[zone_row(CONDEMNED_HIDDEN, p) + t] -= 1
+            s[REMOVED_HIDDEN + t] += 1
+            return True
+    return False
+
+
+@kernel(inline="always")
 def start_turn(s, cfg):
-    """Condemned card first, then a face-up Antechamber card, else a free choice (or a loss)."""
+    """Condemned card first, then a face-up Antechamber card, else a free choice (or a knock-out)."""
     p = s[CURRENT]
     if s[PLIES] >= cfg[CFG_PLY_CAP]:
         s[CAPPED] = 1
         s[PHASE] = PH_ROUND_OVER
         return
-    if s[CONDEMNED + p] >= 0:
-        s[REMOVED + s[CONDEMNED + p]] += 1
-        s[CONDEMNED + p] = -1
-        end_turn(s)
+    if remove_condemned(s, p):
+        end_turn(s, cfg)
         return
     if zone_count(s, ANTE, p) > 0:
         only = -1
         kinds = 0
         for t in range(TYPES):
-            if s[ANTE + p * TYPES + t] > 0:
+            if s[zone_row(ANTE, p) + t] > 0:
                 only = t
                 kinds += 1
         if kinds == 1:
@@ -301,13 +605,11 @@ def start_turn(s, cfg):
     if can_flip(s, p):
         decide(s, PH_TURN, p)
         return
-    throne = throne_value(s)
-    royal_throne = throne_is_royalty(s)
-    for t in range(TYPES):
-        if can_play_on(s, cfg, p, t, throne, royal_throne):
-            decide(s, PH_TURN, p)
-            return
-    end_round(s, cfg, 1 - p)
+    if playable_types(s, cfg, p) != 0:
+        decide(s, PH_TURN, p)
+        return
+    if not knock_out(s, cfg, p):
+        s[CURRENT] = next_seat(s, cfg, p)
 
 
 @kernel
@@ -318,11 +620,11 @@ def advance(s, cfg):
 
 @kernel
 def play_card(s, cfg, p, t, source):
-    """Put a card on the Throne from hand, Antechamber or as the Oathbound's follow-up."""
+    """Put a card on the Throne from hand, Antechamber, as the Oathbound's or the Herald's follow-up."""
     if source == SRC_ANTE:
-        s[ANTE + p * TYPES + t] -= 1
+        s[zone_row(ANTE, p) + t] -= 1
     else:
-        take_from_hand(s, p, t)
+        take_from_hand(s, cfg, p, t)
     if source == SRC_HAND and t == OATHBOUND and s[COURT_LEN] > 0 and throne_value(s) > OATHBOUND_VALUE:
         disgrace(s, s[COURT_LEN] - 1)
         push_court(s, t)
@@ -332,15 +634,14 @@ def play_card(s, cfg, p, t, source):
     s[PEND_IMMUNE] = 1 if source == SRC_FOLLOW else 0
     s[PEND_USER] = p
     if court_muted(s, t):
-        end_turn(s)
+        end_turn(s, cfg)
         return
-    on_played(s, cfg, p, t)
+    on_played(s, cfg, p, t, source)
 
 
-@kernel
-def on_played(s, cfg, p, t):
+@kernel(inline="always")
+def on_played(s, cfg, p, t, source):
     """The played card's ability: open its first decision, or resolve a mandatory one."""
-    q = 1 - p
     if t == FOOL and any_face_up(s, True):
         decide(s, PH_FOOL, p)
     elif t == INQUISITOR:
@@ -348,19 +649,32 @@ def on_played(s, cfg, p, t):
     elif t == SOLDIER:
         decide(s, PH_SOLDIER_NAME, p)
     elif t == JUDGE:
-        decide(s, PH_JUDGE_NAME, p)
+        targets = opponents_in_round(s, cfg, p)
+        if single(targets):
+            s[PEND_TARGET] = bit_index(targets)
+            decide(s, PH_JUDGE_NAME, p)
+        else:
+            pick_player(s, PICK_JUDGE, p)
     elif t == MYSTIC and any_disgraced(s):
         decide(s, PH_MYSTIC, p)
     elif t == SENTRY and hand_count(s, p) > 0 and any_sentry_target(s):
         decide(s, PH_SENTRY_PICK, p)
-    elif t == PRINCESS and hand_count(s, p) > 0 and hand_count(s, q) > 0:
+    elif t == PRINCESS and hand_count(s, p) > 0 and others_with_cards(s, cfg, p) != 0:
         decide(s, PH_PRINCESS, p)
     elif t == QUEEN:
         for i in range(s[COURT_LEN] - 1):
             disgrace(s, i)
-        end_turn(s)
+        end_turn(s, cfg)
+    elif t == EXECUTIONER:
+        decide(s, PH_EXECUTIONER, p)
+    elif t == HERALD and source != SRC_ANTE and s[SUCCESSOR + p] >= 0:
+        choose_ability(s, cfg, HERALD, 0)  # mandatory, yet the King's Hand may stop it (rulebook FAQ)
+    elif t == WARDEN and face_up_count(s) >= WARDEN_FACE_UP and hand_count(s, p) > 0:
+        decide(s, PH_WARDEN, p)
+    elif t == SPY:
+        decide(s, PH_SPY, p)
     else:
-        end_turn(s)
+        end_turn(s, cfg)
 
 
 @kernel
@@ -368,9 +682,10 @@ def choose_ability(s, cfg, effect, arg):
     """The user has chosen to use an ability (and its target): the King's Hand may answer."""
     s[PEND_EFFECT] = effect
     s[PEND_ARG] = arg
-    reactor = 1 - s[PEND_USER]
-    if (s[PEND_IMMUNE] == 0 and s[HAND + reactor * TYPES + KINGS_HAND] > 0
-            and not hand_muted(s, cfg, KINGS_HAND)):
+    reactor = -1
+    if s[PEND_IMMUNE] == 0:
+        reactor = next_holder(s, cfg, s[PEND_USER], s[PEND_USER], KINGS_HAND)
+    if reactor >= 0:
         decide(s, PH_KINGS_HAND, reactor)
     else:
         resolve_effect(s, cfg)
@@ -381,15 +696,15 @@ def counter(s, cfg):
     """King's Hand: both cards are Condemned. A played card leaves at once and ends the turn."""
     reactor = s[DECIDER]
     user = s[PEND_USER]
-    take_from_hand(s, reactor, KINGS_HAND)
-    s[CONDEMNED + reactor] = KINGS_HAND
+    take_from_hand(s, cfg, reactor, KINGS_HAND)
+    s[zone_row(CONDEMNED, reactor) + KINGS_HAND] += 1
     if s[PEND_EFFECT] == ASSASSIN:
-        take_from_hand(s, user, ASSASSIN)
-        s[CONDEMNED + user] = ASSASSIN
-        complete_flip(s)
+        take_from_hand(s, cfg, user, ASSASSIN)
+        s[zone_row(CONDEMNED, user) + ASSASSIN] += 1
+        complete_flip(s, cfg)
     else:
         s[REMOVED + pop_court(s)] += 1
-        end_turn(s)
+        end_turn(s, cfg)
 
 
 @kernel
@@ -397,73 +712,188 @@ def resolve_effect(s, cfg):
     effect = s[PEND_EFFECT]
     arg = s[PEND_ARG]
     p = s[PEND_USER]
-    q = 1 - p
     if effect == FOOL:
-        give_to_hand_seen(s, p, remove_court(s, arg))
-        end_turn(s)
+        give_to_hand_public(s, cfg, p, remove_court(s, arg))
+        end_turn(s, cfg)
     elif effect == INQUISITOR:
-        if s[HAND + q * TYPES + arg] > 0:
-            take_from_hand(s, q, arg)
-            s[ANTE + q * TYPES + arg] += 1
-        end_turn(s)
+        for q in range(cfg[CFG_PLAYERS]):
+            if q != p and s[OUT + q] == 0 and s[zone_row(HAND, q) + arg] > 0:
+                take_from_hand(s, cfg, q, arg)
+                s[zone_row(ANTE, q) + arg] += 1
+        end_turn(s, cfg)
     elif effect == SOLDIER:
-        if s[HAND + q * TYPES + arg] > 0:
-            learn_holds(s, p, arg)
+        held = False
+        for q in range(cfg[CFG_PLAYERS]):  # "If any opponent holds it": in 2v2 not the partner
+            if is_opponent(cfg, p, q) and s[OUT + q] == 0 and s[zone_row(HAND, q) + arg] > 0:
+                learn_by_all(s, cfg, q, arg)
+                held = True
+        if held:
             s[COURT_FLAGS + s[COURT_LEN] - 1] |= FLAG_BONUS
             s[PEND_LEFT] = SOLDIER_DISGRACES
             decide(s, PH_SOLDIER_DISGRACE, p)
         else:
-            end_turn(s)
+            end_turn(s, cfg)
     elif effect == JUDGE:
-        if s[HAND + q * TYPES + arg] > 0:
-            learn_holds(s, p, arg)
-        if s[HAND + q * TYPES + arg] > 0 and has_judge_card(s, p):
+        q = s[PEND_TARGET]
+        if s[zone_row(HAND, q) + arg] > 0:
+            learn_by_all(s, cfg, q, arg)
+        if s[zone_row(HAND, q) + arg] > 0 and has_judge_card(s, p):
             decide(s, PH_JUDGE_ANTE, p)
         else:
-            end_turn(s)
+            end_turn(s, cfg)
     elif effect == MYSTIC:
         s[MUTED] = arg
-        end_turn(s)
+        end_turn(s, cfg)
     elif effect == SENTRY:
         decide(s, PH_SENTRY_GIVE, p)
     elif effect == PRINCESS:
         decide(s, PH_PRINCESS_OWN, p)
+    elif effect == EXECUTIONER:
+        s[PEND_LEFT] = 0
+        executioner_next(s, cfg)
+    elif effect == HERALD:
+        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1  # "shuffle your Successor into your hand"
+        s[SUCCESSOR + p] = -1
+        forget_successor(s, cfg, p)
+        pick_card(s, PICK_HERALD_SUCCESSOR, p)
+    elif effect == WARDEN:
+        pick_card(s, PICK_WARDEN_GIVE, p)
+    elif effect == SPY:
+        spy_look(s, cfg, p)
     else:  # the Assassin's reaction stands: the King's flipper loses the round
-        s[ASSASSINATED] = 1
-        end_round(s, cfg, p)
+        assassinate(s, cfg)
+
+
+@kernel
+def assassinate(s, cfg):
+    """The flipper is knocked out. With three players still in (the Assassin's three-player rule),
+    its owner adds the Assassin to the victim's hand and Successor and keeps one of them."""
+    s[ASSASSINATED] = 1
+    victim = s[CURRENT]
+    user = s[PEND_USER]
+    if knock_out(s, cfg, victim):
+        return
+    for t in range(TYPES):
+        s[POOL + t] += s[zone_row(HAND, victim) + t]
+        s[zone_row(HAND, victim) + t] = 0
+    forget_hand(s, cfg, victim)
+    if s[SUCCESSOR + victim] >= 0:
+        s[POOL + s[SUCCESSOR + victim]] += 1
+        s[SUCCESSOR + victim] = -1
+        forget_successor(s, cfg, victim)
+    take_from_hand(s, cfg, user, ASSASSIN)
+    s[POOL + ASSASSIN] += 1
+    pick_card(s, PICK_ASSASSIN_KEEP, user)
+
+
+@kernel
+def executioner_next(s, cfg):
+    """Every player holding a card of the named base value, in turn order from the Executioner's
+    user (itself included), Condemns one face down; one holding several kinds chooses which.
+    PEND_LEFT: how many seats of that order are done."""
+    v = s[PEND_ARG]
+    user = s[PEND_USER]
+    q = user
+    for k in range(cfg[CFG_PLAYERS]):
+        if k > 0:
+            q = next_seat(s, cfg, q)
+            if q == user:
+                break
+        if k < s[PEND_LEFT]:
+            continue
+        kinds = 0
+        only = -1
+        for t in range(TYPES):
+            if s[zone_row(HAND, q) + t] > 0 and BASE_VALUE[t] == v:
+                kinds += 1
+                only = t
+        if kinds == 1:
+            condemn_face_down(s, cfg, q, only)
+        elif kinds > 1:
+            s[PEND_LEFT] = k + 1
+            pick_card(s, PICK_EXEC_CONDEMN, q)
+            return
+    end_turn(s, cfg)
+
+
+@kernel
+def herald_follow_mask(s, cfg, p):
+    """The hand cards the Herald lets p play next: value 5 or more (and, unless the option says
+    the Herald's permission ignores the Throne, at least the Herald's value)."""
+    mask = np.int64(0)
+    throne = throne_value(s)
+    for t in range(TYPES):
+        if s[zone_row(HAND, p) + t] > 0:
+            value = hand_value(s, cfg, t)
+            if value >= HERALD_MIN_VALUE and (cfg[CFG_HERALD_ANY] == 1 or value >= throne):
+                mask |= bit(t)
+    return mask
+
+
+@kernel(inline="always")
+def herald_follow(s, cfg, p, t):
+    """The Herald returns to p's hand (in plain sight) and t is played in its place."""
+    remove_court(s, s[COURT_LEN] - 1)
+    give_to_hand_public(s, cfg, p, HERALD)
+    play_card(s, cfg, p, t, SRC_HERALD)
+
+
+@kernel
+def spy_targets(s, cfg):
+    """Players the Spy may force to exchange: in the round, with a Successor and a hand card."""
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if s[OUT + q] == 0 and s[SUCCESSOR + q] >= 0 and hand_count(s, q) > 0:
+            mask |= bit(q)
+    return mask
+
+
+@kernel
+def spy_look(s, cfg, p):
+    for q in range(cfg[CFG_PLAYERS]):
+        if q != p and s[OUT + q] == 0:
+            s[KNOWN_SUCCESSOR + p * PLAYERS + q] = s[SUCCESSOR + q]
+    if spy_targets(s, cfg) != 0:
+        pick_player(s, PICK_SPY, p)
+    else:
+        end_turn(s, cfg)
 
 
 @kernel
 def flip_king(s, cfg, p):
     s[FLIPPED + p] = 1
-    q = 1 - p
-    if s[HAND + q * TYPES + ASSASSIN] > 0 and not hand_muted(s, cfg, ASSASSIN):
+    q = next_holder(s, cfg, p, p, ASSASSIN)
+    if q >= 0:
         decide(s, PH_ASSASSIN, q)
     else:
-        complete_flip(s)
+        complete_flip(s, cfg)
 
 
 @kernel
-def complete_flip(s):
+def complete_flip(s, cfg):
     """The King's power: Disgrace the Throne card, take the Successor into hand."""
     p = s[CURRENT]
     disgrace(s, s[COURT_LEN] - 1)
     if s[SUCCESSOR + p] >= 0:
-        s[HAND + p * TYPES + s[SUCCESSOR + p]] += 1
+        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1
         s[SUCCESSOR + p] = -1
-    end_turn(s)
+        forget_successor(s, cfg, p)
+    end_turn(s, cfg)
 
 
 @kernel
 def call_mulligan(s, cfg, p):
-    """One free mulligan per match; after it, the caller takes the True King and the opponent +2."""
+    """One free mulligan per match (2v2: per team); after it, the caller takes the True King and
+    the other side (player or team) gains 2."""
     s[MULLIGANS] += 1
-    if s[FREE_MULLIGAN_USED + p] == 0:
-        s[FREE_MULLIGAN_USED + p] = 1
+    side = side_of(cfg, p)
+    other = 1 - side
+    if s[FREE_MULLIGAN_USED + side] == 0:
+        s[FREE_MULLIGAN_USED + side] = 1
     else:
-        s[SCORE + 1 - p] += 2
+        s[SCORE + other] += 2
         s[TRUE_KING] = p
-        if s[SCORE + 1 - p] >= cfg[CFG_POINTS]:
+        if s[SCORE + other] >= cfg[CFG_POINTS]:
             s[MATCH_OVER] = 1
             s[WINNER] = -1
             s[PHASE] = PH_ROUND_OVER
@@ -471,6 +901,7 @@ def call_mulligan(s, cfg, p):
     s[PHASE] = PH_REDEAL
 
 
+# ---- before play: Cutthroat's Reveal and Exchange, first player, direction, Successor ---------
 @kernel
 def setup_step(s, cfg, seat):
     """The next pre-play decision of ``seat``: mulligan (if allowed) then Successor."""
@@ -482,10 +913,14 @@ def setup_step(s, cfg, seat):
 
 @kernel
 def locked_in(s, cfg):
-    """A player has placed Successor (and Dungeon): the second player's turn, or play begins."""
-    if s[SETUP_STAGE] == 0:
-        s[SETUP_STAGE] = 1
-        setup_step(s, cfg, 1 - s[FIRST])
+    """A player has placed Successor and Dungeon (2v2: its Dungeon): the next player in turn order,
+    or play begins."""
+    s[SETUP_STAGE] += 1
+    if s[SETUP_STAGE] < cfg[CFG_PLAYERS]:
+        if cfg[CFG_TEAMS]:
+            decide(s, PH_DUNGEON, next_seat(s, cfg, s[DECIDER]))
+        else:
+            setup_step(s, cfg, next_seat(s, cfg, s[DECIDER]))
     else:
         s[CURRENT] = s[FIRST]
         s[PHASE] = PH_START
@@ -496,9 +931,271 @@ def locked_in(s, cfg):
 def set_first(s, cfg, seat):
     s[FIRST] = seat
     s[SETUP_STAGE] = 0
-    setup_step(s, cfg, seat)
+    if cfg[CFG_TEAMS]:
+        take_next(s, cfg)
+    else:
+        setup_step(s, cfg, seat)
 
 
+@kernel
+def choose_direction(s, cfg):
+    """Cutthroat: the True King chooses the direction of play (unless an option forces it)."""
+    if cfg[CFG_DIRECTION] == DIRECTION_BY_TRUE_KING:
+        decide(s, PH_DIRECTION, s[TRUE_KING])
+    else:
+        s[DIRECTION] = cfg[CFG_DIRECTION]
+        set_first(s, cfg, s[FIRST])
+
+
+@kernel
+def choose_first(s, cfg):
+    """Who goes first: the True King's holder chooses (or an option forces a seat)."""
+    mode = cfg[CFG_FIRST_MODE]
+    if mode == FIRST_BY_TRUE_KING:
+        s[CHOOSER] = s[TRUE_KING]
+        decide(s, PH_FIRST_SEAT if cfg[CFG_REVEAL] else PH_FIRST, s[TRUE_KING])
+    elif cfg[CFG_REVEAL]:
+        s[FIRST] = mode - FIRST_SEAT0
+        choose_direction(s, cfg)
+    else:
+        set_first(s, cfg, mode - FIRST_SEAT0)
+
+
+@kernel
+def reveal_next(s, cfg):
+    """Cutthroat's Reveal: everyone places 2 cards face down, revealed together; then a third,
+    chosen after seeing the others' first two. Asks the next seat (from the True King's) that
+    has not placed enough; when all have, reveals and moves on."""
+    n = cfg[CFG_PLAYERS]
+    while True:
+        need = REVEAL_FIRST if s[SETUP_STAGE] == 0 and not cfg[CFG_TEAMS] else REVEAL_TOTAL
+        for k in range(n):
+            q = wrap_seat(s[TRUE_KING] + k, n)
+            if zone_count(s, PLACED, q) + zone_count(s, REVEALED, q) < need:
+                decide(s, PH_REVEAL, q)
+                return
+        for q in range(n):
+            for t in range(TYPES):
+                s[zone_row(REVEALED, q) + t] += s[zone_row(PLACED, q) + t]
+                s[zone_row(PLACED, q) + t] = 0
+        if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS]:
+            break
+        s[SETUP_STAGE] = 1
+    if cfg[CFG_TEAMS]:
+        partner_card_next(s, cfg)
+    else:
+        start_exchange(s, cfg)
+
+
+@kernel
+def highest_revealed(s, q):
+    best = 0
+    for t in range(TYPES):
+        if s[zone_row(REVEALED, q) + t] > 0 and BASE_VALUE[t] > best:
+            best = BASE_VALUE[t]
+    return best
+
+
+@kernel
+def tied_for_highest(s, cfg):
+    """The seats that revealed the highest-value card (a mask)."""
+    best = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        best = max(best, highest_revealed(s, q))
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if highest_revealed(s, q) == best:
+            mask |= bit(q)
+    return mask
+
+
+@kernel
+def start_exchange(s, cfg):
+    """The highest revealed card starts the Exchange; the True King breaks a tie."""
+    tied = tied_for_highest(s, cfg)
+    if single(tied):
+        s[EXCH_FIRST] = bit_index(tied)
+        pick_player(s, PICK_EXCHANGE_VICTIM, s[EXCH_FIRST])
+    else:
+        pick_player(s, PICK_EXCHANGE_START, s[TRUE_KING])
+
+
+@kernel(inline="always")
+def exchange_third(s):
+    """The seat neither starting the Exchange nor losing the first card (3 seats: 0 + 1 + 2 = 3)."""
+    return 3 - s[EXCH_FIRST] - s[EXCH_VICTIM]
+
+
+@kernel
+def exchange_taker(s):
+    step = s[EXCH_STEP]
+    if step == 0:
+        return s[EXCH_FIRST]
+    return s[EXCH_VICTIM] if step == 1 else exchange_third(s)
+
+
+@kernel
+def exchange_source(s):
+    """Whose revealed cards this step takes from: the starter takes from its chosen opponent,
+    that player from the third, the third from the starter's original cards (rulebook order)."""
+    step = s[EXCH_STEP]
+    if step == 0:
+        return s[EXCH_VICTIM]
+    return exchange_third(s) if step == 1 else s[EXCH_FIRST]
+
+
+@kernel
+def finish_exchange(s, cfg):
+    """Everyone takes the revealed (and taken) cards back into hand, in everyone's sight."""
+    for q in range(cfg[CFG_PLAYERS]):
+        for t in range(TYPES):
+            for _ in range(s[zone_row(REVEALED, q) + t]):
+                give_to_hand_public(s, cfg, q, t)
+            s[zone_row(REVEALED, q) + t] = 0
+        if s[TAKEN + q] >= 0:
+            give_to_hand_public(s, cfg, q, s[TAKEN + q])
+            s[TAKEN + q] = -1
+    choose_first(s, cfg)
+
+
+# ---- before play in 2v2: the fourth card, take a card, Successors seen, the Trade, Dungeon -------
+@kernel
+def partner_card_next(s, cfg):
+    """"One for your partner. Each player places a fourth card face down, apart from the others."
+    Asks the next seat (from the True King's) without one; when all have, the True King chooses
+    the first player and the direction of play."""
+    n = cfg[CFG_PLAYERS]
+    for k in range(n):
+        q = wrap_seat(s[TRUE_KING] + k, n)
+        if s[PARTNER_CARD + q] < 0:
+            pick_card(s, PICK_PARTNER_CARD, q)
+            return
+    choose_first(s, cfg)
+
+
+@kernel
+def take_next(s, cfg):
+    """"Take a card. Starting with the first player and following turn order, each player takes one
+    card from their partner's four cards." Taken cards go straight to the taker's hand, so a card
+    cannot be taken back ("You can't take back a card your partner already took from you"); then
+    every card in front of a player returns to its hand, and the Successors follow."""
+    n = cfg[CFG_PLAYERS]
+    if s[SETUP_STAGE] < n:
+        pick_card(s, PICK_PARTNER_TAKE, seat_at(s, cfg, s[FIRST], s[SETUP_STAGE]))
+        return
+    for q in range(n):
+        for t in range(TYPES):
+            for _ in range(s[zone_row(REVEALED, q) + t]):
+                give_to_hand_public(s, cfg, q, t)
+            s[zone_row(REVEALED, q) + t] = 0
+        if s[PARTNER_CARD + q] >= 0:
+            give_seen_by(s, q, s[PARTNER_CARD + q], partner_of(q))
+            s[PARTNER_CARD + q] = -1
+    s[SETUP_STAGE] = 0
+    setup_step(s, cfg, s[FIRST])
+
+
+@kernel
+def take_from_partner(s, cfg, d, a):
+    """d takes a revealed card of type a (in everyone's sight) or the partner's fourth card
+    (ACT_FOURTH: only the team knows it)."""
+    q = partner_of(d)
+    if a == ACT_FOURTH:
+        give_seen_by(s, d, s[PARTNER_CARD + q], q)
+        s[PARTNER_CARD + q] = -1
+    else:
+        s[zone_row(REVEALED, q) + a] -= 1
+        give_to_hand_public(s, cfg, d, a)
+    s[SETUP_STAGE] += 1
+    take_next(s, cfg)
+
+
+@kernel
+def successor_placed(s, cfg):
+    """2v2: the next player in turn order may mulligan and places a Successor; once all have,
+    partners look at each other's Successor ("Once both partners have, they may secretly look at
+    each other's Successor") and the Trade begins."""
+    s[SETUP_STAGE] += 1
+    n = cfg[CFG_PLAYERS]
+    if s[SETUP_STAGE] < n:
+        setup_step(s, cfg, next_seat(s, cfg, s[DECIDER]))
+        return
+    for q in range(n):
+        s[KNOWN_SUCCESSOR + q * PLAYERS + partner_of(q)] = s[SUCCESSOR + partner_of(q)]
+    s[TRADE_TRY] = 0
+    s[TRADE_OPEN] = (np.int64(1) << SIDES) - 1
+    s[SETUP_STAGE] = 0
+    trade_next(s, cfg)
+
+
+@kernel
+def trade_next(s, cfg):
+    """"Each player may place up to 2 cards face down to trade with their partner": the next seat
+    in turn order of a side still trading, until each has placed up to 2 (or answered done);
+    then the trades are settled (and tried again), and each player places a Dungeon card, in
+    turn order."""
+    n = cfg[CFG_PLAYERS]
+    while True:
+        while s[SETUP_STAGE] < n:
+            q = seat_at(s, cfg, s[FIRST], s[SETUP_STAGE])
+            if (s[TRADE_OPEN] >> side_of(cfg, q)) & 1 and zone_count(s, PLACED, q) < TRADE_MAX:
+                pick_card(s, PICK_TRADE, q)
+                return
+            s[SETUP_STAGE] += 1
+        if not settle_trades(s, cfg):
+            break
+    decide(s, PH_DUNGEON, s[FIRST])
+
+
+@kernel
+def settle_trades(s, cfg):
+    """Partners who placed the same number of cards trade them (each seen by its giver only). "If
+    partners put out a different number of cards, try again to match. If you can't, no cards are
+    traded": the cards go back, and the pair tries again up to ``cfg[CFG_TRADE_RETRIES]`` times.
+    Returns True when a pair tries again."""
+    retry = np.int64(0)
+    for side in range(SIDES):
+        if (s[TRADE_OPEN] >> side) & 1 == 0:
+            continue
+        a = side
+        b = partner_of(side)
+        matched = zone_count(s, PLACED, a) == zone_count(s, PLACED, b)
+        for t in range(TYPES):
+            for _ in range(s[zone_row(PLACED, a) + t]):
+                if matched:
+                    give_seen_by(s, b, t, a)
+                else:
+                    s[zone_row(HAND, a) + t] += 1
+            for _ in range(s[zone_row(PLACED, b) + t]):
+                if matched:
+                    give_seen_by(s, a, t, b)
+                else:
+                    s[zone_row(HAND, b) + t] += 1
+            s[zone_row(PLACED, a) + t] = 0
+            s[zone_row(PLACED, b) + t] = 0
+        if not matched and s[TRADE_TRY] < cfg[CFG_TRADE_RETRIES]:
+            retry |= np.int64(1) << side
+    s[TRADE_OPEN] = retry
+    s[SETUP_STAGE] = 0
+    if retry == 0:
+        return False
+    s[TRADE_TRY] += 1
+    return True
+
+
+@kernel
+def place_for_trade(s, cfg, d, a):
+    """d places a hand card face down for the Trade (ACT_NO: d is done)."""
+    if a == ACT_NO:
+        s[SETUP_STAGE] += 1
+    else:
+        s[zone_row(HAND, d) + a] -= 1
+        s[zone_row(PLACED, d) + a] += 1
+        forget_one(s, cfg, d, -1)
+    trade_next(s, cfg)
+
+
+# ---- performing a decision -------------------------------------------------------------------
 @kernel
 def apply_action(s, cfg, a):
     """Perform decision ``a`` of s[DECIDER] in the current phase, then run to the next decision."""
@@ -512,15 +1209,19 @@ def apply_action(s, cfg, a):
         else:
             decide(s, PH_SUCCESSOR, d)
     elif phase == PH_SUCCESSOR:
-        s[HAND + d * TYPES + a] -= 1
+        s[zone_row(HAND, d) + a] -= 1
         s[SUCCESSOR + d] = a
-        if cfg[CFG_DUNGEON]:
+        forget_one(s, cfg, d, -1)
+        if cfg[CFG_TEAMS]:
+            successor_placed(s, cfg)
+        elif cfg[CFG_DUNGEON]:
             decide(s, PH_DUNGEON, d)
         else:
             locked_in(s, cfg)
     elif phase == PH_DUNGEON:
-        s[HAND + d * TYPES + a] -= 1
+        s[zone_row(HAND, d) + a] -= 1
         s[DUNGEON + d] = a
+        forget_one(s, cfg, d, -1)
         locked_in(s, cfg)
     elif phase == PH_TURN:
         if a == ACT_FLIP:
@@ -531,6 +1232,16 @@ def apply_action(s, cfg, a):
         play_card(s, cfg, d, a, SRC_ANTE)
     elif phase == PH_OATH_FOLLOW:
         play_card(s, cfg, d, a, SRC_FOLLOW)
+    elif phase == PH_REVEAL:
+        s[zone_row(HAND, d) + a] -= 1
+        s[zone_row(PLACED, d) + a] += 1
+        reveal_next(s, cfg)
+    elif phase == PH_FIRST_SEAT:
+        s[FIRST] = wrap_seat(d + a, cfg[CFG_PLAYERS])
+        choose_direction(s, cfg)
+    elif phase == PH_DIRECTION:
+        s[DIRECTION] = CLOCKWISE if a == ACT_YES else COUNTERCLOCKWISE
+        set_first(s, cfg, s[FIRST])
     else:
         apply_ability_choice(s, cfg, phase, d, a)
     advance(s, cfg)
@@ -538,20 +1249,35 @@ def apply_action(s, cfg, a):
 
 @kernel
 def apply_ability_choice(s, cfg, phase, d, a):
+    """The choices within an ability, a reaction or a pick. A call, not inline: a compiled function
+    zeroes the stack slots of all its call sites each time it is entered, so apply_action, entered
+    at every turn, keeps its own few sites and not this dispatch's many (about 100 slots inline);
+    likewise the picks only 3 or 4 players make (apply_pick_player, apply_pick_card) are calls
+    from here."""
     if phase == PH_KINGS_HAND:
         if a == ACT_YES:
             counter(s, cfg)
         else:
-            resolve_effect(s, cfg)
+            reactor = next_holder(s, cfg, s[PEND_USER], d, KINGS_HAND)
+            if reactor >= 0:
+                decide(s, PH_KINGS_HAND, reactor)
+            else:
+                resolve_effect(s, cfg)
     elif phase == PH_ASSASSIN:
         if a == ACT_YES:
             s[PEND_USER] = d
             s[PEND_IMMUNE] = 0
             choose_ability(s, cfg, ASSASSIN, 0)
         else:
-            complete_flip(s)
+            reactor = next_holder(s, cfg, s[CURRENT], d, ASSASSIN)
+            if reactor >= 0:
+                decide(s, PH_ASSASSIN, reactor)
+            else:
+                complete_flip(s, cfg)
+    elif phase == PH_PICK_CARD:  # before the declines: 2v2's trade answers ACT_NO when done placing
+        apply_pick_card(s, cfg, d, a)
     elif a == ACT_NO and phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
-        end_turn(s)  # the optional ability is declined (or the Soldier stops disgracing)
+        end_turn(s, cfg)  # the optional ability is declined (or the Soldier stops disgracing)
     elif phase == PH_FOOL:
         choose_ability(s, cfg, FOOL, a)
     elif phase == PH_INQUISITOR:
@@ -567,42 +1293,155 @@ def apply_ability_choice(s, cfg, phase, d, a):
         disgrace(s, s[COURT_LEN] - 1)
         choose_ability(s, cfg, SENTRY, a)
     elif phase == PH_PRINCESS:
-        choose_ability(s, cfg, PRINCESS, a)
+        targets = others_with_cards(s, cfg, d)
+        if single(targets):
+            s[PEND_TARGET] = bit_index(targets)
+            choose_ability(s, cfg, PRINCESS, s[PEND_TARGET])
+        else:
+            pick_player(s, PICK_PRINCESS, d)
+    elif phase == PH_EXECUTIONER:
+        choose_ability(s, cfg, EXECUTIONER, a)
+    elif phase == PH_WARDEN:
+        choose_ability(s, cfg, WARDEN, 0)
+    elif phase == PH_SPY:
+        disgrace(s, s[COURT_LEN] - 1)
+        choose_ability(s, cfg, SPY, 0)
+    elif phase == PH_HERALD_PLAY:
+        herald_follow(s, cfg, d, a)
+    elif phase == PH_PICK_PLAYER:
+        apply_pick_player(s, cfg, d, a)
     else:
-        apply_exchange(s, phase, d, a)
+        apply_exchange(s, cfg, phase, d, a)
 
 
 @kernel
-def apply_exchange(s, phase, d, a):
+def apply_pick_player(s, cfg, d, a):
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_EXCHANGE_START:
+        s[EXCH_FIRST] = a
+        pick_player(s, PICK_EXCHANGE_VICTIM, a)
+    elif pick_for == PICK_EXCHANGE_VICTIM:
+        s[EXCH_VICTIM] = a
+        s[EXCH_STEP] = 0
+        pick_card(s, PICK_EXCHANGE_TAKE, d)
+    elif pick_for == PICK_JUDGE:
+        s[PEND_TARGET] = a
+        decide(s, PH_JUDGE_NAME, d)
+    elif pick_for == PICK_PRINCESS:
+        s[PEND_TARGET] = a
+        choose_ability(s, cfg, PRINCESS, a)
+    else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
+        s[PEND_TARGET] = a
+        if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
+            for t in range(TYPES):  # the Spy's user looks at the hand it chooses from
+                s[known_row(d, a) + t] = s[zone_row(HAND, a) + t]
+            pick_card(s, PICK_SPY_SWAP, d)
+        else:
+            pick_card(s, PICK_SPY_SWAP, a)
+
+
+@kernel
+def apply_pick_card(s, cfg, d, a):
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_EXCHANGE_TAKE:
+        s[zone_row(REVEALED, exchange_source(s)) + a] -= 1
+        s[TAKEN + d] = a
+        s[EXCH_STEP] += 1
+        if s[EXCH_STEP] < 3:
+            pick_card(s, PICK_EXCHANGE_TAKE, exchange_taker(s))
+        else:
+            finish_exchange(s, cfg)
+    elif pick_for == PICK_EXEC_CONDEMN:
+        condemn_face_down(s, cfg, d, a)
+        executioner_next(s, cfg)
+    elif pick_for == PICK_HERALD_SUCCESSOR:
+        s[zone_row(HAND, d) + a] -= 1
+        s[SUCCESSOR + d] = a
+        forget_one(s, cfg, d, -1)
+        if herald_follow_mask(s, cfg, d) != 0:
+            decide(s, PH_HERALD_PLAY, d)
+        else:
+            end_turn(s, cfg)
+    elif pick_for == PICK_WARDEN_GIVE:
+        take_from_hand(s, cfg, d, a)
+        taken = s[ACCUSED]
+        s[ACCUSED] = a
+        give_to_hand_public(s, cfg, d, taken)
+        end_turn(s, cfg)
+    elif pick_for == PICK_SPY_SWAP:
+        spy_swap(s, cfg, d, a)
+    elif pick_for == PICK_PARTNER_CARD:
+        s[zone_row(HAND, d) + a] -= 1
+        s[PARTNER_CARD + d] = a
+        partner_card_next(s, cfg)
+    elif pick_for == PICK_PARTNER_TAKE:
+        take_from_partner(s, cfg, d, a)
+    elif pick_for == PICK_TRADE:
+        place_for_trade(s, cfg, d, a)
+    else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
+        s[POOL + a] -= 1
+        s[zone_row(HAND, d) + a] += 1
+        for t in range(TYPES):
+            s[REMOVED_HIDDEN + t] += s[POOL + t]
+            s[POOL + t] = 0
+        end_turn(s, cfg)
+
+
+@kernel
+def spy_swap(s, cfg, d, a):
+    """The Spy's forced exchange: card a of the target's hand becomes its Successor, the old
+    Successor goes to its hand. ``d`` chose a: the target itself, or the Spy's user, who looked at
+    the hand and so knows the exchange exactly."""
+    q = s[PEND_TARGET]
+    user = s[PEND_USER]
+    old = s[SUCCESSOR + q]
+    s[zone_row(HAND, q) + a] -= 1
+    s[SUCCESSOR + q] = a
+    forget_one(s, cfg, q, d)
+    s[zone_row(HAND, q) + old] += 1
+    forget_successor(s, cfg, q)
+    if d != q:
+        s[known_row(d, q) + a] -= 1
+        s[known_row(d, q) + old] += 1
+        s[KNOWN_SUCCESSOR + d * PLAYERS + q] = a
+    elif user != q:  # the Spy's user saw the old Successor: it is now in q's hand
+        learn_holds(s, user, q, old)
+    end_turn(s, cfg)
+
+
+@kernel(inline="always")
+def apply_exchange(s, cfg, phase, d, a):
     """The follow-up choices of a resolved ability: which card moves where."""
     if phase == PH_SOLDIER_DISGRACE:
         disgrace(s, a)
         s[PEND_LEFT] -= 1
         if s[PEND_LEFT] == 0 or not any_face_up(s, False):
-            end_turn(s)
+            end_turn(s, cfg)
     elif phase == PH_JUDGE_ANTE:
-        take_from_hand(s, d, a)
-        s[ANTE + d * TYPES + a] += 1
-        end_turn(s)
+        take_from_hand(s, cfg, d, a)
+        s[zone_row(ANTE, d) + a] += 1
+        end_turn(s, cfg)
     elif phase == PH_SENTRY_GIVE:
         i = s[PEND_ARG]
         taken = s[COURT_TYPE + i]
-        take_from_hand(s, d, a)
+        take_from_hand(s, cfg, d, a)
         s[COURT_TYPE + i] = a
         s[COURT_FLAGS + i] = 0
-        give_to_hand_seen(s, d, taken)
-        end_turn(s)
+        give_to_hand_public(s, cfg, d, taken)
+        end_turn(s, cfg)
     elif phase == PH_PRINCESS_OWN:
         s[PEND_GIVE] = a
-        decide(s, PH_PRINCESS_OPP, 1 - d)
+        decide(s, PH_PRINCESS_OPP, s[PEND_TARGET])
     else:  # PH_PRINCESS_OPP: the two chosen cards change hands, each seen by its receiver only
-        owner = 1 - d
+        owner = s[PEND_USER]
         given = s[PEND_GIVE]
-        take_from_hand(s, owner, given)
-        take_from_hand(s, d, a)
-        give_to_hand_seen(s, d, given)
-        give_to_hand_seen(s, owner, a)
-        end_turn(s)
+        take_from_hand(s, cfg, owner, given)
+        take_from_hand(s, cfg, d, a)
+        give_seen_by(s, d, given, owner)
+        give_seen_by(s, owner, a, d)
+        forget_one(s, cfg, owner, d)  # a third player saw two cards change hands, not which
+        forget_one(s, cfg, d, owner)
+        end_turn(s, cfg)
 
 
 # ---- legal answers (the posed decision) ------------------------------------------------------
@@ -616,9 +1455,54 @@ def hand_types(s, p):
     """The types in p's hand, as a mask."""
     mask = np.int64(0)
     for t in range(TYPES):
-        if s[HAND + p * TYPES + t] > 0:
+        if s[zone_row(HAND, p) + t] > 0:
             mask |= bit(t)
     return mask
+
+
+@kernel
+def zone_types(s, zone, p):
+    """The types in p's per-type zone ``zone``, as a mask."""
+    mask = np.int64(0)
+    for t in range(TYPES):
+        if s[zone_row(zone, p) + t] > 0:
+            mask |= bit(t)
+    return mask
+
+
+@kernel
+def pick_player_mask(s, cfg, d):
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_EXCHANGE_START:
+        return tied_for_highest(s, cfg)
+    if pick_for == PICK_EXCHANGE_VICTIM or pick_for == PICK_JUDGE:
+        return opponents_in_round(s, cfg, d)
+    if pick_for == PICK_PRINCESS:
+        return others_with_cards(s, cfg, d)
+    return spy_targets(s, cfg) | bit(ACT_NO)
+
+
+@kernel
+def pick_card_mask(s, cfg, d):
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_EXCHANGE_TAKE:
+        return zone_types(s, REVEALED, exchange_source(s))
+    if pick_for == PICK_ASSASSIN_KEEP:
+        return zone_types(s, POOL, 0)
+    if pick_for == PICK_SPY_SWAP:
+        return hand_types(s, s[PEND_TARGET])
+    if pick_for == PICK_EXEC_CONDEMN:
+        mask = np.int64(0)
+        for t in range(TYPES):
+            if s[zone_row(HAND, d) + t] > 0 and BASE_VALUE[t] == s[PEND_ARG]:
+                mask |= bit(t)
+        return mask
+    if pick_for == PICK_PARTNER_TAKE:
+        q = partner_of(d)
+        return zone_types(s, REVEALED, q) | (bit(ACT_FOURTH) if s[PARTNER_CARD + q] >= 0 else 0)
+    if pick_for == PICK_TRADE:
+        return hand_types(s, d) | bit(ACT_NO)
+    return hand_types(s, d)
 
 
 @kernel
@@ -629,25 +1513,26 @@ def legal_mask(s, cfg):
     d = s[DECIDER]
     mask = np.int64(0)
     if phase == PH_FIRST or phase == PH_MULLIGAN or phase == PH_PRINCESS or phase == PH_KINGS_HAND \
-            or phase == PH_ASSASSIN:
+            or phase == PH_ASSASSIN or phase == PH_DIRECTION or phase == PH_WARDEN or phase == PH_SPY:
         return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_TURN:
-        throne = throne_value(s)
-        royal_throne = throne_is_royalty(s)
-        for t in range(TYPES):
-            if can_play_on(s, cfg, d, t, throne, royal_throne):
-                mask |= bit(t)
+        mask = playable_types(s, cfg, d)
         if can_flip(s, d):
             mask |= bit(ACT_FLIP)
         return mask
     if phase == PH_ANTE:
-        for t in range(TYPES):
-            if s[ANTE + d * TYPES + t] > 0:
-                mask |= bit(t)
-        return mask
+        return zone_types(s, ANTE, d)
     if phase == PH_SUCCESSOR or phase == PH_DUNGEON or phase == PH_OATH_FOLLOW or phase == PH_SENTRY_GIVE \
-            or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
+            or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP or phase == PH_REVEAL:
         return hand_types(s, d)
+    if phase == PH_FIRST_SEAT:
+        return bit(cfg[CFG_PLAYERS]) - 1
+    if phase == PH_PICK_PLAYER:
+        return pick_player_mask(s, cfg, d)
+    if phase == PH_PICK_CARD:
+        return pick_card_mask(s, cfg, d)
+    if phase == PH_HERALD_PLAY:
+        return herald_follow_mask(s, cfg, d) | bit(ACT_NO)
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
         for t in range(TYPES):
             if in_mode(cfg, t):
@@ -662,10 +1547,13 @@ def legal_mask(s, cfg):
                 mask |= bit(i)
     elif phase == PH_JUDGE_ANTE:
         for t in range(TYPES):
-            if s[HAND + d * TYPES + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
+            if s[zone_row(HAND, d) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
                 mask |= bit(t)
     elif phase == PH_MYSTIC:
         for v in range(1, MYSTIC_HIGHEST + 1):
+            mask |= bit(v)
+    elif phase == PH_EXECUTIONER:
+        for v in range(1, highest_court_base(s) + 1):
             mask |= bit(v)
     elif phase == PH_SENTRY_PICK:
         for i in range(s[COURT_LEN] - 1):
@@ -700,14 +1588,21 @@ def answers(mask, out):
 @kernel
 def deal_round(s, cfg, stream, rotation, cards):
     """Reset the round, shuffle and deal. Hands belong to policy SLOTS (slot k sits at seat
-    (k + rotation) % 2), so a deal replayed under the other rotation swaps the seats' hands."""
+    (k + rotation) % players), so a deal replayed under another rotation moves the hands over
+    the seats."""
+    n_seats = cfg[CFG_PLAYERS]
     s[:ROUND_FIELDS] = 0
     for p in range(PLAYERS):
         s[SUCCESSOR + p] = -1
         s[DUNGEON + p] = -1
-        s[CONDEMNED + p] = -1
+        s[TAKEN + p] = -1
+        s[PARTNER_CARD + p] = -1
+        for o in range(PLAYERS):
+            s[KNOWN_SUCCESSOR + o * PLAYERS + p] = -1
     s[WINNER] = -1
+    s[SECOND] = -1
     s[CHOOSER] = -1
+    s[DIRECTION] = CLOCKWISE
     n = 0
     for t in range(TYPES):
         for _ in range(cfg[CFG_DECK + t]):
@@ -715,23 +1610,21 @@ def deal_round(s, cfg, stream, rotation, cards):
             n += 1
     shuffle(stream, cards, n)
     hand = cfg[CFG_HAND]
-    for slot in range(PLAYERS):
-        seat = (slot + rotation) % PLAYERS
+    for slot in range(n_seats):
+        seat = wrap_seat(slot + rotation, n_seats)
         for k in range(hand):
-            s[HAND + seat * TYPES + cards[slot * hand + k]] += 1
-    left = PLAYERS * hand
+            s[zone_row(HAND, seat) + cards[slot * hand + k]] += 1
+    left = n_seats * hand
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         s[ACCUSED] = cfg[CFG_FIXED_ACCUSED]
     else:
         s[ACCUSED] = cards[left]
         left += 1
     s[UNUSED] = cards[left] if left < n else -1
-    mode = cfg[CFG_FIRST_MODE]
-    if mode == FIRST_BY_TRUE_KING:
-        s[CHOOSER] = s[TRUE_KING]
-        decide(s, PH_FIRST, s[TRUE_KING])
+    if cfg[CFG_REVEAL]:
+        reveal_next(s, cfg)
     else:
-        set_first(s, cfg, 0 if mode == FIRST_SEAT0 else 1)
+        choose_first(s, cfg)
 
 
 @allocating_kernel
@@ -740,14 +1633,15 @@ def count_cards(s):
     counts = np.zeros(TYPES, dtype=np.int64)
     for p in range(PLAYERS):
         for t in range(TYPES):
-            counts[t] += s[HAND + p * TYPES + t] + s[ANTE + p * TYPES + t]
-        for zone in (SUCCESSOR, DUNGEON, CONDEMNED):
+            for zone in (HAND, ANTE, PLACED, REVEALED, CONDEMNED, CONDEMNED_HIDDEN):
+                counts[t] += s[zone_row(zone, p) + t]
+        for zone in (SUCCESSOR, DUNGEON, TAKEN, PARTNER_CARD):
             if s[zone + p] >= 0:
                 counts[s[zone + p]] += 1
     for i in range(s[COURT_LEN]):
         counts[s[COURT_TYPE + i]] += 1
     for t in range(TYPES):
-        counts[t] += s[REMOVED + t]
+        counts[t] += s[REMOVED + t] + s[REMOVED_HIDDEN + t] + s[POOL + t]
     counts[s[ACCUSED]] += 1
     if s[UNUSED] >= 0:
         counts[s[UNUSED]] += 1
