@@ -130,12 +130,34 @@ def test_two_v_two_worlds_keep_the_partners_seen_successor():
         worlds = [world_of(pos.s, pos.cfg, seed) for seed in range(12)]
         assert all(w[L.SUCCESSOR + 2] == successor for w in worlds)
         assert all(w[L.HAND + 2 * T + L.SPY] >= 1 for w in worlds)  # the card it traded its partner
+        assert len({w[L.HAND + 2 * T:L.HAND + 3 * T].tobytes() for w in worlds}) > 1  # the rest is dealt anew
         # the opponents saw each other's Successor: in every world they know the one dealt there
         assert all(w[L.KNOWN_SUCCESSOR + 1 * L.PLAYERS + 3] == w[L.SUCCESSOR + 3] for w in worlds)
         assert len({(w[L.SUCCESSOR + 1], w[L.SUCCESSOR + 3], w[L.DUNGEON + 2]) for w in worlds}) > 1
     seen_a = world_of(two_v_two(TWO_V_TWO).s, pos.cfg)
     seen_b = world_of(two_v_two(TWO_V_TWO_SEEN_CHANGED).s, pos.cfg)
     assert not np.array_equal(seen_a, seen_b)
+
+
+# ---- an Assassin revealed as a reaction, the King's Hand to answer (2 players) ----------------------
+def test_an_assassin_revealed_as_a_reaction_stays_in_its_owners_hand_in_every_world():
+    """Card sheet: the Assassin is revealed from hand when another player flips their King, and the
+    King's Hand may counter it (ruling 3). While the King's Hand decides, everyone has seen it."""
+    pos = Position.build(mode="full", turn=ME, court=["Inquisitor", "Soldier", "Elder"], accused="Oathbound",
+                         unused="Oathbound", removed=["Judge"],
+                         hands={0: ["King's Hand", "Fool", "Elder", "Mystic"], 1: ["Assassin", "Zealot", "Inquisitor",
+                                                                                   "Soldier"]},
+                         successors={0: "Queen", 1: "Princess"}, dungeons={0: "Sentry", 1: "Warlord"})
+    pos.apply("flip")
+    assert pos.phase_code == L.PH_ASSASSIN and pos.decider == 1
+    pos.apply("yes")
+    assert pos.phase_code == L.PH_KINGS_HAND and pos.decider == ME and pos.s[L.PEND_EFFECT] == L.ASSASSIN
+    total = R.count_cards(pos.s)
+    for seed in range(12):
+        world = world_of(pos.s, pos.cfg, seed)
+        assert world[L.HAND + 1 * T + L.ASSASSIN] == 1
+        R.apply_action(world, pos.cfg, L.ACT_YES)  # the King's Hand counters: both cards are Condemned
+        assert world[:L.KNOWN].min() >= 0 and np.array_equal(R.count_cards(world), total)
 
 
 # ---- worlds at every kind of decision, random play ------------------------------------------------
@@ -182,7 +204,7 @@ def test_worlds_are_real_positions_that_keep_the_view(collect):
     _, _, _, scratch, _, _, _, _ = game_buffers()
     stream = new_stream(2, 9)
     n = cfg[L.CFG_PLAYERS]
-    varied = reactions = 0
+    varied = 0
     for key, states in found.items():
         for s in states:
             me = s[L.DECIDER]
@@ -206,7 +228,6 @@ def test_worlds_are_real_positions_that_keep_the_view(collect):
                 if key[0] == L.PH_PRINCESS_OPP:
                     assert out[L.HAND + s[L.PEND_USER] * T + out[L.PEND_GIVE]] > 0
                 if key[0] == L.PH_KINGS_HAND and s[L.PEND_EFFECT] == L.ASSASSIN:  # revealed as a reaction
-                    reactions += 1
                     assert out[L.HAND + s[L.PEND_USER] * T + L.ASSASSIN] > 0
                 legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
                 for a in legal[:R.answers(R.legal_mask(out, cfg), legal)]:

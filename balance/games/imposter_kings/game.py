@@ -164,6 +164,10 @@ class ImposterKings(Game):
             ("2v2 4p heuristic round", self.make_setup("two_v_two", 4, [("heuristic", {})] * 4, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
+            ("cutthroat 3p round, search(16) vs heuristic",
+             self.make_setup("cutthroat", 3, [("search", {})] + [("heuristic", {})] * 2, max_length=1)),
+            ("2v2 4p round, search(16) vs heuristic",
+             self.make_setup("two_v_two", 4, [("search", {})] + [("heuristic", {})] * 3, max_length=1)),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:
