@@ -687,13 +687,14 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     """A world consistent with everything ``me`` knows, built from ``me``'s view alone: copy s,
     then deal the cards ``me`` cannot see (``unseen_pool``) at random to the places it cannot see
     into, each as large as in s: every other player's hand beyond the cards ``me`` knows are there
-    (seen taken, given, traded, revealed, named; an Assassin revealed as a reaction), its Successor unless ``me`` saw it (the Spy, 2v2's
-    partner), its Dungeon, the cards it placed face down (the Reveal, the Trade), its 2v2 fourth
-    card unless ``me`` sees it, its face-down Condemned cards; then the unused card and the cards
-    removed face down. The other players' knowledge follows the world (``others_knowledge``). When
-    ``me`` answers the Princess, the owner's pending pick is drawn from the owner's dealt hand.
-    Only the number and presence of hidden cards are read, never their identity, so one view and
-    one stream give one world (with two players the same world as before Cutthroat and 2v2)."""
+    (seen taken, given, traded, revealed, named; an Assassin revealed as a reaction), its Successor
+    unless ``me`` saw it (the Spy, 2v2's partner), its Dungeon, the cards it placed face down (the
+    Reveal, the Trade), its 2v2 fourth card unless ``me`` sees it, its face-down Condemned cards;
+    then the unused card and the cards removed face down. The other players' knowledge follows the
+    world (``others_knowledge``). When ``me`` answers the Princess, the owner's pending pick is
+    drawn from the owner's dealt hand. Only the number and presence of hidden cards are read, never
+    their identity, so one view and one stream give one world (with two players the world dealt
+    before Cutthroat and 2v2, but for the revealed Assassin, which that one could deal away)."""
     copy_world(out, s, STATE_SIZE)
     unseen_pool(s, cfg, me, unseen, pool, stream)
     k = 0
