@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from balance.engine.decision import no_restrictions
-from balance.engine.game import SetupError
 from balance.engine.rng import below, new_stream
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
@@ -493,7 +492,7 @@ def cutthroat_decisions(per_kind=6, deals=300):
 @pytest.mark.parametrize("policy", ["heuristic", "greedy", "random", "search"])
 def test_a_cutthroat_decision_is_a_function_of_the_deciders_view(policy):
     """Every decision kind reached, worlds differing only in what the decider cannot see: the
-    same decision (called directly with three players, the search plays as the heuristic)."""
+    same decision."""
     cfg, found = cutthroat_decisions()
     p = GAME.policy(policy, "test")
     row = p.param_row({}, "test")
@@ -600,15 +599,3 @@ def test_a_true_king_forbidden_to_go_first_always_lets_another_player_go_first()
     other_chose = df[(df["has_chooser"] == 1) & (df["chooser_seat"] != df["rotation"])]
     assert len(slot0_chose) > 20 and (slot0_chose["chooser_first"] == 0).all()
     assert other_chose["chooser_first"].mean() > 0.15  # an unrestricted random True King: a third of the time
-
-
-def test_a_search_seat_is_refused_in_cutthroat_and_left_out_of_its_family():
-    game = GAME
-    with pytest.raises(SetupError) as err:
-        game.make_setup("cutthroat", 3, [("search", {}), ("heuristic", {}), ("heuristic", {})])
-    assert err.value.key == "seats[0].policy"
-    cutthroat = game.make_setup("cutthroat", 3, "heuristic")
-    two_player = game.make_setup("full", 2, "heuristic")
-    assert "search (16 rollouts)" in [m.name for m in game.policy_family(two_player)]
-    names = [m.name for m in game.policy_family(cutthroat)]
-    assert "search (16 rollouts)" not in names and "heuristic (the default)" in names

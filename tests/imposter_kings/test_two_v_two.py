@@ -415,12 +415,6 @@ def test_replay_of_a_two_v_two_match_equals_the_batch_row():
     assert any("round over: team" in line for line in GAME.transcript(setup, 9, 5))
 
 
-def test_a_search_seat_is_refused_in_two_v_two():
-    with pytest.raises(SetupError) as err:
-        GAME.make_setup(MODE, 4, [("heuristic", {}), ("search", {}), ("heuristic", {}), ("heuristic", {})])
-    assert err.value.key == "seats[1].policy"
-
-
 def hidden_from(s, me):
     """The cards ``me`` cannot see and their places: other hands beyond what ``me`` knows (its
     partner's too), Successors it has not seen, other Dungeons, the opponents' fourth cards (and its
@@ -485,7 +479,7 @@ def two_v_two_decisions(per_kind=6, deals=200):
     return cfg, found
 
 
-@pytest.mark.parametrize("policy", ["heuristic", "greedy", "random"])
+@pytest.mark.parametrize("policy", ["heuristic", "greedy", "random", "search"])
 def test_a_two_v_two_decision_is_a_function_of_the_deciders_view(policy):
     """Every decision kind reached, worlds differing only in what the decider cannot see (the
     partner's hand among them): the same decision."""

@@ -6,11 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Action, FamilyMember, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
-from balance.games.imposter_kings.options import (FAMILY, LADDER, MODES, OPTIONS, POLICIES, SEARCH_MODES, action_menu,
-                                                    config_row)
+from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES, action_menu, config_row
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
@@ -60,18 +59,6 @@ class ImposterKings(Game):
         if setup.max_length > MAX_ROUNDS:
             raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
         config_row(setup.mode, setup.options)
-        if setup.mode not in SEARCH_MODES:
-            for i, seat in enumerate(setup.seats):
-                if seat.policy.name == "search":
-                    raise SetupError(f"seats[{i}].policy", f"the search policy is not built for mode "
-                                                           f"'{setup.mode}' yet (modes: {', '.join(SEARCH_MODES)})")
-
-    def policy_family(self, setup: Setup) -> list[FamilyMember]:
-        """The declared family, without its search member in a mode search does not play."""
-        family = super().policy_family(setup)
-        if setup.mode in SEARCH_MODES:
-            return family
-        return [m for m in family if all(seat["policy"] != "search" for seat in m.seats)]
 
     def max_rounds(self, setup: Setup) -> int:
         return setup.max_length or MAX_ROUNDS
@@ -177,6 +164,10 @@ class ImposterKings(Game):
             ("2v2 4p heuristic round", self.make_setup("two_v_two", 4, [("heuristic", {})] * 4, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
+            ("cutthroat 3p round, search(16) vs heuristic",
+             self.make_setup("cutthroat", 3, [("search", {})] + [("heuristic", {})] * 2, max_length=1)),
+            ("2v2 4p round, search(16) vs heuristic",
+             self.make_setup("two_v_two", 4, [("search", {})] + [("heuristic", {})] * 3, max_length=1)),
         ]
 
     def report_view(self, setup: Setup) -> ReportView:

@@ -37,8 +37,6 @@ MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7
 # The modes with the Reveal before play, the True King choosing first player and direction.
 REVEAL_MODES = ("cutthroat", "two_v_two")
 MODE_PLAYERS = {mode: m.players[0] for mode, m in MODES.items()}
-# The search's determinization is built for two players; other modes refuse a search seat.
-SEARCH_MODES = tuple(name for name, m in MODES.items() if m.players == (2,))
 
 OPTIONS = (
     Option("first_player", "true_king",

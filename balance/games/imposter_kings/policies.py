@@ -44,6 +44,7 @@ from balance.games.imposter_kings.layout import (
     PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POINTS, POOL, QUEEN, REMOVED, REVEALED,
     ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
+    CFG_SECOND_POINT, REMOVED_HIDDEN, SECOND, SIDES,
 )
 from balance.games.imposter_kings.rules import (
     answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, in_mode, is_disgraced,
@@ -599,6 +600,12 @@ def best_court_card(s, sentry):
 
 
 # ---- the search policy (flat Monte Carlo over determinized rollouts) ----------------------------
+# The decisions before play that place or pass cards (Cutthroat's Exchange, 2v2's fourth card, take
+# and trade: PICK_FOR codes, as a mask) are the heuristic's, as the Reveal, Successor and Dungeon are.
+SETUP_PICKS = ((1 << PICK_EXCHANGE_START) | (1 << PICK_EXCHANGE_VICTIM) | (1 << PICK_EXCHANGE_TAKE)
+               | (1 << PICK_PARTNER_CARD) | (1 << PICK_PARTNER_TAKE) | (1 << PICK_TRADE))
+
+
 @kernel
 def nth_card(s, p, k):
     """The k-th card (0-based, in type order) of p's hand."""
@@ -610,35 +617,127 @@ def nth_card(s, p, k):
 
 
 @kernel
-def determinize(s, cfg, me, out, pool, unseen, stream):
-    """A world consistent with everything ``me`` knows, built from ``me``'s view alone: copy s,
-    then deal the cards ``me`` cannot see (``unseen_counts``, laid out in type order) at random to
-    the places ``me`` cannot see into: the opponent's hand places not known to hold a card, its
-    Successor and Dungeon, the unused card. When ``me`` answers the Princess, the owner's pending
-    pick is drawn from the owner's dealt hand. Only the number and presence of hidden cards are
-    read, never their identity, so one view and one stream give one world."""
-    copy_world(out, s, STATE_SIZE)
-    q = 1 - me
+def sees_partner_card(s, cfg, me, q):
+    """2v2: ``me`` sees q's fourth card: its own, and its partner's once every fourth card is placed
+    ("When everyone is ready, you may look at your partner's fourth card")."""
+    if q == me:
+        return True
+    placing = s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_PARTNER_CARD
+    return cfg[CFG_TEAMS] == 1 and q == partner_of(me) and not placing
+
+
+@kernel
+def revealed_reaction(s, me, q):
+    """1 if q has revealed an Assassin from its hand as a reaction that a King's Hand may still
+    answer (everyone saw it; no knowledge row records it) and ``me`` knew of no Assassin there."""
+    return 1 if (s[PHASE] == PH_KINGS_HAND and s[PEND_EFFECT] == ASSASSIN and s[PEND_USER] == q
+                 and s[known_row(me, q) + ASSASSIN] == 0) else 0
+
+
+@kernel
+def unseen_pool(s, cfg, me, unseen, pool, stream):
+    """The cards ``me`` cannot see, laid out in type order and shuffled into ``pool``; returns how
+    many. ``unseen_counts`` less the 2v2 fourth cards ``me`` sees (they lie before play only, when
+    the heuristic does not count the unseen cards) and less an Assassin revealed as a reaction."""
     unseen_counts(s, cfg, me, unseen)
+    for q in range(cfg[CFG_PLAYERS]):
+        if s[PARTNER_CARD + q] >= 0 and sees_partner_card(s, cfg, me, q):
+            unseen[s[PARTNER_CARD + q]] -= 1
+        if q != me:
+            unseen[ASSASSIN] -= revealed_reaction(s, me, q)
     n = 0
     for t in range(TYPES):
         for _ in range(unseen[t]):
             pool[n] = t
             n += 1
     shuffle(stream, pool, n)
-    hidden_hand = hand_count(s, q)
+    return n
+
+
+@kernel
+def deal_row(out, row, count, pool, k):
+    """``count`` cards from pool[k:] into the per-type row at ``row``; returns the next k."""
+    for _ in range(count):
+        out[row + pool[k]] += 1
+        k += 1
+    return k
+
+
+@kernel
+def deal_slot(out, slot, hidden, pool, k):
+    """The card at ``slot`` dealt anew from pool[k] if it is ``hidden``; returns the next k."""
+    if hidden:
+        out[slot] = pool[k]
+        return k + 1
+    return k
+
+
+@kernel
+def redeal_row(s, out, row, pool, k):
+    """A face-down per-type row (cards placed for the Reveal or the Trade, face-down Condemned or
+    removed cards): as many cards as it holds, dealt anew; returns the next k."""
+    count = 0
     for t in range(TYPES):
-        out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]
-        hidden_hand -= s[known_row(me, q) + t]
-    for k in range(hidden_hand):
-        out[zone_row(HAND, q) + pool[k]] += 1
-    k = hidden_hand
-    for zone in (SUCCESSOR + q, DUNGEON + q, UNUSED):
-        if s[zone] >= 0:
-            out[zone] = pool[k]
-            k += 1
+        count += s[row + t]
+        out[row + t] = 0
+    return deal_row(out, row, count, pool, k)
+
+
+@kernel
+def others_knowledge(s, cfg, me, out):
+    """What the other players know of each other in a world ``me`` deals: of a third player's hand,
+    only the cards ``me`` knows of too (their private knowledge is hidden from ``me``, and a world
+    must hold every card a player is sure of); of a Successor one of them saw (the Spy, 2v2's
+    partners), the dealt one. Their knowledge of ``me``'s own cards is true as it stands."""
+    n = cfg[CFG_PLAYERS]
+    for o in range(n):
+        for q in range(n):
+            if o == me or q == me or o == q:
+                continue
+            for t in range(TYPES):
+                out[known_row(o, q) + t] = min(s[known_row(o, q) + t], s[known_row(me, q) + t])
+            if s[KNOWN_SUCCESSOR + o * PLAYERS + q] >= 0:
+                out[KNOWN_SUCCESSOR + o * PLAYERS + q] = out[SUCCESSOR + q]
+
+
+@kernel
+def determinize(s, cfg, me, out, pool, unseen, stream):
+    """A world consistent with everything ``me`` knows, built from ``me``'s view alone: copy s,
+    then deal the cards ``me`` cannot see (``unseen_pool``) at random to the places it cannot see
+    into, each as large as in s: every other player's hand beyond the cards ``me`` knows are there
+    (seen taken, given, traded, revealed, named; an Assassin revealed as a reaction), its Successor
+    unless ``me`` saw it (the Spy, 2v2's partner), its Dungeon, the cards it placed face down (the
+    Reveal, the Trade), its 2v2 fourth card unless ``me`` sees it, its face-down Condemned cards;
+    then the unused card and the cards removed face down. The other players' knowledge follows the
+    world (``others_knowledge``). When ``me`` answers the Princess, the owner's pending pick is
+    drawn from the owner's dealt hand. Only the number and presence of hidden cards are read, never
+    their identity, so one view and one stream give one world (with two players the world dealt
+    before Cutthroat and 2v2, but for the revealed Assassin, which that one could deal away)."""
+    copy_world(out, s, STATE_SIZE)
+    unseen_pool(s, cfg, me, unseen, pool, stream)
+    k = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        if q == me:
+            continue
+        hidden_hand = hand_count(s, q) - revealed_reaction(s, me, q)
+        for t in range(TYPES):
+            out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]
+            hidden_hand -= s[known_row(me, q) + t]
+        out[zone_row(HAND, q) + ASSASSIN] += revealed_reaction(s, me, q)
+        k = deal_row(out, zone_row(HAND, q), hidden_hand, pool, k)
+        k = deal_slot(out, SUCCESSOR + q, s[SUCCESSOR + q] >= 0 and s[KNOWN_SUCCESSOR + me * PLAYERS + q] < 0,
+                      pool, k)
+        k = deal_slot(out, DUNGEON + q, s[DUNGEON + q] >= 0, pool, k)
+        k = redeal_row(s, out, zone_row(PLACED, q), pool, k)
+        k = deal_slot(out, PARTNER_CARD + q, s[PARTNER_CARD + q] >= 0 and not sees_partner_card(s, cfg, me, q),
+                      pool, k)
+        k = redeal_row(s, out, zone_row(CONDEMNED_HIDDEN, q), pool, k)
+    k = deal_slot(out, UNUSED, s[UNUSED] >= 0, pool, k)
+    redeal_row(s, out, REMOVED_HIDDEN, pool, k)
+    others_knowledge(s, cfg, me, out)
     if s[PHASE] == PH_PRINCESS_OPP and s[DECIDER] == me:
-        out[PEND_GIVE] = nth_card(out, q, below(stream, hand_count(out, q)))
+        owner = s[PEND_USER]
+        out[PEND_GIVE] = nth_card(out, owner, below(stream, hand_count(out, owner)))
 
 
 @kernel
@@ -650,7 +749,7 @@ def inner_choose(s, cfg, actions, n, inner, w, stream, odds, beat):
 
 @kernel
 def pose_in_rollout(work, cfg, me, restrict):
-    """A rollout's decision: the searcher knows its own restriction, not the opponent's."""
+    """A rollout's decision: the searcher knows its own restriction, not the others'."""
     if work[DECIDER] == me:
         return pose_pending(work, cfg, restrict)
     work[D_CHOICES] = legal_mask(work, cfg)
@@ -658,16 +757,41 @@ def pose_in_rollout(work, cfg, me, restrict):
 
 
 @kernel
+def round_points(s, cfg, side):
+    """The points ``side`` (a seat; in 2v2 a team) scored in the finished round: the winner's,
+    Cutthroat's second place's."""
+    if s[WINNER] == side:
+        return s[POINTS]
+    if s[SECOND] == side:  # a seat: only Cutthroat has a second place
+        return cfg[CFG_SECOND_POINT]
+    return 0
+
+
+@kernel
+def round_value(s, cfg, me):
+    """The finished round for ``me``'s side: its points less the other sides' mean (2 players and
+    2v2: +points won or -points lost; Cutthroat: second place's point counts, and so do the points
+    an opponent takes)."""
+    sides = SIDES if cfg[CFG_TEAMS] else cfg[CFG_PLAYERS]
+    mine = side_of(cfg, me)
+    others = 0
+    for side in range(sides):
+        if side != mine:
+            others += round_points(s, cfg, side)
+    return round_points(s, cfg, mine) - others / (sides - 1)
+
+
+@kernel
 def rollout_value(work, cfg, me, restrict, actions, inner, w, stream, odds, beat):
-    """Play the round out with the inner policy; +points if ``me`` wins, -points if it loses
-    (0 if a mulligan calls for a new deal: the rollout cannot see that deal)."""
+    """Play the round out with the inner policy in every seat; ``round_value`` for ``me`` (0 if a
+    mulligan calls for a new deal: the rollout cannot see that deal)."""
     while work[PHASE] != PH_ROUND_OVER and work[PHASE] != PH_REDEAL:
         n = answers(pose_in_rollout(work, cfg, me, restrict), actions)
         i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, w, stream, odds, beat)
         apply_action(work, cfg, actions[i])
     if work[PHASE] == PH_REDEAL or work[WINNER] < 0:
         return 0.0
-    return float(work[POINTS]) if work[WINNER] == me else -float(work[POINTS])
+    return round_value(work, cfg, me)
 
 
 @kernel(DETERMINIZE_SIGNATURE)
@@ -688,14 +812,24 @@ def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream
 
 
 @kernel
+def searched(s):
+    """The decisions the search plays out: who goes first (with 3 or 4 players, also the direction)
+    and every decision of the round in play. The mulligan and the cards placed or passed before
+    play (Reveal, Exchange, 2v2's fourth card, take and trade, Successor, Dungeon) are the
+    heuristic's."""
+    phase = s[PHASE]
+    if phase == PH_PICK_PLAYER or phase == PH_PICK_CARD:
+        return ((SETUP_PICKS >> s[PICK_FOR]) & 1) == 0
+    return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL)
+
+
+@kernel
 def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
-    """The engine's search (flat Monte Carlo over determinized worlds, balance.engine.search): each
-    posed answer, the same sampled worlds, the best mean result. Searched: who goes first and every
-    in-round decision; mulligan, Successor and Dungeon are the heuristic's. The rollouts keep the
-    searcher's own restriction. Its worlds are dealt for two players: setups of other modes refuse
-    a search seat (``Game.validate``); a direct call with three plays as the heuristic. Returns
-    the action."""
-    if (s[PHASE] < PH_TURN and s[PHASE] != PH_FIRST) or cfg[CFG_PLAYERS] != 2:
+    """The engine's search (flat Monte Carlo over determinized worlds, balance.engine.search) in
+    every mode: each posed answer, the same sampled worlds, the best mean result (``searched``
+    says where; elsewhere the heuristic decides). The rollouts keep the searcher's own
+    restriction. Returns the action."""
+    if not searched(s):
         return actions[heuristic(s, cfg, actions, n, fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream,
                                  fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
     return search_answer(s, int(params[S_ROLLOUTS]), cfg, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
