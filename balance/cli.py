@@ -285,7 +285,9 @@ def claims_text(scenario: Scenario, summary: dict) -> str:
         lines.append("  facts of the setup:")
         lines += [f"    {fact_text(r)}" for r in facts.to_dict("records")]
     uni = summary.get("seat_uniformity")
-    if uni and uni["df"]:
+    if uni and uni.get("untestable") and uni["untestable"] != "one seat":
+        lines.append(f"  seat uniformity: no test ({uni['untestable']})")
+    elif uni and uni["df"]:
         lines.append(f"  seat uniformity: {uni['test']}, statistic {uni['statistic']:.2f} on {uni['df']}"
                      f"{', ' + str(uni['df2']) if 'df2' in uni else ''} df, {p_clause(uni['p'])}")
     return "\n".join(lines)

@@ -352,8 +352,10 @@ def header_rows(scenario, summary) -> list[tuple[str, str]]:
 
 def seat_uniformity_text(study: Study) -> str:
     uni = study.summary.get("seat_uniformity")
-    if not uni or not uni["df"]:
+    if not uni or uni.get("untestable") == "one seat":
         return ""
+    if uni.get("untestable"):
+        return f"Seat uniformity: no test ({uni['untestable']})."
     seats = study.results.seats
     rates = seats.groupby("seat")["won"].mean()
     return (f"Seat uniformity: {uni['test']}, chi-square = {uni['statistic']:.2f} on {uni['df']} df, "

@@ -687,7 +687,7 @@ def seat_uniformity(won: np.ndarray, seat: np.ndarray, clusters: np.ndarray, gam
     seats = np.unique(seat)
     k = len(seats)
     if k < 2:
-        return {"test": "none", "statistic": np.nan, "df": 0, "p": np.nan}
+        return {"test": "none", "statistic": np.nan, "df": 0, "p": np.nan, "untestable": "one seat"}
     codes, _ = pd.factorize(clusters, sort=False)
     g = codes.max() + 1
     game_codes = codes if games is None else pd.factorize(np.asarray(games), sort=False)[0]
@@ -712,8 +712,9 @@ def seat_uniformity(won: np.ndarray, seat: np.ndarray, clusters: np.ndarray, gam
     contrast = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
     v = contrast @ cov @ contrast.T
     q = int(np.linalg.matrix_rank(v, tol=EXACT * max(1.0, np.abs(v).max())))  # team wins tie seats together
-    if q == 0 or g <= q:
-        return {"test": "cluster-robust Wald F", "statistic": np.nan, "df": k - 1, "df2": 0, "p": np.nan}
+    if q == 0 or g <= q:  # no test: the seats never differ within a deal, or too few deals
+        why = "the seats' wins are the same in every deal" if q == 0 else f"{g} deals for {q} seat contrasts"
+        return {"test": "cluster-robust Wald F", "statistic": np.nan, "df": 0, "p": np.nan, "untestable": why}
     d = contrast @ rates
     w = float(d @ np.linalg.pinv(v) @ d)
     f = w * (g - q) / ((g - 1) * q)  # Hotelling's T^2 to F

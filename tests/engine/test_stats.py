@@ -267,6 +267,19 @@ def test_seat_uniformity_picks_its_test():
     assert teams["test"] == "cluster-robust Wald F"
 
 
+def test_seat_uniformity_says_why_it_cannot_test_instead_of_printing_nan():
+    # 2v2 team wins over rotated deals: in each deal's four games every seat's team wins twice, so the
+    # seats never differ within a deal (the Imposter Kings 2v2 True King study): nothing to test
+    seat = np.tile(np.arange(4), 4 * 50)
+    game = np.repeat(np.arange(4 * 50), 4)
+    won = (seat % 2 == game % 2).astype(float)
+    result = stats.seat_uniformity(won, seat, np.repeat(np.arange(50), 16), game)
+    assert result["df"] == 0 and result["untestable"] == "the seats' wins are the same in every deal"
+    few = stats.seat_uniformity(np.random.default_rng(4).random(8) < 0.5, np.tile(np.arange(4), 2), np.repeat([0, 1], 4),
+                                np.arange(8))
+    assert few["df"] == 0 and "deals" in few["untestable"]
+
+
 @pytest.mark.parametrize("kind", ["bootstrap-t", "student-t", "effective binomial"])
 def test_bounds_and_p_values_never_disagree(kind):
     # lower(a) > b exactly when p_above(b) < a (and mirrored), so an interval decides as its test
