@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 from balance.engine.decision import no_restrictions
-from balance.engine.rng import below, new_stream
+from balance.engine.rng import new_stream
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.match import game_buffers
 from balance.games.imposter_kings.policies import choose
 from balance.games.imposter_kings.positions import Position
+from tests.imposter_kings.views import assert_consistent, decisions, kinds_where_hidden_cards_matter
 
 T = L.TYPES
 SEATS = 3
@@ -361,16 +362,6 @@ def test_inquisitor_reaches_every_other_player():
 
 
 # ---- invariants, replay, information -----------------------------------------------------------
-def assert_consistent(pos):
-    assert np.array_equal(pos.card_counts(), L.CUTTHROAT_DECK), pos.describe()
-    assert pos.s[L.HAND:L.KNOWN_SUCCESSOR].min() >= 0
-    for o in range(SEATS):
-        for q in range(SEATS):
-            if o != q:  # what a seat "knows" of another hand is always true
-                known = pos.s[L.known_at(o, q):L.known_at(o, q) + T]
-                assert np.all(known <= pos.s[L.HAND + q * T:L.HAND + (q + 1) * T]), pos.describe()
-
-
 @pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
 def test_rounds_conserve_the_25_cards_after_every_move_and_end(policy):
     p = GAME.policy(policy, "test")
@@ -386,7 +377,7 @@ def test_rounds_conserve_the_25_cards_after_every_move_and_end(policy):
             R.pose_pending(pos.s, pos.cfg, restrict)
             R.apply_action(pos.s, pos.cfg, choose(pos.s, pos.cfg, p.code, row, restrict, stream, actions, scratch,
                                                   fscratch))
-            assert_consistent(pos)
+            assert_consistent(pos, L.CUTTHROAT_DECK, SEATS)
         assert pos.over and pos.s[L.CAPPED] == 0 and pos.winner >= 0
         assert sorted([pos.out(q) for q in range(SEATS)]) == [0, 1, 2]
         assert pos.second >= 0 and pos.second != pos.winner
@@ -429,92 +420,15 @@ def test_rotations_move_the_hands_over_the_three_seats():
     assert a.hand(0) == b.hand(1) and a.hand(1) == b.hand(2) and a.hand(2) == b.hand(0)
 
 
-def hidden_from(s, me):
-    """The cards ``me`` cannot see and their places: other hands beyond what ``me`` knows, other
-    Successors it has not seen, Dungeons, face-down Condemned and removed cards, cards placed for
-    the Reveal."""
-    cards, places = [], []
-    for q in range(SEATS):
-        if q == me:
-            continue
-        for t in range(T):
-            for zone, extra in ((L.HAND, s[L.HAND + q * T + t] - s[L.known_at(me, q) + t]),
-                                (L.PLACED, s[L.PLACED + q * T + t]),
-                                (L.CONDEMNED_HIDDEN, s[L.CONDEMNED_HIDDEN + q * T + t])):
-                cards += [t] * extra
-                places += [(zone + q * T, None)] * extra
-        if s[L.SUCCESSOR + q] >= 0 and s[L.KNOWN_SUCCESSOR + me * L.PLAYERS + q] < 0:
-            cards.append(s[L.SUCCESSOR + q])
-            places.append((None, L.SUCCESSOR + q))
-        if s[L.DUNGEON + q] >= 0:
-            cards.append(s[L.DUNGEON + q])
-            places.append((None, L.DUNGEON + q))
-    for t in range(T):
-        cards += [t] * s[L.REMOVED_HIDDEN + t]
-        places += [(L.REMOVED_HIDDEN, None)] * s[L.REMOVED_HIDDEN + t]
-    return cards, places
-
-
-def other_world(s, me, rng):
-    world = s.copy()
-    cards, places = hidden_from(s, me)
-    for zone, slot in places:
-        if zone is not None:
-            world[zone:zone + T] = 0
-    for q in range(SEATS):
-        if q != me:
-            world[L.HAND + q * T:L.HAND + (q + 1) * T] = s[L.known_at(me, q):L.known_at(me, q) + T]
-    rng.shuffle(cards)
-    for card, (zone, slot) in zip(cards, places):
-        if zone is not None:
-            world[zone + card] += 1
-        else:
-            world[slot] = card
-    assert np.array_equal(R.count_cards(world), R.count_cards(s))
-    return world
-
-
-def cutthroat_decisions(per_kind=6, deals=300):
-    found = {}
-    stream = new_stream(8, 1)
-    for deal in range(deals):
-        pos = Position.deal("cutthroat", seed=deal, true_king=deal % SEATS)
-        while not pos.over:
-            legal = pos.legal_codes()
-            key = (pos.phase_code, int(pos.s[L.PICK_FOR]) if pos.phase_code in (L.PH_PICK_CARD, L.PH_PICK_PLAYER)
-                   else -1)
-            if len(legal) >= 2 and len(found.setdefault(key, [])) < per_kind:
-                found[key].append(pos.s.copy())
-            R.apply_action(pos.s, pos.cfg, legal[below(stream, len(legal))])
-    return pos.cfg, found
-
-
 @pytest.mark.parametrize("policy", ["heuristic", "greedy", "random", "search"])
 def test_a_cutthroat_decision_is_a_function_of_the_deciders_view(policy):
     """Every decision kind reached, worlds differing only in what the decider cannot see: the
     same decision."""
-    cfg, found = cutthroat_decisions()
-    p = GAME.policy(policy, "test")
-    row = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
-    restrict = no_restrictions(L.PLAYERS)
-    rng = random.Random(5)
-    kinds = {key[0] for key in found}
+    cfg, found = decisions("cutthroat", SEATS)
     assert {L.PH_REVEAL, L.PH_FIRST_SEAT, L.PH_DIRECTION, L.PH_PICK_PLAYER, L.PH_PICK_CARD, L.PH_EXECUTIONER,
-            L.PH_HERALD_PLAY, L.PH_WARDEN, L.PH_SPY} <= kinds
-    differ = []
-    for key, states in found.items():
-        for k, s in enumerate(states):
-            me = s[L.DECIDER]
-            picks = set()
-            for world in (s, other_world(s, me, rng), other_world(s, me, rng)):
-                world = world.copy()
-                R.pose_pending(world, cfg, restrict)
-                picks.add(int(choose(world, cfg, p.code, row, restrict, new_stream(17, k), actions, scratch,
-                                     fscratch)))
-            if len(picks) > 1:
-                differ.append(L.PHASE_NAMES[key[0]])
-    assert differ == [], f"{policy}: the decision depends on hidden cards at {sorted(set(differ))}"
+            L.PH_HERALD_PLAY, L.PH_WARDEN, L.PH_SPY} <= {key[0] for key in found}
+    differ = kinds_where_hidden_cards_matter(policy, cfg, found, SEATS, random.Random(5))
+    assert differ == [], f"{policy}: the decision depends on hidden cards at {differ}"
 
 
 # ---- the 2-player game is unchanged -----------------------------------------------------------------

@@ -20,8 +20,7 @@ from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings.match import game_buffers
 from balance.games.imposter_kings.policies import SCR_POOL, SCR_UNSEEN, choose, determinize
 from balance.games.imposter_kings.positions import Position
-from tests.imposter_kings.test_cutthroat import cutthroat_decisions
-from tests.imposter_kings.test_two_v_two import two_v_two_decisions
+from tests.imposter_kings.views import decisions
 
 T = L.TYPES
 ROLLOUTS = 8
@@ -72,14 +71,6 @@ def cutthroat(spec):
     return pos
 
 
-def test_cutthroat_search_decides_from_its_view_only():
-    a, b = cutthroat(CUTTHROAT), cutthroat(CUTTHROAT_HIDDEN_MOVED)
-    assert not np.array_equal(a.s, b.s)
-    assert np.array_equal(world_of(a.s, a.cfg), world_of(b.s, b.cfg))
-    for seed in range(4):
-        assert search_pick(a.s, a.cfg, seed) == search_pick(b.s, b.cfg, seed)
-
-
 def test_cutthroat_worlds_keep_what_the_searcher_saw():
     pos = cutthroat(CUTTHROAT_SEEN_CHANGED)
     worlds = [world_of(pos.s, pos.cfg, seed) for seed in range(12)]
@@ -116,8 +107,11 @@ def two_v_two(spec):
     return pos
 
 
-def test_two_v_two_search_decides_from_its_view_only():
-    a, b = two_v_two(TWO_V_TWO), two_v_two(TWO_V_TWO_HIDDEN_MOVED)
+@pytest.mark.parametrize("build, spec, moved", [(cutthroat, CUTTHROAT, CUTTHROAT_HIDDEN_MOVED),
+                                                 (two_v_two, TWO_V_TWO, TWO_V_TWO_HIDDEN_MOVED)],
+                         ids=["cutthroat", "two_v_two"])
+def test_the_search_decides_from_its_view_only(build, spec, moved):
+    a, b = build(spec), build(moved)
     assert not np.array_equal(a.s, b.s)
     assert np.array_equal(world_of(a.s, a.cfg), world_of(b.s, b.cfg))
     for seed in range(4):
@@ -195,11 +189,11 @@ def zone_sizes(s, cfg):
     return sizes
 
 
-@pytest.mark.parametrize("collect", [cutthroat_decisions, two_v_two_decisions], ids=["cutthroat", "two_v_two"])
-def test_worlds_are_real_positions_that_keep_the_view(collect):
+@pytest.mark.parametrize("mode, seats, deals", [("cutthroat", 3, 300), ("two_v_two", 4, 200)], ids=["cutthroat", "two_v_two"])
+def test_worlds_are_real_positions_that_keep_the_view(mode, seats, deals):
     """Every card once, each zone its true size, every entry the searcher sees unchanged, the
     others' knowledge true in the world, and a real position after any legal action."""
-    cfg, found = collect(per_kind=3)
+    cfg, found = decisions(mode, seats, per_kind=3, deals=deals)
     out = np.zeros(L.STATE_SIZE, dtype=np.int64)
     _, _, _, scratch, _, _, _, _ = game_buffers()
     stream = new_stream(2, 9)
@@ -239,12 +233,12 @@ def test_worlds_are_real_positions_that_keep_the_view(collect):
     assert varied > 0
 
 
-@pytest.mark.parametrize("collect", [cutthroat_decisions, two_v_two_decisions], ids=["cutthroat", "two_v_two"])
-def test_the_search_really_searches_and_sees_what_it_knows(collect):
+@pytest.mark.parametrize("mode, seats, deals", [("cutthroat", 3, 300), ("two_v_two", 4, 200)], ids=["cutthroat", "two_v_two"])
+def test_the_search_really_searches_and_sees_what_it_knows(mode, seats, deals):
     """At the decisions it searches, the search sometimes decides otherwise than the heuristic (it
     is no stand-in for it), and learning an opponent's hidden card sometimes changes its decision
     (so the same-view tests above could fail)."""
-    cfg, found = collect(per_kind=8)
+    cfg, found = decisions(mode, seats, per_kind=8, deals=deals)
     differs_from_heuristic = changed_by_view = 0
     for key, states in found.items():
         if key[0] != L.PH_TURN:

@@ -12,13 +12,14 @@ import pytest
 
 from balance.engine.decision import no_restrictions
 from balance.engine.game import SetupError
-from balance.engine.rng import below, new_stream
+from balance.engine.rng import new_stream
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.match import game_buffers
 from balance.games.imposter_kings.policies import choose
 from balance.games.imposter_kings.positions import Position
+from tests.imposter_kings.views import assert_consistent, decisions, kinds_where_hidden_cards_matter
 
 T = L.TYPES
 SEATS = 4
@@ -334,16 +335,6 @@ def test_the_heuristic_never_assassinates_nor_counters_its_partner():
 
 
 # ---- invariants, replay, information -----------------------------------------------------------
-def assert_consistent(pos):
-    assert np.array_equal(pos.card_counts(), L.TWO_V_TWO_DECK), pos.describe()
-    assert pos.s[L.HAND:L.KNOWN_SUCCESSOR].min() >= 0
-    for o in range(SEATS):
-        for q in range(SEATS):
-            if o != q:  # what a seat "knows" of another hand is always true
-                known = pos.s[L.known_at(o, q):L.known_at(o, q) + T]
-                assert np.all(known <= pos.s[L.HAND + q * T:L.HAND + (q + 1) * T]), pos.describe()
-
-
 @pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
 def test_rounds_conserve_the_29_cards_after_every_move_and_end_at_the_first_knock_out(policy):
     p = GAME.policy(policy, "test")
@@ -361,7 +352,7 @@ def test_rounds_conserve_the_29_cards_after_every_move_and_end_at_the_first_knoc
             R.pose_pending(pos.s, pos.cfg, restrict)
             R.apply_action(pos.s, pos.cfg, choose(pos.s, pos.cfg, p.code, row, restrict, stream, actions, scratch,
                                                   fscratch))
-            assert_consistent(pos)
+            assert_consistent(pos, L.TWO_V_TWO_DECK, SEATS)
         if pos.phase_code == L.PH_REDEAL:
             continue
         ended += 1
@@ -415,97 +406,17 @@ def test_replay_of_a_two_v_two_match_equals_the_batch_row():
     assert any("round over: team" in line for line in GAME.transcript(setup, 9, 5))
 
 
-def hidden_from(s, me):
-    """The cards ``me`` cannot see and their places: other hands beyond what ``me`` knows (its
-    partner's too), Successors it has not seen, other Dungeons, the opponents' fourth cards (and its
-    partner's while the fourth cards are still being placed), cards others placed face down,
-    face-down Condemned and removed cards."""
-    cards, places = [], []
-    partner = me ^ 2
-    placing_fourths = s[L.PHASE] == L.PH_PICK_CARD and s[L.PICK_FOR] == L.PICK_PARTNER_CARD
-    for q in range(SEATS):
-        if q == me:
-            continue
-        for t in range(T):
-            for zone, extra in ((L.HAND, s[L.HAND + q * T + t] - s[L.known_at(me, q) + t]),
-                                (L.PLACED, s[L.PLACED + q * T + t]),
-                                (L.CONDEMNED_HIDDEN, s[L.CONDEMNED_HIDDEN + q * T + t])):
-                cards += [t] * extra
-                places += [(zone + q * T, None)] * extra
-        for zone, seen in ((L.SUCCESSOR, s[L.KNOWN_SUCCESSOR + me * L.PLAYERS + q] >= 0), (L.DUNGEON, False),
-                           (L.PARTNER_CARD, q == partner and not placing_fourths)):
-            if s[zone + q] >= 0 and not seen:
-                cards.append(s[zone + q])
-                places.append((None, zone + q))
-    for t in range(T):
-        cards += [t] * s[L.REMOVED_HIDDEN + t]
-        places += [(L.REMOVED_HIDDEN, None)] * s[L.REMOVED_HIDDEN + t]
-    return cards, places
-
-
-def other_world(s, me, rng):
-    world = s.copy()
-    cards, places = hidden_from(s, me)
-    for zone, slot in places:
-        if zone is not None:
-            world[zone:zone + T] = 0
-    for q in range(SEATS):
-        if q != me:
-            world[L.HAND + q * T:L.HAND + (q + 1) * T] = s[L.known_at(me, q):L.known_at(me, q) + T]
-    rng.shuffle(cards)
-    for card, (zone, slot) in zip(cards, places):
-        if zone is not None:
-            world[zone + card] += 1
-        else:
-            world[slot] = card
-    assert np.array_equal(R.count_cards(world), R.count_cards(s))
-    return world
-
-
-def two_v_two_decisions(per_kind=6, deals=200):
-    found = {}
-    stream = new_stream(8, 1)
-    cfg = None
-    for deal in range(deals):
-        pos = Position.deal(MODE, seed=deal, true_king=deal % SEATS)
-        cfg = pos.cfg
-        while not pos.over and pos.phase_code != L.PH_REDEAL:
-            legal = pos.legal_codes()
-            key = (pos.phase_code, int(pos.s[L.PICK_FOR]) if pos.phase_code in (L.PH_PICK_CARD, L.PH_PICK_PLAYER)
-                   else -1)
-            if len(legal) >= 2 and len(found.setdefault(key, [])) < per_kind:
-                found[key].append(pos.s.copy())
-            R.apply_action(pos.s, pos.cfg, legal[below(stream, len(legal))])
-    return cfg, found
-
-
 @pytest.mark.parametrize("policy", ["heuristic", "greedy", "random", "search"])
 def test_a_two_v_two_decision_is_a_function_of_the_deciders_view(policy):
     """Every decision kind reached, worlds differing only in what the decider cannot see (the
     partner's hand among them): the same decision."""
-    cfg, found = two_v_two_decisions()
-    p = GAME.policy(policy, "test")
-    row = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
-    restrict = no_restrictions(L.PLAYERS)
-    rng = random.Random(5)
+    cfg, found = decisions(MODE, SEATS, deals=200)
     picks_for = {key[1] for key in found if key[0] == L.PH_PICK_CARD}
     assert {L.PICK_PARTNER_CARD, L.PICK_PARTNER_TAKE, L.PICK_TRADE} <= picks_for
     assert {L.PH_REVEAL, L.PH_FIRST_SEAT, L.PH_DIRECTION, L.PH_MULLIGAN, L.PH_SUCCESSOR, L.PH_DUNGEON,
             L.PH_TURN} <= {key[0] for key in found}
-    differ = []
-    for key, states in found.items():
-        for k, s in enumerate(states):
-            me = s[L.DECIDER]
-            picks = set()
-            for world in (s, other_world(s, me, rng), other_world(s, me, rng)):
-                world = world.copy()
-                R.pose_pending(world, cfg, restrict)
-                picks.add(int(choose(world, cfg, p.code, row, restrict, new_stream(17, k), actions, scratch,
-                                     fscratch)))
-            if len(picks) > 1:
-                differ.append(L.PHASE_NAMES[key[0]])
-    assert differ == [], f"{policy}: the decision depends on hidden cards at {sorted(set(differ))}"
+    differ = kinds_where_hidden_cards_matter(policy, cfg, found, SEATS, random.Random(5))
+    assert differ == [], f"{policy}: the decision depends on hidden cards at {differ}"
 
 
 # ---- restricted play ---------------------------------------------------------------------------
