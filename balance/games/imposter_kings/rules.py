@@ -1453,11 +1453,7 @@ def bit(a):
 @kernel
 def hand_types(s, p):
     """The types in p's hand, as a mask."""
-    mask = np.int64(0)
-    for t in range(TYPES):
-        if s[zone_row(HAND, p) + t] > 0:
-            mask |= bit(t)
-    return mask
+    return zone_types(s, HAND, p)
 
 
 @kernel
