@@ -41,10 +41,10 @@ from balance.games.imposter_kings.layout import (
     PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
     PH_SOLDIER_NAME, PH_SPY, PH_SUCCESSOR, PH_TURN, PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START,
     PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM, PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE,
-    PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POINTS, POOL, QUEEN, REMOVED, REVEALED,
+    PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POOL, QUEEN, REMOVED, REVEALED,
     ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
-    CFG_SECOND_POINT, REMOVED_HIDDEN, SECOND, SIDES,
+    REMOVED_HIDDEN, SCORE, SIDES,
 )
 from balance.games.imposter_kings.rules import (
     answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, in_mode, is_disgraced,
@@ -757,41 +757,34 @@ def pose_in_rollout(work, cfg, me, restrict):
 
 
 @kernel
-def round_points(s, cfg, side):
-    """The points ``side`` (a seat; in 2v2 a team) scored in the finished round: the winner's,
-    Cutthroat's second place's."""
-    if s[WINNER] == side:
-        return s[POINTS]
-    if s[SECOND] == side:  # a seat: only Cutthroat has a second place
-        return cfg[CFG_SECOND_POINT]
-    return 0
-
-
-@kernel
-def round_value(s, cfg, me):
-    """The finished round for ``me``'s side: its points less the other sides' mean (2 players and
-    2v2: +points won or -points lost; Cutthroat: second place's point counts, and so do the points
-    an opponent takes)."""
+def side_scores(s, cfg, me):
+    """(``me``'s side's match score, the other sides' summed score, how many other sides): a side
+    is a seat, in 2v2 a team."""
     sides = SIDES if cfg[CFG_TEAMS] else cfg[CFG_PLAYERS]
     mine = side_of(cfg, me)
     others = 0
     for side in range(sides):
         if side != mine:
-            others += round_points(s, cfg, side)
-    return round_points(s, cfg, mine) - others / (sides - 1)
+            others += s[SCORE + side]
+    return s[SCORE + mine], others, sides - 1
 
 
 @kernel
-def rollout_value(work, cfg, me, restrict, actions, inner, w, stream, odds, beat):
-    """Play the round out with the inner policy in every seat; ``round_value`` for ``me`` (0 if a
-    mulligan calls for a new deal: the rollout cannot see that deal)."""
+def rollout_value(work, cfg, me, action, restrict, actions, inner, w, stream, odds, beat):
+    """Take ``action``, then play the round out with the inner policy in every seat; the round for
+    ``me``'s side: the points the rules gave its side less the other sides' mean (2 players and
+    2v2: +points won or -points lost; Cutthroat: second place's point counts, and so do the points
+    an opponent takes). 0 if a mulligan calls for a new deal (the rollout cannot see that deal)."""
+    mine_before, others_before, n_others = side_scores(work, cfg, me)
+    apply_action(work, cfg, action)
     while work[PHASE] != PH_ROUND_OVER and work[PHASE] != PH_REDEAL:
         n = answers(pose_in_rollout(work, cfg, me, restrict), actions)
         i = 0 if n == 1 else inner_choose(work, cfg, actions, n, inner, w, stream, odds, beat)
         apply_action(work, cfg, actions[i])
     if work[PHASE] == PH_REDEAL or work[WINNER] < 0:
         return 0.0
-    return round_value(work, cfg, me)
+    mine, others, _ = side_scores(work, cfg, me)
+    return (mine - mine_before) - (others - others_before) / n_others
 
 
 @kernel(DETERMINIZE_SIGNATURE)
@@ -802,11 +795,8 @@ def sample_world(s, sampled, me, cfg, scratch, stream):
 
 @kernel(ROLLOUT_SIGNATURE)
 def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
-    """The engine search's per-game rollout: take ``action`` in the sampled world, then play the
-    round out with the inner policy (``rollout_value``)."""
-    work = world[:STATE_SIZE]
-    apply_action(work, cfg, action)
-    return rollout_value(work, cfg, me, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]),
+    """The engine search's per-game rollout: ``rollout_value`` of ``action`` in the sampled world."""
+    return rollout_value(world[:STATE_SIZE], cfg, me, action, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]),
                          fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream, fscratch[FS_ODDS],
                          fscratch[FS_BEAT, :BEAT_VALUES])
 
