@@ -740,7 +740,7 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its [sw
                                                             "grid of every combination). Keys: options.X, players, "
                                                             "mode, max_length, a game table, seats.policy, "
                                                             "seats.params.X, seats[i].params.X."),
-          games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per cell (default: the scenario's)."),
+          games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per cell (default: the scenario's games; its [precision] plan is not used: every cell plays the same deals)."),
           seed: Optional[int] = SeedOpt,
           adjust: str = typer.Option("bh", "--adjust", help="Multiplicity over every cell's claims: bh "
                                                             "(Benjamini-Hochberg) or holm."),

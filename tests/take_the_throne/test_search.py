@@ -2,7 +2,6 @@
 restriction, its card is a function of its seat's information and its stream, replays equal the
 batch, and it beats the heuristic it uses for its rollouts."""
 
-import numpy as np
 import pytest
 from scipy.stats import binomtest
 

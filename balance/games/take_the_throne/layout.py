@@ -14,7 +14,7 @@ offset (``state[HAND + seat]``).
 
 import numpy as np
 
-from balance.engine.decision import DECISION_HEADER, POLICY_RANDOM
+from balance.engine.decision import DECISION_HEADER
 
 # ---- cards ------------------------------------------------------------------------------
 ABDICATE, AUTHORITY, RAID, COMMAND, CONSOLIDATE, DEFEND, CHAOS, ENTRAP = range(8)
