@@ -183,6 +183,20 @@ def test_the_faqs_worked_example_mystic_names_three_with_the_immortal_in_court()
     assert pos.court_values()[-1] == 3
 
 
+# ---- the Warden, a 3-4 player card the step adds ----------------------------------------------------
+def test_the_warden_exchanges_a_hand_card_with_the_accused_in_the_two_player_game():
+    pos = P(hands={0: ["Warden", "Fool", "Elder"], 1: ["Zealot", "Soldier"]},
+            court=["Fool", "Inquisitor", "Soldier"], accused="Immortal")
+    pos.play("Warden", "yes")
+    assert pos.pick_for == "Warden: give" and pos.legal() == ["Fool", "Elder"]
+    pos.apply("Elder")
+    assert sorted(pos.hand(0)) == ["Fool", "Immortal"] and pos.s[L.ACCUSED] == L.ELDER
+    assert pos.known(1) == ["Immortal"]  # taken in plain sight
+    short = P(hands={0: ["Warden", "Fool"], 1: ["Zealot"]}, court=["Inquisitor", "Soldier"])
+    short.apply("Warden")  # three face-up cards with the Warden: no ability
+    assert short.phase == "turn" and short.decider == 1
+
+
 # ---- setup and play ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("options, key", [({"first_player": "seat2"}, "options.first_player"),
                                           ({"immortal_scope": "deck"}, "setup.options.immortal_scope"),
