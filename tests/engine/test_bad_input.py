@@ -49,6 +49,7 @@ tolerance = 0.2
 """
 
 CUTTHROAT = IK.replace('"quickplay"', '"cutthroat"').replace("players = 2", "players = 3")
+IMMORTAL = IK.replace('"quickplay"', '"immortal_step"')
 
 DET = """
 game = "dethroned"
@@ -230,6 +231,12 @@ BAD_FILES = [
     ("ik_direction", option(CUTTHROAT, 'direction = "diagonal"'), "options.direction"),
     ("ik_spy_chooser", option(CUTTHROAT, 'spy_chooser = "nobody"'), "options.spy_chooser"),
     ("ik_herald_follow", option(CUTTHROAT, "herald_follow = 5"), "options.herald_follow"),
+    ("ik_immortal_third_seat", sub(IMMORTAL, 'first_player = "seat0"', 'first_player = "seat2"'),
+     "options.first_player"),
+    ("ik_immortal_three_players", sub(IMMORTAL, "players = 2", "players = 3"), "players"),
+    ("ik_immortal_scope", option(IMMORTAL, 'immortal_scope = "deck"'), "options.immortal_scope"),
+    ("ik_immortal_arrival", option(IMMORTAL, "immortal_arrival = 1"), "options.immortal_arrival"),
+    ("ik_mystic_steadfast", option(IMMORTAL, 'mystic_steadfast = "maybe"'), "options.mystic_steadfast"),
     ("ik_rollouts_fraction", seat0(IK, "search", "rollouts = 2.5", "greedy", 2), "seats[0].params.rollouts"),
     ("ik_rollouts_zero", seat0(IK, "search", "rollouts = 0", "greedy", 2), "seats[0].params.rollouts"),
     ("ik_inner_code", seat0(IK, "search", "inner = 3", "greedy", 2), "seats[0].params.inner"),

@@ -1,5 +1,5 @@
-"""The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4) as a balance Game: matches
-to 7, one row per round."""
+"""The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; Fragments of Nersetti for 2
+players, step 1: the Immortal) as a balance Game: matches to 7, one row per round."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ TEAM_MODE = "two_v_two"  # its winner_seat, match_winner, score0 and score1 are 
 
 class ImposterKings(Game):
     name = "imposter_kings"
-    title = "The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4)"
+    title = "The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; the Immortal for 2)"
     rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
     supplement = "../shared/rules/imposter_kings.md"
     unit = "round"
@@ -162,6 +162,8 @@ class ImposterKings(Game):
             ("full round, heuristic vs heuristic", one_round([("heuristic", {})] * 2)),
             ("cutthroat 3p heuristic round", self.make_setup("cutthroat", 3, [("heuristic", {})] * 3, max_length=1)),
             ("2v2 4p heuristic round", self.make_setup("two_v_two", 4, [("heuristic", {})] * 4, max_length=1)),
+            ("immortal step round, heuristic vs heuristic",
+             self.make_setup("immortal_step", 2, [("heuristic", {})] * 2, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
             ("cutthroat 3p round, search(16) vs heuristic",

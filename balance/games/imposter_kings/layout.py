@@ -1,13 +1,13 @@
-"""The Imposter Kings, base game for 2, 3 and 4 players (2v2): cards, the state record's layout,
-decisions and codes.
+"""The Imposter Kings, base game for 2, 3 and 4 players (2v2) and Fragments of Nersetti's first step
+(the Immortal): cards, the state record's layout, decisions and codes.
 
-Cards of one name are interchangeable, so every zone is a count per card TYPE (0..17). The
+Cards of one name are interchangeable, so every zone is a count per card TYPE (0..18). The
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The
 record has room for PLAYERS = 4 seats; a setup uses ``cfg[CFG_PLAYERS]`` of them (2, 3 or 4) and
 the others stay empty. In 2v2 (``cfg[CFG_TEAMS]``) partners sit opposite: seat p's SIDE (team) is
 p % 2, so seats 0 & 2 play seats 1 & 3; with 2 or 3 players each seat is its own side.
 
-State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..17):
+State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..18):
   D_SEAT, D_KIND, D_CHOICES the engine's decision header (``balance.engine.decision``): who decides
                             the pending decision (alias DECIDER), its kind (alias PHASE: a PH_*
                             code, which also marks the non-decision states PH_REDEAL, PH_ROUND_OVER,
@@ -40,7 +40,8 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   REMOVED_HIDDEN + t        cards removed face down (Executioner's Condemned cards, the Assassin's
                             leftovers): nobody else knows their types
   ACCUSED, UNUSED           the Accused card type; the face-down unused card (-1 none)
-  MUTED                     the number named by the Mystic (0: none)
+  MUTED                     the number named by the Mystic (0: none). The Immortal's effect needs no
+                            field: it holds while she is face up in the Court (rules.immortal_holds)
   CURRENT                   whose turn it is; DIRECTION +1 (clockwise: seat p+1 next) or -1
   PEND_*                    the ability being resolved (effect, user, argument, Soldier's disgraces
                             or Executioner's next seat, the Princess owner's card, "this play is
@@ -103,18 +104,27 @@ EXECUTIONER = 14  # the 3-4 player cards of the base box follow the 2-player one
 HERALD = 15
 WARDEN = 16
 SPY = 17
-TYPES = 18
+IMMORTAL = 18  # Fragments of Nersetti's cards follow the base box's
+TYPES = 19
 
 NAMES = ("Fool", "Assassin", "Elder", "Zealot", "Inquisitor", "Soldier", "Judge", "Oathbound", "Mystic",
-         "Warlord", "King's Hand", "Sentry", "Princess", "Queen", "Executioner", "Herald", "Warden", "Spy")
-BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8], dtype=np.int64)
-ROYALTY = np.array([0] * 12 + [1, 1] + [0] * 4, dtype=np.int64)
+         "Warlord", "King's Hand", "Sentry", "Princess", "Queen", "Executioner", "Herald", "Warden", "Spy",
+         "Immortal")
+BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8, 6], dtype=np.int64)
+# Printed Royalty (the Immortal gives it to herself and the Warlord while her text holds: rules.is_royalty).
+ROYALTY = np.array([0] * 12 + [1, 1] + [0] * 5, dtype=np.int64)
+# The Steadfast keyword as printed (rules.steadfast): "can't be Muted or have its value lowered by other cards".
+STEADFAST = np.zeros(TYPES, dtype=np.int64)
+STEADFAST[IMMORTAL] = 1
+# The cards the Immortal weakens while her text holds: -1 value and Muted (the Queen, Princess and Elders).
+IMMORTAL_WEAKENS = np.zeros(TYPES, dtype=np.int64)
+IMMORTAL_WEAKENS[[QUEEN, PRINCESS, ELDER]] = 1
 # "Immune to King's Hand" needs no table: the Elder's, Zealot's and Oathbound's texts are play
 # permissions and the King's Hand's a reaction, none of them a chosen ability the King's Hand could
 # answer; the Oathbound's follow-up card is Immune by a flag on the play (PEND_IMMUNE).
 
 # Decklists (counts per type). Quickplay: 14 cards, the Assassin is the Accused by rule.
-QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0], dtype=np.int64)
+QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0], dtype=np.int64)
 ASSASSIN_STEP_DECK = QUICKPLAY_DECK.copy()
 ASSASSIN_STEP_DECK[ASSASSIN] = 1
 KINGS_HAND_STEP_DECK = ASSASSIN_STEP_DECK.copy()
@@ -136,8 +146,13 @@ TWO_V_TWO_DECK[FOOL] = 2
 TWO_V_TWO_DECK[ASSASSIN] = 2
 TWO_V_TWO_DECK[ZEALOT] = 2
 TWO_V_TWO_DECK[KINGS_HAND] = 2
+# Fragments of Nersetti for 2 players ("2P FoN" decklist): the 18 cards, the Immortal and a Warden.
+IMMORTAL_STEP_DECK = FULL_DECK.copy()
+IMMORTAL_STEP_DECK[IMMORTAL] = 1
+IMMORTAL_STEP_DECK[WARDEN] = 1
 MAX_CARDS = 29
 assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
+assert IMMORTAL_STEP_DECK.sum() == 20
 assert TWO_V_TWO_DECK.sum() == MAX_CARDS
 
 WARLORD_HAND_WITH_ROYALTY = 8
@@ -145,6 +160,8 @@ WARLORD_COURT_WITH_ROYALTY = 9
 SOLDIER_BONUS = 2
 MUTED_VALUE = 3       # the Mystic's set value
 DISGRACED_VALUE = 1
+IMMORTAL_COURT_VALUE = 5  # the Immortal: "6 (5 in Court)"
+IMMORTAL_LOWERS = 1       # the Queen, Princess and Elders lose 1 value while the Immortal's text holds
 JUDGE_MIN_BASE = 2    # the Judge may put a card of base value 2 or more into the Antechamber
 SOLDIER_DISGRACES = 3
 MYSTIC_HIGHEST = 8    # the Mystic names a number 1..8
@@ -261,8 +278,14 @@ CFG_SPY_USER_CHOOSES = CFG_HERALD_ANY + 1  # 1: the Spy's user (not the forced p
 CFG_TEAMS = CFG_SPY_USER_CHOOSES + 1    # 1: 2v2, partners opposite (seat p's side is p % 2)
 CFG_TRADE_RETRIES = CFG_TEAMS + 1       # 2v2's Trade: times partners whose counts differ try again
 CFG_TYPES = CFG_TRADE_RETRIES + 1       # the mode's cards are types 0..CFG_TYPES-1 (14 in the 2-player modes,
-                                        # 18 with the 3-4 player cards): the hot loops over types stop there
-CFG_SIZE = CFG_TYPES + 1
+                                        # 18 with the 3-4 player cards, 19 with the Immortal): the hot loops
+                                        # over types stop there
+CFG_IMMORTAL_HAND = CFG_TYPES + 1       # 1: the Immortal's -1 and Mute reach cards in hand too (else Court only)
+CFG_ARRIVAL_ABILITY = CFG_IMMORTAL_HAND + 1  # 1: a Queen / Princess played while the Immortal holds uses its
+                                             # ability before her Mute takes it (else Muted on arrival)
+CFG_MYSTIC_IS_MUTE = CFG_ARRIVAL_ABILITY + 1  # 1: the Mystic's "lose their text" is a Mute, so Steadfast cards
+                                              # keep their text and value against it
+CFG_SIZE = CFG_MYSTIC_IS_MUTE + 1
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k

@@ -48,7 +48,7 @@ def record(trace, fill, round_index, s, cfg, action):
         trace[k, EV_THRONE] = -1
         if top >= 0:
             trace[k, EV_THRONE] = s[COURT_TYPE + top] + (TYPES if is_disgraced(s, top) else 0)
-        trace[k, EV_THRONE_VALUE] = throne_value(s)
+        trace[k, EV_THRONE_VALUE] = throne_value(s, cfg)
         trace[k, EV_LEGAL] = legal_mask(s, cfg)
         fill[0] = k + 1
 

@@ -1,5 +1,5 @@
 """Modes, rule options and the policy ladder of The Imposter Kings (base game: 2 players, Cutthroat for 3,
-2v2 for 4)."""
+2v2 for 4; Fragments of Nersetti for 2 players, step 1: the Immortal)."""
 
 import numpy as np
 
@@ -29,11 +29,19 @@ MODES = {
                                          "per team), Successors (partners see each other's), the Trade (up to 2 "
                                          "cards), Dungeon; the first knock-out loses the round for its team; "
                                          "team scoring 1 + a King face up + an opponent with cards left."),
+    "immortal_step": Mode("immortal_step", (2,), "Fragments of Nersetti for 2 players, step 1: the full 2-player "
+                                                 "game with the Immortal and a Warden added (20 cards, 9 each, "
+                                                 "Accused + unused card, Successor and Dungeon, mulligans, "
+                                                 "scoring 1 + King face up + cards left)."),
 }
 MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step": L.ASSASSIN_STEP_DECK,
               "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK,
-              "two_v_two": L.TWO_V_TWO_DECK}
-MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8, "two_v_two": 7}
+              "two_v_two": L.TWO_V_TWO_DECK, "immortal_step": L.IMMORTAL_STEP_DECK}
+MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8, "two_v_two": 7,
+             "immortal_step": 9}
+# The modes played as the full game (Successor and Dungeon, full scoring; mulligans but in Cutthroat).
+FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step")
+MULLIGAN_MODES = ("full", "two_v_two", "immortal_step")
 # The modes with the Reveal before play, the True King choosing first player and direction.
 REVEAL_MODES = ("cutthroat", "two_v_two")
 MODE_PLAYERS = {mode: m.players[0] for mode, m in MODES.items()}
@@ -62,9 +70,25 @@ OPTIONS = (
            "affect cards everywhere? Yes', and its tip that naming 2 cancels the Assassin: cards in hand "
            "lose text too, value 3 only once played) or 'court' (card sheet ruling 6: played cards only).",
            choices=("everywhere", "court")),
+    Option("immortal_scope", "hand_and_court",
+           "Where the Immortal's -1 and Mute reach the Queen, Princess and Elders while she is in Court: "
+           "'hand_and_court' (rulebook FAQ on values: 'In your hand, an Elder has a value of 2 (the Immortal "
+           "gives it -1)'; so in hand an Elder may not go onto Royalty, a Queen or Princess is worth 8) or 'court' "
+           "(card sheet: 'default: Court cards only').", choices=("hand_and_court", "court")),
+    Option("immortal_arrival", "muted",
+           "A Queen or Princess played while the Immortal is in Court: 'muted' (she is Muted as long as the "
+           "Immortal is in Court, so the card arrives without its ability) or 'ability_first' (its ability "
+           "happens as it is played, the Mute then applies: the Queen Disgraces the Immortal too).",
+           choices=("muted", "ability_first")),
+    Option("mystic_steadfast", "steadfast_wins",
+           "Whether the Mystic's 'lose their text' is a Mute for Steadfast: 'steadfast_wins' (the Reference's "
+           "Muted is 'loses all of its card text', so the Mystic Mutes, and 'Steadfast always beats Muted' and "
+           "forbids lowering its value: the Immortal keeps her text and her 5 when the Mystic names 6) or "
+           "'mystic_wins' (the Mystic's effect reaches every card of the number: the Immortal is worth 3 and "
+           "her effect ends).", choices=("steadfast_wins", "mystic_wins")),
     Option("mulligans", "mode",
-           "'mode': mulligans in the full game and 2v2 (one free per team) only (the learning modes' setup "
-           "does not list them, Cutthroat has none); "
+           "'mode': mulligans in the full game, the Immortal step and 2v2 (one free per team) only (the learning "
+           "modes' setup does not list them, Cutthroat has none); "
            "'always' or 'never'.", choices=("mode", "always", "never"), assumed=True),
     Option("learning_scoring", "one_point",
            "Round scoring in Quickplay and the learning steps: 'one_point' (rulebook: 'The winner of each "
@@ -140,11 +164,11 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_DIRECTION] = DIRECTIONS[options["direction"]]
     cfg[L.CFG_HERALD_ANY] = 1 if options["herald_follow"] == "any" else 0
     cfg[L.CFG_SPY_USER_CHOOSES] = 1 if options["spy_chooser"] == "spy" else 0
-    cfg[L.CFG_DUNGEON] = 1 if mode in ("full", "cutthroat", "two_v_two") else 0
+    cfg[L.CFG_DUNGEON] = 1 if mode in FULL_GAME_MODES else 0
     mulligans = options["mulligans"]
     if cutthroat and mulligans == "always":
         raise SetupError("options.mulligans", "Cutthroat has no mulligans (rulebook)")
-    cfg[L.CFG_MULLIGANS] = 1 if mulligans == "always" or (mulligans == "mode" and mode in ("full", "two_v_two")) else 0
+    cfg[L.CFG_MULLIGANS] = 1 if mulligans == "always" or (mulligans == "mode" and mode in MULLIGAN_MODES) else 0
     if options["trade_retries"] < 0:
         raise SetupError("options.trade_retries", "must be at least 0")
     cfg[L.CFG_TRADE_RETRIES] = options["trade_retries"]
@@ -152,8 +176,11 @@ def config_row(mode: str, options: dict) -> np.ndarray:
         raise SetupError("options.first_player", f"'{options['first_player']}' is not a seat of mode '{mode}' "
                                                  f"({MODE_PLAYERS[mode]} players)")
     cfg[L.CFG_FIRST_MODE] = FIRST_MODES[options["first_player"]]
-    cfg[L.CFG_FULL_SCORING] = 1 if mode in ("full", "cutthroat", "two_v_two") or options["learning_scoring"] == "full" else 0
+    cfg[L.CFG_FULL_SCORING] = 1 if mode in FULL_GAME_MODES or options["learning_scoring"] == "full" else 0
     cfg[L.CFG_MUTE_HAND] = 1 if options["mystic_scope"] == "everywhere" else 0
+    cfg[L.CFG_IMMORTAL_HAND] = 1 if options["immortal_scope"] == "hand_and_court" else 0
+    cfg[L.CFG_ARRIVAL_ABILITY] = 1 if options["immortal_arrival"] == "ability_first" else 0
+    cfg[L.CFG_MYSTIC_IS_MUTE] = 1 if options["mystic_steadfast"] == "steadfast_wins" else 0
     if options["points_to_win"] < 1:
         raise SetupError("options.points_to_win", "must be at least 1")
     if options["round_turn_cap"] < 1:

@@ -406,13 +406,13 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
         return best_named(cfg, odds)
     if phase == PH_FOOL:
-        return best_court_card(s, False)
+        return best_court_card(s, cfg, False)
     if phase == PH_SENTRY_PICK:
-        return best_court_card(s, True)
+        return best_court_card(s, cfg, True)
     if phase == PH_SOLDIER_DISGRACE:
         top = s[COURT_LEN] - 1
         for i in range(top):
-            if not is_disgraced(s, i) and (ROYALTY[s[COURT_TYPE + i]] or court_value(s, i) >= SOLDIER_DISGRACE_FROM):
+            if not is_disgraced(s, i) and (ROYALTY[s[COURT_TYPE + i]] or court_value(s, cfg, i) >= SOLDIER_DISGRACE_FROM):
                 return i
         return ACT_NO
     if phase == PH_MYSTIC:
@@ -587,12 +587,12 @@ def lowest_ante(s, me, skip):
 
 
 @kernel
-def best_court_card(s, sentry):
+def best_court_card(s, cfg, sentry):
     """The most valuable card the Fool may take (or the Sentry may pick)."""
     pick = ACT_NO
     best = 0
     for i in range(s[COURT_LEN] - 1):
-        allowed = sentry_target(s, i) if sentry else not is_disgraced(s, i)
+        allowed = sentry_target(s, cfg, i) if sentry else not is_disgraced(s, i)
         if allowed and BASE_VALUE[s[COURT_TYPE + i]] > best:
             best = BASE_VALUE[s[COURT_TYPE + i]]
             pick = i

@@ -228,7 +228,7 @@ class Position:
 
     @property
     def throne_value(self) -> int:
-        return int(R.throne_value(self.s))
+        return int(R.throne_value(self.s, self.cfg))
 
     def score(self, p: int) -> int:
         return int(self.s[L.SCORE + p])
@@ -313,7 +313,7 @@ class Position:
         return out
 
     def court_values(self) -> list[int]:
-        return [int(R.court_value(self.s, i)) for i in range(self.s[L.COURT_LEN])]
+        return [int(R.court_value(self.s, self.cfg, i)) for i in range(self.s[L.COURT_LEN])]
 
     def card_counts(self) -> np.ndarray:
         return R.count_cards(self.s)

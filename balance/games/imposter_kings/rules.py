@@ -1,4 +1,5 @@
-"""The compiled rules kernel of The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4).
+"""The compiled rules kernel of The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4;
+Fragments of Nersetti for 2 players, step 1: the Immortal).
 
 A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops
 only at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a
@@ -31,7 +32,8 @@ from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_index, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
-    CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS,
+    CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS, CFG_ARRIVAL_ABILITY, CFG_IMMORTAL_HAND, CFG_MYSTIC_IS_MUTE,
+    IMMORTAL, IMMORTAL_COURT_VALUE, IMMORTAL_LOWERS, IMMORTAL_WEAKENS, STEADFAST,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
     PICK_PARTNER_TAKE, PICK_TRADE, SIDES, TRADE_MAX, TRADE_OPEN, TRADE_TRY,
@@ -88,20 +90,96 @@ def is_disgraced(s, i):
     return (s[COURT_FLAGS + i] & FLAG_DISGRACED) != 0
 
 
+# ---- keywords (Steadfast, Muted, Royalty) and values ---------------------------------------------
+# Fragments of Nersetti's Reference: "Muted: the card loses all of its card text, including Royalty
+# and other keywords. Steadfast always beats Muted"; "Steadfast: the card can't be Muted or have its
+# value lowered by other cards". Values (FAQ "several things that change its value"): effects that
+# set a value (Disgrace's 1, the Mystic's 3, the Warlord's 9) beat additions and subtractions (the
+# Soldier's +2, the Immortal's -1), which combine. No two setting effects can meet yet (the Mystic
+# takes the Warlord's text), so "the most recent one" has nothing to order.
 @kernel(inline="always")
-def court_muted(s, t):
-    """A played card whose base value the Mystic named has lost its text."""
+def steadfast(t):
+    """Card type t has Steadfast (printed: the Immortal)."""
+    return STEADFAST[t] == 1
+
+
+@kernel(inline="always")
+def muted(t, reached):
+    """A Mute that reaches card type t takes its text, unless it has Steadfast."""
+    return reached and not steadfast(t)
+
+
+@kernel(inline="always")
+def mystic_named(s, t):
     return s[MUTED] != 0 and BASE_VALUE[t] == s[MUTED]
+
+
+@kernel(inline="always")
+def mystic_silenced(s, cfg, t):
+    """t has lost its text to the Mystic's number (worth 3 once played). Option mystic_steadfast:
+    read as a Mute, it does not reach a Steadfast card (which keeps its text and value)."""
+    if cfg[CFG_MYSTIC_IS_MUTE] != 0:
+        return muted(t, mystic_named(s, t))
+    return mystic_named(s, t)
+
+
+@kernel
+def immortal_in_court(s, cfg):
+    """The Immortal is face up in the Court and keeps her text."""
+    for i in range(s[COURT_LEN]):
+        if s[COURT_TYPE + i] == IMMORTAL and not is_disgraced(s, i):
+            return not mystic_silenced(s, cfg, IMMORTAL)
+    return False
+
+
+@kernel(inline="always")
+def immortal_holds(s, cfg):
+    """"As long as she is in Court (and not Disgraced or removed)" the Immortal's text holds (read
+    only in a mode that deals her)."""
+    return cfg[CFG_DECK + IMMORTAL] != 0 and immortal_in_court(s, cfg)
+
+
+@kernel(inline="always")
+def immortal_weakens(s, cfg, t, in_hand):
+    """The Immortal's -1 and Mute reach t (a Queen, Princess or Elder, unless Steadfast): in the
+    Court, and in hand too unless option immortal_scope keeps them to the Court."""
+    return (IMMORTAL_WEAKENS[t] == 1 and (not in_hand or cfg[CFG_IMMORTAL_HAND] != 0)
+            and muted(t, immortal_holds(s, cfg)))
+
+
+@kernel(inline="always")
+def court_muted(s, cfg, t):
+    """A played card of type t has no text."""
+    return mystic_silenced(s, cfg, t) or immortal_weakens(s, cfg, t, False)
 
 
 @kernel(inline="always")
 def hand_muted(s, cfg, t):
     """Text of a card outside the Court (hand, reactions, play permissions)."""
-    return cfg[CFG_MUTE_HAND] != 0 and court_muted(s, t)
+    return (cfg[CFG_MUTE_HAND] != 0 and mystic_silenced(s, cfg, t)) or immortal_weakens(s, cfg, t, True)
 
 
 @kernel(inline="always")
-def royalty_in_court(s):
+def loses_ability_on_arrival(s, cfg, t):
+    """The card just played has no ability to use: the Mystic took its text, or the Immortal Mutes
+    it (unless option immortal_arrival lets a Queen or Princess use it first)."""
+    return mystic_silenced(s, cfg, t) or (cfg[CFG_ARRIVAL_ABILITY] == 0 and immortal_weakens(s, cfg, t, False))
+
+
+@kernel(inline="always")
+def is_royalty(s, cfg, t):
+    """A face-up card of type t has Royalty: printed (the Queen, Princess) unless the Immortal
+    Mutes it, or given by the Immortal (herself, the Warlord). The Mystic's loss of text leaves
+    Royalty as the base game reads it."""
+    if ROYALTY[t] == 1:
+        return not immortal_weakens(s, cfg, t, False)
+    return (t == IMMORTAL or t == WARLORD) and immortal_holds(s, cfg)
+
+
+@kernel(inline="always")
+def royalty_in_court(s, cfg):
+    if immortal_holds(s, cfg):
+        return True  # she has Royalty herself
     for i in range(s[COURT_LEN]):
         if ROYALTY[s[COURT_TYPE + i]] and not is_disgraced(s, i):
             return True
@@ -109,52 +187,57 @@ def royalty_in_court(s):
 
 
 @kernel(inline="always")
-def throne_is_royalty(s):
+def throne_is_royalty(s, cfg):
     top = s[COURT_LEN] - 1
-    return top >= 0 and ROYALTY[s[COURT_TYPE + top]] == 1 and not is_disgraced(s, top)
+    return top >= 0 and not is_disgraced(s, top) and is_royalty(s, cfg, s[COURT_TYPE + top])
 
 
 @kernel(inline="always")
-def court_value(s, i):
-    """Value of Court card i. Setting effects (Disgrace, Mystic, Warlord) beat the Soldier's +2."""
+def court_value(s, cfg, i):
+    """Value of Court card i: a setting effect (Disgrace, Mystic, Warlord) beats the Soldier's +2
+    and the Immortal's -1."""
     if is_disgraced(s, i):
         return DISGRACED_VALUE
     t = s[COURT_TYPE + i]
-    if court_muted(s, t):
+    if mystic_silenced(s, cfg, t):
         return MUTED_VALUE
-    if t == WARLORD and royalty_in_court(s):
+    if t == WARLORD and royalty_in_court(s, cfg):
         return WARLORD_COURT_WITH_ROYALTY
-    value = BASE_VALUE[t]
+    value = IMMORTAL_COURT_VALUE if t == IMMORTAL else BASE_VALUE[t]
     if t == SOLDIER and (s[COURT_FLAGS + i] & FLAG_BONUS) != 0 and i == s[COURT_LEN] - 1:
         value += SOLDIER_BONUS
+    if immortal_weakens(s, cfg, t, False):
+        value -= IMMORTAL_LOWERS
     return value
 
 
 @kernel(inline="always")
-def throne_value(s):
+def throne_value(s, cfg):
     if s[COURT_LEN] == 0:
         return 0
-    return court_value(s, s[COURT_LEN] - 1)
+    return court_value(s, cfg, s[COURT_LEN] - 1)
 
 
 @kernel(inline="always")
 def hand_value(s, cfg, t):
-    if t == WARLORD and not hand_muted(s, cfg, t) and royalty_in_court(s):
+    if t == WARLORD and not hand_muted(s, cfg, t) and royalty_in_court(s, cfg):
         return WARLORD_HAND_WITH_ROYALTY
+    if immortal_weakens(s, cfg, t, True):
+        return BASE_VALUE[t] - IMMORTAL_LOWERS
     return BASE_VALUE[t]
 
 
 @kernel(inline="always")
 def oathbound_override(s, cfg, p):
     """The Oathbound may go onto a higher Throne card when another card can follow it."""
-    return (s[COURT_LEN] > 0 and throne_value(s) > OATHBOUND_VALUE and not court_muted(s, OATHBOUND)
+    return (s[COURT_LEN] > 0 and throne_value(s, cfg) > OATHBOUND_VALUE and not court_muted(s, cfg, OATHBOUND)
             and not hand_muted(s, cfg, OATHBOUND) and hand_count(s, p) >= 2)
 
 
 @kernel
 def can_play(s, cfg, p, t):
     """May p play a card of type t from hand as the turn (values, or a card's permission)?"""
-    return can_play_on(s, cfg, p, t, throne_value(s), throne_is_royalty(s))
+    return can_play_on(s, cfg, p, t, throne_value(s, cfg), throne_is_royalty(s, cfg))
 
 
 @kernel(inline="always")
@@ -175,8 +258,8 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
 def playable_types(s, cfg, p):
     """The hand types p may play as the turn (a mask): can_play_on for each type p holds, not for
     every type (a hand holds few of them)."""
-    throne = throne_value(s)
-    royal_throne = throne_is_royalty(s)
+    throne = throne_value(s, cfg)
+    royal_throne = throne_is_royalty(s, cfg)
     mask = np.int64(0)
     held = hand_types(s, p)
     while held != 0:
@@ -445,14 +528,14 @@ def any_disgraced(s):
 
 
 @kernel
-def sentry_target(s, i):
-    return i < s[COURT_LEN] - 1 and not is_disgraced(s, i) and ROYALTY[s[COURT_TYPE + i]] == 0
+def sentry_target(s, cfg, i):
+    return i < s[COURT_LEN] - 1 and not is_disgraced(s, i) and not is_royalty(s, cfg, s[COURT_TYPE + i])
 
 
 @kernel
-def any_sentry_target(s):
+def any_sentry_target(s, cfg):
     for i in range(s[COURT_LEN] - 1):
-        if sentry_target(s, i):
+        if sentry_target(s, cfg, i):
             return True
     return False
 
@@ -625,7 +708,7 @@ def play_card(s, cfg, p, t, source):
         s[zone_row(ANTE, p) + t] -= 1
     else:
         take_from_hand(s, cfg, p, t)
-    if source == SRC_HAND and t == OATHBOUND and s[COURT_LEN] > 0 and throne_value(s) > OATHBOUND_VALUE:
+    if source == SRC_HAND and t == OATHBOUND and s[COURT_LEN] > 0 and throne_value(s, cfg) > OATHBOUND_VALUE:
         disgrace(s, s[COURT_LEN] - 1)
         push_court(s, t)
         decide(s, PH_OATH_FOLLOW, p)
@@ -633,7 +716,7 @@ def play_card(s, cfg, p, t, source):
     push_court(s, t)
     s[PEND_IMMUNE] = 1 if source == SRC_FOLLOW else 0
     s[PEND_USER] = p
-    if court_muted(s, t):
+    if loses_ability_on_arrival(s, cfg, t):
         end_turn(s, cfg)
         return
     on_played(s, cfg, p, t, source)
@@ -657,7 +740,7 @@ def on_played(s, cfg, p, t, source):
             pick_player(s, PICK_JUDGE, p)
     elif t == MYSTIC and any_disgraced(s):
         decide(s, PH_MYSTIC, p)
-    elif t == SENTRY and hand_count(s, p) > 0 and any_sentry_target(s):
+    elif t == SENTRY and hand_count(s, p) > 0 and any_sentry_target(s, cfg):
         decide(s, PH_SENTRY_PICK, p)
     elif t == PRINCESS and hand_count(s, p) > 0 and others_with_cards(s, cfg, p) != 0:
         decide(s, PH_PRINCESS, p)
@@ -821,7 +904,7 @@ def herald_follow_mask(s, cfg, p):
     """The hand cards the Herald lets p play next: value 5 or more (and, unless the option says
     the Herald's permission ignores the Throne, at least the Herald's value)."""
     mask = np.int64(0)
-    throne = throne_value(s)
+    throne = throne_value(s, cfg)
     for t in range(TYPES):
         if s[zone_row(HAND, p) + t] > 0:
             value = hand_value(s, cfg, t)
@@ -1553,7 +1636,7 @@ def legal_mask(s, cfg):
             mask |= bit(v)
     elif phase == PH_SENTRY_PICK:
         for i in range(s[COURT_LEN] - 1):
-            if sentry_target(s, i):
+            if sentry_target(s, cfg, i):
                 mask |= bit(i)
     if phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
         mask |= bit(ACT_NO)
