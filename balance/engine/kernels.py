@@ -1,9 +1,10 @@
-"""Compiled helpers every game's batch kernel shares: the kernel decorator, game indices, seat
-rotation of policies and restrictions."""
+"""Compiled helpers every game's batch kernel shares: the kernel decorator, game indices, the
+claiming of blocks of games by threads, seat rotation of policies and restrictions."""
 
 import inspect
 
 from numba import njit, types
+from numba.extending import intrinsic
 
 
 def typed_by_type(dispatcher):
@@ -48,6 +49,34 @@ allocating_kernel = compiler(cache=True, error_model="numpy")
 def split_game_index(game_index, rotations):
     """(deal, rotation) of a global game index: the rotations of one deal are consecutive."""
     return game_index // rotations, game_index % rotations
+
+
+@intrinsic
+def claim_block(typingctx, claimed):
+    """The next block of games for the calling thread: ``claimed[0]`` (an int64 array of one, zero at
+    the batch's start), raised by one in a single atomic step, so no two threads get the same block.
+
+    Numba's default threading layers (omp, workqueue) give each thread a fixed share of a prange,
+    cut before the loop starts (``parallel_chunksize`` changes that only under TBB): a thread on a
+    slower or busier core then finishes last while the others wait. A batch kernel instead lets
+    every thread claim blocks until none is left::
+
+        claimed = np.zeros(1, dtype=np.int64)
+        for _ in prange(blocks):  # each thread's first iteration does the work, the rest find none
+            b = claim_block(claimed)
+            while b < blocks:
+                ...  # the games of block b
+                b = claim_block(claimed)
+
+    Which thread plays a block never changes its games: each draws only from its own stream.
+    """
+    signature = types.int64(claimed)
+
+    def codegen(context, builder, sig, args):
+        array = context.make_array(sig.args[0])(context, builder, args[0])
+        return builder.atomic_rmw("add", array.data, context.get_constant(types.int64, 1), "monotonic")
+
+    return signature, codegen
 
 
 @kernel
