@@ -102,6 +102,17 @@ def seat_restrictions(rotation, slot_restrict, restrict):
                 restrict[seat, kind, side] = slot_restrict[slot, kind, side]
 
 
+@kernel
+def any_restriction(slot_restrict):
+    """Whether any policy slot is restricted (``seat_restrictions`` would write anything but zeros)."""
+    for slot in range(slot_restrict.shape[0]):
+        for kind in range(slot_restrict.shape[1]):
+            for side in range(slot_restrict.shape[2]):
+                if slot_restrict[slot, kind, side] != 0:
+                    return True
+    return False
+
+
 def slot_at_seat(seat, rotation, players):
     """Inverse of the seating above (Python side, for result frames)."""
     return (seat - rotation) % players

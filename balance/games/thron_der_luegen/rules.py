@@ -23,7 +23,7 @@ from numba import prange
 
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import (
-    allocating_kernel, claim_block, kernel, seat_policies, seat_restrictions, split_game_index,
+    allocating_kernel, any_restriction, claim_block, kernel, seat_policies, seat_restrictions, split_game_index,
 )
 from balance.engine.rng import below, open_stream, shuffle
 from balance.engine.decision import N_KINDS_MAX, PREFER, RESTRICT_SIDES, answer_of, forced, pose
@@ -538,6 +538,9 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
     max_rounds = opts[OPT_MAX_ROUNDS]
     blocks = (count + BLOCK - 1) // BLOCK
     claimed = np.zeros(1, dtype=np.int64)
+    # nobody restricted: each block's restrict stays all zero (a search seat's fixed turn choice is
+    # undone after its turn), so it is not seated again for every match
+    restricted = any_restriction(slot_restrict)
     for _ in prange(blocks):  # threads claim blocks until none is left (kernels.claim_block)
         b = claim_block(claimed)
         while b < blocks:
@@ -553,7 +556,8 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
                 game_index = start + i
                 deal_index, rotation = split_game_index(game_index, rotations)
                 seat_policies(rotation, slot_codes, slot_params, codes, params)
-                seat_restrictions(rotation, slot_restrict, restrict)
+                if restricted:
+                    seat_restrictions(rotation, slot_restrict, restrict)
                 open_stream(rng, seed, deal_index)
                 play_match(out, i * max_rounds, state, opts, codes, params, restrict, rng, no_script, no_trace,
                            search, game_index, deal_index, rotation)
