@@ -1,9 +1,10 @@
-"""Compiled helpers every game's batch kernel shares: the kernel decorator, game indices, seat
-rotation of policies and restrictions."""
+"""Compiled helpers every game's batch kernel shares: the kernel decorator, game indices, the
+claiming of blocks of games by threads, seat rotation of policies and restrictions."""
 
 import inspect
 
 from numba import njit, types
+from numba.extending import intrinsic
 
 
 def typed_by_type(dispatcher):
@@ -50,6 +51,34 @@ def split_game_index(game_index, rotations):
     return game_index // rotations, game_index % rotations
 
 
+@intrinsic
+def claim_block(typingctx, claimed):
+    """The next block of games for the calling thread: ``claimed[0]`` (an int64 array of one, zero at
+    the batch's start), raised by one in a single atomic step, so no two threads get the same block.
+
+    Numba's default threading layers (omp, workqueue) give each thread a fixed share of a prange,
+    cut before the loop starts (``parallel_chunksize`` changes that only under TBB): a thread on a
+    slower or busier core then finishes last while the others wait. A batch kernel instead lets
+    every thread claim blocks until none is left::
+
+        claimed = np.zeros(1, dtype=np.int64)
+        for _ in prange(blocks):  # each thread's first iteration does the work, the rest find none
+            b = claim_block(claimed)
+            while b < blocks:
+                ...  # the games of block b
+                b = claim_block(claimed)
+
+    Which thread plays a block never changes its games: each draws only from its own stream.
+    """
+    signature = types.int64(claimed)
+
+    def codegen(context, builder, sig, args):
+        array = context.make_array(sig.args[0])(context, builder, args[0])
+        return builder.atomic_rmw("add", array.data, context.get_constant(types.int64, 1), "monotonic")
+
+    return signature, codegen
+
+
 @kernel
 def seat_policies(rotation, slot_codes, slot_params, codes, params):
     """Seat the scenario's policy slots for one rotation: slot p sits at seat (p + rotation) % n."""
@@ -71,6 +100,17 @@ def seat_restrictions(rotation, slot_restrict, restrict):
         for kind in range(slot_restrict.shape[1]):
             for side in range(slot_restrict.shape[2]):
                 restrict[seat, kind, side] = slot_restrict[slot, kind, side]
+
+
+@kernel
+def any_restriction(slot_restrict):
+    """Whether any policy slot is restricted (``seat_restrictions`` would write anything but zeros)."""
+    for slot in range(slot_restrict.shape[0]):
+        for kind in range(slot_restrict.shape[1]):
+            for side in range(slot_restrict.shape[2]):
+                if slot_restrict[slot, kind, side] != 0:
+                    return True
+    return False
 
 
 def slot_at_seat(seat, rotation, players):

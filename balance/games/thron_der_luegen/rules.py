@@ -22,7 +22,9 @@ import numpy as np
 from numba import prange
 
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
+from balance.engine.kernels import (
+    allocating_kernel, any_restriction, claim_block, kernel, seat_policies, seat_restrictions, split_game_index,
+)
 from balance.engine.rng import below, open_stream, shuffle
 from balance.engine.decision import N_KINDS_MAX, PREFER, RESTRICT_SIDES, answer_of, forced, pose
 from balance.engine.search import ROLLOUT_SIGNATURE, search_answer
@@ -47,7 +49,7 @@ from balance.games.thron_der_luegen.scoring import (
     right_throne, seat_total, throne_score, beside,
 )
 
-BLOCK = 64  # matches per parallel work item (buffers are reused within a block)
+BLOCK = 64  # matches per block a thread claims (buffers are reused within a block)
 NO_SCORE = -(1 << 20)
 
 
@@ -535,23 +537,31 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
     n = opts[OPT_PLAYERS]
     max_rounds = opts[OPT_MAX_ROUNDS]
     blocks = (count + BLOCK - 1) // BLOCK
-    for b in prange(blocks):
-        state = np.zeros(STATE_SIZE, dtype=np.int64)
-        rng = np.empty(2, dtype=np.uint64)
-        codes = np.empty(n, dtype=np.int64)
-        params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
-        restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
-        no_script = np.zeros(0, dtype=np.int64)
-        no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
-        search = new_search_buffers()
-        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            game_index = start + i
-            deal_index, rotation = split_game_index(game_index, rotations)
-            seat_policies(rotation, slot_codes, slot_params, codes, params)
-            seat_restrictions(rotation, slot_restrict, restrict)
-            open_stream(rng, seed, deal_index)
-            play_match(out, i * max_rounds, state, opts, codes, params, restrict, rng, no_script, no_trace, search,
-                       game_index, deal_index, rotation)
+    claimed = np.zeros(1, dtype=np.int64)
+    # nobody restricted: each block's restrict stays all zero (a search seat's fixed turn choice is
+    # undone after its turn), so it is not seated again for every match
+    restricted = any_restriction(slot_restrict)
+    for _ in prange(blocks):  # threads claim blocks until none is left (kernels.claim_block)
+        b = claim_block(claimed)
+        while b < blocks:
+            state = np.zeros(STATE_SIZE, dtype=np.int64)
+            rng = np.empty(2, dtype=np.uint64)
+            codes = np.empty(n, dtype=np.int64)
+            params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
+            restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
+            no_script = np.zeros(0, dtype=np.int64)
+            no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
+            search = new_search_buffers()
+            for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+                game_index = start + i
+                deal_index, rotation = split_game_index(game_index, rotations)
+                seat_policies(rotation, slot_codes, slot_params, codes, params)
+                if restricted:
+                    seat_restrictions(rotation, slot_restrict, restrict)
+                open_stream(rng, seed, deal_index)
+                play_match(out, i * max_rounds, state, opts, codes, params, restrict, rng, no_script, no_trace,
+                           search, game_index, deal_index, rotation)
+            b = claim_block(claimed)
 
 
 @allocating_kernel
