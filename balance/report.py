@@ -232,7 +232,7 @@ def _html_table(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tup
         for col, v in zip(df.columns, row):
             worst = next((k for k in (FAILS, UNDECIDED, HOLDS) if k in str(v)), "") if col == verdict_col else ""
             cls = f' class="{worst}"' if worst else ' class="text"' if col in text_cols else ""
-            text = html.escape(_fmt(v))
+            text = html.escape(_fmt(v)).replace("\n", "<br>")
             if str(v) in links.get(col, {}):
                 text = f"<a href='#{links[col][str(v)]}'>{text}</a>"
             cells.append(f"<td{cls}>{text}</td>")
@@ -517,6 +517,186 @@ def _split_forest(title: str, dots: list[Dot], bounds) -> list[tuple[str, list[D
     starts = [i for i, d in enumerate(dots) if d.heading] or [len(dots) // 2]
     cut = min(starts, key=lambda i: abs(i - len(dots) / 2)) or len(dots) // 2
     return [(title, dots[:cut], bounds), (f"{title} (continued)", dots[cut:], bounds)]
+
+
+# ---- the opening table: first-player and seat advantage by mode and policy rung ----------------
+@dataclass
+class Edge:
+    """One line of an advantage cell: an estimate (a share), its 95% interval, the fair share it is
+    measured from, the verdict of the study's claim on it ("" without one) and what it is of."""
+
+    estimate: float
+    low: float
+    high: float
+    fair: float
+    verdict: str = ""
+    what: str = ""
+
+    @property
+    def points(self) -> tuple[float, float, float]:
+        """The estimate and its interval in percentage points from the fair share."""
+        return tuple((v - self.fair) * 100 for v in (self.estimate, self.low, self.high))
+
+
+ADVANTAGE_LINES = ("first player", "largest seat deviation", "chooser's edge")
+
+
+def _claim_verdict(study: Study, quantity: str, by: str, group: str = "") -> str:
+    claims = study.claims_on(quantity, by)
+    match = claims[claims["group"].astype(str) == str(group)] if by else claims
+    return str(match["verdict"].iloc[0]) if len(match) else ""
+
+
+def _ungrouped_edge(study: Study, quantity: str, fair: float) -> Edge | None:
+    rows = study.quantity_rows(quantity, "") if quantity else pd.DataFrame()
+    if rows.empty or not np.isfinite(rows["estimate"].iloc[0]):
+        return None
+    r = rows.iloc[0]
+    low, high = clip_interval(r["low"], r["high"], (0.0, 1.0))
+    return Edge(r["estimate"], low, high, fair, _claim_verdict(study, quantity, ""))
+
+
+def _largest_seat_edge(study: Study, quantity: str, fair: float) -> Edge | None:
+    rows = study.quantity_rows(quantity, "seat") if quantity else pd.DataFrame()
+    rows = rows[np.isfinite(rows["estimate"])] if len(rows) else rows
+    if len(rows) < 2:
+        return None
+    r = rows.loc[(rows["estimate"] - fair).abs().idxmax()]
+    low, high = clip_interval(r["low"], r["high"], (0.0, 1.0))
+    return Edge(r["estimate"], low, high, fair, _claim_verdict(study, quantity, "seat", r["group"]),
+                study.group_label("seat", r["group"]))
+
+
+def _study_key(study: Study) -> tuple[str, str] | None:
+    """(row, rung) of a study in the advantage table, or None (no such table, mixed seats)."""
+    adv = study.view.advantage
+    setup = study.scenario.setup
+    if adv is None or not (adv.rung or setup.identical_players):
+        return None
+    return adv.row or setup.mode, adv.rung or setup.seats[0].policy.name
+
+
+def advantage_cells(studies: list[Study]) -> dict[tuple[str, str], dict[str, Edge]]:
+    """(row, rung) -> the cell's lines (ADVANTAGE_LINES) that some study measures. The first player
+    and the seats come from the cell's first study where nobody chooses who goes first (a forced
+    first seat), else from its first study with the choice ("first (chosen)"); the chooser's edge
+    from its first study with the choice."""
+    forced: dict[tuple[str, str], Study] = {}
+    chosen: dict[tuple[str, str], tuple[Study, Edge]] = {}
+    for s in studies:
+        key = _study_key(s)
+        if key is None:
+            continue
+        chooser = _ungrouped_edge(s, s.view.advantage.chooser, s.view.advantage.fair)
+        if chooser is None:
+            forced.setdefault(key, s)
+        else:
+            chosen.setdefault(key, (s, chooser))
+    cells = {}
+    for key in dict.fromkeys([*forced, *chosen]):
+        cell = {}
+        s = forced.get(key) or chosen[key][0]
+        adv = s.view.advantage
+        first = _ungrouped_edge(s, adv.first, adv.fair)
+        if first is not None:
+            first.what = "" if key in forced else "chosen"
+            cell["first player"] = first
+        seat = _largest_seat_edge(s, adv.seat, adv.fair)
+        if seat is not None:
+            cell["largest seat deviation"] = seat
+        if key in chosen:
+            cell["chooser's edge"] = chosen[key][1]
+        cells[key] = cell
+    return cells
+
+
+def _ordered_keys(studies: list[Study], cells) -> tuple[list[str], list[str]]:
+    """Rows in the order of the game's modes, rungs in the order of its ladder (others after)."""
+    game = studies[0].game
+    modes, ladder = list(game.modes), list(game.ladder)
+    row_mode = {}
+    for s in studies:
+        key = _study_key(s)
+        if key is not None:
+            row_mode.setdefault(key[0], s.scenario.setup.mode)
+    rows = sorted({r for r, _ in cells}, key=lambda r: (modes.index(row_mode[r]) if row_mode[r] in modes
+                                                        else len(modes), r))
+    rungs = sorted({c for _, c in cells}, key=lambda c: (ladder.index(c) if c in ladder else len(ladder), c))
+    return rows, rungs
+
+
+def _edge_text(line: str, e: Edge) -> str:
+    est, low, high = e.points
+    if line == "largest seat deviation":
+        name = e.what  # the seat: "seat 2 - goes later"
+    else:
+        name = {"first player": "first", "chooser's edge": "chooser"}[line] + (f" ({e.what})" if e.what else "")
+    verdict = f" {e.verdict}" if e.verdict else ""
+    return f"{name} {e.estimate * 100:.1f}% ({est:+.1f} [{low:+.1f}, {high:+.1f}]){verdict}"
+
+
+def advantage_table(studies: list[Study]) -> pd.DataFrame:
+    """The opening table: one row per mode, one column per policy rung; each cell the first
+    player's round win rate with its 95% interval and the verdict of its claim, the largest seat
+    deviation, and with the True King's choice the chooser's edge (points from the fair share)."""
+    cells = advantage_cells(studies)
+    if not cells:
+        return pd.DataFrame()
+    rows, rungs = _ordered_keys(studies, cells)
+    fair = {}
+    for s in studies:
+        key = _study_key(s)
+        if key is not None:
+            fair.setdefault(key[0], s.view.advantage.fair)
+    table = []
+    for r in rows:
+        entry = {"mode": r, "fair share": f"{fair[r] * 100:.1f}%"}
+        for c in rungs:
+            cell = cells.get((r, c), {})
+            entry[c] = "\n".join(_edge_text(line, cell[line]) for line in ADVANTAGE_LINES if line in cell)
+        table.append(entry)
+    return pd.DataFrame(table)
+
+
+RUNG_COLOURS = ("#7f7f7f", "#e08a1e", "#2a6fbb", "#8e3fb0", "#1b9e77", "#b3261e")
+
+
+def advantage_figure(studies: list[Study]) -> bytes | None:
+    """The opening table as dots: for each line (first player, largest seat deviation, chooser's
+    edge) one panel, a row per mode, one dot per policy rung with its 95% interval, in points from
+    the fair share (0: fair); a hollow dot: the claim on it fails."""
+    cells = advantage_cells(studies)
+    if not cells:
+        return None
+    rows, rungs = _ordered_keys(studies, cells)
+    lines = [line for line in ADVANTAGE_LINES if any(line in c for c in cells.values())]
+    step = 0.8 / max(len(rungs), 1)
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, len(lines), figsize=(PAGE_INCHES, len(rows) * len(rungs) * 0.16 + 1.3),
+                                 squeeze=False, sharey=True, layout="constrained")
+        for ax, line in zip(axes[0], lines):
+            ax.axvline(0.0, color="#1d5f2b", linewidth=1.2)
+            for j, rung in enumerate(rungs):
+                colour = RUNG_COLOURS[j % len(RUNG_COLOURS)]
+                for i, row in enumerate(rows):
+                    e = cells.get((row, rung), {}).get(line)
+                    if e is None:
+                        continue
+                    y = i - 0.4 + step * (j + 0.5)
+                    est, low, high = e.points
+                    ax.plot([low, high], [y, y], color=colour, linewidth=1.8)
+                    ax.plot(est, y, "o", color=colour, markersize=4.5,
+                            markerfacecolor="white" if e.verdict == FAILS else colour)
+            ax.set_yticks(range(len(rows)), rows)
+            ax.set_ylim(len(rows) - 0.5, -0.5)
+            ax.grid(axis="y", visible=False)
+            ax.set_title(f"{line} (pts from fair)", loc="left")
+        handles = [Line2D([], [], color=RUNG_COLOURS[j % len(RUNG_COLOURS)], marker="o", linewidth=1.8, label=r)
+                   for j, r in enumerate(rungs)]
+        handles.append(Line2D([], [], color="#444", marker="o", markerfacecolor="white", linewidth=0,
+                              label="claim fails"))
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, bbox_to_anchor=(0.5, 1.0))
+        return _png(fig)
 
 
 def headline_panels(studies: list[Study]) -> list[tuple[str, str]]:
@@ -877,6 +1057,18 @@ def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd
     page.heading(3, game.title, f"game-{name}")
     panels = headline_panels(studies)
     docs = "; ".join(f"{q.name}: {q.doc}" for q in game.quantities if q.name in {p for p, _ in panels})
+    advantage = advantage_table(studies)
+    if not advantage.empty:
+        page.text("First-player and seat advantage by mode (rows) and policy rung (columns), self-play studies. "
+                  "Each cell: the first player's (its side's) round win rate, with the points from the fair share "
+                  "and their 95% interval, and the verdict of the study's claim on it (its band is in the "
+                  "study's claims); the seat furthest from the fair share; with the True King's choice, the "
+                  "chooser's round win rate. The first player and the seats come from the study with a forced "
+                  "first seat where there is one (else: \"first (chosen)\").", css="note")
+        page.table(advantage, text_cols=tuple(advantage.columns[2:]))
+        page.image(f"{name}_advantage.png", advantage_figure(studies), f"{game.title}: advantage",
+                   "The table's lines as dots with 95% intervals, in points from the fair share (green line); "
+                   "a hollow dot: the claim on it fails.")
     page.image(f"{name}_heatmap.png", headline_heatmap(studies), f"{game.title}: heatmap",
                "Each cell: a study's estimate for one group; blue below the claim's target, red above.")
     page.image(f"{name}_headline.png", headline_figure(studies), f"{game.title}: headline",

@@ -219,6 +219,23 @@ class Quantity:
 
 
 @dataclass(frozen=True)
+class AdvantageView:
+    """The report's opening table: first-player and seat advantage, one row per ``row`` (default:
+    the setup's mode), one column per ``rung`` (default: the seats' policy, when every seat plays
+    the same one; studies of mixed seats stay out). ``first``: the quantity "the first player (its
+    side) wins"; ``seat``: a quantity claims group by seat (its largest deviation from ``fair``);
+    ``chooser``: the quantity "the player who chose who goes first wins" (empty in studies where
+    nobody chooses); ``fair``: the fair share of the setup (1 / players, 1 / sides in a team game)."""
+
+    first: str
+    fair: float
+    seat: str = ""
+    chooser: str = ""
+    row: str = ""
+    rung: str = ""
+
+
+@dataclass(frozen=True)
 class ReportView:
     """How reports present a game's studies; every field is optional.
 
@@ -228,7 +245,8 @@ class ReportView:
     ``{"seat": {"0": "first Monarch"}}``. ``match_word``: what one simulated game is called when
     result rows are rounds ("match"). ``cap``: what the scenario's ``max_length`` counts.
     ``lengths``: result columns whose distribution is plotted. ``outcome``: a result column
-    naming how each game ended (stalemate, capped...).
+    naming how each game ended (stalemate, capped...). ``advantage``: the first-player and seat
+    advantage table the report opens with (see :class:`AdvantageView`); None: no such table.
     """
 
     headline: tuple[tuple[str, str], ...] = ()
@@ -237,6 +255,7 @@ class ReportView:
     cap: str = "rounds"
     lengths: tuple[str, ...] = ()
     outcome: str = ""
+    advantage: AdvantageView | None = None
 
 
 @dataclass

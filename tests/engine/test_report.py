@@ -20,8 +20,8 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.report import (Study, _claims_view, _quantity_view, fmt_effect, fmt_interval, fmt_p,  # noqa: E402
-                            write_report)
+from balance.report import (Study, _claims_view, _quantity_view, advantage_table, fmt_effect,  # noqa: E402
+                            fmt_interval, fmt_p, write_report)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {  # two studies of each game, so that the headline compares studies
@@ -118,7 +118,7 @@ def test_each_game_opens_with_its_headline_figure(report, studies):
         title = group[0][0].setup.game.title
         start = order.index(("id", f"game-{game}"))
         first_image = next(item for item in order[start:] if item[0] == "img")
-        assert first_image[1] in (f"{title}: headline", f"{title}: heatmap")
+        assert first_image[1] in (f"{title}: advantage", f"{title}: headline", f"{title}: heatmap")
         assert order.index(("img", f"{title}: headline")) < studies_at
     dethroned = studies["dethroned"][0][0].setup.game.title
     assert ("img", f"{dethroned}: heatmap") in order  # a grouped headline (roles x setups) also as a heatmap
@@ -245,3 +245,33 @@ def test_column_headers_wrap_so_a_wide_table_fits_the_page():
 
     header_rules = re.findall(r"(?:^|})\s*th\{([^}]*)\}", CSS)
     assert any("white-space:normal" in rule for rule in header_rules), header_rules
+
+
+# ---- the opening table: first-player and seat advantage by mode and policy rung ---------------------
+ADVANTAGE_CELL = re.compile(r"(first|first \(chosen\)|chooser|seat \d+( - [a-z ]+)?) \d+\.\d% "
+                            r"\([+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\]\)( (holds|fails|undecided)( \(.+\))?)?")
+
+
+def test_the_report_opens_with_first_player_and_seat_advantage_by_mode_and_rung(studies, tmp_path):
+    more = [play("imposter_kings", name) for name in ("cutthroat_3p_random", "cutthroat_3p_true_king_random")]
+    group = studies["imposter_kings"] + more
+    table = advantage_table([Study(*s, s[0].name) for s in group])
+    # rows: the modes in the game's order; columns: the rungs in the ladder's order
+    assert list(table["mode"]) == ["full (2p)", "cutthroat (3p)"]
+    assert list(table.columns) == ["mode", "fair share", "random", "heuristic"]
+    assert list(table["fair share"]) == ["50.0%", "33.3%"]
+    cutthroat = table.set_index("mode").loc["cutthroat (3p)"]
+    lines = cutthroat["random"].split("\n")
+    # the forced-first study gives the first player and the seats, the True King study the chooser
+    assert [line.split(" ")[0] for line in lines] == ["first", "seat", "chooser"]
+    assert all(ADVANTAGE_CELL.fullmatch(line) for line in lines), lines
+    assert cutthroat["heuristic"] == ""  # no heuristic Cutthroat study in this report
+    full = table.set_index("mode").loc["full (2p)", "heuristic"].split("\n")
+    assert [line.split(" ")[0] for line in full] == ["first", "seat", "chooser"]
+    write_report(group, tmp_path / "r.html")
+    page = parse(tmp_path / "r.html")
+    title = group[0][0].setup.game.title
+    start = page.order.index(("id", "game-imposter_kings"))
+    assert next(item for item in page.order[start:] if item[0] == "img") == ("img", f"{title}: advantage")
+    assert any(cell.startswith("first ") and "chooser " in cell for cell in page.cells)
+    assert "| mode | fair share | random | heuristic |" in (tmp_path / "r.md").read_text()

@@ -17,7 +17,8 @@ from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.match import game_buffers
 from balance.games.imposter_kings.policies import choose
 from balance.games.imposter_kings.positions import Position
-from tests.imposter_kings.views import assert_consistent, decisions, kinds_where_hidden_cards_matter
+from tests.imposter_kings.views import (answers_in_worlds, assert_consistent, decisions,
+                                        kinds_where_hidden_cards_matter)
 
 T = L.TYPES
 SEATS = 3
@@ -148,6 +149,29 @@ def test_the_true_king_chooses_the_first_player_and_the_direction_then_successor
     assert (pos.phase, pos.decider, pos.first, pos.direction) == ("turn", 2, 2, -1)
     pos.apply(pos.legal()[0])
     assert pos.turn == 1  # counterclockwise: seat 2, then seat 1
+
+
+def heuristic_direction(true_king, first_offset):
+    """The heuristic True King's direction after the scripted Exchange (everyone's revealed cards
+    known: seat 0 Elder, Elder, Warden (13); seat 1 Inquisitor, Queen, Zealot (16); seat 2 Assassin,
+    Herald, Soldier (13)), with ``first_offset`` seats clockwise from it going first; the same
+    answer in worlds that differ only in the cards the True King cannot see."""
+    pos = exchanged(true_king).play(first_offset)
+    assert (pos.phase, pos.decider) == ("direction of play", true_king)
+    picks = answers_in_worlds("heuristic", pos.s, pos.cfg, SEATS, random.Random(true_king))
+    assert len(set(picks)) == 1, picks
+    return "clockwise" if picks[0] == L.ACT_YES else "counterclockwise"
+
+
+def test_the_heuristic_true_king_plays_last_after_an_opponent_and_puts_the_stronger_opponent_after_itself():
+    # The last seat wins most rounds (cutthroat_3p: 43% against 27% and 30%): after an opponent who
+    # goes first, the True King lets the other opponent follow, so that it plays last.
+    assert heuristic_direction(0, 2) == "counterclockwise"  # seat 2 first: seat 1, then seat 0
+    assert heuristic_direction(0, 1) == "clockwise"         # seat 1 first: seat 2, then seat 0
+    # Going first itself, it hands the second seat (the weaker place) to the opponent whose revealed
+    # cards are stronger (seat 1's 16 against 13), whichever side of it that opponent sits.
+    assert heuristic_direction(2, 0) == "counterclockwise"  # seat 2 first: seat 1 next
+    assert heuristic_direction(0, 0) == "clockwise"         # seat 0 first: seat 1 next
 
 
 def test_a_forced_first_seat_and_direction_are_options():
@@ -457,15 +481,17 @@ def test_the_two_player_results_are_unchanged(mode, seats, options, matches, fin
 
 # sha256 (first 16 hex digits) of whole Cutthroat result tables, measured on the code before the
 # 2-player speed work of issue 15 (merge 8db9714), seed 20261201: that work specialises the hot
-# loops for the table's size and must not move a Cutthroat result either.
+# loops for the table's size and must not move a Cutthroat result either. The two tables with a
+# heuristic True King choosing the direction were measured anew when its direction became
+# seat-aware (ikladder: 1364f35713cfc8a4 -> 6156861851b077e6, 99cb1089d013f1be -> faaf016866dacb96).
 CUTTHROAT_FINGERPRINTS = (
     ([("heuristic", {})] * 3, {}, 300, "966fcfd638f41774"),
     ([("greedy", {})] * 3, {}, 300, "2a9103199b4d1ab7"),
     ([("random", {})] * 3, {}, 300, "b5d4e52422c7b711"),
-    ([("random", {}), ("heuristic", {}), ("greedy", {})], {}, 300, "1364f35713cfc8a4"),
+    ([("random", {}), ("heuristic", {}), ("greedy", {})], {}, 300, "6156861851b077e6"),
     ([("heuristic", {})] * 3, {"direction": "counterclockwise", "first_player": "seat2"}, 200, "aed877b34844ecf3"),
     ([("random", {}), ("heuristic", {}), ("random", {})],
-     {"spy_chooser": "spy", "herald_follow": "on_throne", "mystic_scope": "court"}, 200, "99cb1089d013f1be"),
+     {"spy_chooser": "spy", "herald_follow": "on_throne", "mystic_scope": "court"}, 200, "faaf016866dacb96"),
 )
 
 

@@ -19,7 +19,8 @@ from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.match import game_buffers
 from balance.games.imposter_kings.policies import choose
 from balance.games.imposter_kings.positions import Position
-from tests.imposter_kings.views import assert_consistent, decisions, kinds_where_hidden_cards_matter
+from tests.imposter_kings.views import (answers_in_worlds, assert_consistent, decisions,
+                                        kinds_where_hidden_cards_matter)
 
 T = L.TYPES
 SEATS = 4
@@ -245,6 +246,72 @@ def test_a_second_mismatch_means_no_trade_and_with_no_retries_the_first_does():
     assert pos.phase == "Dungeon" and {p: sorted(pos.hand(p)) for p in range(SEATS)} == before
 
 
+# Hands far apart within each team: seat 0 strong, its partner seat 2 weak (the Zealot is the Accused).
+TRADE_HANDS = {0: ["Queen", "Princess", "King's Hand", "Sentry", "Spy", "Warlord", "Mystic"],
+               1: ["King's Hand", "Warden", "Warden", "Herald", "Oathbound", "Oathbound", "Soldier"],
+               2: ["Fool", "Fool", "Assassin", "Assassin", "Elder", "Elder", "Zealot"],
+               3: ["Soldier", "Judge", "Judge", "Inquisitor", "Inquisitor", "Executioner", "Executioner"]}
+
+
+def heuristic_answer(pos):
+    """The heuristic's answer, the same in worlds that differ only in what the decider cannot see."""
+    picks = answers_in_worlds("heuristic", pos.s, pos.cfg, SEATS, random.Random(int(pos.decider)))
+    assert len(set(picks)) == 1, (pos.describe(), picks)
+    return picks[0]
+
+
+def test_the_heuristic_trades_one_card_to_even_its_teams_hands():
+    # "Trade. Each player may place up to 2 cards face down to trade with their partner, without
+    # talking about it." The team loses with its first knocked-out player: the partner whose cards
+    # look stronger gives its highest card, the weaker one its lowest, one card each (so both
+    # partners, following the same rule, put out the same count and the trade happens).
+    pos = Position.deal(MODE, seed=1, true_king=0, hands=TRADE_HANDS, accused="Zealot")
+    place_reveal(pos, {0: ["Mystic", "Warlord", "Spy"], 1: ["Soldier", "Oathbound", "Herald"],
+                       2: ["Fool", "Elder", "Zealot"], 3: ["Inquisitor", "Executioner", "Judge"]})
+    fourths = {0: "Queen", 1: "Warden", 2: "Assassin", 3: "Soldier"}
+    for _ in range(SEATS):
+        pos.apply(fourths[pos.decider])
+    pos.play(0, "clockwise", "fourth", "Judge", "fourth", "Oathbound")  # takes, in turn order from seat 0
+    place_successors(pos, {0: "Sentry", 1: "Warden", 2: "Elder", 3: "Inquisitor"})
+    before = {p: sorted(pos.hand(p)) for p in range(SEATS)}
+    placed = {p: [] for p in range(SEATS)}
+    while pos.pick_for == "trade":
+        seat, answer = pos.decider, heuristic_answer(pos)
+        if answer != L.ACT_NO:
+            placed[seat].append(L.NAMES[answer])
+        pos.apply(answer)
+    assert placed[0] == ["Princess"] and placed[2] == ["Fool"]  # the strong hand's highest, the weak one's lowest
+    after = list(before[2])
+    after.remove("Fool")  # one of its two
+    assert sorted(pos.hand(2)) == sorted(after + ["Princess"]) and "Fool" in pos.hand(0)
+    assert len(placed[1]) == len(placed[3]) <= 1
+    assert np.array_equal(pos.card_counts(), L.TWO_V_TWO_DECK)
+
+
+def heuristic_direction(true_king, first_offset):
+    """The heuristic True King's direction of play after the Reveal (seat 0 showed 12 points, seat 1
+    12, seat 2 18, seat 3 10) and the fourth cards, with ``first_offset`` seats clockwise from it
+    going first."""
+    pos = place_reveal(dealt(true_king), REVEALS)
+    for _ in range(SEATS):
+        pos.apply(FOURTHS[pos.decider])
+    pos.apply(first_offset)
+    assert (pos.phase, pos.decider) == ("direction of play", true_king)
+    return "clockwise" if heuristic_answer(pos) == L.ACT_YES else "counterclockwise"
+
+
+def test_the_heuristic_true_king_presses_the_weaker_opponent_and_answers_an_opponent_with_the_stronger_partner():
+    # After its own team's first player, the opponent whose cards look weaker must answer at once
+    # (the first knock-out ends the round): seat 0 first, seat 3 (10) rather than seat 1 (12); seat 1
+    # first, seat 0 (12) rather than seat 2 (18).
+    assert heuristic_direction(0, 0) == "counterclockwise"
+    assert heuristic_direction(1, 0) == "counterclockwise"
+    # After an opponent, the one of its team whose cards look stronger answers: seat 3 first, the True
+    # King (seat 2: 43 points in 7 cards) rather than its partner (seat 0: 12 shown, the Queen as its
+    # fourth card, 3 cards unseen).
+    assert heuristic_direction(2, 1) == "counterclockwise"
+
+
 def test_dungeon_cards_in_turn_order_then_the_first_player_plays():
     # "Dungeon. Each player places a Dungeon card, then play begins."
     pos = successors_placed()
@@ -451,17 +518,20 @@ def test_bad_two_v_two_options_name_their_key(options, key):
 # ---- the 2v2 results are unchanged ---------------------------------------------------------------
 # sha256 (first 16 hex digits) of whole 2v2 result tables, measured on the code before the 2-player
 # speed work that specialises the shared hot loops for the table's size (commit 4ae5888), seed
-# 20261201: that work must not move a 2v2 result either.
+# 20261201: that work must not move a 2v2 result either. The four tables with heuristic seats were
+# measured anew when the heuristic's direction of play became seat-aware and it began to trade
+# (ikladder: 65d5477dfb22dc5d -> 42df4858fa9ffcca, 60e426d5910474fe -> 32277a925e0cbaee,
+# 2e1d3aa89bf99f69 -> 678af8ac776f8409, dab435e6fe643b14 -> 29ce82a7d11b00bb).
 TWO_V_TWO_FINGERPRINTS = (
-    ([("heuristic", {})] * 4, {}, 300, "65d5477dfb22dc5d"),
+    ([("heuristic", {})] * 4, {}, 300, "42df4858fa9ffcca"),
     ([("greedy", {})] * 4, {}, 300, "6143e4bd2799bbc2"),
     ([("random", {})] * 4, {}, 300, "1f52a9a981303b0c"),
-    ([("random", {}), ("heuristic", {}), ("greedy", {}), ("heuristic", {})], {}, 300, "60e426d5910474fe"),
+    ([("random", {}), ("heuristic", {}), ("greedy", {}), ("heuristic", {})], {}, 300, "32277a925e0cbaee"),
     ([("heuristic", {})] * 4, {"direction": "counterclockwise", "first_player": "seat3", "trade_retries": 0}, 200,
-     "2e1d3aa89bf99f69"),
+     "678af8ac776f8409"),
     ([("random", {}), ("heuristic", {}), ("random", {}), ("greedy", {})],
      {"spy_chooser": "spy", "herald_follow": "on_throne", "mystic_scope": "court", "trade_retries": 2}, 200,
-     "dab435e6fe643b14"),
+     "29ce82a7d11b00bb"),
 )
 
 

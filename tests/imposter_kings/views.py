@@ -95,6 +95,21 @@ def other_world(s, me, rng, seats):
     return world
 
 
+def answers_in_worlds(policy, s, cfg, seats, rng, worlds=4, seed=1):
+    """``policy``'s answer at the pending decision of ``s`` (first), then in ``worlds`` worlds that
+    differ from it only in what the decider cannot see (``other_world``), each with the same stream."""
+    p = GAME.policy(policy, "test")
+    row = p.param_row({}, "test")
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
+    restrict = no_restrictions(L.PLAYERS)
+    picks = []
+    for k in range(worlds + 1):
+        world = s.copy() if k == 0 else other_world(s, s[L.DECIDER], rng, seats)
+        R.pose_pending(world, cfg, restrict)
+        picks.append(int(choose(world, cfg, p.code, row, restrict, new_stream(17, seed), actions, scratch, fscratch)))
+    return picks
+
+
 def kinds_where_hidden_cards_matter(policy, cfg, found, seats, rng):
     """The decision kinds (names) at which ``policy`` decided differently in worlds that differ only
     in what the decider cannot see (the position itself and two others, the same stream)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.game import Action, AdvantageView, Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES, action_menu, config_row
@@ -179,9 +179,12 @@ class ImposterKings(Game):
         if setup.players == 2 and first is not None:
             seats[str(1 - first)] = "goes second"
         went = {"0": "went second", "1": "went first"}
+        sides = 2 if setup.mode == TEAM_MODE else setup.players  # 2v2: the first player's team, a seat's team
+        advantage = AdvantageView(first="first_player_win", fair=1 / sides, seat="win", chooser="chooser_win",
+                                  row=f"{setup.mode} ({setup.players}p)")
         return ReportView(headline=(("first_player_win", ""), ("chooser_goes_first", ""), ("chooser_win", "")),
                           group_names={"seat": seats, "first": went, "chooser_first": went}, match_word="match",
-                          cap="rounds per match", lengths=("plies",))
+                          cap="rounds per match", lengths=("plies",), advantage=advantage)
 
 
 def describe_action(phase: int, action: int) -> str:
