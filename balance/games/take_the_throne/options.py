@@ -2,10 +2,11 @@
 
 from itertools import permutations
 
+from balance.engine.decision import POLICY_RANDOM
 from balance.engine.game import Mode, Option, Param, Policy
 from balance.games.take_the_throne.layout import (
     MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER, POLICY_GREEDY, POLICY_HEURISTIC,
-    POLICY_RANDOM, POLICY_SEARCH,
+    POLICY_SEARCH,
 )
 
 MODES = {
