@@ -54,6 +54,7 @@ MAX_TABLE_GROUPS = 12  # a grouping with more groups is left out of the tables a
 BREAKDOWN_GROUPS = 8  # a numbered grouping with more groups (rounds of a match) is a line plot
 FOREST_SPLIT_ROWS = 40  # a one-panel headline with more rows is drawn in two columns
 P_FLOOR = 1e-6  # smaller p-values print as "< 1e-6" (fmt_p)
+VERDICT_WORD = re.compile(rf"\b({HOLDS}|{FAILS}|{UNDECIDED})\b")
 VERDICT_COLOURS = {HOLDS: "#187a2f", FAILS: "#b3261e", UNDECIDED: "#c28f00", "": "#4a5a70"}
 BAND_COLOUR = "#9fd3a8"
 STYLE = {"font.size": FONT_POINTS, "axes.titlesize": FONT_POINTS + 1, "axes.labelsize": FONT_POINTS,
@@ -223,7 +224,8 @@ def _drop_empty(df: pd.DataFrame) -> pd.DataFrame:
 def _html_table(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tuple[str, ...] = (),
                 links: dict[str, dict[str, str]] | None = None) -> str:
     """``verdict_col``: coloured by its worst verdict ("2 holds, 1 fails" as fails).
-    ``links``: column -> cell text -> the anchor that cell links to."""
+    ``links``: column -> cell text -> the anchor that cell links to. A cell of several lines
+    (newlines) shows them as lines, each verdict word in it coloured."""
     links = links or {}
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
     body = []
@@ -232,7 +234,9 @@ def _html_table(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tup
         for col, v in zip(df.columns, row):
             worst = next((k for k in (FAILS, UNDECIDED, HOLDS) if k in str(v)), "") if col == verdict_col else ""
             cls = f' class="{worst}"' if worst else ' class="text"' if col in text_cols else ""
-            text = html.escape(_fmt(v)).replace("\n", "<br>")
+            text = html.escape(_fmt(v))
+            if "\n" in text:
+                text = VERDICT_WORD.sub(r"<span class='\1'>\1</span>", text).replace("\n", "<br>")
             if str(v) in links.get(col, {}):
                 text = f"<a href='#{links[col][str(v)]}'>{text}</a>"
             cells.append(f"<td{cls}>{text}</td>")
@@ -242,7 +246,7 @@ def _html_table(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tup
 
 def markdown_table(df: pd.DataFrame) -> str:
     def cell(v):
-        return _fmt(v).replace("|", "\\|").replace("\n", " ")
+        return _fmt(v).replace("|", "\\|").replace("\n", "<br>")
 
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * len(df.columns)]
     for row in df.itertuples(index=False):
