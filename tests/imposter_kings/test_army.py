@@ -119,7 +119,7 @@ def test_the_aegis_goes_onto_any_card_then_may_disgrace_any_court_card_and_is_im
     pos = P(hands={0: ["Aegis", "Fool"], 1: ["King's Hand", "Zealot"]}, court=["Soldier", "Queen"])
     assert "Aegis" in pos.legal()
     pos.apply("Aegis")
-    assert pos.phase == "Aegis" and pos.legal() == [0, 1, 2, "no"]
+    assert pos.pick_for == "Aegis: Disgrace" and pos.legal() == [0, 1, 2, "no"]
     pos.apply(1)
     assert pos.court() == ["Soldier", "Queen (disgraced)", "Aegis"] and pos.turn == 1  # no King's Hand
     assert pos.throne_value == 3
@@ -130,7 +130,7 @@ def test_the_aegis_is_steadfast_against_the_mystic_until_its_players_king_is_fli
     pos = P(hands=hands, court=["Queen"], muted=3)  # the Mystic named 3: the Aegis's base value
     assert "Aegis" in pos.legal()
     pos.apply("Aegis")
-    assert pos.phase == "Aegis"
+    assert pos.pick_for == "Aegis: Disgrace"
     flipped = P(hands=hands, court=["Queen"], muted=3, flipped={0: True})
     assert "Aegis" not in flipped.legal()  # Muted in hand: no permission, and a 3 on a 9
     plain = P(hands=hands, court=["Queen"], muted=3, flipped={0: True}, options={"mystic_steadfast": "mystic_wins"})
@@ -171,6 +171,16 @@ def test_the_heuristic_recruits_a_weak_card_for_the_armys_best():
     assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) == L.ELDER  # the cost: the lowest
     pos.apply("Elder")
     assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) == L.OATHBOUND
+
+
+def test_greedy_never_musters_and_random_musters_now_and_then():
+    pos = Position.deal(MODE, seed=3, true_king=0)
+    pos.apply("yes")
+    assert search_pick(pos.s, pos.cfg, policy="greedy", params={}) == L.ACT_NO
+    picks = [search_pick(pos.s, pos.cfg, seed, policy="random", params={}) for seed in range(200)]
+    done = sum(a == L.ACT_NO for a in picks)
+    assert 120 <= done <= 180  # 0.75 of the time
+    assert {a for a in picks if a != L.ACT_NO} <= set(pos.legal_codes())
 
 
 # ---- the search: an opponent's taken Army cards are hidden ---------------------------------------------

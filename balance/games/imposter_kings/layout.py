@@ -79,7 +79,7 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_SOLDIER_NAME, PH_JUDGE_NAME   bit t: name type t
   PH_FOOL, PH_SENTRY_PICK  bit i: Court card i (0 = oldest); bit ACT_NO: decline
   PH_SOLDIER_DISGRACE      bit i: Disgrace Court card i; bit ACT_NO: stop
-  PH_AEGIS                 bit i: Disgrace Court card i; bit ACT_NO: none
+  PH_PICK_COURT            bit i: Court card i (what for: PICK_FOR); bit ACT_NO: none
   PH_MYSTIC                bit v: name the number v (1..8); bit ACT_NO: decline
   PH_EXECUTIONER           bit v: name the number v (1..highest base value in the Court); ACT_NO: decline
   PH_PICK_PLAYER           bit p: seat p (what for: PICK_FOR); the Spy's also ACT_NO: nobody
@@ -348,7 +348,7 @@ PH_EXECUTIONER = 26     # a number, or ACT_NO
 PH_HERALD_PLAY = 27     # a hand type of value 5 or more, or ACT_NO
 PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
 PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
-PH_AEGIS = 30           # a Court index to Disgrace after the Aegis, or ACT_NO
+PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
 DECISION_KINDS = 31     # decision codes are 0..30
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
 PH_REDEAL = 31          # not a decision: a mulligan was called, the match loop deals again
@@ -360,9 +360,9 @@ PHASE_NAMES = ("first player", "mulligan", "Successor", "Dungeon", "turn", "Ante
                "Mystic", "Sentry picks", "Sentry gives", "Princess", "Princess swap (owner)",
                "Princess swap (opponent)", "King's Hand", "Assassin", "Reveal", "first player (seat)",
                "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
-               "Spy", "Aegis", "redeal", "round over", "start")
+               "Spy", "pick a Court card", "redeal", "round over", "start")
 
-# What a PH_PICK_PLAYER / PH_PICK_CARD decision is for (PICK_FOR).
+# What a PH_PICK_PLAYER / PH_PICK_CARD / PH_PICK_COURT decision is for (PICK_FOR).
 PICK_EXCHANGE_START = 0   # player: the True King breaks a tie for the highest revealed card
 PICK_EXCHANGE_VICTIM = 1  # player: whose revealed cards the Exchange's starter takes from
 PICK_EXCHANGE_TAKE = 2    # card: the revealed card taken (EXCH_STEP says from whom)
@@ -383,11 +383,12 @@ PICK_RECRUIT_COST = 15    # card: the Army card Exhausted as the first Recruit's
 PICK_RECRUIT_TAKE = 16    # card: the Army card taken into hand
 PICK_RECOMMISSION_EXHAUST = 17  # card: an Army card Exhausted to Recommission (two in turn)
 PICK_RECOMMISSION_RETURN = 18   # card: the Exhausted card put back into the Army
+PICK_AEGIS = 19           # Court card: the one the Aegis Disgraces (ACT_NO: none)
 PICK_NAMES = ("exchange tie", "exchange: take from", "exchange: card", "Judge's opponent", "Princess's player",
               "Spy: who exchanges", "Spy: new Successor", "Executioner: Condemn", "Herald: new Successor",
               "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
               "trade", "muster", "Recruit: Exhaust as the cost", "Recruit: take", "Recommission: Exhaust",
-              "Recommission: put back")
+              "Recommission: put back", "Aegis: Disgrace")
 
 ACT_FLIP = TYPES
 ACT_YES = 30

@@ -136,7 +136,7 @@ POLICIES = (
                   "matches", 0.0, 1.0),),
            labelled=("mulligan",)),
     Policy("greedy", GREEDY, "play the lowest legal card, flip the King only when stuck; always react; "
-                             "never mulligan; other choices at random"),
+                             "never mulligan nor muster; other choices at random"),
     Policy("heuristic", HEURISTIC, "ability-aware weighted scoring with the opponent's hand inferred from "
                                    "everything public and seen", HEURISTIC_POLICY_PARAMS),
     Policy("search", SEARCH, "flat Monte Carlo (PIMC): per legal action, the same determinized worlds (every "

@@ -30,7 +30,7 @@ import numpy as np
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
-from balance.engine.rng import below, chance, shuffle
+from balance.engine.rng import below, bit_index, chance, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
@@ -44,7 +44,7 @@ from balance.games.imposter_kings.layout import (
     PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POOL, QUEEN, REMOVED, REVEALED,
     ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
-    REMOVED_HIDDEN, SCORE, SIDES, ARMY, ARMY_TAKEN, EXHAUST, PH_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    REMOVED_HIDDEN, SCORE, SIDES, ARMY, ARMY_TAKEN, EXHAUST, PH_PICK_COURT, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
     PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE,
 )
 from balance.games.imposter_kings.rules import (
@@ -74,6 +74,8 @@ HEURISTIC_DEFAULTS = np.array([0.5, 1.0, 1.0, 3.0, 3.0, 7.0, 5.0, 0.5], dtype=np
 # Random policy parameters.
 R_MULLIGAN = 0        # probability of calling a mulligan when one is offered
 RANDOM_MULLIGAN_DEFAULT = 0.1  # see options.py
+RANDOM_MUSTER = 0.25  # the random policy's chance of another mustering action (uniform ones would
+                      # spend the whole Army in the first round)
 
 # Search parameters.
 S_ROLLOUTS = 0        # determinized rollouts per legal action
@@ -269,16 +271,36 @@ def taken_away(s, cfg):
 @kernel
 def random_choice(s, params, stream):
     """The engine's uniform answer, except an unforced mulligan: called with probability
-    ``R_MULLIGAN``."""
+    ``R_MULLIGAN``; and the Army's mustering: another action with probability RANDOM_MUSTER (a
+    uniform one of them), else done."""
     if s[PHASE] == PH_MULLIGAN:
         return ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO
+    if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER:
+        actions = s[D_CHOICES] & ~bit(ACT_NO)
+        if actions == 0 or not chance(stream, RANDOM_MUSTER):
+            return ACT_NO
+        k = below(stream, popcount(actions))
+        while k > 0:
+            actions &= actions - 1
+            k -= 1
+        return bit_index(actions & -actions)
     return random_answer(s, stream)
+
+
+@kernel(inline="always")
+def popcount(mask):
+    n = 0
+    while mask != 0:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
 @kernel
 def greedy(s, cfg, actions, n, stream):
-    """Turn: the lowest legal card, the King only when stuck. Reactions: always. Else random."""
+    """Turn: the lowest legal card, the King only when stuck. Reactions: always. Never a mulligan nor
+    a mustering action. Else random."""
     phase = s[PHASE]
     if phase == PH_TURN or phase == PH_ANTE or phase == PH_OATH_FOLLOW:
         best = -1
@@ -292,8 +314,8 @@ def greedy(s, cfg, actions, n, stream):
     if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:  # against an opponent (2v2: not the partner)
         other = s[PEND_USER] if phase == PH_KINGS_HAND else s[CURRENT]
         return position_of(actions, n, ACT_YES if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
-    if phase == PH_MULLIGAN:
-        return position_of(actions, n, ACT_NO)
+    if phase == PH_MULLIGAN or (phase == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER):
+        return position_of(actions, n, ACT_NO)  # no mulligan, no mustering
     return below(stream, n)
 
 
@@ -431,7 +453,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_PRINCESS:
         low = extreme_card(s, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
-    if phase == PH_AEGIS:  # Disgrace a Royalty card under the Aegis (the Immortal's or the Warlord's source)
+    if phase == PH_PICK_COURT:  # the Aegis: Disgrace a Royalty card under the Aegis (the Immortal's or the Warlord's source)
         for i in range(s[COURT_LEN] - 1):
             if not is_disgraced(s, i) and is_royalty(s, cfg, s[COURT_TYPE + i]):
                 return i

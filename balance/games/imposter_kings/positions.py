@@ -36,7 +36,7 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_row
 
-INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_AEGIS)
+INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_PICK_COURT)
 NUMBER_PHASES = (L.PH_MYSTIC, L.PH_EXECUTIONER, L.PH_FIRST_SEAT, L.PH_PICK_PLAYER)
 WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO,
          "fourth": L.ACT_FOURTH, "done": L.ACT_NO,
@@ -223,8 +223,9 @@ class Position:
 
     @property
     def pick_for(self) -> str | None:
-        """What a "pick a player" / "pick a card" decision is for (None at other decisions)."""
-        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD):
+        """What a "pick a player" / "pick a card" / "pick a Court card" decision is for (None at other
+        decisions)."""
+        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD, L.PH_PICK_COURT):
             return L.PICK_NAMES[self.s[L.PICK_FOR]]
         return None
 

@@ -34,7 +34,7 @@ from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS, CFG_ARRIVAL_ABILITY, CFG_IMMORTAL_HAND, CFG_MYSTIC_IS_MUTE,
     IMMORTAL, IMMORTAL_COURT_VALUE, IMMORTAL_LOWERS, IMMORTAL_WEAKENS, STEADFAST, AEGIS, ARMY, ARMY_TAKEN, CFG_ARMY,
-    EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, PH_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
     PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, RECOMMISSION_EXHAUSTS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
@@ -586,6 +586,12 @@ def pick_player(s, pick_for, player):
 
 
 @kernel(inline="always")
+def pick_court(s, pick_for, player):
+    s[PICK_FOR] = pick_for
+    decide(s, PH_PICK_COURT, player)
+
+
+@kernel(inline="always")
 def pick_card(s, pick_for, player):
     s[PICK_FOR] = pick_for
     decide(s, PH_PICK_CARD, player)
@@ -782,7 +788,7 @@ def on_played(s, cfg, p, t, source):
     elif t == SPY:
         decide(s, PH_SPY, p)
     elif t == AEGIS:  # "then may Disgrace any Court card"; Immune to King's Hand: no reaction
-        decide(s, PH_AEGIS, p)
+        pick_court(s, PICK_AEGIS, p)
     else:
         end_turn(s, cfg)
 
@@ -1506,7 +1512,7 @@ def apply_ability_choice(s, cfg, phase, d, a):
         choose_ability(s, cfg, SPY, 0)
     elif phase == PH_HERALD_PLAY:
         herald_follow(s, cfg, d, a)
-    elif phase == PH_AEGIS:
+    elif phase == PH_PICK_COURT:  # PICK_AEGIS, the only Court pick yet
         disgrace(s, a)
         end_turn(s, cfg)
     elif phase == PH_PICK_PLAYER:
@@ -1746,7 +1752,7 @@ def legal_mask(s, cfg):
         for i in range(s[COURT_LEN] - 1):
             if not is_disgraced(s, i):
                 mask |= bit(i)
-    elif phase == PH_SOLDIER_DISGRACE or phase == PH_AEGIS:
+    elif phase == PH_SOLDIER_DISGRACE or phase == PH_PICK_COURT:  # PICK_AEGIS: any face-up card
         for i in range(s[COURT_LEN]):
             if not is_disgraced(s, i):
                 mask |= bit(i)
