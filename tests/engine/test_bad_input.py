@@ -237,6 +237,8 @@ BAD_FILES = [
     ("ik_immortal_scope", option(IMMORTAL, 'immortal_scope = "deck"'), "options.immortal_scope"),
     ("ik_immortal_arrival", option(IMMORTAL, "immortal_arrival = 1"), "options.immortal_arrival"),
     ("ik_mystic_steadfast", option(IMMORTAL, 'mystic_steadfast = "maybe"'), "options.mystic_steadfast"),
+    ("ik_army_mulligans", option(IMMORTAL.replace('"immortal_step"', '"army_step"'), 'mulligans = "always"'),
+     "options.mulligans"),
     ("ik_rollouts_fraction", seat0(IK, "search", "rollouts = 2.5", "greedy", 2), "seats[0].params.rollouts"),
     ("ik_rollouts_zero", seat0(IK, "search", "rollouts = 0", "greedy", 2), "seats[0].params.rollouts"),
     ("ik_inner_code", seat0(IK, "search", "inner = 3", "greedy", 2), "seats[0].params.inner"),

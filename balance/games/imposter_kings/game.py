@@ -19,7 +19,7 @@ TEAM_MODE = "two_v_two"  # its winner_seat, match_winner, score0 and score1 are 
 
 class ImposterKings(Game):
     name = "imposter_kings"
-    title = "The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; the Immortal for 2)"
+    title = "The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; the Immortal and the Army for 2)"
     rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
     supplement = "../shared/rules/imposter_kings.md"
     unit = "round"
@@ -164,6 +164,8 @@ class ImposterKings(Game):
             ("2v2 4p heuristic round", self.make_setup("two_v_two", 4, [("heuristic", {})] * 4, max_length=1)),
             ("immortal step round, heuristic vs heuristic",
              self.make_setup("immortal_step", 2, [("heuristic", {})] * 2, max_length=1)),
+            ("army step round, heuristic vs heuristic",
+             self.make_setup("army_step", 2, [("heuristic", {})] * 2, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
             ("cutthroat 3p round, search(16) vs heuristic",

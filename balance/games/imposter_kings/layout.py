@@ -1,13 +1,13 @@
 """The Imposter Kings, base game for 2, 3 and 4 players (2v2) and Fragments of Nersetti's first step
 (the Immortal): cards, the state record's layout, decisions and codes.
 
-Cards of one name are interchangeable, so every zone is a count per card TYPE (0..18). The
+Cards of one name are interchangeable, so every zone is a count per card TYPE (0..19). The
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The
 record has room for PLAYERS = 4 seats; a setup uses ``cfg[CFG_PLAYERS]`` of them (2, 3 or 4) and
 the others stay empty. In 2v2 (``cfg[CFG_TEAMS]``) partners sit opposite: seat p's SIDE (team) is
 p % 2, so seats 0 & 2 play seats 1 & 3; with 2 or 3 players each seat is its own side.
 
-State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..18):
+State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..19):
   D_SEAT, D_KIND, D_CHOICES the engine's decision header (``balance.engine.decision``): who decides
                             the pending decision (alias DECIDER), its kind (alias PHASE: a PH_*
                             code, which also marks the non-decision states PH_REDEAL, PH_ROUND_OVER,
@@ -35,7 +35,8 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   OUT_BONUS + p             1: p still had cards in hand or a Successor when knocked out
   COURT_LEN                 cards in the Court; COURT_TYPE + i / COURT_FLAGS + i, i = 0 oldest;
                             the Throne is the last one. Flags: FLAG_DISGRACED, FLAG_BONUS
-                            (the Soldier's +2, counted while it is the Throne)
+                            (the Soldier's +2, counted while it is the Throne), the seat that played
+                            it (FLAG_OWNER_SHIFT: the Aegis's Steadfast lasts until that King flips)
   REMOVED + t               cards of type t removed from the round face up (everyone saw them)
   REMOVED_HIDDEN + t        cards removed face down (Executioner's Condemned cards, the Assassin's
                             leftovers): nobody else knows their types
@@ -52,6 +53,11 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   OUT_COUNT, WINNER, SECOND, POINTS, CAPPED, ASSASSINATED, PLIES, FIRST, CHOOSER, MULLIGANS,
   SETUP_STAGE               round (WINNER is a seat, in 2v2 the winning side 0 / 1; SETUP_STAGE
                             counts the seats done with the current pre-play step)
+  ARMY_TAKEN + p*TYPES      the Army step: cards p took from its Army into its hand this round (Recruited),
+                            Exhausted when the round ends; MUSTER_PAID + p: 1 once p Exhausted an Army
+                            card this Mustering Phase (its first Recruit's cost is then paid)
+  ARMY + p*TYPES, EXHAUST + p*TYPES   the Army step, match-long: p's Army (face down, its contents known
+                            to p) and its Exhaust zone (face up)
   TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
                             seat, in 2v2 a team: SCORE + 0 is seats 0 & 2's score)
 
@@ -73,11 +79,13 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_SOLDIER_NAME, PH_JUDGE_NAME   bit t: name type t
   PH_FOOL, PH_SENTRY_PICK  bit i: Court card i (0 = oldest); bit ACT_NO: decline
   PH_SOLDIER_DISGRACE      bit i: Disgrace Court card i; bit ACT_NO: stop
+  PH_PICK_COURT            bit i: Court card i (what for: PICK_FOR); bit ACT_NO: none
   PH_MYSTIC                bit v: name the number v (1..8); bit ACT_NO: decline
   PH_EXECUTIONER           bit v: name the number v (1..highest base value in the Court); ACT_NO: decline
   PH_PICK_PLAYER           bit p: seat p (what for: PICK_FOR); the Spy's also ACT_NO: nobody
   PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR); 2v2's take also
-                            ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done
+                            ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done;
+                            the muster: bit t Recruit giving up hand card t, ACT_YES Recommission, ACT_NO done
 Answers listed from a mask come in ascending code order, the order the legal actions were always
 listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 """
@@ -105,15 +113,17 @@ HERALD = 15
 WARDEN = 16
 SPY = 17
 IMMORTAL = 18  # Fragments of Nersetti's cards follow the base box's
-TYPES = 19
+AEGIS = 19
+TYPES = 20
 
 NAMES = ("Fool", "Assassin", "Elder", "Zealot", "Inquisitor", "Soldier", "Judge", "Oathbound", "Mystic",
          "Warlord", "King's Hand", "Sentry", "Princess", "Queen", "Executioner", "Herald", "Warden", "Spy",
-         "Immortal")
-BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8, 6], dtype=np.int64)
+         "Immortal", "Aegis")
+BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8, 6, 3], dtype=np.int64)
 # Printed Royalty (the Immortal gives it to herself and the Warlord while her text holds: rules.is_royalty).
-ROYALTY = np.array([0] * 12 + [1, 1] + [0] * 5, dtype=np.int64)
+ROYALTY = np.array([0] * 12 + [1, 1] + [0] * 6, dtype=np.int64)
 # The Steadfast keyword as printed (rules.steadfast): "can't be Muted or have its value lowered by other cards".
+# The Aegis's lasts until its player's King is flipped (rules.aegis_steadfast), so it is not in the table.
 STEADFAST = np.zeros(TYPES, dtype=np.int64)
 STEADFAST[IMMORTAL] = 1
 # The cards the Immortal weakens while her text holds: -1 value and Muted (the Queen, Princess and Elders).
@@ -124,7 +134,7 @@ IMMORTAL_WEAKENS[[QUEEN, PRINCESS, ELDER]] = 1
 # answer; the Oathbound's follow-up card is Immune by a flag on the play (PEND_IMMUNE).
 
 # Decklists (counts per type). Quickplay: 14 cards, the Assassin is the Accused by rule.
-QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0], dtype=np.int64)
+QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0], dtype=np.int64)
 ASSASSIN_STEP_DECK = QUICKPLAY_DECK.copy()
 ASSASSIN_STEP_DECK[ASSASSIN] = 1
 KINGS_HAND_STEP_DECK = ASSASSIN_STEP_DECK.copy()
@@ -150,6 +160,10 @@ TWO_V_TWO_DECK[KINGS_HAND] = 2
 IMMORTAL_STEP_DECK = FULL_DECK.copy()
 IMMORTAL_STEP_DECK[IMMORTAL] = 1
 IMMORTAL_STEP_DECK[WARDEN] = 1
+# Fragments of Nersetti, step 2: each player's Army (the five Army cards and the Aegis), match-long.
+ARMY_STEP = np.zeros(TYPES, dtype=np.int64)
+ARMY_STEP[[ELDER, INQUISITOR, SOLDIER, JUDGE, OATHBOUND, AEGIS]] = 1
+RECOMMISSION_EXHAUSTS = 2  # Recommission: Exhaust 2 Army cards to put 1 Exhausted card back
 MAX_CARDS = 29
 assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
 assert IMMORTAL_STEP_DECK.sum() == 20
@@ -240,11 +254,15 @@ FIRST = PLIES + 1
 CHOOSER = FIRST + 1
 MULLIGANS = CHOOSER + 1
 SETUP_STAGE = MULLIGANS + 1
-TRUE_KING = SETUP_STAGE + 1
+ARMY_TAKEN = SETUP_STAGE + 1
+MUSTER_PAID = ARMY_TAKEN + PLAYERS * TYPES
+TRUE_KING = MUSTER_PAID + PLAYERS
 SCORE = TRUE_KING + 1
 FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
-STATE_SIZE = MATCH_OVER + 1
+ARMY = MATCH_OVER + 1
+EXHAUST = ARMY + PLAYERS * TYPES
+STATE_SIZE = EXHAUST + PLAYERS * TYPES
 
 # The round-level part (everything before TRUE_KING) is reset by each deal.
 ROUND_FIELDS = TRUE_KING
@@ -257,6 +275,7 @@ def known_at(observer: int, owner: int) -> int:
 
 FLAG_DISGRACED = 1
 FLAG_BONUS = 2
+FLAG_OWNER_SHIFT = 2  # COURT_FLAGS bits 2..4: the seat that played the card, plus 1 (0: not recorded)
 
 # ---- configuration (one int64 row per setup) -------------------------------------------------
 CFG_DECK = 0                 # + t: copies of type t shuffled into the deck (the fixed Accused excluded)
@@ -285,7 +304,9 @@ CFG_ARRIVAL_ABILITY = CFG_IMMORTAL_HAND + 1  # 1: a Queen / Princess played whil
                                              # ability before her Mute takes it (else Muted on arrival)
 CFG_MYSTIC_IS_MUTE = CFG_ARRIVAL_ABILITY + 1  # 1: the Mystic's "lose their text" is a Mute, so Steadfast cards
                                               # keep their text and value against it
-CFG_SIZE = CFG_MYSTIC_IS_MUTE + 1
+CFG_ARMY = CFG_MYSTIC_IS_MUTE + 1       # + t: copies of type t in each player's Army at the match's start
+                                        # (all 0: no Army, no Mustering Phase)
+CFG_SIZE = CFG_ARMY + TYPES
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
@@ -327,20 +348,21 @@ PH_EXECUTIONER = 26     # a number, or ACT_NO
 PH_HERALD_PLAY = 27     # a hand type of value 5 or more, or ACT_NO
 PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
 PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
-DECISION_KINDS = 30     # decision codes are 0..29
+PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
+DECISION_KINDS = 31     # decision codes are 0..30
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
-PH_REDEAL = 30          # not a decision: a mulligan was called, the match loop deals again
-PH_ROUND_OVER = 31      # not a decision
-PH_START = 32           # internal: a turn is about to start
-PHASES = 33
+PH_REDEAL = 31          # not a decision: a mulligan was called, the match loop deals again
+PH_ROUND_OVER = 32      # not a decision
+PH_START = 33           # internal: a turn is about to start
+PHASES = 34
 PHASE_NAMES = ("first player", "mulligan", "Successor", "Dungeon", "turn", "Antechamber", "Fool", "Inquisitor",
                "Soldier names", "Soldier disgraces", "Judge names", "Judge's Antechamber", "Oathbound follow-up",
                "Mystic", "Sentry picks", "Sentry gives", "Princess", "Princess swap (owner)",
                "Princess swap (opponent)", "King's Hand", "Assassin", "Reveal", "first player (seat)",
                "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
-               "Spy", "redeal", "round over", "start")
+               "Spy", "pick a Court card", "redeal", "round over", "start")
 
-# What a PH_PICK_PLAYER / PH_PICK_CARD decision is for (PICK_FOR).
+# What a PH_PICK_PLAYER / PH_PICK_CARD / PH_PICK_COURT decision is for (PICK_FOR).
 PICK_EXCHANGE_START = 0   # player: the True King breaks a tie for the highest revealed card
 PICK_EXCHANGE_VICTIM = 1  # player: whose revealed cards the Exchange's starter takes from
 PICK_EXCHANGE_TAKE = 2    # card: the revealed card taken (EXCH_STEP says from whom)
@@ -355,10 +377,18 @@ PICK_ASSASSIN_KEEP = 10   # card: the one the Assassin's owner keeps (three-play
 PICK_PARTNER_CARD = 11    # card: 2v2, the fourth card placed face down for the partner
 PICK_PARTNER_TAKE = 12    # card: 2v2, the card taken from the partner's four (ACT_FOURTH: its fourth)
 PICK_TRADE = 13           # card: 2v2, a card placed face down to trade with the partner (ACT_NO: done)
+PICK_MUSTER = 14          # card: the Mustering Phase: Recruit giving up hand card t (bit t), Recommission
+                          # (ACT_YES) or done (ACT_NO)
+PICK_RECRUIT_COST = 15    # card: the Army card Exhausted as the first Recruit's cost
+PICK_RECRUIT_TAKE = 16    # card: the Army card taken into hand
+PICK_RECOMMISSION_EXHAUST = 17  # card: an Army card Exhausted to Recommission (two in turn)
+PICK_RECOMMISSION_RETURN = 18   # card: the Exhausted card put back into the Army
+PICK_AEGIS = 19           # Court card: the one the Aegis Disgraces (ACT_NO: none)
 PICK_NAMES = ("exchange tie", "exchange: take from", "exchange: card", "Judge's opponent", "Princess's player",
               "Spy: who exchanges", "Spy: new Successor", "Executioner: Condemn", "Herald: new Successor",
               "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
-              "trade")
+              "trade", "muster", "Recruit: Exhaust as the cost", "Recruit: take", "Recommission: Exhaust",
+              "Recommission: put back", "Aegis: Disgrace")
 
 ACT_FLIP = TYPES
 ACT_YES = 30

@@ -26,7 +26,7 @@ from balance.games.imposter_kings.layout import (
     POINTS, ROUND_FIELDS, SCORE, SECOND, SIDES, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat,
+    apply_action, deal_round, is_disgraced, open_armies, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat,
     zone_row)
 from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_WEIGHTS, HEURISTIC_DEFAULTS,
                                                    HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH, choose)
@@ -145,6 +145,7 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
                cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
     s[ROUND_FIELDS:] = 0  # the match's part; each deal resets the round's
+    open_armies(s, cfg)
     n = cfg[CFG_PLAYERS]
     s[TRUE_KING] = wrap_seat(below(deals, n) + rotation, n)
     first_tk = s[TRUE_KING]

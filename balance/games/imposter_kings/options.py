@@ -33,14 +33,21 @@ MODES = {
                                                  "game with the Immortal and a Warden added (20 cards, 9 each, "
                                                  "Accused + unused card, Successor and Dungeon, mulligans, "
                                                  "scoring 1 + King face up + cards left)."),
+    "army_step": Mode("army_step", (2,), "Fragments of Nersetti for 2 players, step 2: the Immortal step with an "
+                                         "Army each (Elder, Inquisitor, Soldier, Judge, Oathbound and the Aegis, "
+                                         "match-long), the Mustering Phase after the first player is chosen "
+                                         "(Recruit, Recommission; the player going second first), no mulligans, "
+                                         "every Army card taken into a hand Exhausted at the round's end."),
 }
 MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step": L.ASSASSIN_STEP_DECK,
               "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK,
-              "two_v_two": L.TWO_V_TWO_DECK, "immortal_step": L.IMMORTAL_STEP_DECK}
+              "two_v_two": L.TWO_V_TWO_DECK, "immortal_step": L.IMMORTAL_STEP_DECK,
+              "army_step": L.IMMORTAL_STEP_DECK}
 MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8, "two_v_two": 7,
-             "immortal_step": 9}
+             "immortal_step": 9, "army_step": 9}
 # The modes played as the full game (Successor and Dungeon, full scoring; mulligans but in Cutthroat).
-FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step")
+FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step", "army_step")
+ARMY_MODES = {"army_step": L.ARMY_STEP}  # each player's Army at the match's start
 MULLIGAN_MODES = ("full", "two_v_two", "immortal_step")
 # The modes with the Reveal before play, the True King choosing first player and direction.
 REVEAL_MODES = ("cutthroat", "two_v_two")
@@ -88,7 +95,7 @@ OPTIONS = (
            "her effect ends).", choices=("steadfast_wins", "mystic_wins")),
     Option("mulligans", "mode",
            "'mode': mulligans in the full game, the Immortal step and 2v2 (one free per team) only (the learning "
-           "modes' setup does not list them, Cutthroat has none); "
+           "modes' setup does not list them, Cutthroat and the Army have none); "
            "'always' or 'never'.", choices=("mode", "always", "never"), assumed=True),
     Option("learning_scoring", "one_point",
            "Round scoring in Quickplay and the learning steps: 'one_point' (rulebook: 'The winner of each "
@@ -129,7 +136,7 @@ POLICIES = (
                   "matches", 0.0, 1.0),),
            labelled=("mulligan",)),
     Policy("greedy", GREEDY, "play the lowest legal card, flip the King only when stuck; always react; "
-                             "never mulligan; other choices at random"),
+                             "never mulligan nor muster; other choices at random"),
     Policy("heuristic", HEURISTIC, "ability-aware weighted scoring with the opponent's hand inferred from "
                                    "everything public and seen", HEURISTIC_POLICY_PARAMS),
     Policy("search", SEARCH, "flat Monte Carlo (PIMC): per legal action, the same determinized worlds (every "
@@ -166,8 +173,8 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_SPY_USER_CHOOSES] = 1 if options["spy_chooser"] == "spy" else 0
     cfg[L.CFG_DUNGEON] = 1 if mode in FULL_GAME_MODES else 0
     mulligans = options["mulligans"]
-    if cutthroat and mulligans == "always":
-        raise SetupError("options.mulligans", "Cutthroat has no mulligans (rulebook)")
+    if (cutthroat or mode in ARMY_MODES) and mulligans == "always":
+        raise SetupError("options.mulligans", f"mode '{mode}' has no mulligans (rulebook)")
     cfg[L.CFG_MULLIGANS] = 1 if mulligans == "always" or (mulligans == "mode" and mode in MULLIGAN_MODES) else 0
     if options["trade_retries"] < 0:
         raise SetupError("options.trade_retries", "must be at least 0")
@@ -188,7 +195,9 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_POINTS] = options["points_to_win"]
     cfg[L.CFG_PLY_CAP] = options["round_turn_cap"]
     cfg[L.CFG_FIXED_ACCUSED] = fixed
-    cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck)[-1]), fixed) + 1
+    army = ARMY_MODES.get(mode, np.zeros(L.TYPES, dtype=np.int64))
+    cfg[L.CFG_ARMY:L.CFG_ARMY + L.TYPES] = army
+    cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck + army)[-1]), fixed) + 1
     return cfg
 
 
@@ -233,7 +242,7 @@ def card_action(t: int, kinds: tuple = PLAY_KINDS) -> Action:
 
 def action_menu(mode: str, options: dict) -> list[Action]:
     """The restriction menu of a setup: every card dealt in the mode, then the choices it poses."""
-    deck = MODE_DECKS[mode]
+    deck = MODE_DECKS[mode] + ARMY_MODES.get(mode, 0)
     kinds = CUTTHROAT_PLAY_KINDS if mode in REVEAL_MODES else PLAY_KINDS
     menu = [card_action(t, kinds) for t in range(L.TYPES) if deck[t] > 0]
     menu.append(Action("King flip", L.PH_TURN, L.ACT_FLIP, "flip the King (Disgrace the Throne, take the Successor)"))

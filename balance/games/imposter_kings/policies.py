@@ -34,7 +34,7 @@ import numpy as np
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
-from balance.engine.rng import below, chance, shuffle
+from balance.engine.rng import below, bit_index, chance, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
@@ -48,12 +48,13 @@ from balance.games.imposter_kings.layout import (
     PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POOL, QUEEN, REMOVED, REVEALED,
     ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
-    REMOVED_HIDDEN, SCORE, SIDES, FIRST, TRADE_TRY,
+    REMOVED_HIDDEN, SCORE, SIDES, FIRST, TRADE_TRY, ARMY, ARMY_TAKEN, PH_PICK_COURT, PICK_MUSTER,
+    PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE,
 )
 from balance.games.imposter_kings.rules import (
-    answers, apply_action, bit, court_value, hand_count, hand_value, highest_revealed, in_mode, is_disgraced,
-    is_opponent, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target, side_of, wrap_seat,
-    zone_count, zone_row)
+    answers, apply_action, bit, court_value, hand_count, hand_value, has_army, highest_revealed, in_mode,
+    is_disgraced, is_opponent, is_royalty, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target,
+    side_of, wrap_seat, zone_count, zone_row)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -77,6 +78,8 @@ HEURISTIC_DEFAULTS = np.array([0.5, 1.0, 1.0, 3.0, 3.0, 7.0, 5.0, 0.5], dtype=np
 # Random policy parameters.
 R_MULLIGAN = 0        # probability of calling a mulligan when one is offered
 RANDOM_MULLIGAN_DEFAULT = 0.1  # see options.py
+RANDOM_MUSTER = 0.25  # the random policy's chance of another mustering action (uniform ones would
+                      # spend the whole Army in the first round)
 
 # Search parameters.
 S_ROLLOUTS = 0        # determinized rollouts per legal action
@@ -97,13 +100,14 @@ ASSASSIN_VALUE = 2
 KINGS_HAND_VALUE = 8
 HARM_MYSTIC = 0.6
 HARM_SWAP = 0.5
+MUSTER_GIVE_AT_MOST = 3  # the heuristic Recruits only to give up a card worth at most this
 
 # Scratch rows (one int64 scratch matrix per game, reused).
 SCR_DET = 0       # a determinized copy of the state
 SCR_WORK = 1      # the state a rollout plays on
 SCR_ACTIONS = 2   # the rollout's legal actions
 SCR_POOL = 3      # the hidden cards being shuffled
-SCR_UNSEEN = 4    # the hidden cards' counts per type
+SCR_UNSEEN = 4    # the hidden cards' counts per type (the Army step: an opponent's face-down Army included)
 SCRATCH_ROWS = 5
 SCRATCH_WIDTH = max(STATE_SIZE, MAX_ACTIONS, 2 * MAX_CARDS)
 FS_ODDS = 0       # float scratch: the inferred opponent hand
@@ -149,6 +153,10 @@ def unseen_counts(s, cfg, me, out):
     if in_mode(cfg, EXECUTIONER):
         for t in range(types):
             out[t] -= s[zone_row(CONDEMNED_HIDDEN, me) + t]
+    if has_army(cfg):  # in the round besides the deck: my taken Army cards, and every card of an
+        for p in range(cfg[CFG_PLAYERS]):  # opponent's face-down Army or taken from it (which: unseen)
+            for t in range(types):
+                out[t] += s[zone_row(ARMY_TAKEN, p) + t] + (s[zone_row(ARMY, p) + t] if p != me else 0)
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         out[cfg[CFG_FIXED_ACCUSED]] += 1
     if cfg[CFG_REVEAL]:  # the zones of Cutthroat's Reveal and Exchange
@@ -271,16 +279,36 @@ def taken_away(s, cfg):
 @kernel
 def random_choice(s, params, stream):
     """The engine's uniform answer, except an unforced mulligan: called with probability
-    ``R_MULLIGAN``."""
+    ``R_MULLIGAN``; and the Army's mustering: another action with probability RANDOM_MUSTER (a
+    uniform one of them), else done."""
     if s[PHASE] == PH_MULLIGAN:
         return ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO
+    if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER:
+        actions = s[D_CHOICES] & ~bit(ACT_NO)
+        if actions == 0 or not chance(stream, RANDOM_MUSTER):
+            return ACT_NO
+        k = below(stream, popcount(actions))
+        while k > 0:
+            actions &= actions - 1
+            k -= 1
+        return bit_index(actions & -actions)
     return random_answer(s, stream)
+
+
+@kernel(inline="always")
+def popcount(mask):
+    n = 0
+    while mask != 0:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
 @kernel
 def greedy(s, cfg, actions, n, stream):
-    """Turn: the lowest legal card, the King only when stuck. Reactions: always. Else random."""
+    """Turn: the lowest legal card, the King only when stuck. Reactions: always. Never a mulligan nor
+    a mustering action. Else random."""
     phase = s[PHASE]
     if phase == PH_TURN or phase == PH_ANTE or phase == PH_OATH_FOLLOW:
         best = -1
@@ -294,8 +322,8 @@ def greedy(s, cfg, actions, n, stream):
     if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:  # against an opponent (2v2: not the partner)
         other = s[PEND_USER] if phase == PH_KINGS_HAND else s[CURRENT]
         return position_of(actions, n, ACT_YES if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
-    if phase == PH_MULLIGAN:
-        return position_of(actions, n, ACT_NO)
+    if phase == PH_MULLIGAN or (phase == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER):
+        return position_of(actions, n, ACT_NO)  # no mulligan, no mustering
     return below(stream, n)
 
 
@@ -433,6 +461,11 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_PRINCESS:
         low = extreme_card(s, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
+    if phase == PH_PICK_COURT:  # the Aegis: Disgrace a Royalty card under the Aegis (the Immortal's or the Warlord's source)
+        for i in range(s[COURT_LEN] - 1):
+            if not is_disgraced(s, i) and is_royalty(s, cfg, s[COURT_TYPE + i]):
+                return i
+        return ACT_NO
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
 
@@ -565,7 +598,43 @@ def pick_card_choice(s, cfg, me, buf):
         return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_EXEC_CONDEMN:
         return lowest_in(s, cfg, choices)
+    if pick_for >= PICK_MUSTER:
+        return muster_choice(s, cfg, me)
     return team_pick(s, cfg, me, buf)
+
+
+@kernel
+def muster_choice(s, cfg, me):
+    """The Mustering Phase: one Recruit when the hand's weakest card (never the Assassin) is worth
+    at most MUSTER_GIVE_AT_MOST and the Army holds a card worth more than it: give it up, take the
+    Army's highest card, pay the cost with its lowest; never Recommission."""
+    pick_for = s[PICK_FOR]
+    army_types = np.int64(0)
+    for t in range(TYPES):
+        if s[zone_row(ARMY, me) + t] > 0:
+            army_types |= bit(t)
+    if pick_for == PICK_RECRUIT_TAKE or pick_for == PICK_RECOMMISSION_RETURN:
+        return highest_in(s[D_CHOICES])
+    if pick_for != PICK_MUSTER:  # the Army cards to Exhaust
+        return lowest_base_in(s[D_CHOICES])
+    if zone_count(s, ARMY_TAKEN, me) > 0:
+        return ACT_NO
+    low = extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+    best = highest_in(army_types)
+    if (low >= 0 and low != ASSASSIN and (s[D_CHOICES] & bit(low)) != 0 and BASE_VALUE[low] <= MUSTER_GIVE_AT_MOST
+            and best >= 0 and BASE_VALUE[best] > BASE_VALUE[low]):
+        return low
+    return ACT_NO
+
+
+@kernel
+def lowest_base_in(mask):
+    """The type of lowest base value among the types in ``mask``."""
+    pick = -1
+    for t in range(TYPES):
+        if (mask & bit(t)) != 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
+            pick = t
+    return pick
 
 
 @kernel(inline="always")
@@ -698,7 +767,9 @@ def best_court_card(s, cfg, sentry):
 # The decisions before play that place or pass cards (Cutthroat's Exchange, 2v2's fourth card, take
 # and trade: PICK_FOR codes, as a mask) are the heuristic's, as the Reveal, Successor and Dungeon are.
 SETUP_PICKS = ((1 << PICK_EXCHANGE_START) | (1 << PICK_EXCHANGE_VICTIM) | (1 << PICK_EXCHANGE_TAKE)
-               | (1 << PICK_PARTNER_CARD) | (1 << PICK_PARTNER_TAKE) | (1 << PICK_TRADE))
+               | (1 << PICK_PARTNER_CARD) | (1 << PICK_PARTNER_TAKE) | (1 << PICK_TRADE) | (1 << PICK_MUSTER)
+               | (1 << PICK_RECRUIT_COST) | (1 << PICK_RECRUIT_TAKE) | (1 << PICK_RECOMMISSION_EXHAUST)
+               | (1 << PICK_RECOMMISSION_RETURN))
 
 
 @kernel
@@ -779,6 +850,33 @@ def redeal_row(s, out, row, pool, k):
 
 
 @kernel
+def deal_army(s, out, q, pool, n, k):
+    """The Army step: q's face-down Army dealt anew, as many cards as it holds, each of a type q's
+    Army pool allows (its Army and the Army cards it took this round: a union everyone knows, the
+    Army less the Exhaust zone; which of them it took is hidden); the rest of that pool counts as
+    taken this round. The first such cards of the shuffled pool, moved to its front; returns the
+    next k."""
+    need = zone_count(s, ARMY, q)
+    army = zone_row(ARMY, q)
+    taken = zone_row(ARMY_TAKEN, q)
+    for t in range(TYPES):
+        out[army + t] = 0
+    j = k
+    while need > 0 and j < n:
+        t = pool[j]
+        if out[army + t] < s[army + t] + s[taken + t]:
+            out[army + t] += 1
+            pool[j] = pool[k]
+            pool[k] = t
+            k += 1
+            need -= 1
+        j += 1
+    for t in range(TYPES):
+        out[taken + t] = s[army + t] + s[taken + t] - out[army + t]
+    return k
+
+
+@kernel
 def others_knowledge(s, cfg, me, out):
     """What the other players know of each other in a world ``me`` deals: of a third player's hand,
     only the cards ``me`` knows of too (their private knowledge is hidden from ``me``, and a world
@@ -809,11 +907,13 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     their identity, so one view and one stream give one world (with two players the world dealt
     before Cutthroat and 2v2, but for the revealed Assassin, which that one could deal away)."""
     copy_world(out, s, STATE_SIZE)
-    unseen_pool(s, cfg, me, unseen, pool, stream)
+    n = unseen_pool(s, cfg, me, unseen, pool, stream)
     k = 0
     for q in range(cfg[CFG_PLAYERS]):
         if q == me:
             continue
+        if has_army(cfg):
+            k = deal_army(s, out, q, pool, n, k)
         hidden_hand = hand_count(s, q) - revealed_reaction(s, me, q)
         for t in range(TYPES):
             out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]

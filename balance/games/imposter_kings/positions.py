@@ -36,7 +36,7 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_row
 
-INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK)
+INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_PICK_COURT)
 NUMBER_PHASES = (L.PH_MYSTIC, L.PH_EXECUTIONER, L.PH_FIRST_SEAT, L.PH_PICK_PLAYER)
 WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO,
          "fourth": L.ACT_FOURTH, "done": L.ACT_NO,
@@ -84,9 +84,13 @@ class Position:
               removed: list | None = None, accused: str = "Judge", unused: str | None = None, muted: int = 0,
               known: dict | None = None, turn: int = 0, mode: str = "full", options: dict | None = None,
               scores: tuple | None = None, true_king: int = 0, out: list | None = None, direction: int = 1,
-              condemned_hidden: dict | None = None) -> "Position":
+              condemned_hidden: dict | None = None, armies: dict | None = None, exhausted: dict | None = None,
+              army_taken: dict | None = None) -> "Position":
         """A position at the start of seat ``turn``'s turn (Condemned/Antechamber rules apply).
-        ``known``: {observer: names} (2 players: of the opponent's hand) or {(observer, owner): names}."""
+        ``known``: {observer: names} (2 players: of the opponent's hand) or {(observer, owner): names}.
+        The Army step: ``armies`` / ``exhausted`` / ``army_taken`` ({seat: names}) replace a seat's
+        Army (default: the mode's whole Army), its Exhaust zone and the Army cards it took this round
+        (already in its hand)."""
         opts = {o.name: o.default for o in OPTIONS}
         opts.update(options or {})
         cfg = config_row(mode, opts)
@@ -128,6 +132,12 @@ class Position:
             s[L.COURT_FLAGS + i] |= L.FLAG_BONUS
         for t in _types(removed):
             s[L.REMOVED + t] += 1
+        R.open_armies(s, cfg)
+        for zone, given in ((L.ARMY, armies), (L.EXHAUST, exhausted), (L.ARMY_TAKEN, army_taken)):
+            for p, names in (given or {}).items():
+                s[zone + p * L.TYPES:zone + (p + 1) * L.TYPES] = 0
+                for t in _types(names):
+                    s[zone + p * L.TYPES + t] += 1
         s[L.ACCUSED] = L.type_of(accused)
         s[L.UNUSED] = L.type_of(unused) if unused else -1
         s[L.MUTED] = muted
@@ -156,6 +166,7 @@ class Position:
         cfg = config_row(mode, opts)
         s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         s[L.TRUE_KING] = true_king
+        R.open_armies(s, cfg)
         R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(L.MAX_CARDS, dtype=np.int64))
         for p, names in (hands or {}).items():
             s[L.HAND + p * L.TYPES:L.HAND + (p + 1) * L.TYPES] = 0
@@ -212,8 +223,9 @@ class Position:
 
     @property
     def pick_for(self) -> str | None:
-        """What a "pick a player" / "pick a card" decision is for (None at other decisions)."""
-        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD):
+        """What a "pick a player" / "pick a card" / "pick a Court card" decision is for (None at other
+        decisions)."""
+        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD, L.PH_PICK_COURT):
             return L.PICK_NAMES[self.s[L.PICK_FOR]]
         return None
 
@@ -296,6 +308,18 @@ class Position:
 
     def flipped(self, p: int) -> bool:
         return bool(self.s[L.FLIPPED + p])
+
+    def army(self, p: int) -> list[str]:
+        """The Army step: the cards in p's Army."""
+        return self._names(L.ARMY + p * L.TYPES)
+
+    def exhausted(self, p: int) -> list[str]:
+        """The Army step: p's Exhaust zone."""
+        return self._names(L.EXHAUST + p * L.TYPES)
+
+    def army_taken(self, p: int) -> list[str]:
+        """The Army step: the Army cards p took into its hand this round."""
+        return self._names(L.ARMY_TAKEN + p * L.TYPES)
 
     def removed(self) -> list[str]:
         return self._names(L.REMOVED)

@@ -1,5 +1,5 @@
 """The compiled rules kernel of The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4;
-Fragments of Nersetti for 2 players, step 1: the Immortal).
+Fragments of Nersetti for 2 players, step 1: the Immortal, step 2: the Army).
 
 A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops
 only at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a
@@ -33,7 +33,9 @@ from balance.engine.rng import bit_index, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS, CFG_ARRIVAL_ABILITY, CFG_IMMORTAL_HAND, CFG_MYSTIC_IS_MUTE,
-    IMMORTAL, IMMORTAL_COURT_VALUE, IMMORTAL_LOWERS, IMMORTAL_WEAKENS, STEADFAST,
+    IMMORTAL, IMMORTAL_COURT_VALUE, IMMORTAL_LOWERS, IMMORTAL_WEAKENS, STEADFAST, AEGIS, ARMY, ARMY_TAKEN, CFG_ARMY,
+    EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, RECOMMISSION_EXHAUSTS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
     PICK_PARTNER_TAKE, PICK_TRADE, SIDES, TRADE_MAX, TRADE_OPEN, TRADE_TRY,
@@ -101,6 +103,20 @@ def is_disgraced(s, i):
 def steadfast(t):
     """Card type t has Steadfast (printed: the Immortal)."""
     return STEADFAST[t] == 1
+
+
+@kernel(inline="always")
+def court_owner(s, i):
+    """The seat that played Court card i (-1: not recorded; only the Aegis's is)."""
+    return ((s[COURT_FLAGS + i] >> FLAG_OWNER_SHIFT) & 7) - 1
+
+
+@kernel(inline="always")
+def aegis_keeps_text(s, cfg, t, owner):
+    """The Aegis is "Steadfast until its owner's King is flipped": the Mystic (read as a Mute,
+    option mystic_steadfast) does not reach it while ``owner``'s King is face up (an Aegis whose
+    player is not recorded, in a built position, counts as face up)."""
+    return t == AEGIS and cfg[CFG_MYSTIC_IS_MUTE] != 0 and (owner < 0 or s[FLIPPED + owner] == 0)
 
 
 @kernel(inline="always")
@@ -199,7 +215,7 @@ def court_value(s, cfg, i):
     if is_disgraced(s, i):
         return DISGRACED_VALUE
     t = s[COURT_TYPE + i]
-    if mystic_silenced(s, cfg, t):
+    if mystic_silenced(s, cfg, t) and not aegis_keeps_text(s, cfg, t, court_owner(s, i)):
         return MUTED_VALUE
     if t == WARLORD and royalty_in_court(s, cfg):
         return WARLORD_COURT_WITH_ROYALTY
@@ -251,6 +267,8 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
         return True
     if t == ZEALOT and not hand_muted(s, cfg, t) and s[FLIPPED + p] == 1 and not royal_throne:
         return True
+    if t == AEGIS and (not hand_muted(s, cfg, t) or aegis_keeps_text(s, cfg, t, p)):
+        return True  # "may be played on any card"
     return t == OATHBOUND and oathbound_override(s, cfg, p)
 
 
@@ -550,7 +568,8 @@ def has_judge_card(s, p):
 
 @kernel(inline="always")
 def in_mode(cfg, t):
-    return cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t
+    """Type t is dealt in the mode (its deck, the fixed Accused, an Army)."""
+    return cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
 
 
 # ---- round flow ------------------------------------------------------------------------------
@@ -564,6 +583,12 @@ def decide(s, phase, player):
 def pick_player(s, pick_for, player):
     s[PICK_FOR] = pick_for
     decide(s, PH_PICK_PLAYER, player)
+
+
+@kernel(inline="always")
+def pick_court(s, pick_for, player):
+    s[PICK_FOR] = pick_for
+    decide(s, PH_PICK_COURT, player)
 
 
 @kernel(inline="always")
@@ -607,6 +632,8 @@ def end_round(s, cfg, winner):
     played; Cutthroat's second place 1) and hand the True King to the player who lost first."""
     n = cfg[CFG_PLAYERS]
     s[WINNER] = winner
+    if has_army(cfg):
+        exhaust_taken(s, cfg)
     points = 1
     if cfg[CFG_FULL_SCORING]:
         if s[FLIPPED + winner] == 0:
@@ -668,6 +695,8 @@ def start_turn(s, cfg):
     p = s[CURRENT]
     if s[PLIES] >= cfg[CFG_PLY_CAP]:
         s[CAPPED] = 1
+        if has_army(cfg):
+            exhaust_taken(s, cfg)
         s[PHASE] = PH_ROUND_OVER
         return
     if remove_condemned(s, p):
@@ -716,7 +745,9 @@ def play_card(s, cfg, p, t, source):
     push_court(s, t)
     s[PEND_IMMUNE] = 1 if source == SRC_FOLLOW else 0
     s[PEND_USER] = p
-    if loses_ability_on_arrival(s, cfg, t):
+    if t == AEGIS:
+        s[COURT_FLAGS + s[COURT_LEN] - 1] |= (p + 1) << FLAG_OWNER_SHIFT
+    if loses_ability_on_arrival(s, cfg, t) and not aegis_keeps_text(s, cfg, t, p):
         end_turn(s, cfg)
         return
     on_played(s, cfg, p, t, source)
@@ -756,6 +787,8 @@ def on_played(s, cfg, p, t, source):
         decide(s, PH_WARDEN, p)
     elif t == SPY:
         decide(s, PH_SPY, p)
+    elif t == AEGIS:  # "then may Disgrace any Court card"; Immune to King's Hand: no reaction
+        pick_court(s, PICK_AEGIS, p)
     else:
         end_turn(s, cfg)
 
@@ -1016,6 +1049,8 @@ def set_first(s, cfg, seat):
     s[SETUP_STAGE] = 0
     if cfg[CFG_TEAMS]:
         take_next(s, cfg)
+    elif has_army(cfg):
+        pick_card(s, PICK_MUSTER, 1 - seat)  # "The player going second musters first"
     else:
         setup_step(s, cfg, seat)
 
@@ -1278,6 +1313,92 @@ def place_for_trade(s, cfg, d, a):
     trade_next(s, cfg)
 
 
+# ---- the Army (Fragments of Nersetti, step 2): the Mustering Phase and exhaustion ------------------
+@kernel(inline="always")
+def has_army(cfg):
+    """The mode gives each player an Army (every Army holds the five Army cards, the Elder among them)."""
+    return cfg[CFG_ARMY + ELDER] > 0
+
+
+@kernel
+def open_armies(s, cfg):
+    """The match's start: each player's Army is the mode's Army cards, nothing Exhausted."""
+    for p in range(cfg[CFG_PLAYERS]):
+        for t in range(TYPES):
+            s[zone_row(ARMY, p) + t] = cfg[CFG_ARMY + t]
+            s[zone_row(EXHAUST, p) + t] = 0
+
+
+@kernel
+def exhaust_taken(s, cfg):
+    """"At the end of the round, every Army card taken into a hand this round is Exhausted" (face
+    up: everyone now sees which were taken)."""
+    for p in range(cfg[CFG_PLAYERS]):
+        for t in range(TYPES):
+            s[zone_row(EXHAUST, p) + t] += s[zone_row(ARMY_TAKEN, p) + t]
+            s[zone_row(ARMY_TAKEN, p) + t] = 0
+
+
+@kernel
+def muster_mask(s, d):
+    """The mustering actions d may take: Recruit giving up a hand card (bit t; the Army must hold
+    a card to take, and one more to Exhaust while the phase's cost is unpaid), Recommission
+    (ACT_YES: two Army cards to Exhaust; the Exhaust zone then holds one to put back), done."""
+    army = zone_count(s, ARMY, d)
+    mask = bit(ACT_NO)
+    if army >= (1 if s[MUSTER_PAID + d] else 2):
+        mask |= hand_types(s, d)
+    if army >= RECOMMISSION_EXHAUSTS:
+        mask |= bit(ACT_YES)
+    return mask
+
+
+@kernel(inline="always")
+def exhaust_army_card(s, d, t):
+    """d Exhausts an Army card of type t (face up, in everyone's sight)."""
+    s[zone_row(ARMY, d) + t] -= 1
+    s[zone_row(EXHAUST, d) + t] += 1
+    s[MUSTER_PAID + d] = 1
+
+
+@kernel
+def apply_muster(s, cfg, pick_for, d, a):
+    """The Mustering Phase, the player going second first: Recruit ("remove a card from your hand
+    from the round (face up), then take 1 card from your Army into your hand without revealing
+    it; if you haven't Exhausted a card from your Army this Mustering Phase, you must Exhaust 1
+    now as a cost") and Recommission ("Exhaust 2 cards from your Army to put 1 Exhausted card
+    back"), as many times as d likes; then the other player, then Successors and Dungeons."""
+    if pick_for == PICK_MUSTER:
+        if a == ACT_NO:
+            if d != s[FIRST]:
+                pick_card(s, PICK_MUSTER, s[FIRST])
+            else:
+                setup_step(s, cfg, s[FIRST])
+        elif a == ACT_YES:
+            s[PEND_LEFT] = RECOMMISSION_EXHAUSTS
+            pick_card(s, PICK_RECOMMISSION_EXHAUST, d)
+        else:
+            take_from_hand(s, cfg, d, a)
+            s[REMOVED + a] += 1
+            pick_card(s, PICK_RECRUIT_TAKE if s[MUSTER_PAID + d] else PICK_RECRUIT_COST, d)
+    elif pick_for == PICK_RECRUIT_COST:
+        exhaust_army_card(s, d, a)
+        pick_card(s, PICK_RECRUIT_TAKE, d)
+    elif pick_for == PICK_RECRUIT_TAKE:  # unseen by the others: no knowledge row changes
+        s[zone_row(ARMY, d) + a] -= 1
+        s[zone_row(HAND, d) + a] += 1
+        s[zone_row(ARMY_TAKEN, d) + a] += 1
+        pick_card(s, PICK_MUSTER, d)
+    elif pick_for == PICK_RECOMMISSION_EXHAUST:
+        exhaust_army_card(s, d, a)
+        s[PEND_LEFT] -= 1
+        pick_card(s, PICK_RECOMMISSION_EXHAUST if s[PEND_LEFT] > 0 else PICK_RECOMMISSION_RETURN, d)
+    else:  # PICK_RECOMMISSION_RETURN
+        s[zone_row(EXHAUST, d) + a] -= 1
+        s[zone_row(ARMY, d) + a] += 1
+        pick_card(s, PICK_MUSTER, d)
+
+
 # ---- performing a decision -------------------------------------------------------------------
 @kernel
 def apply_action(s, cfg, a):
@@ -1391,6 +1512,9 @@ def apply_ability_choice(s, cfg, phase, d, a):
         choose_ability(s, cfg, SPY, 0)
     elif phase == PH_HERALD_PLAY:
         herald_follow(s, cfg, d, a)
+    elif phase == PH_PICK_COURT:  # PICK_AEGIS, the only Court pick yet
+        disgrace(s, a)
+        end_turn(s, cfg)
     elif phase == PH_PICK_PLAYER:
         apply_pick_player(s, cfg, d, a)
     else:
@@ -1461,6 +1585,8 @@ def apply_pick_card(s, cfg, d, a):
         take_from_partner(s, cfg, d, a)
     elif pick_for == PICK_TRADE:
         place_for_trade(s, cfg, d, a)
+    elif pick_for >= PICK_MUSTER:
+        apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
         s[POOL + a] -= 1
         s[zone_row(HAND, d) + a] += 1
@@ -1581,6 +1707,12 @@ def pick_card_mask(s, cfg, d):
         return zone_types(s, REVEALED, q) | (bit(ACT_FOURTH) if s[PARTNER_CARD + q] >= 0 else 0)
     if pick_for == PICK_TRADE:
         return hand_types(s, d) | bit(ACT_NO)
+    if pick_for == PICK_MUSTER:
+        return muster_mask(s, d)
+    if pick_for == PICK_RECOMMISSION_RETURN:
+        return zone_types(s, EXHAUST, d)
+    if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
+        return zone_types(s, ARMY, d)
     return hand_types(s, d)
 
 
@@ -1620,7 +1752,7 @@ def legal_mask(s, cfg):
         for i in range(s[COURT_LEN] - 1):
             if not is_disgraced(s, i):
                 mask |= bit(i)
-    elif phase == PH_SOLDIER_DISGRACE:
+    elif phase == PH_SOLDIER_DISGRACE or phase == PH_PICK_COURT:  # PICK_AEGIS: any face-up card
         for i in range(s[COURT_LEN]):
             if not is_disgraced(s, i):
                 mask |= bit(i)
