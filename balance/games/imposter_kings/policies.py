@@ -34,7 +34,7 @@ import numpy as np
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
-from balance.engine.rng import below, bit_index, chance, shuffle
+from balance.engine.rng import below, chance, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
@@ -54,7 +54,7 @@ from balance.games.imposter_kings.layout import (
 from balance.games.imposter_kings.rules import (
     answers, apply_action, bit, court_value, hand_count, hand_value, has_army, highest_revealed, in_mode,
     is_disgraced, is_opponent, is_royalty, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target,
-    side_of, wrap_seat, zone_count, zone_row)
+    side_of, wrap_seat, zone_count, zone_row, zone_types)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -287,21 +287,8 @@ def random_choice(s, params, stream):
         actions = s[D_CHOICES] & ~bit(ACT_NO)
         if actions == 0 or not chance(stream, RANDOM_MUSTER):
             return ACT_NO
-        k = below(stream, popcount(actions))
-        while k > 0:
-            actions &= actions - 1
-            k -= 1
-        return bit_index(actions & -actions)
+        return random_bit(stream, actions)
     return random_answer(s, stream)
-
-
-@kernel(inline="always")
-def popcount(mask):
-    n = 0
-    while mask != 0:
-        mask &= mask - 1
-        n += 1
-    return n
 
 
 # ---- the greedy policy -----------------------------------------------------------------------
@@ -609,10 +596,6 @@ def muster_choice(s, cfg, me):
     at most MUSTER_GIVE_AT_MOST and the Army holds a card worth more than it: give it up, take the
     Army's highest card, pay the cost with its lowest; never Recommission."""
     pick_for = s[PICK_FOR]
-    army_types = np.int64(0)
-    for t in range(TYPES):
-        if s[zone_row(ARMY, me) + t] > 0:
-            army_types |= bit(t)
     if pick_for == PICK_RECRUIT_TAKE or pick_for == PICK_RECOMMISSION_RETURN:
         return highest_in(s[D_CHOICES])
     if pick_for != PICK_MUSTER:  # the Army cards to Exhaust
@@ -620,7 +603,7 @@ def muster_choice(s, cfg, me):
     if zone_count(s, ARMY_TAKEN, me) > 0:
         return ACT_NO
     low = extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
-    best = highest_in(army_types)
+    best = highest_in(zone_types(s, ARMY, me))
     if (low >= 0 and low != ASSASSIN and (s[D_CHOICES] & bit(low)) != 0 and BASE_VALUE[low] <= MUSTER_GIVE_AT_MOST
             and best >= 0 and BASE_VALUE[best] > BASE_VALUE[low]):
         return low

@@ -632,8 +632,7 @@ def end_round(s, cfg, winner):
     played; Cutthroat's second place 1) and hand the True King to the player who lost first."""
     n = cfg[CFG_PLAYERS]
     s[WINNER] = winner
-    if has_army(cfg):
-        exhaust_taken(s, cfg)
+    exhaust_taken(s, cfg)
     points = 1
     if cfg[CFG_FULL_SCORING]:
         if s[FLIPPED + winner] == 0:
@@ -695,8 +694,7 @@ def start_turn(s, cfg):
     p = s[CURRENT]
     if s[PLIES] >= cfg[CFG_PLY_CAP]:
         s[CAPPED] = 1
-        if has_army(cfg):
-            exhaust_taken(s, cfg)
+        exhaust_taken(s, cfg)
         s[PHASE] = PH_ROUND_OVER
         return
     if remove_condemned(s, p):
@@ -1333,6 +1331,8 @@ def open_armies(s, cfg):
 def exhaust_taken(s, cfg):
     """"At the end of the round, every Army card taken into a hand this round is Exhausted" (face
     up: everyone now sees which were taken)."""
+    if not has_army(cfg):
+        return
     for p in range(cfg[CFG_PLAYERS]):
         for t in range(TYPES):
             s[zone_row(EXHAUST, p) + t] += s[zone_row(ARMY_TAKEN, p) + t]
