@@ -36,7 +36,7 @@ D_CHOICES = 2  # the legal answers, an int64 bit mask
 DECISION_HEADER = 3  # the first free offset: a game's own layout starts here
 
 # ---- restrictions ---------------------------------------------------------------------------
-N_KINDS_MAX = 32  # decision kinds a game may declare (codes 0..N_KINDS_MAX - 1)
+N_KINDS_MAX = 48  # decision kinds a game may declare (codes 0..N_KINDS_MAX - 1)
 FORBID = 0  # restrict[seat, kind, FORBID]: answers the seat never gives while another is legal
 PREFER = 1  # restrict[seat, kind, PREFER]: answers the seat gives whenever one of them is legal
 RESTRICT_SIDES = 2

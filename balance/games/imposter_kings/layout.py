@@ -1,13 +1,13 @@
 """The Imposter Kings, base game for 2, 3 and 4 players (2v2) and Fragments of Nersetti's first step
 (the Immortal): cards, the state record's layout, decisions and codes.
 
-Cards of one name are interchangeable, so every zone is a count per card TYPE (0..19). The
+Cards of one name are interchangeable, so every zone is a count per card TYPE (0..TYPES-1). The
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The
 record has room for PLAYERS = 4 seats; a setup uses ``cfg[CFG_PLAYERS]`` of them (2, 3 or 4) and
 the others stay empty. In 2v2 (``cfg[CFG_TEAMS]``) partners sit opposite: seat p's SIDE (team) is
 p % 2, so seats 0 & 2 play seats 1 & 3; with 2 or 3 players each seat is its own side.
 
-State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..19):
+State layout (offsets are the named constants below; p, o = seats 0..3, t = card type 0..TYPES-1):
   D_SEAT, D_KIND, D_CHOICES the engine's decision header (``balance.engine.decision``): who decides
                             the pending decision (alias DECIDER), its kind (alias PHASE: a PH_*
                             code, which also marks the non-decision states PH_REDEAL, PH_ROUND_OVER,
@@ -64,7 +64,7 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
 The configuration row (one per setup, ``CFG_*``), the decisions (``PH_*``) and their action codes
 (``ACT_*``), the result row's columns (``COLUMNS``, ``C_*``) and the trace events (``EV_*``) follow.
 
-Decisions. Every answer is an action code below 32, and bit ``a`` of D_CHOICES is action ``a``,
+Decisions. Every answer is an action code below MAX_ACTIONS (TYPES + 3), and bit ``a`` of D_CHOICES is action ``a``,
 so one posed mask holds every decision (none needs splitting into steps). Per kind (PH_*):
   PH_FIRST, PH_MULLIGAN, PH_PRINCESS, PH_KINGS_HAND, PH_ASSASSIN, PH_WARDEN, PH_SPY   bits ACT_YES, ACT_NO
   PH_DIRECTION             bit ACT_YES: clockwise, ACT_NO: counterclockwise
@@ -92,7 +92,7 @@ listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 
 import numpy as np
 
-from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER, N_KINDS_MAX
+from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER, MAX_ANSWERS, N_KINDS_MAX
 
 FOOL = 0
 ASSASSIN = 1
@@ -114,18 +114,35 @@ WARDEN = 16
 SPY = 17
 IMMORTAL = 18  # Fragments of Nersetti's cards follow the base box's
 AEGIS = 19
-TYPES = 20
+FLAG_BEARER = 20  # the other eight Signature Cards
+STRANGER = 21
+NAKTURN = 22
+ANCESTOR = 23
+INFORMANT = 24
+LOCKSHIFT = 25
+CONSPIRACIST = 26
+EXILE = 27
+BARD = 28  # the Mercenary modes' main-deck cards (their texts are uncertain: data a scenario may override)
+ARBITER = 29
+TYPES = 30
 
 NAMES = ("Fool", "Assassin", "Elder", "Zealot", "Inquisitor", "Soldier", "Judge", "Oathbound", "Mystic",
          "Warlord", "King's Hand", "Sentry", "Princess", "Queen", "Executioner", "Herald", "Warden", "Spy",
-         "Immortal", "Aegis")
-BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8, 6, 3], dtype=np.int64)
+         "Immortal", "Aegis", "Flag Bearer", "Stranger", "Nakturn", "Ancestor", "Informant", "Lockshift",
+         "Conspiracist", "Exile", "Bard", "Arbiter")
+BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8, 6, 3,
+                       1, 2, 4, 4, 4, 5, 6, 8, 4, 5], dtype=np.int64)
+assert len(NAMES) == TYPES and len(BASE_VALUE) == TYPES
+# The nine Signature Cards (Step 3's choice of 3, the Tournament draft, the Mercenary deck).
+SIGNATURE = np.zeros(TYPES, dtype=np.int64)
+SIGNATURE[[FLAG_BEARER, STRANGER, AEGIS, NAKTURN, ANCESTOR, INFORMANT, LOCKSHIFT, CONSPIRACIST, EXILE]] = 1
 # Printed Royalty (the Immortal gives it to herself and the Warlord while her text holds: rules.is_royalty).
-ROYALTY = np.array([0] * 12 + [1, 1] + [0] * 6, dtype=np.int64)
+ROYALTY = np.zeros(TYPES, dtype=np.int64)
+ROYALTY[[PRINCESS, QUEEN]] = 1
 # The Steadfast keyword as printed (rules.steadfast): "can't be Muted or have its value lowered by other cards".
 # The Aegis's lasts until its player's King is flipped (rules.aegis_steadfast), so it is not in the table.
 STEADFAST = np.zeros(TYPES, dtype=np.int64)
-STEADFAST[IMMORTAL] = 1
+STEADFAST[[IMMORTAL, CONSPIRACIST, EXILE]] = 1
 # The cards the Immortal weakens while her text holds: -1 value and Muted (the Queen, Princess and Elders).
 IMMORTAL_WEAKENS = np.zeros(TYPES, dtype=np.int64)
 IMMORTAL_WEAKENS[[QUEEN, PRINCESS, ELDER]] = 1
@@ -134,7 +151,9 @@ IMMORTAL_WEAKENS[[QUEEN, PRINCESS, ELDER]] = 1
 # answer; the Oathbound's follow-up card is Immune by a flag on the play (PEND_IMMUNE).
 
 # Decklists (counts per type). Quickplay: 14 cards, the Assassin is the Accused by rule.
-QUICKPLAY_DECK = np.array([1, 0, 2, 0, 2, 2, 0, 2, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0], dtype=np.int64)
+QUICKPLAY_DECK = np.zeros(TYPES, dtype=np.int64)
+QUICKPLAY_DECK[[ELDER, INQUISITOR, SOLDIER, OATHBOUND]] = 2
+QUICKPLAY_DECK[[FOOL, MYSTIC, WARLORD, SENTRY, PRINCESS, QUEEN]] = 1
 ASSASSIN_STEP_DECK = QUICKPLAY_DECK.copy()
 ASSASSIN_STEP_DECK[ASSASSIN] = 1
 KINGS_HAND_STEP_DECK = ASSASSIN_STEP_DECK.copy()
@@ -349,18 +368,21 @@ PH_HERALD_PLAY = 27     # a hand type of value 5 or more, or ACT_NO
 PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
 PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
 PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
-DECISION_KINDS = 31     # decision codes are 0..30
+# Kinds 31..43 are left for Fragments of Nersetti's later steps and the Mercenary modes.
+DECISION_KINDS = 44     # decision codes are below 44
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
-PH_REDEAL = 31          # not a decision: a mulligan was called, the match loop deals again
-PH_ROUND_OVER = 32      # not a decision
-PH_START = 33           # internal: a turn is about to start
-PHASES = 34
-PHASE_NAMES = ("first player", "mulligan", "Successor", "Dungeon", "turn", "Antechamber", "Fool", "Inquisitor",
-               "Soldier names", "Soldier disgraces", "Judge names", "Judge's Antechamber", "Oathbound follow-up",
-               "Mystic", "Sentry picks", "Sentry gives", "Princess", "Princess swap (owner)",
-               "Princess swap (opponent)", "King's Hand", "Assassin", "Reveal", "first player (seat)",
-               "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
-               "Spy", "pick a Court card", "redeal", "round over", "start")
+PH_REDEAL = 44          # not a decision: a mulligan was called, the match loop deals again
+PH_ROUND_OVER = 45      # not a decision
+PH_START = 46           # internal: a turn is about to start
+PHASES = 47
+PHASE_NAMES = dict(enumerate((
+    "first player", "mulligan", "Successor", "Dungeon", "turn", "Antechamber", "Fool", "Inquisitor",
+    "Soldier names", "Soldier disgraces", "Judge names", "Judge's Antechamber", "Oathbound follow-up",
+    "Mystic", "Sentry picks", "Sentry gives", "Princess", "Princess swap (owner)",
+    "Princess swap (opponent)", "King's Hand", "Assassin", "Reveal", "first player (seat)",
+    "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
+    "Spy", "pick a Court card")))
+PHASE_NAMES.update({PH_REDEAL: "redeal", PH_ROUND_OVER: "round over", PH_START: "start"})
 
 # What a PH_PICK_PLAYER / PH_PICK_CARD / PH_PICK_COURT decision is for (PICK_FOR).
 PICK_EXCHANGE_START = 0   # player: the True King breaks a tie for the highest revealed card
@@ -384,17 +406,19 @@ PICK_RECRUIT_TAKE = 16    # card: the Army card taken into hand
 PICK_RECOMMISSION_EXHAUST = 17  # card: an Army card Exhausted to Recommission (two in turn)
 PICK_RECOMMISSION_RETURN = 18   # card: the Exhausted card put back into the Army
 PICK_AEGIS = 19           # Court card: the one the Aegis Disgraces (ACT_NO: none)
-PICK_NAMES = ("exchange tie", "exchange: take from", "exchange: card", "Judge's opponent", "Princess's player",
-              "Spy: who exchanges", "Spy: new Successor", "Executioner: Condemn", "Herald: new Successor",
-              "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
-              "trade", "muster", "Recruit: Exhaust as the cost", "Recruit: take", "Recommission: Exhaust",
-              "Recommission: put back", "Aegis: Disgrace")
+PICK_NAMES = dict(enumerate((
+    "exchange tie", "exchange: take from", "exchange: card", "Judge's opponent", "Princess's player",
+    "Spy: who exchanges", "Spy: new Successor", "Executioner: Condemn", "Herald: new Successor",
+    "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
+    "trade", "muster", "Recruit: Exhaust as the cost", "Recruit: take", "Recommission: Exhaust",
+    "Recommission: put back", "Aegis: Disgrace")))
 
 ACT_FLIP = TYPES
-ACT_YES = 30
-ACT_NO = 31
+ACT_YES = TYPES + 1
+ACT_NO = TYPES + 2
 ACT_FOURTH = ACT_YES  # 2v2's take: the partner's face-down fourth card
-MAX_ACTIONS = 32  # action codes are 0..31: each is one bit of the posed D_CHOICES mask
+MAX_ACTIONS = TYPES + 3  # action codes are 0..TYPES+2: each is one bit of the posed D_CHOICES mask
+assert MAX_ACTIONS <= MAX_ANSWERS and MAX_CARDS <= ACT_FLIP  # Court indices fit below the flip
 
 
 # ---- result rows (one per round) and trace events -------------------------------------------
