@@ -36,7 +36,10 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   COURT_LEN                 cards in the Court; COURT_TYPE + i / COURT_FLAGS + i, i = 0 oldest;
                             the Throne is the last one. Flags: FLAG_DISGRACED, FLAG_BONUS
                             (the Soldier's +2, counted while it is the Throne), the seat that played
-                            it (FLAG_OWNER_SHIFT: the Aegis's Steadfast lasts until that King flips)
+                            it (FLAG_OWNER_SHIFT: the Aegis's Steadfast lasts until that King flips),
+                            FLAG_CONSPIRED (played while its player's Conspiracist held: Steadfast
+                            and +1 while in the Court), the type a Stranger copied (COPIED_SHIFT,
+                            plus 1; 0: none): bits 0-1 flags, 2-4 owner, 5 conspired, 6-10 copied
   REMOVED + t               cards of type t removed from the round face up (everyone saw them)
   REMOVED_HIDDEN + t        cards removed face down (Executioner's Condemned cards, the Assassin's
                             leftovers): nobody else knows their types
@@ -56,6 +59,11 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   ARMY_TAKEN + p*TYPES      the Army step: cards p took from its Army into its hand this round (Recruited),
                             Exhausted when the round ends; MUSTER_PAID + p: 1 once p Exhausted an Army
                             card this Mustering Phase (its first Recruit's cost is then paid)
+  CONSPIRING + p            the Conspiracist: the ends of p's turns left before its effect on p's
+                            hand and Antechamber ends (2 when played: this turn and p's next; 0 off)
+  EXILE_MUTE + p            1 while p's Exile Mutes every card (until the start of p's next turn)
+  REACT_WITH                the card the pending Assassin reaction was revealed with (the Assassin,
+                            or a Stranger acting as it)
   ARMY + p*TYPES, EXHAUST + p*TYPES   the Army step, match-long: p's Army (face down, its contents known
                             to p) and its Exhaust zone (face up)
   TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
@@ -80,6 +88,8 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_FOOL, PH_SENTRY_PICK  bit i: Court card i (0 = oldest); bit ACT_NO: decline
   PH_SOLDIER_DISGRACE      bit i: Disgrace Court card i; bit ACT_NO: stop
   PH_PICK_COURT            bit i: Court card i (what for: PICK_FOR); bit ACT_NO: none
+  PH_NAKTURN_GUESS         bit ACT_YES: "you hold the named card", ACT_NO: "you don't"
+  PH_KINGS_HAND, PH_ASSASSIN also bit STRANGER: react with a Stranger acting as that Reaction card
   PH_MYSTIC                bit v: name the number v (1..8); bit ACT_NO: decline
   PH_EXECUTIONER           bit v: name the number v (1..highest base value in the Court); ACT_NO: decline
   PH_PICK_PLAYER           bit p: seat p (what for: PICK_FOR); the Spy's also ACT_NO: nobody
@@ -198,12 +208,18 @@ IMMORTAL_LOWERS = 1       # the Queen, Princess and Elders lose 1 value while th
 JUDGE_MIN_BASE = 2    # the Judge may put a card of base value 2 or more into the Antechamber
 SOLDIER_DISGRACES = 3
 MYSTIC_HIGHEST = 8    # the Mystic names a number 1..8
-OATHBOUND_VALUE = 6
 HERALD_MIN_VALUE = 5  # the Herald's follow-up card has value 5 or more
 WARDEN_FACE_UP = 4    # the Warden needs four face-up Court cards (itself included)
 REVEAL_FIRST = 2      # Cutthroat's Reveal: 2 cards together, then a third
 REVEAL_TOTAL = 3      # (2v2: 3 together, then the fourth card for the partner)
 TRADE_MAX = 2         # 2v2's Trade: up to 2 cards each
+NAKTURN_COURT_VALUE = 2   # the Nakturn: "4 (2 in Court)"
+CONSPIRACY_BONUS = 1      # the Conspiracist's +1 (and its own "1 less while on the Throne")
+CONSPIRACY_TURN_ENDS = 2  # its effect lasts through the end of this turn and of its player's next
+EXILE_HEAVY_BASE = 7      # the Exile: 1 less on the Throne per Court card of base value 7 or more
+# The Reaction cards a Stranger in hand may act as while one is face up in the Court below the Throne.
+REACTION = np.zeros(TYPES, dtype=np.int64)
+REACTION[[ASSASSIN, KINGS_HAND]] = 1
 
 
 def type_of(name: str) -> int:
@@ -275,7 +291,10 @@ MULLIGANS = CHOOSER + 1
 SETUP_STAGE = MULLIGANS + 1
 ARMY_TAKEN = SETUP_STAGE + 1
 MUSTER_PAID = ARMY_TAKEN + PLAYERS * TYPES
-TRUE_KING = MUSTER_PAID + PLAYERS
+CONSPIRING = MUSTER_PAID + PLAYERS
+EXILE_MUTE = CONSPIRING + PLAYERS
+REACT_WITH = EXILE_MUTE + PLAYERS
+TRUE_KING = REACT_WITH + 1
 SCORE = TRUE_KING + 1
 FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
@@ -295,6 +314,9 @@ def known_at(observer: int, owner: int) -> int:
 FLAG_DISGRACED = 1
 FLAG_BONUS = 2
 FLAG_OWNER_SHIFT = 2  # COURT_FLAGS bits 2..4: the seat that played the card, plus 1 (0: not recorded)
+FLAG_CONSPIRED = 32   # bit 5: played while its player's Conspiracist held (Steadfast, +1 while in Court)
+COPIED_SHIFT = 6      # bits 6..10: the type a Stranger copied, plus 1 (0: none)
+assert FLAG_CONSPIRED == 1 << (FLAG_OWNER_SHIFT + 3) and TYPES < 1 << 5
 
 # ---- configuration (one int64 row per setup) -------------------------------------------------
 CFG_DECK = 0                 # + t: copies of type t shuffled into the deck (the fixed Accused excluded)
@@ -325,7 +347,11 @@ CFG_MYSTIC_IS_MUTE = CFG_ARRIVAL_ABILITY + 1  # 1: the Mystic's "lose their text
                                               # keep their text and value against it
 CFG_ARMY = CFG_MYSTIC_IS_MUTE + 1       # + t: copies of type t in each player's Army at the match's start
                                         # (all 0: no Army, no Mustering Phase)
-CFG_SIZE = CFG_ARMY + TYPES
+CFG_EXILE_HAND = CFG_ARMY + TYPES      # 1: the Exile's Mute reaches cards in hands and Antechambers too
+CFG_EXILE_SELF = CFG_EXILE_HAND + 1    # 1: the Exile counts itself among the Court cards of base value 7+
+CFG_STRANGER_IMMUNE = CFG_EXILE_SELF + 1  # 1: the Stranger's copied ability (and its reactions) keep its
+                                          # Immunity to King's Hand
+CFG_SIZE = CFG_STRANGER_IMMUNE + 1
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
@@ -369,6 +395,7 @@ PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
 PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
 PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
 # Kinds 31..43 are left for Fragments of Nersetti's later steps and the Mercenary modes.
+PH_NAKTURN_GUESS = 34   # the Nakturn's opponent: ACT_YES = "you hold the named card", ACT_NO = "you don't"
 DECISION_KINDS = 44     # decision codes are below 44
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
 PH_REDEAL = 44          # not a decision: a mulligan was called, the match loop deals again
@@ -383,6 +410,7 @@ PHASE_NAMES = dict(enumerate((
     "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
     "Spy", "pick a Court card")))
 PHASE_NAMES.update({PH_REDEAL: "redeal", PH_ROUND_OVER: "round over", PH_START: "start"})
+PHASE_NAMES.update({PH_NAKTURN_GUESS: "Nakturn guess"})
 
 # What a PH_PICK_PLAYER / PH_PICK_CARD / PH_PICK_COURT decision is for (PICK_FOR).
 PICK_EXCHANGE_START = 0   # player: the True King breaks a tie for the highest revealed card
@@ -412,6 +440,12 @@ PICK_NAMES = dict(enumerate((
     "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
     "trade", "muster", "Recruit: Exhaust as the cost", "Recruit: take", "Recommission: Exhaust",
     "Recommission: put back", "Aegis: Disgrace")))
+PICK_STRANGER_COPY = 30     # Court card: the one the Stranger copies (removed from the round; ACT_NO: none)
+PICK_NAKTURN_GUESSER = 31   # player: the opponent who guesses (3-4 players)
+PICK_NAKTURN_NAME = 32      # card: the type the Nakturn's user names (ACT_NO: decline)
+PICK_NAKTURN_CONDEMN = 33   # card: the guesser's hand card the user Condemns
+PICK_NAMES.update({PICK_STRANGER_COPY: "Stranger: copy", PICK_NAKTURN_GUESSER: "Nakturn: guesser",
+                   PICK_NAKTURN_NAME: "Nakturn: name", PICK_NAKTURN_CONDEMN: "Nakturn: Condemn"})
 
 ACT_FLIP = TYPES
 ACT_YES = TYPES + 1

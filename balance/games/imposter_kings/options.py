@@ -93,6 +93,21 @@ OPTIONS = (
            "forbids lowering its value: the Immortal keeps her text and her 5 when the Mystic names 6) or "
            "'mystic_wins' (the Mystic's effect reaches every card of the number: the Immortal is worth 3 and "
            "her effect ends).", choices=("steadfast_wins", "mystic_wins")),
+    Option("exile_scope", "everywhere",
+           "Which cards the Exile's 'every card is Muted until the start of your next turn (Steadfast cards "
+           "excepted)' reaches: 'everywhere' (default, 'every card' read literally: the Court, the cards played "
+           "while it lasts, and the cards in hands and Antechambers, so reactions and play permissions such as "
+           "the Elder's fall silent too) or 'court' (the Court and the cards played while it lasts only).",
+           choices=("everywhere", "court")),
+    Option("exile_counts", "others",
+           "Whether the Exile on the Throne ('Worth 1 less on the Throne for each Court card of base value 7 or "
+           "more') counts itself: 'others' (default: its printed 8 is then reachable, as the Immortal's "
+           "'6 (5 in Court)' shows a card always lowered is printed lower) or 'itself' (the literal 'each Court "
+           "card': an Exile on the Throne is at most 7).", choices=("others", "itself")),
+    Option("stranger_immune", "kept",
+           "Whether the Stranger's copied ability, and its reaction as the Assassin, keep the Stranger's Immunity "
+           "to King's Hand: 'kept' (default: it copies 'the name and ability', not the keywords, so its own "
+           "keyword stays) or 'lost' (the King's Hand may stop what it copied).", choices=("kept", "lost")),
     Option("mulligans", "mode",
            "'mode': mulligans in the full game, the Immortal step and 2v2 (one free per team) only (the learning "
            "modes' setup does not list them, Cutthroat and the Army have none); "
@@ -188,6 +203,9 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_IMMORTAL_HAND] = 1 if options["immortal_scope"] == "hand_and_court" else 0
     cfg[L.CFG_ARRIVAL_ABILITY] = 1 if options["immortal_arrival"] == "ability_first" else 0
     cfg[L.CFG_MYSTIC_IS_MUTE] = 1 if options["mystic_steadfast"] == "steadfast_wins" else 0
+    cfg[L.CFG_EXILE_HAND] = 1 if options["exile_scope"] == "everywhere" else 0
+    cfg[L.CFG_EXILE_SELF] = 1 if options["exile_counts"] == "itself" else 0
+    cfg[L.CFG_STRANGER_IMMUNE] = 1 if options["stranger_immune"] == "kept" else 0
     if options["points_to_win"] < 1:
         raise SetupError("options.points_to_win", "must be at least 1")
     if options["round_turn_cap"] < 1:

@@ -50,10 +50,13 @@ from balance.games.imposter_kings.layout import (
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
     REMOVED_HIDDEN, SCORE, SIDES, FIRST, TRADE_TRY, ARMY, ARMY_TAKEN, PH_PICK_COURT, PICK_MUSTER,
     PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE,
+    AEGIS, CFG_ARMY, CONSPIRACIST, EXILE, HERALD, IMMORTAL, NAKTURN, PEND_TARGET, PH_NAKTURN_GUESS,
+    PICK_NAKTURN_CONDEMN, PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY, PRINCESS, REACT_WITH,
+    SENTRY, SPY, STRANGER, WARDEN, WARLORD,
 )
 from balance.games.imposter_kings.rules import (
-    answers, apply_action, bit, court_value, hand_count, hand_value, has_army, highest_revealed, in_mode,
-    is_disgraced, is_opponent, is_royalty, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target,
+    answers, any_disgraced, apply_action, bit, court_royalty, court_value, hand_count, hand_value, has_army,
+    highest_revealed, in_mode, is_disgraced, is_opponent, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target,
     side_of, wrap_seat, zone_count, zone_row, zone_types)
 
 RANDOM = POLICY_RANDOM
@@ -91,6 +94,14 @@ EXECUTIONER_AT_LEAST = 0.3  # name a number only when the opponents likely hold 
 HARM_ALWAYS = 10.0
 MYSTIC_NAME_THRESHOLD = 0.3
 PRINCESS_GIVE_AT_MOST = 4
+NAKTURN_BELIEVE = 0.5    # the Nakturn's guesser says "you hold it" when it thinks it at least this likely
+NAKTURN_PROSPECT = 0.5   # the Nakturn's ability reward: its guesser is wrong about half the time
+CONSPIRACY_PROSPECT = 0.5  # the Conspiracist's reward when cards stay in hand to gain its +1
+# The Court cards whose ability a Stranger's copy gains (an ability when played, or a text in the
+# Court); the others' (play permissions, reactions) would be nothing once the Stranger is played.
+COPY_WORTH = np.zeros(TYPES, dtype=np.int64)
+COPY_WORTH[[FOOL, INQUISITOR, SOLDIER, JUDGE, MYSTIC, WARLORD, SENTRY, PRINCESS, QUEEN, EXECUTIONER, HERALD,
+            WARDEN, SPY, IMMORTAL, AEGIS, NAKTURN, CONSPIRACIST, EXILE]] = 1
 TRADE_CARDS = 1    # 2v2's Trade: the cards each partner puts out (one rule for both, so the counts match;
                    # measured: 2 cards lose 1.8 points of rounds against not trading, 1 card gains)
 TRADE_GAP = 0.5    # ... when the partners' estimated mean card values differ by at least this (measured
@@ -303,15 +314,23 @@ def greedy(s, cfg, actions, n, stream):
             a = actions[i]
             if a == ACT_FLIP:
                 continue
-            if best < 0 or hand_value(s, cfg, a) < hand_value(s, cfg, actions[best]):
+            if best < 0 or hand_value(s, cfg, s[DECIDER], a) < hand_value(s, cfg, s[DECIDER], actions[best]):
                 best = i
         return best if best >= 0 else n - 1
     if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:  # against an opponent (2v2: not the partner)
         other = s[PEND_USER] if phase == PH_KINGS_HAND else s[CURRENT]
-        return position_of(actions, n, ACT_YES if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
+        return position_of(actions, n, react_answer(s) if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
     if phase == PH_MULLIGAN or (phase == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER):
         return position_of(actions, n, ACT_NO)  # no mulligan, no mustering
     return below(stream, n)
+
+
+@kernel
+def react_answer(s):
+    """How to react when reacting: with a Stranger acting as the Reaction card when it may (it keeps
+    the card itself, an 8 for the King's Hand, and is Immune to King's Hand as the Assassin), else
+    with the card."""
+    return STRANGER if (s[D_CHOICES] & bit(STRANGER)) != 0 else ACT_YES
 
 
 # ---- the heuristic policy --------------------------------------------------------------------
@@ -320,11 +339,17 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
     """How good is playing type t now (value spent, Throne strength after, ability prospects)."""
     if t == ACT_FLIP:
         return -w[W_FLIP_COST] - w[W_ASSASSIN_FEAR] * odds[ASSASSIN]
-    value = hand_value(s, cfg, t)
+    value = hand_value(s, cfg, s[DECIDER], t)
     score = -w[W_LOW_CARD] * value / MAX_VALUE + w[W_BLOCK] * (1.0 - beat[min(value, BEAT_VALUES - 1)])
     if t == INQUISITOR or t == SOLDIER or t == JUDGE:
         score += w[W_ABILITY] * named_odds
-    elif t == FOOL:
+    elif t == NAKTURN and any_disgraced(s):
+        score += w[W_ABILITY] * NAKTURN_PROSPECT
+    elif t == EXILE:  # its Mute silences the opponents' reactions and permissions
+        score += w[W_ABILITY] * max(odds[KINGS_HAND], odds[ASSASSIN])
+    elif t == CONSPIRACIST and hand_count(s, s[DECIDER]) > 2:
+        score += w[W_ABILITY] * CONSPIRACY_PROSPECT
+    elif t == FOOL or t == STRANGER:  # the Fool takes, the Stranger copies, the best Court card
         best = 0
         for i in range(s[COURT_LEN]):
             if not is_disgraced(s, i) and BASE_VALUE[s[COURT_TYPE + i]] > best:
@@ -396,7 +421,7 @@ def heuristic(s, cfg, actions, n, w, stream, odds, beat):
 def needs_odds(phase):
     """The decisions that read the inferred opponent hand (the others use public or own cards)."""
     return (phase == PH_TURN or phase == PH_OATH_FOLLOW or phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME
-            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC or phase == PH_EXECUTIONER)
+            or phase == PH_JUDGE_NAME or phase == PH_MYSTIC or phase == PH_EXECUTIONER or phase == PH_NAKTURN_GUESS)
 
 
 @kernel(inline="always")
@@ -424,9 +449,11 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_KINGS_HAND:
         if cfg[CFG_TEAMS] and not hurts_my_team(s, cfg, me):
             return ACT_NO
-        return ACT_YES if harm_of_pending(s, me) >= w[W_KINGS_HAND] else ACT_NO
+        return react_answer(s) if harm_of_pending(s, me) >= w[W_KINGS_HAND] else ACT_NO
     if phase == PH_ASSASSIN:  # the flipper: an opponent (2v2: never the partner)
-        return ACT_YES if is_opponent(cfg, me, s[CURRENT]) else ACT_NO
+        return react_answer(s) if is_opponent(cfg, me, s[CURRENT]) else ACT_NO
+    if phase == PH_NAKTURN_GUESS:  # "you hold it" when I know it or think it likely
+        return ACT_YES if odds[s[PEND_ARG]] >= NAKTURN_BELIEVE else ACT_NO
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
         return best_named(cfg, odds)
     if phase == PH_FOOL:
@@ -448,9 +475,11 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_PRINCESS:
         low = extreme_card(s, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
+    if phase == PH_PICK_COURT and s[PICK_FOR] == PICK_STRANGER_COPY:
+        return stranger_copy_choice(s)
     if phase == PH_PICK_COURT:  # the Aegis: Disgrace a Royalty card under the Aegis (the Immortal's or the Warlord's source)
         for i in range(s[COURT_LEN] - 1):
-            if not is_disgraced(s, i) and is_royalty(s, cfg, s[COURT_TYPE + i]):
+            if not is_disgraced(s, i) and court_royalty(s, cfg, i):
                 return i
         return ACT_NO
     return cutthroat_pick(s, cfg, me, phase, odds, w)
@@ -526,9 +555,42 @@ def executioner_number(s, cfg, me, odds):
 @kernel
 def lowest_in(s, cfg, mask):
     """The hand card of lowest value among the types in ``mask``."""
+    me = s[DECIDER]
     pick = -1
     for t in range(TYPES):
-        if (mask & bit(t)) != 0 and (pick < 0 or hand_value(s, cfg, t) < hand_value(s, cfg, pick)):
+        if (mask & bit(t)) != 0 and (pick < 0 or hand_value(s, cfg, me, t) < hand_value(s, cfg, me, pick)):
+            pick = t
+    return pick
+
+
+@kernel
+def stranger_copy_choice(s):
+    """The Stranger copies the Court card of highest base value whose ability it would gain (the copy
+    also removes that card from the round); none: no copy."""
+    pick = ACT_NO
+    best = 0
+    for i in range(s[COURT_LEN] - 1):
+        t = s[COURT_TYPE + i]
+        if (s[D_CHOICES] & bit(i)) != 0 and COPY_WORTH[t] == 1 and BASE_VALUE[t] > best:
+            best = BASE_VALUE[t]
+            pick = i
+    return pick
+
+
+@kernel
+def nakturn_name(s, cfg, me):
+    """The Nakturn names a card I hold that the guesser does not know I hold, the one with the fewest
+    copies in play (so the guesser thinks it least likely: it says "you don't", and is wrong); with
+    none such, a card I hold."""
+    guesser = s[PEND_TARGET]
+    pick = -1
+    fewest = MAX_CARDS + 1
+    for t in range(TYPES):
+        if s[zone_row(HAND, me) + t] == 0 or (s[D_CHOICES] & bit(t)) == 0:
+            continue
+        copies = cfg[CFG_DECK + t] + cfg[CFG_ARMY + t] + (MAX_CARDS if s[known_row(guesser, me) + t] > 0 else 0)
+        if copies < fewest:
+            fewest = copies
             pick = t
     return pick
 
@@ -563,7 +625,7 @@ def pick_player_choice(s, cfg, me):
             score = highest_revealed(s, q)
         elif pick_for == PICK_PRINCESS and not is_opponent(cfg, me, q):
             continue  # 2v2: the Princess swaps with an opponent (if none may, the pick is left to chance)
-        elif pick_for == PICK_JUDGE or pick_for == PICK_PRINCESS:
+        elif pick_for == PICK_JUDGE or pick_for == PICK_PRINCESS or pick_for == PICK_NAKTURN_GUESSER:
             score = hand_count(s, q)
         else:
             continue
@@ -585,6 +647,10 @@ def pick_card_choice(s, cfg, me, buf):
         return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_EXEC_CONDEMN:
         return lowest_in(s, cfg, choices)
+    if pick_for == PICK_NAKTURN_NAME:
+        return nakturn_name(s, cfg, me)
+    if pick_for == PICK_NAKTURN_CONDEMN:  # the guesser's best card (the user looked at its hand)
+        return highest_in(choices)
     if pick_for >= PICK_MUSTER:
         return muster_choice(s, cfg, me)
     return team_pick(s, cfg, me, buf)
@@ -777,10 +843,11 @@ def sees_partner_card(s, cfg, me, q):
 
 @kernel
 def revealed_reaction(s, me, q):
-    """1 if q has revealed an Assassin from its hand as a reaction that a King's Hand may still
-    answer (everyone saw it; no knowledge row records it) and ``me`` knew of no Assassin there."""
+    """1 if q has revealed an Assassin (or a Stranger acting as it: REACT_WITH) from its hand as a
+    reaction that a King's Hand may still answer (everyone saw it; no knowledge row records it) and
+    ``me`` knew of no such card there."""
     return 1 if (s[PHASE] == PH_KINGS_HAND and s[PEND_EFFECT] == ASSASSIN and s[PEND_USER] == q
-                 and s[known_row(me, q) + ASSASSIN] == 0) else 0
+                 and s[known_row(me, q) + s[REACT_WITH]] == 0) else 0
 
 
 @kernel
@@ -793,7 +860,7 @@ def unseen_pool(s, cfg, me, unseen, pool, stream):
         if s[PARTNER_CARD + q] >= 0 and sees_partner_card(s, cfg, me, q):
             unseen[s[PARTNER_CARD + q]] -= 1
         if q != me:
-            unseen[ASSASSIN] -= revealed_reaction(s, me, q)
+            unseen[s[REACT_WITH]] -= revealed_reaction(s, me, q)
     n = 0
     for t in range(TYPES):
         for _ in range(unseen[t]):
@@ -901,7 +968,7 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
         for t in range(TYPES):
             out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]
             hidden_hand -= s[known_row(me, q) + t]
-        out[zone_row(HAND, q) + ASSASSIN] += revealed_reaction(s, me, q)
+        out[zone_row(HAND, q) + s[REACT_WITH]] += revealed_reaction(s, me, q)
         k = deal_row(out, zone_row(HAND, q), hidden_hand, pool, k)
         k = deal_slot(out, SUCCESSOR + q, s[SUCCESSOR + q] >= 0 and s[KNOWN_SUCCESSOR + me * PLAYERS + q] < 0,
                       pool, k)

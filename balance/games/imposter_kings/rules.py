@@ -43,7 +43,7 @@ from balance.games.imposter_kings.layout import (
     DIRECTION_BY_TRUE_KING, DISGRACED_VALUE, DUNGEON, ELDER, EXCH_FIRST, EXCH_STEP, EXCH_VICTIM, EXECUTIONER,
     FIRST, FIRST_BY_TRUE_KING, FIRST_SEAT0, FLAG_BONUS, FLAG_DISGRACED, FLIPPED, FOOL, FREE_MULLIGAN_USED, HAND,
     HERALD, HERALD_MIN_VALUE, INQUISITOR, JUDGE, JUDGE_MIN_BASE, KINGS_HAND, KNOWN, KNOWN_SUCCESSOR, MATCH_OVER,
-    MULLIGANS, MUTED, MUTED_VALUE, MYSTIC, MYSTIC_HIGHEST, OATHBOUND, OATHBOUND_VALUE, OUT, OUT_BONUS, OUT_COUNT,
+    MULLIGANS, MUTED, MUTED_VALUE, MYSTIC, MYSTIC_HIGHEST, OATHBOUND, OUT, OUT_BONUS, OUT_COUNT,
     PEND_ARG, PEND_EFFECT, PEND_GIVE, PEND_IMMUNE, PEND_LEFT, PEND_TARGET, PEND_USER, PHASE, PH_ANTE, PH_ASSASSIN,
     PH_DIRECTION, PH_DUNGEON, PH_EXECUTIONER, PH_FIRST, PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR,
     PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND, PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PICK_CARD,
@@ -55,6 +55,10 @@ from balance.games.imposter_kings.layout import (
     REVEAL_FIRST, REVEAL_TOTAL, ROUND_FIELDS, ROYALTY, SCORE, SEAT_MASK, SECOND, SENTRY, SETUP_STAGE, SOLDIER,
     SOLDIER_BONUS, SOLDIER_DISGRACES, SPY, SUCCESSOR, TAKEN, TRUE_KING, TYPES, UNUSED, WARDEN, WARDEN_FACE_UP, WARLORD,
     WARLORD_COURT_WITH_ROYALTY, WARLORD_HAND_WITH_ROYALTY, WINNER, ZEALOT,
+    CFG_EXILE_HAND, CFG_EXILE_SELF, CFG_STRANGER_IMMUNE, CONSPIRACIST, CONSPIRACY_BONUS, CONSPIRACY_TURN_ENDS,
+    CONSPIRING, COPIED_SHIFT, EXILE, EXILE_HEAVY_BASE, EXILE_MUTE, FLAG_CONSPIRED, NAKTURN, NAKTURN_COURT_VALUE,
+    PH_NAKTURN_GUESS, PICK_NAKTURN_CONDEMN, PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY,
+    REACT_WITH, REACTION, STRANGER,
 )
 
 SRC_HAND = 0
@@ -99,24 +103,46 @@ def is_disgraced(s, i):
 # set a value (Disgrace's 1, the Mystic's 3, the Warlord's 9) beat additions and subtractions (the
 # Soldier's +2, the Immortal's -1), which combine. No two setting effects can meet yet (the Mystic
 # takes the Warlord's text), so "the most recent one" has nothing to order.
+# Signature Cards: the Conspiracist gives its player's hand and Antechamber Steadfast and +1 (kept by
+# the cards played meanwhile, FLAG_CONSPIRED); an Exile Mutes every card but the Steadfast ones; a
+# Stranger goes by the name and ability it copied (court_card). A card's own text that lowers it (the
+# Conspiracist's and the Exile's on the Throne) is no lowering "by other cards": Steadfast keeps it.
 @kernel(inline="always")
 def steadfast(t):
-    """Card type t has Steadfast (printed: the Immortal)."""
+    """Card type t has Steadfast as printed (the Immortal, Conspiracist, Exile)."""
     return STEADFAST[t] == 1
+
+
+@kernel(inline="always")
+def conspiring(s, p):
+    """p's Conspiracist holds: "until the end of your next turn, cards in your hand and Antechamber
+    have Steadfast and +1 value"."""
+    return s[CONSPIRING + p] > 0
+
+
+@kernel
+def exile_mutes(s, cfg, held):
+    """An Exile's "every card is Muted until the start of your next turn" holds; for cards in hands
+    and Antechambers (``held``) only under option exile_scope 'everywhere'."""
+    if held and cfg[CFG_EXILE_HAND] == 0:
+        return False
+    for p in range(cfg[CFG_PLAYERS]):
+        if s[EXILE_MUTE + p] != 0:
+            return True
+    return False
+
+
+@kernel(inline="always")
+def held_steadfast(s, p, t):
+    """Card t in p's hand or Antechamber (or just played by p) has Steadfast: printed, the Aegis
+    until p's King is flipped, or given by p's Conspiracist."""
+    return steadfast(t) or (t == AEGIS and s[FLIPPED + p] == 0) or conspiring(s, p)
 
 
 @kernel(inline="always")
 def court_owner(s, i):
     """The seat that played Court card i (-1: not recorded; only the Aegis's is)."""
     return ((s[COURT_FLAGS + i] >> FLAG_OWNER_SHIFT) & 7) - 1
-
-
-@kernel(inline="always")
-def aegis_keeps_text(s, cfg, t, owner):
-    """The Aegis is "Steadfast until its owner's King is flipped": the Mystic (read as a Mute,
-    option mystic_steadfast) does not reach it while ``owner``'s King is face up (an Aegis whose
-    player is not recorded, in a built position, counts as face up)."""
-    return t == AEGIS and cfg[CFG_MYSTIC_IS_MUTE] != 0 and (owner < 0 or s[FLIPPED + owner] == 0)
 
 
 @kernel(inline="always")
@@ -130,21 +156,15 @@ def mystic_named(s, t):
     return s[MUTED] != 0 and BASE_VALUE[t] == s[MUTED]
 
 
-@kernel(inline="always")
-def mystic_silenced(s, cfg, t):
-    """t has lost its text to the Mystic's number (worth 3 once played). Option mystic_steadfast:
-    read as a Mute, it does not reach a Steadfast card (which keeps its text and value)."""
-    if cfg[CFG_MYSTIC_IS_MUTE] != 0:
-        return muted(t, mystic_named(s, t))
-    return mystic_named(s, t)
-
-
 @kernel
 def immortal_in_court(s, cfg):
-    """The Immortal is face up in the Court and keeps her text."""
+    """The Immortal (or a Stranger that copied her) is face up in the Court and keeps her text:
+    neither the Mystic's number (option mystic_steadfast) nor a Mute (a Stranger is not Steadfast)
+    took it."""
     for i in range(s[COURT_LEN]):
-        if s[COURT_TYPE + i] == IMMORTAL and not is_disgraced(s, i):
-            return not mystic_silenced(s, cfg, IMMORTAL)
+        if court_card(s, i) == IMMORTAL and not is_disgraced(s, i):
+            if not court_mystic_set(s, cfg, i) and (court_steadfast(s, i) or not exile_mutes(s, cfg, False)):
+                return True
     return False
 
 
@@ -163,33 +183,77 @@ def immortal_weakens(s, cfg, t, in_hand):
             and muted(t, immortal_holds(s, cfg)))
 
 
-@kernel(inline="always")
-def court_muted(s, cfg, t):
-    """A played card of type t has no text."""
-    return mystic_silenced(s, cfg, t) or immortal_weakens(s, cfg, t, False)
+@kernel
+def held_muted(s, cfg, p, t):
+    """Card t in p's hand or Antechamber has no text (reactions, play permissions, the Warlord's
+    value): the Mystic's number (option mystic_scope; a Mute that Steadfast holds off under option
+    mystic_steadfast), the Immortal's Mute (option immortal_scope), an Exile's (option exile_scope)."""
+    mystic = cfg[CFG_MUTE_HAND] != 0 and mystic_named(s, t)
+    if mystic and cfg[CFG_MYSTIC_IS_MUTE] == 0:
+        return True
+    mute = (mystic or (IMMORTAL_WEAKENS[t] == 1 and cfg[CFG_IMMORTAL_HAND] != 0 and immortal_holds(s, cfg))
+            or exile_mutes(s, cfg, True))
+    return mute and not held_steadfast(s, p, t)
+
+
+@kernel
+def played_muted(s, cfg, p, t):
+    """Card t, played by p now, arrives without its text (so without its ability): the Mystic took
+    it, or a Mute reaches it (the Immortal's, unless option immortal_arrival lets a Queen or
+    Princess use its ability first; an Exile's), unless it is Steadfast (held_steadfast: a card p
+    plays while its Conspiracist holds keeps the gift in the Court)."""
+    firm = held_steadfast(s, p, t)
+    if mystic_named(s, t) and (cfg[CFG_MYSTIC_IS_MUTE] == 0 or not firm):
+        return True
+    if firm:
+        return False
+    return ((cfg[CFG_ARRIVAL_ABILITY] == 0 and IMMORTAL_WEAKENS[t] == 1 and immortal_holds(s, cfg))
+            or exile_mutes(s, cfg, False))
 
 
 @kernel(inline="always")
-def hand_muted(s, cfg, t):
-    """Text of a card outside the Court (hand, reactions, play permissions)."""
-    return (cfg[CFG_MUTE_HAND] != 0 and mystic_silenced(s, cfg, t)) or immortal_weakens(s, cfg, t, True)
+def court_card(s, i):
+    """The name Court card i goes by: the card a Stranger copied, else its own type."""
+    copied = (s[COURT_FLAGS + i] >> COPIED_SHIFT) - 1
+    return copied if copied >= 0 else s[COURT_TYPE + i]
 
 
-@kernel(inline="always")
-def loses_ability_on_arrival(s, cfg, t):
-    """The card just played has no ability to use: the Mystic took its text, or the Immortal Mutes
-    it (unless option immortal_arrival lets a Queen or Princess use it first)."""
-    return mystic_silenced(s, cfg, t) or (cfg[CFG_ARRIVAL_ABILITY] == 0 and immortal_weakens(s, cfg, t, False))
+@kernel
+def court_steadfast(s, i):
+    """Court card i has Steadfast: printed, the Aegis until its player's King is flipped, or the
+    Conspiracist's gift kept while in the Court."""
+    t = s[COURT_TYPE + i]
+    if steadfast(t) or (s[COURT_FLAGS + i] & FLAG_CONSPIRED) != 0:
+        return True
+    owner = court_owner(s, i)
+    return t == AEGIS and (owner < 0 or s[FLIPPED + owner] == 0)
 
 
-@kernel(inline="always")
-def is_royalty(s, cfg, t):
-    """A face-up card of type t has Royalty: printed (the Queen, Princess) unless the Immortal
-    Mutes it, or given by the Immortal (herself, the Warlord). The Mystic's loss of text leaves
-    Royalty as the base game reads it."""
-    if ROYALTY[t] == 1:
-        return not immortal_weakens(s, cfg, t, False)
-    return (t == IMMORTAL or t == WARLORD) and immortal_holds(s, cfg)
+@kernel
+def court_mystic_set(s, cfg, i):
+    """The Mystic's number takes face-up Court card i's text and sets its value to 3 (not a
+    Steadfast one's, under option mystic_steadfast 'steadfast_wins')."""
+    return mystic_named(s, s[COURT_TYPE + i]) and (cfg[CFG_MYSTIC_IS_MUTE] == 0 or not court_steadfast(s, i))
+
+
+@kernel
+def court_mute_reaches(s, cfg, i):
+    """A Mute takes face-up Court card i's text (and a Stranger's copied one): the Immortal's (on
+    the Queen, Princess and Elders) or an Exile's, unless the card is Steadfast."""
+    if court_steadfast(s, i):
+        return False
+    return (IMMORTAL_WEAKENS[s[COURT_TYPE + i]] == 1 and immortal_holds(s, cfg)) or exile_mutes(s, cfg, False)
+
+
+@kernel
+def court_royalty(s, cfg, i):
+    """Face-up Court card i has Royalty: printed (the Queen, Princess), or given by the Immortal
+    (herself, the Warlord); a Muted card has none. Royalty is a keyword: a Stranger does not copy
+    it. The Mystic's loss of text leaves Royalty as the base game reads it."""
+    t = s[COURT_TYPE + i]
+    if ROYALTY[t] == 1 or ((t == IMMORTAL or t == WARLORD) and immortal_holds(s, cfg)):
+        return not court_mute_reaches(s, cfg, i)
+    return False
 
 
 @kernel(inline="always")
@@ -197,7 +261,7 @@ def royalty_in_court(s, cfg):
     if immortal_holds(s, cfg):
         return True  # she has Royalty herself
     for i in range(s[COURT_LEN]):
-        if ROYALTY[s[COURT_TYPE + i]] and not is_disgraced(s, i):
+        if ROYALTY[s[COURT_TYPE + i]] and not is_disgraced(s, i) and court_royalty(s, cfg, i):
             return True
     return False
 
@@ -205,26 +269,49 @@ def royalty_in_court(s, cfg):
 @kernel(inline="always")
 def throne_is_royalty(s, cfg):
     top = s[COURT_LEN] - 1
-    return top >= 0 and not is_disgraced(s, top) and is_royalty(s, cfg, s[COURT_TYPE + top])
+    return top >= 0 and not is_disgraced(s, top) and court_royalty(s, cfg, top)
+
+
+@kernel
+def exile_heavy_cards(s, cfg, i):
+    """The face-up Court cards of base value 7 or more that lower the Exile at i (itself too only
+    under option exile_counts 'itself')."""
+    count = 0
+    for j in range(s[COURT_LEN]):
+        if (not is_disgraced(s, j) and BASE_VALUE[s[COURT_TYPE + j]] >= EXILE_HEAVY_BASE
+                and (j != i or cfg[CFG_EXILE_SELF] != 0)):
+            count += 1
+    return count
 
 
 @kernel(inline="always")
 def court_value(s, cfg, i):
-    """Value of Court card i: a setting effect (Disgrace, Mystic, Warlord) beats the Soldier's +2
-    and the Immortal's -1."""
+    """Value of Court card i: a setting effect (Disgrace, Mystic, Warlord) beats the additions and
+    subtractions (the Soldier's +2, the Conspiracist's +1, the Immortal's -1, the Conspiracist's
+    and the Exile's own "less on the Throne"), which combine; a Muted card's text (and a
+    Stranger's copied one) adds nothing. Never below 0."""
     if is_disgraced(s, i):
         return DISGRACED_VALUE
     t = s[COURT_TYPE + i]
-    if mystic_silenced(s, cfg, t) and not aegis_keeps_text(s, cfg, t, court_owner(s, i)):
+    if court_mystic_set(s, cfg, i):
         return MUTED_VALUE
-    if t == WARLORD and royalty_in_court(s, cfg):
+    name = court_card(s, i)
+    text = not court_mute_reaches(s, cfg, i)
+    if name == WARLORD and text and royalty_in_court(s, cfg):
         return WARLORD_COURT_WITH_ROYALTY
-    value = IMMORTAL_COURT_VALUE if t == IMMORTAL else BASE_VALUE[t]
-    if t == SOLDIER and (s[COURT_FLAGS + i] & FLAG_BONUS) != 0 and i == s[COURT_LEN] - 1:
+    value = IMMORTAL_COURT_VALUE if t == IMMORTAL else NAKTURN_COURT_VALUE if t == NAKTURN else BASE_VALUE[t]
+    on_throne = i == s[COURT_LEN] - 1
+    if name == SOLDIER and text and (s[COURT_FLAGS + i] & FLAG_BONUS) != 0 and on_throne:
         value += SOLDIER_BONUS
-    if immortal_weakens(s, cfg, t, False):
+    if IMMORTAL_WEAKENS[t] == 1 and immortal_holds(s, cfg) and not court_steadfast(s, i):
         value -= IMMORTAL_LOWERS
-    return value
+    if (s[COURT_FLAGS + i] & FLAG_CONSPIRED) != 0:
+        value += CONSPIRACY_BONUS
+    if on_throne and text and name == CONSPIRACIST:
+        value -= CONSPIRACY_BONUS
+    elif on_throne and text and name == EXILE:
+        value -= exile_heavy_cards(s, cfg, i)
+    return max(value, 0)
 
 
 @kernel(inline="always")
@@ -235,9 +322,13 @@ def throne_value(s, cfg):
 
 
 @kernel(inline="always")
-def hand_value(s, cfg, t):
-    if t == WARLORD and not hand_muted(s, cfg, t) and royalty_in_court(s, cfg):
+def hand_value(s, cfg, p, t):
+    """Value of card t in p's hand: the Warlord's 8 (a setting effect) beats p's Conspiracist's +1,
+    which as Steadfast also holds off the Immortal's -1."""
+    if t == WARLORD and not held_muted(s, cfg, p, t) and royalty_in_court(s, cfg):
         return WARLORD_HAND_WITH_ROYALTY
+    if conspiring(s, p):
+        return BASE_VALUE[t] + CONSPIRACY_BONUS
     if immortal_weakens(s, cfg, t, True):
         return BASE_VALUE[t] - IMMORTAL_LOWERS
     return BASE_VALUE[t]
@@ -246,8 +337,9 @@ def hand_value(s, cfg, t):
 @kernel(inline="always")
 def oathbound_override(s, cfg, p):
     """The Oathbound may go onto a higher Throne card when another card can follow it."""
-    return (s[COURT_LEN] > 0 and throne_value(s, cfg) > OATHBOUND_VALUE and not court_muted(s, cfg, OATHBOUND)
-            and not hand_muted(s, cfg, OATHBOUND) and hand_count(s, p) >= 2)
+    return (s[COURT_LEN] > 0 and throne_value(s, cfg) > hand_value(s, cfg, p, OATHBOUND)
+            and not played_muted(s, cfg, p, OATHBOUND) and not held_muted(s, cfg, p, OATHBOUND)
+            and hand_count(s, p) >= 2)
 
 
 @kernel
@@ -261,13 +353,13 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
     if s[zone_row(HAND, p) + t] == 0:
         return False
-    if s[COURT_LEN] == 0 or hand_value(s, cfg, t) >= throne:
+    if s[COURT_LEN] == 0 or hand_value(s, cfg, p, t) >= throne:
         return True
-    if t == ELDER and not hand_muted(s, cfg, t) and royal_throne:
+    if t == ELDER and not held_muted(s, cfg, p, t) and royal_throne:
         return True
-    if t == ZEALOT and not hand_muted(s, cfg, t) and s[FLIPPED + p] == 1 and not royal_throne:
+    if t == ZEALOT and not held_muted(s, cfg, p, t) and s[FLIPPED + p] == 1 and not royal_throne:
         return True
-    if t == AEGIS and (not hand_muted(s, cfg, t) or aegis_keeps_text(s, cfg, t, p)):
+    if t == AEGIS and not held_muted(s, cfg, p, t):
         return True  # "may be played on any card"
     return t == OATHBOUND and oathbound_override(s, cfg, p)
 
@@ -364,9 +456,34 @@ def next_holder(s, cfg, user, after, t):
         q = next_seat(s, cfg, q)
         if q == user:
             return -1
-        if s[zone_row(HAND, q) + t] > 0 and not hand_muted(s, cfg, t):
+        if (s[zone_row(HAND, q) + t] > 0 and not held_muted(s, cfg, q, t)) or stranger_reacts(s, cfg, q, t):
             return q
     return -1
+
+
+@kernel
+def stranger_reacts(s, cfg, q, t):
+    """q may react with a Stranger acting as Reaction card t ("In hand, may act as any Reaction card
+    that is in the Court below the Throne"): it holds a Stranger with its text, and a t is face up
+    in the Court below the Throne."""
+    if s[zone_row(HAND, q) + STRANGER] == 0 or REACTION[t] == 0 or held_muted(s, cfg, q, STRANGER):
+        return False
+    for i in range(s[COURT_LEN] - 1):
+        if court_card(s, i) == t and not is_disgraced(s, i):
+            return True
+    return False
+
+
+@kernel
+def reaction_mask(s, cfg, d, t):
+    """d's answers to a trigger of Reaction card t: ACT_YES react with the card itself, bit STRANGER
+    with a Stranger acting as it, ACT_NO let it pass (one reaction per trigger)."""
+    mask = bit(ACT_NO)
+    if s[zone_row(HAND, d) + t] > 0 and not held_muted(s, cfg, d, t):
+        mask |= bit(ACT_YES)
+    if stranger_reacts(s, cfg, d, t):
+        mask |= bit(STRANGER)
+    return mask
 
 
 @kernel
@@ -547,7 +664,7 @@ def any_disgraced(s):
 
 @kernel
 def sentry_target(s, cfg, i):
-    return i < s[COURT_LEN] - 1 and not is_disgraced(s, i) and not is_royalty(s, cfg, s[COURT_TYPE + i])
+    return i < s[COURT_LEN] - 1 and not is_disgraced(s, i) and not court_royalty(s, cfg, i)
 
 
 @kernel
@@ -599,7 +716,10 @@ def pick_card(s, pick_for, player):
 
 @kernel(inline="always")
 def end_turn(s, cfg):
-    s[CURRENT] = next_seat(s, cfg, s[CURRENT])
+    p = s[CURRENT]
+    if s[CONSPIRING + p] > 0:  # the Conspiracist's effect: "until the end of your next turn"
+        s[CONSPIRING + p] -= 1
+    s[CURRENT] = next_seat(s, cfg, p)
     s[PLIES] += 1
     s[PHASE] = PH_START
 
@@ -690,8 +810,10 @@ def remove_condemned(s, p):
 
 @kernel(inline="always")
 def start_turn(s, cfg):
-    """Condemned card first, then a face-up Antechamber card, else a free choice (or a knock-out)."""
+    """Condemned card first, then a face-up Antechamber card, else a free choice (or a knock-out).
+    p's Exile's Mute lasts "until the start of your next turn"."""
     p = s[CURRENT]
+    s[EXILE_MUTE + p] = 0
     if s[PLIES] >= cfg[CFG_PLY_CAP]:
         s[CAPPED] = 1
         exhaust_taken(s, cfg)
@@ -735,25 +857,35 @@ def play_card(s, cfg, p, t, source):
         s[zone_row(ANTE, p) + t] -= 1
     else:
         take_from_hand(s, cfg, p, t)
-    if source == SRC_HAND and t == OATHBOUND and s[COURT_LEN] > 0 and throne_value(s, cfg) > OATHBOUND_VALUE:
+    if source == SRC_HAND and t == OATHBOUND and s[COURT_LEN] > 0 and throne_value(s, cfg) > hand_value(s, cfg, p, t):
         disgrace(s, s[COURT_LEN] - 1)
-        push_court(s, t)
+        push_played(s, p, t)
         decide(s, PH_OATH_FOLLOW, p)
         return
-    push_court(s, t)
+    push_played(s, p, t)
     s[PEND_IMMUNE] = 1 if source == SRC_FOLLOW else 0
     s[PEND_USER] = p
     if t == AEGIS:
         s[COURT_FLAGS + s[COURT_LEN] - 1] |= (p + 1) << FLAG_OWNER_SHIFT
-    if loses_ability_on_arrival(s, cfg, t) and not aegis_keeps_text(s, cfg, t, p):
+    if played_muted(s, cfg, p, t):
         end_turn(s, cfg)
         return
     on_played(s, cfg, p, t, source)
 
 
 @kernel(inline="always")
+def push_played(s, p, t):
+    """p plays t onto the Throne; while p's Conspiracist holds, the card keeps its Steadfast and +1
+    in the Court ("cards played in that time keep it while in the Court")."""
+    push_court(s, t)
+    if conspiring(s, p):
+        s[COURT_FLAGS + s[COURT_LEN] - 1] |= FLAG_CONSPIRED
+
+
+@kernel
 def on_played(s, cfg, p, t, source):
-    """The played card's ability: open its first decision, or resolve a mandatory one."""
+    """The played card's ability (a Stranger's copied one too): open its first decision, or resolve
+    a mandatory one."""
     if t == FOOL and any_face_up(s, True):
         decide(s, PH_FOOL, p)
     elif t == INQUISITOR:
@@ -787,8 +919,76 @@ def on_played(s, cfg, p, t, source):
         decide(s, PH_SPY, p)
     elif t == AEGIS:  # "then may Disgrace any Court card"; Immune to King's Hand: no reaction
         pick_court(s, PICK_AEGIS, p)
+    elif t == STRANGER and any_face_up(s, True):  # "may copy the name and ability of any card in the Court"
+        s[PEND_ARG] = source  # the copied ability is used as from where the Stranger was played
+        pick_court(s, PICK_STRANGER_COPY, p)
+    elif t == NAKTURN and any_disgraced(s) and opponents_in_round(s, cfg, p) != 0:
+        nakturn_start(s, cfg, p)
+    elif t == CONSPIRACIST:  # mandatory: the King's Hand cannot stop it
+        s[CONSPIRING + p] = CONSPIRACY_TURN_ENDS
+        end_turn(s, cfg)
+    elif t == EXILE:  # mandatory: "every card is Muted until the start of your next turn"
+        s[EXILE_MUTE + p] = 1
+        end_turn(s, cfg)
     else:
         end_turn(s, cfg)
+
+
+@kernel
+def stranger_copy(s, cfg, p, i):
+    """The Stranger (the Throne) takes the name and ability of Court card i, which is removed from
+    the round (face up); the copied ability then happens, Immune to King's Hand under option
+    stranger_immune 'kept'. A copied Stranger's copy is what it goes by."""
+    copied = court_card(s, i)
+    s[REMOVED + remove_court(s, i)] += 1
+    s[COURT_FLAGS + s[COURT_LEN] - 1] |= (copied + 1) << COPIED_SHIFT
+    if cfg[CFG_STRANGER_IMMUNE] != 0:
+        s[PEND_IMMUNE] = 1
+    on_played(s, cfg, p, copied, s[PEND_ARG])
+
+
+@kernel
+def nakturn_start(s, cfg, p):
+    """The Nakturn: "may name a card and have an opponent guess whether you hold it" (with more
+    than one opponent, the user picks who guesses first; either step may decline)."""
+    targets = opponents_in_round(s, cfg, p)
+    if single(targets):
+        s[PEND_TARGET] = bit_index(targets)
+        pick_card(s, PICK_NAKTURN_NAME, p)
+    else:
+        pick_player(s, PICK_NAKTURN_GUESSER, p)
+
+
+@kernel
+def nakturn_guess(s, cfg, d, a):
+    """d guessed (ACT_YES: "you hold it"). The outcome shows everyone whether the user holds the
+    named card. "If they guess wrong, look at their hand and Condemn one of their cards"."""
+    user = s[PEND_USER]
+    named = s[PEND_ARG]
+    holds = s[zone_row(HAND, user) + named] > 0
+    if holds:
+        learn_by_all(s, cfg, user, named)
+    if (a == ACT_YES) == holds or hand_count(s, d) == 0:
+        end_turn(s, cfg)
+        return
+    for t in range(TYPES):
+        s[known_row(user, d) + t] = s[zone_row(HAND, d) + t]
+    pick_card(s, PICK_NAKTURN_CONDEMN, user)
+
+
+@kernel
+def nakturn_condemn(s, cfg, d, a):
+    """The user Condemns the guesser's card a, face down in front of the guesser: with two players
+    both know it (a Condemned card of known type); with more, the others only saw a card go."""
+    q = s[PEND_TARGET]
+    s[zone_row(HAND, q) + a] -= 1
+    s[known_row(d, q) + a] -= 1
+    if cfg[CFG_PLAYERS] == 2:
+        s[zone_row(CONDEMNED, q) + a] += 1
+    else:
+        s[zone_row(CONDEMNED_HIDDEN, q) + a] += 1
+        forget_one(s, cfg, q, d)
+    end_turn(s, cfg)
 
 
 @kernel
@@ -806,15 +1006,16 @@ def choose_ability(s, cfg, effect, arg):
 
 
 @kernel
-def counter(s, cfg):
-    """King's Hand: both cards are Condemned. A played card leaves at once and ends the turn."""
+def counter(s, cfg, card):
+    """King's Hand (``card``: it, or a Stranger acting as it): both cards are Condemned. A played card
+    leaves at once and ends the turn."""
     reactor = s[DECIDER]
     user = s[PEND_USER]
-    take_from_hand(s, cfg, reactor, KINGS_HAND)
-    s[zone_row(CONDEMNED, reactor) + KINGS_HAND] += 1
+    take_from_hand(s, cfg, reactor, card)
+    s[zone_row(CONDEMNED, reactor) + card] += 1
     if s[PEND_EFFECT] == ASSASSIN:
-        take_from_hand(s, cfg, user, ASSASSIN)
-        s[zone_row(CONDEMNED, user) + ASSASSIN] += 1
+        take_from_hand(s, cfg, user, s[REACT_WITH])
+        s[zone_row(CONDEMNED, user) + s[REACT_WITH]] += 1
         complete_flip(s, cfg)
     else:
         s[REMOVED + pop_court(s)] += 1
@@ -874,6 +1075,8 @@ def resolve_effect(s, cfg):
         pick_card(s, PICK_WARDEN_GIVE, p)
     elif effect == SPY:
         spy_look(s, cfg, p)
+    elif effect == NAKTURN:
+        decide(s, PH_NAKTURN_GUESS, s[PEND_TARGET])
     else:  # the Assassin's reaction stands: the King's flipper loses the round
         assassinate(s, cfg)
 
@@ -895,8 +1098,8 @@ def assassinate(s, cfg):
         s[POOL + s[SUCCESSOR + victim]] += 1
         s[SUCCESSOR + victim] = -1
         forget_successor(s, cfg, victim)
-    take_from_hand(s, cfg, user, ASSASSIN)
-    s[POOL + ASSASSIN] += 1
+    take_from_hand(s, cfg, user, s[REACT_WITH])
+    s[POOL + s[REACT_WITH]] += 1
     pick_card(s, PICK_ASSASSIN_KEEP, user)
 
 
@@ -938,7 +1141,7 @@ def herald_follow_mask(s, cfg, p):
     throne = throne_value(s, cfg)
     for t in range(TYPES):
         if s[zone_row(HAND, p) + t] > 0:
-            value = hand_value(s, cfg, t)
+            value = hand_value(s, cfg, p, t)
             if value >= HERALD_MIN_VALUE and (cfg[CFG_HERALD_ANY] == 1 or value >= throne):
                 mask |= bit(t)
     return mask
@@ -946,9 +1149,9 @@ def herald_follow_mask(s, cfg, p):
 
 @kernel(inline="always")
 def herald_follow(s, cfg, p, t):
-    """The Herald returns to p's hand (in plain sight) and t is played in its place."""
-    remove_court(s, s[COURT_LEN] - 1)
-    give_to_hand_public(s, cfg, p, HERALD)
+    """The Herald (or a Stranger that copied it, a Stranger again in hand) returns to p's hand (in
+    plain sight) and t is played in its place."""
+    give_to_hand_public(s, cfg, p, remove_court(s, s[COURT_LEN] - 1))
     play_card(s, cfg, p, t, SRC_HERALD)
 
 
@@ -1459,8 +1662,8 @@ def apply_ability_choice(s, cfg, phase, d, a):
     likewise the picks only 3 or 4 players make (apply_pick_player, apply_pick_card) are calls
     from here."""
     if phase == PH_KINGS_HAND:
-        if a == ACT_YES:
-            counter(s, cfg)
+        if a != ACT_NO:
+            counter(s, cfg, KINGS_HAND if a == ACT_YES else STRANGER)
         else:
             reactor = next_holder(s, cfg, s[PEND_USER], d, KINGS_HAND)
             if reactor >= 0:
@@ -1468,9 +1671,10 @@ def apply_ability_choice(s, cfg, phase, d, a):
             else:
                 resolve_effect(s, cfg)
     elif phase == PH_ASSASSIN:
-        if a == ACT_YES:
+        if a != ACT_NO:
             s[PEND_USER] = d
-            s[PEND_IMMUNE] = 0
+            s[REACT_WITH] = ASSASSIN if a == ACT_YES else STRANGER
+            s[PEND_IMMUNE] = 1 if a == STRANGER and cfg[CFG_STRANGER_IMMUNE] != 0 else 0
             choose_ability(s, cfg, ASSASSIN, 0)
         else:
             reactor = next_holder(s, cfg, s[CURRENT], d, ASSASSIN)
@@ -1480,6 +1684,8 @@ def apply_ability_choice(s, cfg, phase, d, a):
                 complete_flip(s, cfg)
     elif phase == PH_PICK_CARD:  # before the declines: 2v2's trade answers ACT_NO when done placing
         apply_pick_card(s, cfg, d, a)
+    elif phase == PH_NAKTURN_GUESS:  # ACT_NO is a guess, not a decline
+        nakturn_guess(s, cfg, d, a)
     elif a == ACT_NO and phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
         end_turn(s, cfg)  # the optional ability is declined (or the Soldier stops disgracing)
     elif phase == PH_FOOL:
@@ -1512,9 +1718,12 @@ def apply_ability_choice(s, cfg, phase, d, a):
         choose_ability(s, cfg, SPY, 0)
     elif phase == PH_HERALD_PLAY:
         herald_follow(s, cfg, d, a)
-    elif phase == PH_PICK_COURT:  # PICK_AEGIS, the only Court pick yet
-        disgrace(s, a)
-        end_turn(s, cfg)
+    elif phase == PH_PICK_COURT:
+        if s[PICK_FOR] == PICK_STRANGER_COPY:
+            stranger_copy(s, cfg, d, a)
+        else:  # PICK_AEGIS
+            disgrace(s, a)
+            end_turn(s, cfg)
     elif phase == PH_PICK_PLAYER:
         apply_pick_player(s, cfg, d, a)
     else:
@@ -1537,6 +1746,9 @@ def apply_pick_player(s, cfg, d, a):
     elif pick_for == PICK_PRINCESS:
         s[PEND_TARGET] = a
         choose_ability(s, cfg, PRINCESS, a)
+    elif pick_for == PICK_NAKTURN_GUESSER:
+        s[PEND_TARGET] = a
+        pick_card(s, PICK_NAKTURN_NAME, d)
     else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
         s[PEND_TARGET] = a
         if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
@@ -1585,6 +1797,13 @@ def apply_pick_card(s, cfg, d, a):
         take_from_partner(s, cfg, d, a)
     elif pick_for == PICK_TRADE:
         place_for_trade(s, cfg, d, a)
+    elif pick_for == PICK_NAKTURN_NAME:  # the user has chosen to use the ability: the King's Hand may answer
+        if a == ACT_NO:
+            end_turn(s, cfg)
+        else:
+            choose_ability(s, cfg, NAKTURN, a)
+    elif pick_for == PICK_NAKTURN_CONDEMN:
+        nakturn_condemn(s, cfg, d, a)
     elif pick_for >= PICK_MUSTER:
         apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
@@ -1684,6 +1903,8 @@ def pick_player_mask(s, cfg, d):
         return opponents_in_round(s, cfg, d)
     if pick_for == PICK_PRINCESS:
         return others_with_cards(s, cfg, d)
+    if pick_for == PICK_NAKTURN_GUESSER:
+        return opponents_in_round(s, cfg, d) | bit(ACT_NO)
     return spy_targets(s, cfg) | bit(ACT_NO)
 
 
@@ -1709,6 +1930,14 @@ def pick_card_mask(s, cfg, d):
         return hand_types(s, d) | bit(ACT_NO)
     if pick_for == PICK_MUSTER:
         return muster_mask(s, d)
+    if pick_for == PICK_NAKTURN_NAME:
+        mask = bit(ACT_NO)
+        for t in range(TYPES):
+            if in_mode(cfg, t):
+                mask |= bit(t)
+        return mask
+    if pick_for == PICK_NAKTURN_CONDEMN:
+        return hand_types(s, s[PEND_TARGET])
     if pick_for == PICK_RECOMMISSION_RETURN:
         return zone_types(s, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
@@ -1723,9 +1952,13 @@ def legal_mask(s, cfg):
     phase = s[PHASE]
     d = s[DECIDER]
     mask = np.int64(0)
-    if phase == PH_FIRST or phase == PH_MULLIGAN or phase == PH_PRINCESS or phase == PH_KINGS_HAND \
-            or phase == PH_ASSASSIN or phase == PH_DIRECTION or phase == PH_WARDEN or phase == PH_SPY:
+    if phase == PH_FIRST or phase == PH_MULLIGAN or phase == PH_PRINCESS or phase == PH_DIRECTION \
+            or phase == PH_WARDEN or phase == PH_SPY or phase == PH_NAKTURN_GUESS:
         return bit(ACT_YES) | bit(ACT_NO)
+    if phase == PH_KINGS_HAND:
+        return reaction_mask(s, cfg, d, KINGS_HAND)
+    if phase == PH_ASSASSIN:
+        return reaction_mask(s, cfg, d, ASSASSIN)
     if phase == PH_TURN:
         mask = playable_types(s, cfg, d)
         if can_flip(s, d):
@@ -1752,8 +1985,9 @@ def legal_mask(s, cfg):
         for i in range(s[COURT_LEN] - 1):
             if not is_disgraced(s, i):
                 mask |= bit(i)
-    elif phase == PH_SOLDIER_DISGRACE or phase == PH_PICK_COURT:  # PICK_AEGIS: any face-up card
-        for i in range(s[COURT_LEN]):
+    elif phase == PH_SOLDIER_DISGRACE or phase == PH_PICK_COURT:  # PICK_AEGIS: any face-up card; the
+        last = s[COURT_LEN] - 1 if s[PICK_FOR] == PICK_STRANGER_COPY and phase == PH_PICK_COURT else s[COURT_LEN]
+        for i in range(last):  # Stranger's copy: any below itself
             if not is_disgraced(s, i):
                 mask |= bit(i)
     elif phase == PH_JUDGE_ANTE:
