@@ -32,8 +32,8 @@ def P(**kw):
     return Position.build(mode=MODE, **kw)
 
 
-def hand_value(pos, name):
-    return int(R.hand_value(pos.s, pos.cfg, L.type_of(name)))
+def hand_value(pos, name, seat=0):
+    return int(R.hand_value(pos.s, pos.cfg, seat, L.type_of(name)))
 
 
 # ---- the deal --------------------------------------------------------------------------------------
