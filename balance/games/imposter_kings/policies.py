@@ -19,6 +19,12 @@ to even the partners' hands. As True King it chooses the direction of play by wh
 player; it judges a seat's cards (for the direction and the trade) by the estimated mean value of
 the cards it holds: the cards its seat saw revealed, knows in that hand or sees as a 2v2 fourth
 card at their values, every other card at the mean value of the cards its seat cannot see.
+Fragments of Nersetti's Signature Cards: the heuristic copies with the Stranger the Court card of highest
+base value that has an ability to gain, reacts with a Stranger rather than the Reaction card itself,
+names with the Nakturn a card it holds that the guesser does not know of (the rarest), guesses "you
+hold it" when it thinks that at least even odds, Condemns the guesser's best card, and scores the
+Nakturn, Conspiracist and Exile by their prospects (a Disgraced card; cards left to gain the +1; the
+opponents' reactions the Mute silences).
 The search policy samples every hidden element (the unseen cards and
 the Princess owner's pending pick) from exactly that view, so its decision is a function of the
 view and its stream alone.
