@@ -316,6 +316,19 @@ def test_steadfast_cards_are_excepted_from_the_exiles_mute():
     assert conspired.court()[-1] == "King's Hand" and conspired.turn == 1
 
 
+def test_steadfast_hand_cards_keep_their_play_permissions_under_the_exiles_mute():
+    """The Aegis ("may be played on any card") is Steadfast until its player's King is flipped; a
+    Conspiracist's hand is Steadfast: the Zealot's permission (a flipped King, a non-Royalty Throne) holds."""
+    face_up = P(hands={0: ["Exile", "Elder"], 1: ["Aegis", "Zealot", "Sentry"]}, court=HEAVY)
+    face_up.apply("Exile")
+    assert face_up.legal() == ["Sentry", "Aegis", "flip"]
+    flipped = P(hands={0: ["Exile", "Elder"], 1: ["Aegis", "Zealot", "Sentry"]}, court=HEAVY, flipped={1: True})
+    flipped.apply("Exile")
+    assert flipped.legal() == ["Sentry"]  # the Aegis lost its Steadfast, the Zealot's text is Muted
+    flipped.s[L.CONSPIRING + 1] = 1
+    assert flipped.legal() == ["Zealot", "Sentry", "Aegis"]
+
+
 def test_under_exile_scope_court_hand_cards_keep_their_text():
     pos = P(hands={0: ["Exile", "King's Hand"], 1: ["Inquisitor", "Zealot"]}, court=HEAVY,
             options={"exile_scope": "court"})
