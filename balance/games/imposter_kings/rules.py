@@ -1985,9 +1985,10 @@ def legal_mask(s, cfg):
         for i in range(s[COURT_LEN] - 1):
             if not is_disgraced(s, i):
                 mask |= bit(i)
-    elif phase == PH_SOLDIER_DISGRACE or phase == PH_PICK_COURT:  # PICK_AEGIS: any face-up card; the
+    elif phase == PH_SOLDIER_DISGRACE or phase == PH_PICK_COURT:
+        # any face-up card (the Aegis's Disgrace too); the Stranger's copy: one below the Stranger itself
         last = s[COURT_LEN] - 1 if s[PICK_FOR] == PICK_STRANGER_COPY and phase == PH_PICK_COURT else s[COURT_LEN]
-        for i in range(last):  # Stranger's copy: any below itself
+        for i in range(last):
             if not is_disgraced(s, i):
                 mask |= bit(i)
     elif phase == PH_JUDGE_ANTE:
