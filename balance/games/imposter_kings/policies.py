@@ -55,10 +55,11 @@ from balance.games.imposter_kings.layout import (
     ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
     REMOVED_HIDDEN, SCORE, SIDES, FIRST, TRADE_TRY, ARMY, ARMY_TAKEN, PH_PICK_COURT, PICK_MUSTER,
-    PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE,
-    AEGIS, CFG_ARMY, CONSPIRACIST, EXILE, HERALD, IMMORTAL, NAKTURN, PEND_TARGET, PH_NAKTURN_GUESS,
-    PICK_NAKTURN_CONDEMN, PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY, PRINCESS, REACT_WITH,
-    SENTRY, SPY, STRANGER, WARDEN, WARLORD,
+    PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, AEGIS, CFG_ARMY,
+    CONSPIRACIST, EXILE, HERALD, IMMORTAL, NAKTURN, PEND_TARGET, PH_NAKTURN_GUESS, PICK_NAKTURN_CONDEMN,
+    PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY, PRINCESS, REACT_WITH, SENTRY, SPY, STRANGER,
+    WARDEN, WARLORD, PICK_RALLY, PICK_RECALL, PH_SIGNATURE, PH_DRAFT, PH_DRAFT_ORDER, ANCESTOR, LOCKSHIFT,
+    INFORMANT, FLAG_BEARER,
 )
 from balance.games.imposter_kings.rules import (
     answers, any_disgraced, apply_action, bit, court_royalty, court_value, hand_count, hand_value, has_army,
@@ -118,6 +119,11 @@ KINGS_HAND_VALUE = 8
 HARM_MYSTIC = 0.6
 HARM_SWAP = 0.5
 MUSTER_GIVE_AT_MOST = 3  # the heuristic Recruits only to give up a card worth at most this
+# The heuristic's Signature Cards, best first (its secret choice and its draft picks): the rulebook's
+# first-game three ("we recommend the Exile, Aegis and Ancestor"), then the others by base value (the
+# higher card is the likelier to hold the Throne; ties in the sheet's order).
+SIGNATURE_PREFERENCE = np.array([EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN, INFORMANT, STRANGER,
+                                 FLAG_BEARER], dtype=np.int64)
 
 # Scratch rows (one int64 scratch matrix per game, reused).
 SCR_DET = 0       # a determinized copy of the state
@@ -446,6 +452,10 @@ def setup_pick(s, cfg, me, phase, w):
 @kernel
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
+    if phase == PH_SIGNATURE or phase == PH_DRAFT:
+        return preferred_signature(s[D_CHOICES])
+    if phase == PH_DRAFT_ORDER:  # first: the first pick of the five, and the last
+        return ACT_YES
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
         return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_JUDGE_ANTE:
@@ -489,6 +499,15 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
                 return i
         return ACT_NO
     return cutthroat_pick(s, cfg, me, phase, odds, w)
+
+
+@kernel
+def preferred_signature(choices):
+    """The first Signature Card of SIGNATURE_PREFERENCE among ``choices``."""
+    for t in SIGNATURE_PREFERENCE:
+        if (choices & bit(t)) != 0:
+            return t
+    return -1
 
 
 @kernel
@@ -655,7 +674,8 @@ def pick_card_choice(s, cfg, me, buf):
         return lowest_in(s, cfg, choices)
     if pick_for == PICK_NAKTURN_NAME:
         return nakturn_name(s, cfg, me)
-    if pick_for == PICK_NAKTURN_CONDEMN:  # the guesser's best card (the user looked at its hand)
+    # the guesser's best card (the Nakturn's user looked at its hand); the strongest card into hand, or back to the Army
+    if pick_for == PICK_NAKTURN_CONDEMN or pick_for == PICK_RALLY or pick_for == PICK_RECALL:
         return highest_in(choices)
     if pick_for >= PICK_MUSTER:
         return muster_choice(s, cfg, me)
@@ -1061,6 +1081,8 @@ def searched(s):
     phase = s[PHASE]
     if phase == PH_PICK_PLAYER or phase == PH_PICK_CARD:
         return ((SETUP_PICKS >> s[PICK_FOR]) & 1) == 0
+    if phase == PH_SIGNATURE or phase == PH_DRAFT or phase == PH_DRAFT_ORDER:
+        return False  # before the match's first deal: no round to play out
     return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL)
 
 

@@ -29,12 +29,16 @@ import numpy as np
 
 from balance.engine.decision import pose
 from balance.engine.kernels import allocating_kernel, kernel
-from balance.engine.rng import bit_index, shuffle
+from balance.engine.rng import bit_index, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS, CFG_ARRIVAL_ABILITY, CFG_IMMORTAL_HAND, CFG_MYSTIC_IS_MUTE,
     IMMORTAL, IMMORTAL_COURT_VALUE, IMMORTAL_LOWERS, IMMORTAL_WEAKENS, STEADFAST, AEGIS, ARMY, ARMY_TAKEN, CFG_ARMY,
-    EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, ARMY_PICK, ARMY_PICK_LEFT, ARMY_PICK_THEN, ARMY_PICK_TYPES,
+    CFG_RALLY_ALL_OR_NONE, CFG_SIGNATURES, CFG_SIGNATURES_FIXED, DRAFT, DRAFT_DECK, DRAFT_FACE_UP, DRAFT_FIRST,
+    DRAFT_PICKS, DRAFT_SECOND_PICKS, PH_DRAFT, PH_DRAFT_ORDER, PH_SIGNATURE, SIGNATURE, SIGNATURE_CHOICES,
+    SIGNATURE_MASK, SIGNATURE_TYPES, SIGNATURES, SIG_CHOOSE, SIG_NONE, SIG_RANDOM, SIG_TOURNAMENT,
+    PICK_FLAG_BEARER_RETURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
     PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, RECOMMISSION_EXHAUSTS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
@@ -685,8 +689,9 @@ def has_judge_card(s, p):
 
 @kernel(inline="always")
 def in_mode(cfg, t):
-    """Type t is dealt in the mode (its deck, the fixed Accused, an Army)."""
-    return cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
+    """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Signature Cards)."""
+    return (cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
+            or (cfg[CFG_SIGNATURES] != SIG_NONE and SIGNATURE[t] == 1))
 
 
 # ---- round flow ------------------------------------------------------------------------------
@@ -1602,6 +1607,187 @@ def apply_muster(s, cfg, pick_for, d, a):
         pick_card(s, PICK_MUSTER, d)
 
 
+# ---- Rally and Recall (Fragments of Nersetti, step 3): Army picks with a continuation ----------------
+@kernel(inline="always")
+def army_pick_mask(s, d):
+    """The Army (Rally) or Exhaust zone (Recall) cards d may take, within the run's types."""
+    zone = ARMY if s[ARMY_PICK] == PICK_RALLY else EXHAUST
+    return zone_types(s, zone, d) & s[ARMY_PICK_TYPES]
+
+
+@kernel
+def set_rally(s, cfg, p, types, count, then):
+    """Set up ``count`` Rallies of p (types within the mask ``types``), then ``then``; the caller poses
+    them with ``army_pick_next``. "If you don't have enough cards in your Army, ignore it": the
+    Rallies beyond the Army's valid cards are ignored (option rally_short: all of them)."""
+    s[ARMY_PICK] = PICK_RALLY
+    s[ARMY_PICK_TYPES] = types
+    s[ARMY_PICK_THEN] = then
+    valid = 0
+    for t in range(TYPES):
+        if (types >> t) & 1:
+            valid += s[zone_row(ARMY, p) + t]
+    s[ARMY_PICK_LEFT] = 0 if cfg[CFG_RALLY_ALL_OR_NONE] and valid < count else count
+    for t in range(TYPES):
+        s[RALLIED + t] = 0
+
+
+@kernel
+def set_recall(s, p, types, count, then):
+    """Set up ``count`` Recalls of p (Exhausted cards of types within ``types``), then ``then``."""
+    s[ARMY_PICK] = PICK_RECALL
+    s[ARMY_PICK_TYPES] = types
+    s[ARMY_PICK_THEN] = then
+    s[ARMY_PICK_LEFT] = count
+
+
+@kernel
+def army_pick_next(s, cfg, p):
+    """Pose p's next Rally / Recall pick; when none is left or valid ("ignore it"), run the
+    continuation, and again for a continuation that sets up another run."""
+    while True:
+        if s[ARMY_PICK_LEFT] > 0 and army_pick_mask(s, p) != 0:
+            pick_card(s, s[ARMY_PICK], p)
+            return
+        s[ARMY_PICK_LEFT] = 0
+        if not then_step(s, cfg, p, s[ARMY_PICK_THEN]):
+            if not (s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_FLAG_BEARER_RETURN):
+                for t in range(TYPES):  # unrevealed: nobody may read them later
+                    s[RALLIED + t] = 0
+            return
+
+
+@kernel
+def rally(s, cfg, p, types, count, then):
+    set_rally(s, cfg, p, types, count, then)
+    army_pick_next(s, cfg, p)
+
+
+@kernel
+def recall(s, cfg, p, types, count, then):
+    set_recall(s, p, types, count, then)
+    army_pick_next(s, cfg, p)
+
+
+@kernel
+def apply_army_pick(s, cfg, d, a):
+    """A Rally takes Army card a into d's hand unseen (taken this round: Exhausted at its end); a
+    Recall puts Exhausted card a back into d's Army (both zones are face up: everyone sees it)."""
+    if s[ARMY_PICK] == PICK_RALLY:
+        s[zone_row(ARMY, d) + a] -= 1
+        s[zone_row(HAND, d) + a] += 1
+        s[zone_row(ARMY_TAKEN, d) + a] += 1
+        s[RALLIED + a] += 1
+    else:
+        s[zone_row(EXHAUST, d) + a] -= 1
+        s[zone_row(ARMY, d) + a] += 1
+    s[ARMY_PICK_LEFT] -= 1
+    army_pick_next(s, cfg, d)
+
+
+@kernel
+def then_step(s, cfg, p, then):
+    """The continuation ``then`` of p's finished Rally / Recall run: True when it set up another
+    run (``army_pick_next`` goes on with it), False when it posed a decision or ended the turn."""
+    end_turn(s, cfg)
+    return False
+
+
+# ---- Step 3: the Signature Cards, chosen at the match's start (before round 1) ---------------------
+@kernel
+def open_signatures(s, cfg):
+    """Seats whose three Signature Cards a scenario fixes hold them from the match's start."""
+    for p in range(cfg[CFG_PLAYERS]):
+        for t in range(TYPES):
+            fixed = (cfg[CFG_SIGNATURES_FIXED + p] >> t) & 1
+            s[zone_row(SIGNATURES, p) + t] = fixed
+            s[zone_row(ARMY, p) + t] += fixed
+
+
+@kernel
+def start_signatures(s, cfg, stream, cards):
+    """Step 3's choice at the match's start, before round 1 (no round in play: the round's fields
+    are cleared). Option signatures: 'random' deals each seat 3 of the 9 at once ("give each player 3
+    random Signature Cards"); 'tournament' shuffles the draft deck now (dealt once both have chosen);
+    'choose' and 'tournament' then pose the choices (``signature_next``)."""
+    s[:ROUND_FIELDS] = 0
+    s[DRAFT_FIRST] = -1
+    s[DRAFT_PICKS] = 0
+    if cfg[CFG_SIGNATURES] == SIG_RANDOM:
+        for p in range(cfg[CFG_PLAYERS]):
+            if cfg[CFG_SIGNATURES_FIXED + p] == 0:
+                for _ in range(SIGNATURE_CHOICES):
+                    t = random_bit(stream, SIGNATURE_MASK & ~zone_types(s, SIGNATURES, p))
+                    s[zone_row(SIGNATURES, p) + t] = 1
+                    s[zone_row(ARMY, p) + t] += 1
+    n = len(SIGNATURE_TYPES)
+    for k in range(n):
+        cards[k] = SIGNATURE_TYPES[k]
+    shuffle(stream, cards, n)
+    for k in range(n):
+        s[DRAFT_DECK + k] = cards[k]
+    signature_next(s, cfg)
+
+
+@kernel
+def signature_next(s, cfg):
+    """The next choice: each seat in turn (not fixed) chooses its 3 in secret ('choose'; Tournament
+    Mode: 1), one decision a card; Tournament Mode then deals 5 of the draft deck face up, the player
+    without the True King chooses to pick first or second, and the draft's four picks follow. Once
+    all have chosen, the choices are revealed into the Armies and nothing is pending (PH_ROUND_OVER:
+    round 1 is dealt next)."""
+    n = cfg[CFG_PLAYERS]
+    mode = cfg[CFG_SIGNATURES]
+    if mode == SIG_CHOOSE or mode == SIG_TOURNAMENT:
+        need = SIGNATURE_CHOICES if mode == SIG_CHOOSE else 1
+        for p in range(n):
+            if cfg[CFG_SIGNATURES_FIXED + p] == 0 and zone_count(s, SIGNATURES, p) < need:
+                decide(s, PH_SIGNATURE, p)
+                return
+    if mode == SIG_TOURNAMENT and cfg[CFG_SIGNATURES_FIXED] == 0:  # fixed seats: both or neither
+        if s[DRAFT_FIRST] < 0:
+            deal_draft(s, cfg)
+            decide(s, PH_DRAFT_ORDER, 1 - s[TRUE_KING])
+            return
+        if s[DRAFT_PICKS] < len(DRAFT_SECOND_PICKS):
+            second = DRAFT_SECOND_PICKS[s[DRAFT_PICKS]]
+            decide(s, PH_DRAFT, s[DRAFT_FIRST] if second == 0 else 1 - s[DRAFT_FIRST])
+            return
+    for p in range(n):  # "Both players reveal their choices at the same time and add them to their Army"
+        if cfg[CFG_SIGNATURES_FIXED + p] == 0 and mode != SIG_RANDOM:
+            for t in range(TYPES):
+                s[zone_row(ARMY, p) + t] += s[zone_row(SIGNATURES, p) + t]
+    s[PHASE] = PH_ROUND_OVER
+
+
+@kernel
+def deal_draft(s, cfg):
+    """"Make a draft deck with one copy of every Signature Card except the ones chosen (if both
+    players chose the same card, just remove that one). Shuffle the draft deck and deal 5 cards face
+    up": the first 5 of the shuffled deck that no player chose."""
+    chosen = np.int64(0)
+    for p in range(cfg[CFG_PLAYERS]):
+        chosen |= zone_types(s, SIGNATURES, p)
+    dealt = 0
+    for k in range(len(SIGNATURE_TYPES)):
+        t = s[DRAFT_DECK + k]
+        if dealt < DRAFT_FACE_UP and (chosen & bit(t)) == 0:
+            s[DRAFT + t] = 1
+            dealt += 1
+
+
+@kernel
+def apply_signature_choice(s, cfg, phase, d, a):
+    if phase == PH_DRAFT_ORDER:
+        s[DRAFT_FIRST] = d if a == ACT_YES else 1 - d
+    else:  # a Signature Card chosen in secret, or picked from the face-up draft
+        if phase == PH_DRAFT:
+            s[DRAFT + a] = 0
+            s[DRAFT_PICKS] += 1
+        s[zone_row(SIGNATURES, d) + a] = 1
+    signature_next(s, cfg)
+
+
 # ---- performing a decision -------------------------------------------------------------------
 @kernel
 def apply_action(s, cfg, a):
@@ -1661,7 +1847,9 @@ def apply_ability_choice(s, cfg, phase, d, a):
     at every turn, keeps its own few sites and not this dispatch's many (about 100 slots inline);
     likewise the picks only 3 or 4 players make (apply_pick_player, apply_pick_card) are calls
     from here."""
-    if phase == PH_KINGS_HAND:
+    if phase == PH_SIGNATURE or phase == PH_DRAFT or phase == PH_DRAFT_ORDER:
+        apply_signature_choice(s, cfg, phase, d, a)
+    elif phase == PH_KINGS_HAND:
         if a != ACT_NO:
             counter(s, cfg, KINGS_HAND if a == ACT_YES else STRANGER)
         else:
@@ -1804,6 +1992,8 @@ def apply_pick_card(s, cfg, d, a):
             choose_ability(s, cfg, NAKTURN, a)
     elif pick_for == PICK_NAKTURN_CONDEMN:
         nakturn_condemn(s, cfg, d, a)
+    elif pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        apply_army_pick(s, cfg, d, a)
     elif pick_for >= PICK_MUSTER:
         apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
@@ -1938,6 +2128,8 @@ def pick_card_mask(s, cfg, d):
         return mask
     if pick_for == PICK_NAKTURN_CONDEMN:
         return hand_types(s, s[PEND_TARGET])
+    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        return army_pick_mask(s, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
         return zone_types(s, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
@@ -1966,6 +2158,12 @@ def legal_mask(s, cfg):
         return mask
     if phase == PH_ANTE:
         return zone_types(s, ANTE, d)
+    if phase == PH_SIGNATURE:
+        return SIGNATURE_MASK & ~zone_types(s, SIGNATURES, d)
+    if phase == PH_DRAFT:
+        return zone_types(s, DRAFT, 0)
+    if phase == PH_DRAFT_ORDER:
+        return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_SUCCESSOR or phase == PH_DUNGEON or phase == PH_OATH_FOLLOW or phase == PH_SENTRY_GIVE \
             or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP or phase == PH_REVEAL:
         return hand_types(s, d)
