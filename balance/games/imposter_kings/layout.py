@@ -146,7 +146,7 @@ assert len(NAMES) == TYPES and len(BASE_VALUE) == TYPES
 # The nine Signature Cards (Step 3's choice of 3, the Tournament draft, the Mercenary deck).
 SIGNATURE = np.zeros(TYPES, dtype=np.int64)
 SIGNATURE[[FLAG_BEARER, STRANGER, AEGIS, NAKTURN, ANCESTOR, INFORMANT, LOCKSHIFT, CONSPIRACIST, EXILE]] = 1
-# Printed Royalty (the Immortal gives it to herself and the Warlord while her text holds: rules.is_royalty).
+# Printed Royalty (the Immortal gives it to herself and the Warlord while her text holds: rules.court_royalty).
 ROYALTY = np.zeros(TYPES, dtype=np.int64)
 ROYALTY[[PRINCESS, QUEEN]] = 1
 # The Steadfast keyword as printed (rules.steadfast): "can't be Muted or have its value lowered by other cards".
