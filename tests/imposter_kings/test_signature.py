@@ -359,7 +359,7 @@ FB_KW = dict(hands={0: ["Flag Bearer", "Fool"], 1: ["Zealot", "Mystic"]}, court=
 
 
 def test_the_flag_bearer_without_a_disgraced_card_does_nothing():
-    pos = sig_position(**dict(FB_KW, disgraced=[]))
+    pos = sig_position(**dict(FB_KW, court=["Fool"], disgraced=[]))
     pos.apply("Flag Bearer")
     assert pos.turn == 1 and pos.phase == "turn" and pos.court()[-1] == "Flag Bearer"
 

@@ -38,7 +38,10 @@ from balance.games.imposter_kings.layout import (
     CFG_RALLY_ALL_OR_NONE, CFG_SIGNATURES, CFG_SIGNATURES_FIXED, DRAFT, DRAFT_DECK, DRAFT_FACE_UP, DRAFT_FIRST,
     DRAFT_PICKS, DRAFT_SECOND_PICKS, PH_DRAFT, PH_DRAFT_ORDER, PH_SIGNATURE, SIGNATURE, SIGNATURE_CHOICES,
     SIGNATURE_MASK, SIGNATURE_TYPES, SIGNATURES, SIG_CHOOSE, SIG_NONE, SIG_RANDOM, SIG_TOURNAMENT,
-    PICK_FLAG_BEARER_RETURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    PICK_FLAG_BEARER_RETURN, ALL_TYPES, ANCESTOR, ANCESTOR_ELDER_BONUS, CFG_ANCESTOR_ANTE, CFG_ANCESTOR_HAND,
+    DUNGEON_SHOWN, FLAG_BEARER, INFORMANT, LOCKSHIFT, PICK_ANCESTOR_REMOVE, PICK_FLAG_BEARER, PICK_INFORMANT_GUESS,
+    PICK_INFORMANT_PLAYER, PICK_INFORMANT_TAKE, PICK_LOCKSHIFT, THEN_ANCESTOR_OFFER, THEN_FLAG_BEARER_RALLY,
+    THEN_FLAG_BEARER_RETURN, THEN_END_TURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
     PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, RECOMMISSION_EXHAUSTS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
@@ -134,12 +137,38 @@ def mystic_named(s, t):
     return s[MUTED] != 0 and BASE_VALUE[t] == s[MUTED]
 
 
+@kernel
+def ancestor_in_court(s, cfg):
+    """The Ancestor is face up in the Court and keeps its text (the Mystic's number takes it: it has
+    no Steadfast; read without mystic_silenced, which asks this for Elders)."""
+    if not in_mode(cfg, ANCESTOR):
+        return False
+    for i in range(s[COURT_LEN]):
+        if s[COURT_TYPE + i] == ANCESTOR and not is_disgraced(s, i):
+            return not mystic_named(s, ANCESTOR)
+    return False
+
+
 @kernel(inline="always")
-def mystic_silenced(s, cfg, t):
-    """t has lost its text to the Mystic's number (worth 3 once played). Option mystic_steadfast:
-    read as a Mute, it does not reach a Steadfast card (which keeps its text and value)."""
+def ancestor_reaches(s, cfg, in_hand):
+    """"While in the Court, Elders have Steadfast and +3 value": in the Court, and in hand too unless
+    option ancestor_scope keeps it to the Court."""
+    return (not in_hand or cfg[CFG_ANCESTOR_HAND] != 0) and ancestor_in_court(s, cfg)
+
+
+@kernel(inline="always")
+def elder_steadfast(s, cfg, t, in_hand):
+    """An Elder the Ancestor gives Steadfast."""
+    return t == ELDER and ancestor_reaches(s, cfg, in_hand)
+
+
+@kernel(inline="always")
+def mystic_silenced(s, cfg, t, in_hand):
+    """t (in hand, or played) has lost its text to the Mystic's number (worth 3 once played). Option
+    mystic_steadfast: read as a Mute, it does not reach a Steadfast card (which keeps its text and
+    value), printed or given (the Ancestor's Elders)."""
     if cfg[CFG_MYSTIC_IS_MUTE] != 0:
-        return muted(t, mystic_named(s, t))
+        return muted(t, mystic_named(s, t)) and not elder_steadfast(s, cfg, t, in_hand)
     return mystic_named(s, t)
 
 
@@ -148,7 +177,7 @@ def immortal_in_court(s, cfg):
     """The Immortal is face up in the Court and keeps her text."""
     for i in range(s[COURT_LEN]):
         if s[COURT_TYPE + i] == IMMORTAL and not is_disgraced(s, i):
-            return not mystic_silenced(s, cfg, IMMORTAL)
+            return not mystic_silenced(s, cfg, IMMORTAL, False)
     return False
 
 
@@ -164,26 +193,26 @@ def immortal_weakens(s, cfg, t, in_hand):
     """The Immortal's -1 and Mute reach t (a Queen, Princess or Elder, unless Steadfast): in the
     Court, and in hand too unless option immortal_scope keeps them to the Court."""
     return (IMMORTAL_WEAKENS[t] == 1 and (not in_hand or cfg[CFG_IMMORTAL_HAND] != 0)
-            and muted(t, immortal_holds(s, cfg)))
+            and muted(t, immortal_holds(s, cfg)) and not elder_steadfast(s, cfg, t, in_hand))
 
 
 @kernel(inline="always")
 def court_muted(s, cfg, t):
     """A played card of type t has no text."""
-    return mystic_silenced(s, cfg, t) or immortal_weakens(s, cfg, t, False)
+    return mystic_silenced(s, cfg, t, False) or immortal_weakens(s, cfg, t, False)
 
 
 @kernel(inline="always")
 def hand_muted(s, cfg, t):
     """Text of a card outside the Court (hand, reactions, play permissions)."""
-    return (cfg[CFG_MUTE_HAND] != 0 and mystic_silenced(s, cfg, t)) or immortal_weakens(s, cfg, t, True)
+    return (cfg[CFG_MUTE_HAND] != 0 and mystic_silenced(s, cfg, t, True)) or immortal_weakens(s, cfg, t, True)
 
 
 @kernel(inline="always")
 def loses_ability_on_arrival(s, cfg, t):
     """The card just played has no ability to use: the Mystic took its text, or the Immortal Mutes
     it (unless option immortal_arrival lets a Queen or Princess use it first)."""
-    return mystic_silenced(s, cfg, t) or (cfg[CFG_ARRIVAL_ABILITY] == 0 and immortal_weakens(s, cfg, t, False))
+    return mystic_silenced(s, cfg, t, False) or (cfg[CFG_ARRIVAL_ABILITY] == 0 and immortal_weakens(s, cfg, t, False))
 
 
 @kernel(inline="always")
@@ -219,13 +248,15 @@ def court_value(s, cfg, i):
     if is_disgraced(s, i):
         return DISGRACED_VALUE
     t = s[COURT_TYPE + i]
-    if mystic_silenced(s, cfg, t) and not aegis_keeps_text(s, cfg, t, court_owner(s, i)):
+    if mystic_silenced(s, cfg, t, False) and not aegis_keeps_text(s, cfg, t, court_owner(s, i)):
         return MUTED_VALUE
     if t == WARLORD and royalty_in_court(s, cfg):
         return WARLORD_COURT_WITH_ROYALTY
     value = IMMORTAL_COURT_VALUE if t == IMMORTAL else BASE_VALUE[t]
     if t == SOLDIER and (s[COURT_FLAGS + i] & FLAG_BONUS) != 0 and i == s[COURT_LEN] - 1:
         value += SOLDIER_BONUS
+    if t == ELDER and ancestor_reaches(s, cfg, False):
+        value += ANCESTOR_ELDER_BONUS
     if immortal_weakens(s, cfg, t, False):
         value -= IMMORTAL_LOWERS
     return value
@@ -242,6 +273,8 @@ def throne_value(s, cfg):
 def hand_value(s, cfg, t):
     if t == WARLORD and not hand_muted(s, cfg, t) and royalty_in_court(s, cfg):
         return WARLORD_HAND_WITH_ROYALTY
+    if t == ELDER and ancestor_reaches(s, cfg, True):  # Steadfast too: the Immortal cannot lower it
+        return BASE_VALUE[t] + ANCESTOR_ELDER_BONUS
     if immortal_weakens(s, cfg, t, True):
         return BASE_VALUE[t] - IMMORTAL_LOWERS
     return BASE_VALUE[t]
@@ -267,8 +300,8 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
         return False
     if s[COURT_LEN] == 0 or hand_value(s, cfg, t) >= throne:
         return True
-    if t == ELDER and not hand_muted(s, cfg, t) and royal_throne:
-        return True
+    if (t == ELDER or t == ANCESTOR) and not hand_muted(s, cfg, t) and royal_throne:
+        return True  # "May be played on any Royalty"
     if t == ZEALOT and not hand_muted(s, cfg, t) and s[FLIPPED + p] == 1 and not royal_throne:
         return True
     if t == AEGIS and (not hand_muted(s, cfg, t) or aegis_keeps_text(s, cfg, t, p)):
@@ -792,6 +825,14 @@ def on_played(s, cfg, p, t, source):
         decide(s, PH_SPY, p)
     elif t == AEGIS:  # "then may Disgrace any Court card"; Immune to King's Hand: no reaction
         pick_court(s, PICK_AEGIS, p)
+    elif t == FLAG_BEARER and any_disgraced(s):
+        pick_card(s, PICK_FLAG_BEARER, p)
+    elif t == ANCESTOR and played_on_royalty(s, cfg) and (source != SRC_ANTE or cfg[CFG_ANCESTOR_ANTE] != 0):
+        recall(s, cfg, p, ALL_TYPES, 1, THEN_ANCESTOR_OFFER)  # Immune to King's Hand: no reaction
+    elif t == INFORMANT and dungeon_targets(s, cfg, p) != 0:
+        informant_target(s, cfg, p)  # Immune to King's Hand: no reaction
+    elif t == LOCKSHIFT and any_dungeon(s, cfg):
+        pick_card(s, PICK_LOCKSHIFT, p)
     else:
         end_turn(s, cfg)
 
@@ -879,6 +920,10 @@ def resolve_effect(s, cfg):
         pick_card(s, PICK_WARDEN_GIVE, p)
     elif effect == SPY:
         spy_look(s, cfg, p)
+    elif effect == FLAG_BEARER:  # "Recall once, then Rally twice"
+        recall(s, cfg, p, ALL_TYPES, 1, THEN_FLAG_BEARER_RALLY)
+    elif effect == LOCKSHIFT:
+        lockshift(s, cfg, p)
     else:  # the Assassin's reaction stands: the King's flipper loses the round
         assassinate(s, cfg)
 
@@ -1486,8 +1531,155 @@ def apply_army_pick(s, cfg, d, a):
 def then_step(s, cfg, p, then):
     """The continuation ``then`` of p's finished Rally / Recall run: True when it set up another
     run (``army_pick_next`` goes on with it), False when it posed a decision or ended the turn."""
-    end_turn(s, cfg)
+    if then == THEN_FLAG_BEARER_RALLY:
+        set_rally(s, cfg, p, ALL_TYPES, FLAG_BEARER_RALLIES, THEN_FLAG_BEARER_RETURN)
+        return True
+    if then == THEN_FLAG_BEARER_RETURN and zone_count(s, RALLIED, 0) > 0:
+        for o in range(cfg[CFG_PLAYERS]):  # "reveal the Rallied cards"
+            if o != p:
+                for t in range(TYPES):
+                    s[known_row(o, p) + t] += s[RALLIED + t]
+        pick_card(s, PICK_FLAG_BEARER_RETURN, p)
+    elif then == THEN_ANCESTOR_OFFER and hand_count(s, p) > 0:
+        pick_card(s, PICK_ANCESTOR_REMOVE, p)
+    else:
+        end_turn(s, cfg)
     return False
+
+
+# ---- the Signature Cards of this step: the Flag Bearer, Ancestor, Informant and Lockshift -----------
+FLAG_BEARER_RALLIES = 2  # "Recall once, then Rally twice"
+
+
+@kernel
+def played_on_royalty(s, cfg):
+    """The card just played went onto a Royalty card (face up): the Ancestor's "if so"."""
+    under = s[COURT_LEN] - 2
+    return under >= 0 and not is_disgraced(s, under) and is_royalty(s, cfg, s[COURT_TYPE + under])
+
+
+@kernel
+def dungeon_targets(s, cfg, p):
+    """The opponents in the round with a Dungeon card (a mask): whose the Informant may guess."""
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if is_opponent(cfg, p, q) and s[OUT + q] == 0 and s[DUNGEON + q] >= 0:
+            mask |= bit(q)
+    return mask
+
+
+@kernel
+def any_dungeon(s, cfg):
+    for q in range(cfg[CFG_PLAYERS]):
+        if s[OUT + q] == 0 and s[DUNGEON + q] >= 0:
+            return True
+    return False
+
+
+@kernel
+def informant_target(s, cfg, p):
+    """"Guess the card in an opponent's Dungeon": the opponent (asked when several have one), then the guess."""
+    targets = dungeon_targets(s, cfg, p)
+    if single(targets):
+        s[PEND_TARGET] = bit_index(targets)
+        pick_card(s, PICK_INFORMANT_GUESS, p)
+    else:
+        pick_player(s, PICK_INFORMANT_PLAYER, p)
+
+
+@kernel
+def lockshift(s, cfg, p):
+    """"Make all other players reveal their Dungeon card; if so, every player puts their Dungeon card
+    into their hand": the others' in everyone's sight, the Lockshift player's own unseen (unless the
+    Informant left it face up)."""
+    for q in range(cfg[CFG_PLAYERS]):
+        t = s[DUNGEON + q]
+        if s[OUT + q] == 0 and t >= 0:
+            s[DUNGEON + q] = -1
+            if q == p and s[DUNGEON_SHOWN + q] == 0:
+                s[zone_row(HAND, q) + t] += 1
+            else:
+                give_to_hand_public(s, cfg, q, t)
+            s[DUNGEON_SHOWN + q] = 0
+    end_turn(s, cfg)
+
+
+@kernel
+def flag_bearer_return(s, cfg, d, a):
+    """"Then return one of them secretly to the Army": the others saw the Rallied cards, so they know
+    the kept one only when both were of one type."""
+    one_kind = single(zone_types(s, RALLIED, 0))
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != d:
+            for t in range(TYPES):
+                s[known_row(o, d) + t] = max(s[known_row(o, d) + t] - s[RALLIED + t], 0)
+    s[zone_row(HAND, d) + a] -= 1
+    s[zone_row(ARMY_TAKEN, d) + a] -= 1
+    s[zone_row(ARMY, d) + a] += 1
+    s[RALLIED + a] -= 1
+    for t in range(TYPES):
+        if one_kind:
+            for o in range(cfg[CFG_PLAYERS]):
+                if o != d:
+                    s[known_row(o, d) + t] += s[RALLIED + t]
+        s[RALLIED + t] = 0
+    end_turn(s, cfg)
+
+
+@kernel
+def signature_pick_mask(s, cfg, pick_for, d):
+    """The legal answers of this step's card picks (and of Rally / Recall)."""
+    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        return army_pick_mask(s, d)
+    if pick_for == PICK_FLAG_BEARER:
+        return bit(FLAG_BEARER) | bit(ACT_NO)
+    if pick_for == PICK_LOCKSHIFT:
+        return bit(LOCKSHIFT) | bit(ACT_NO)
+    if pick_for == PICK_FLAG_BEARER_RETURN:
+        return zone_types(s, RALLIED, 0)
+    if pick_for == PICK_ANCESTOR_REMOVE:
+        return hand_types(s, d) | bit(ACT_NO)
+    if pick_for == PICK_INFORMANT_TAKE:
+        return bit(s[DUNGEON + s[PEND_TARGET]]) | bit(ACT_YES)
+    mask = np.int64(0)  # PICK_INFORMANT_GUESS: any card of the mode
+    for t in range(TYPES):
+        if in_mode(cfg, t):
+            mask |= bit(t)
+    return mask
+
+
+@kernel
+def apply_signature_pick(s, cfg, pick_for, d, a):
+    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        apply_army_pick(s, cfg, d, a)
+    elif a == ACT_NO:  # the Flag Bearer, the Lockshift or the Ancestor's Rally declined
+        end_turn(s, cfg)
+    elif pick_for == PICK_FLAG_BEARER:  # "Disgrace this card to ...": then the King's Hand may answer
+        disgrace(s, s[COURT_LEN] - 1)
+        choose_ability(s, cfg, FLAG_BEARER, 0)
+    elif pick_for == PICK_LOCKSHIFT:
+        choose_ability(s, cfg, LOCKSHIFT, 0)
+    elif pick_for == PICK_FLAG_BEARER_RETURN:
+        flag_bearer_return(s, cfg, d, a)
+    elif pick_for == PICK_ANCESTOR_REMOVE:  # "reveal and remove a hand card to Rally"
+        take_from_hand(s, cfg, d, a)
+        s[REMOVED + a] += 1
+        rally(s, cfg, d, ALL_TYPES, 1, THEN_END_TURN)
+    elif pick_for == PICK_INFORMANT_GUESS:  # "if right they reveal it"
+        q = s[PEND_TARGET]
+        if s[DUNGEON + q] == a:
+            s[DUNGEON_SHOWN + q] = 1
+            pick_card(s, PICK_INFORMANT_TAKE, d)
+        else:
+            end_turn(s, cfg)
+    elif a == ACT_YES:  # PICK_INFORMANT_TAKE: "or Rally"
+        rally(s, cfg, d, ALL_TYPES, 1, THEN_END_TURN)
+    else:  # "take it into your hand"
+        q = s[PEND_TARGET]
+        s[DUNGEON + q] = -1
+        s[DUNGEON_SHOWN + q] = 0
+        give_to_hand_public(s, cfg, d, a)
+        end_turn(s, cfg)
 
 
 # ---- Step 3: the Signature Cards, chosen at the match's start (before round 1) ---------------------
@@ -1725,6 +1917,9 @@ def apply_pick_player(s, cfg, d, a):
     elif pick_for == PICK_PRINCESS:
         s[PEND_TARGET] = a
         choose_ability(s, cfg, PRINCESS, a)
+    elif pick_for == PICK_INFORMANT_PLAYER:
+        s[PEND_TARGET] = a
+        pick_card(s, PICK_INFORMANT_GUESS, d)
     else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
         s[PEND_TARGET] = a
         if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
@@ -1773,8 +1968,8 @@ def apply_pick_card(s, cfg, d, a):
         take_from_partner(s, cfg, d, a)
     elif pick_for == PICK_TRADE:
         place_for_trade(s, cfg, d, a)
-    elif pick_for == PICK_RALLY or pick_for == PICK_RECALL:
-        apply_army_pick(s, cfg, d, a)
+    elif PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
+        apply_signature_pick(s, cfg, pick_for, d, a)
     elif pick_for >= PICK_MUSTER:
         apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
@@ -1874,6 +2069,8 @@ def pick_player_mask(s, cfg, d):
         return opponents_in_round(s, cfg, d)
     if pick_for == PICK_PRINCESS:
         return others_with_cards(s, cfg, d)
+    if pick_for == PICK_INFORMANT_PLAYER:
+        return dungeon_targets(s, cfg, d)
     return spy_targets(s, cfg) | bit(ACT_NO)
 
 
@@ -1899,8 +2096,8 @@ def pick_card_mask(s, cfg, d):
         return hand_types(s, d) | bit(ACT_NO)
     if pick_for == PICK_MUSTER:
         return muster_mask(s, d)
-    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
-        return army_pick_mask(s, d)
+    if PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
+        return signature_pick_mask(s, cfg, pick_for, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
         return zone_types(s, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
