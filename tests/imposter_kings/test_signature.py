@@ -359,7 +359,7 @@ FB_KW = dict(hands={0: ["Flag Bearer", "Fool"], 1: ["Zealot", "Mystic"]}, court=
 
 
 def test_the_flag_bearer_without_a_disgraced_card_does_nothing():
-    pos = sig_position(**dict(FB_KW, disgraced=[]))
+    pos = sig_position(**dict(FB_KW, court=["Fool"], disgraced=[]))
     pos.apply("Flag Bearer")
     assert pos.turn == 1 and pos.phase == "turn" and pos.court()[-1] == "Flag Bearer"
 
@@ -444,11 +444,11 @@ def test_while_the_ancestor_is_in_court_elders_are_worth_3_more_in_court_and_in_
     kw = dict(hands={0: ["Elder", "Fool"], 1: ["Zealot"]}, court=["Ancestor", "Elder"])
     pos = sig_position(**kw)
     assert pos.court_values() == [4, 6]
-    assert R.hand_value(pos.s, pos.cfg, L.ELDER) == 6
+    assert R.hand_value(pos.s, pos.cfg, 0, L.ELDER) == 6
     pos = sig_position(**dict(kw, court=["Ancestor", "Oathbound"]))
     assert "Elder" in pos.legal()  # a 6 in hand onto the Oathbound's 6
     pos = sig_position(**dict(kw, options=dict(FIXED, ancestor_scope="court")))
-    assert pos.court_values() == [4, 6] and R.hand_value(pos.s, pos.cfg, L.ELDER) == 3
+    assert pos.court_values() == [4, 6] and R.hand_value(pos.s, pos.cfg, 0, L.ELDER) == 3
     pos = sig_position(**dict(kw, court=["Ancestor", "Elder"], disgraced=[0]))
     assert pos.court_values() == [1, 3]  # a Disgraced Ancestor has no text
 
@@ -551,3 +551,20 @@ def test_the_heuristic_uses_the_lockshift_for_a_strong_own_dungeon_card_only():
     assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) == L.LOCKSHIFT  # own Warlord (7)
     pos = sig_position(**dict(LOCK_KW, dungeons={0: "Fool", 1: "Oathbound"})).apply("Lockshift")
     assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) == L.ACT_NO
+
+
+def test_the_ancestors_gift_ends_when_an_exile_mutes_the_ancestor():
+    # Exile: "every card is Muted until the start of your next turn (Steadfast cards excepted)"; the Ancestor
+    # has no Steadfast, so it loses its text, and its Elders lose the Steadfast and +3 it gave them.
+    pos = sig_position(hands={0: ["Exile", "Fool"], 1: ["Zealot", "Elder"]}, court=["Ancestor", "Elder"])
+    assert pos.court_values() == [4, 6] and R.hand_value(pos.s, pos.cfg, 1, L.ELDER) == 6
+    pos.apply("Exile")
+    assert pos.court_values() == [4, 3, 7]  # the Exile: 8 less itself (base 8)
+    assert R.hand_value(pos.s, pos.cfg, 1, L.ELDER) == 3
+
+
+def test_an_elder_the_ancestor_makes_steadfast_keeps_its_value_under_the_immortal():
+    # Ancestor: "Elders have Steadfast and +3"; Steadfast: "can't be Muted or have its value lowered by other
+    # cards", so the Immortal's -1 does not reach them (in Court, and in hand under ancestor_scope's default).
+    pos = sig_position(hands={0: ["Elder", "Fool"], 1: ["Zealot"]}, court=["Immortal", "Ancestor", "Elder"])
+    assert pos.court_values() == [5, 4, 6] and R.hand_value(pos.s, pos.cfg, 0, L.ELDER) == 6

@@ -291,7 +291,7 @@ def test_the_exile_mutes_every_card_until_the_start_of_its_players_next_turn():
     pos = P(hands={0: ["Exile", "Elder"], 1: ["Sentry", "Elder"]}, court=["Queen", "Warlord", "Fool"])
     assert pos.court_values() == [9, 9, 1] and R.court_royalty(pos.s, pos.cfg, 0)
     pos.apply("Exile")
-    assert pos.court_values() == [9, 7, 1, 6]  # the Warlord's text is gone; 8 - Queen - Warlord
+    assert pos.court_values() == [9, 7, 1, 5]  # the Warlord's text is gone; 8 - Queen - Warlord - itself
     assert not R.court_royalty(pos.s, pos.cfg, 0)  # "including Royalty"
     assert "Elder" not in pos.legal()  # the Elder's permission is Muted in hand (option exile_scope)
     pos.apply("Sentry")  # played while the Mute holds: it arrives without its ability
@@ -299,16 +299,16 @@ def test_the_exile_mutes_every_card_until_the_start_of_its_players_next_turn():
     assert pos.court_values() == [9, 9, 1, 8, 8] and R.court_royalty(pos.s, pos.cfg, 0)  # the Mute has ended
 
 
-HEAVY = ["Queen", "Mystic", "Spy", "Fool"]  # under an Exile: 8 - 3
+HEAVY = ["Queen", "Mystic", "Spy", "Fool"]  # under an Exile: 8 - 3 - itself
 
 
 def test_steadfast_cards_are_excepted_from_the_exiles_mute():
     pos = P(hands={0: ["Exile", "Elder"], 1: ["Fool"]}, court=["Immortal", "Queen", "Fool"])
     pos.apply("Exile")
-    assert pos.court_values() == [5, 8, 1, 7] and R.court_royalty(pos.s, pos.cfg, 0)  # her text holds
+    assert pos.court_values() == [5, 8, 1, 6] and R.court_royalty(pos.s, pos.cfg, 0)  # her text holds
     conspired = P(hands={0: ["Exile", "King's Hand"], 1: ["Inquisitor", "Zealot"]}, court=HEAVY)
     conspired.apply("Exile")
-    assert conspired.throne_value == 5
+    assert conspired.throne_value == 4
     conspired.s[L.CONSPIRING + 1] = 1  # seat 1's Conspiracist: its hand is Steadfast (the Inquisitor a 5)
     conspired.play("Inquisitor")
     assert conspired.phase == "Inquisitor"  # its ability happens; seat 0's King's Hand is Muted in hand

@@ -26,7 +26,8 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   POOL + t                  the Assassin's three-player rule: the cards its owner chooses one from
   PARTNER_CARD + p          2v2: p's fourth card, face down for its partner (-1 none)
   SUCCESSOR + p             p's Successor type, -1 none (taken, or not placed yet)
-  DUNGEON + p               p's Dungeon type, -1 none
+  DUNGEON + p               p's Dungeon type, -1 none; DUNGEON_SHOWN + p: 1 once revealed (the Informant's
+                            right guess leaves it face up)
   CONDEMNED + p*TYPES + t   Condemned cards in front of p whose type everyone saw (the King's Hand
                             and the card it countered)
   CONDEMNED_HIDDEN + p*TYPES + t   Condemned face down by the Executioner (only p knows the type)
@@ -233,6 +234,7 @@ SIG_NONE = 0            # how the Signature Cards are chosen (option signatures)
 SIG_CHOOSE = 1
 SIG_TOURNAMENT = 2
 SIG_RANDOM = 3
+ANCESTOR_ELDER_BONUS = 3  # "While in the Court, Elders have Steadfast and +3 value"
 RECOMMISSION_EXHAUSTS = 2  # Recommission: Exhaust 2 Army cards to put 1 Exhausted card back
 MAX_CARDS = 29
 assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
@@ -291,7 +293,8 @@ POOL = TAKEN + PLAYERS
 PARTNER_CARD = POOL + TYPES
 SUCCESSOR = PARTNER_CARD + PLAYERS
 DUNGEON = SUCCESSOR + PLAYERS
-CONDEMNED = DUNGEON + PLAYERS
+DUNGEON_SHOWN = DUNGEON + PLAYERS
+CONDEMNED = DUNGEON_SHOWN + PLAYERS
 CONDEMNED_HIDDEN = CONDEMNED + PLAYERS * TYPES
 FLIPPED = CONDEMNED_HIDDEN + PLAYERS * TYPES
 OUT = FLIPPED + PLAYERS
@@ -405,7 +408,9 @@ CFG_EXILE_HAND = CFG_SIGNATURES_FIXED + PLAYERS     # 1: the Exile's Mute reache
 CFG_EXILE_SELF = CFG_EXILE_HAND + 1    # 1: the Exile counts itself among the Court cards of base value 7+
 CFG_STRANGER_IMMUNE = CFG_EXILE_SELF + 1  # 1: the Stranger's copied ability (and its reactions) keep its
                                           # Immunity to King's Hand
-CFG_SIZE = CFG_STRANGER_IMMUNE + 1
+CFG_ANCESTOR_HAND = CFG_STRANGER_IMMUNE + 1  # 1: the Ancestor's Steadfast and +3 reach Elders in hand too
+CFG_ANCESTOR_ANTE = CFG_ANCESTOR_HAND + 1  # 1: the Ancestor played from the Antechamber onto Royalty uses its ability
+CFG_SIZE = CFG_ANCESTOR_ANTE + 1
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
@@ -501,10 +506,22 @@ PICK_NAMES = dict(enumerate((
 PICK_RALLY = 20           # card: the Army card a Rally takes into hand (ARMY_PICK_TYPES: which may)
 PICK_RECALL = 21          # card: the Exhausted card a Recall puts back into the Army
 PICK_FLAG_BEARER_RETURN = 22  # card: which of the Flag Bearer's (revealed) Rallied cards goes back to the Army
-PICK_NAMES.update({PICK_RALLY: "Rally", PICK_RECALL: "Recall", PICK_FLAG_BEARER_RETURN: "Flag Bearer: return"})
+PICK_FLAG_BEARER = 23     # card: bit FLAG_BEARER Disgraces the Flag Bearer to use it (ACT_NO: not)
+PICK_ANCESTOR_REMOVE = 24  # card: the hand card the Ancestor's player reveals and removes to Rally (ACT_NO: none)
+PICK_INFORMANT_PLAYER = 25  # player: the opponent whose Dungeon card the Informant guesses
+PICK_INFORMANT_GUESS = 26   # card: the guess (any card of the mode)
+PICK_INFORMANT_TAKE = 27    # card: bit t takes the revealed Dungeon card into hand; ACT_YES Rallies instead
+PICK_LOCKSHIFT = 28         # card: bit LOCKSHIFT makes the others reveal their Dungeon cards (ACT_NO: not)
+PICK_NAMES.update({PICK_RALLY: "Rally", PICK_RECALL: "Recall", PICK_FLAG_BEARER_RETURN: "Flag Bearer: return",
+                   PICK_FLAG_BEARER: "Flag Bearer", PICK_ANCESTOR_REMOVE: "Ancestor: remove to Rally",
+                   PICK_INFORMANT_PLAYER: "Informant: whose Dungeon", PICK_INFORMANT_GUESS: "Informant: guess",
+                   PICK_INFORMANT_TAKE: "Informant: take or Rally", PICK_LOCKSHIFT: "Lockshift"})
 
 # What follows a Rally or Recall (ARMY_PICK_THEN; rules.then_continue).
 THEN_END_TURN = 0
+THEN_FLAG_BEARER_RALLY = 1   # the Flag Bearer: after its Recall, Rally twice
+THEN_FLAG_BEARER_RETURN = 2  # ... then reveal the Rallied cards and return one secretly
+THEN_ANCESTOR_OFFER = 3      # the Ancestor: after its Recall, may reveal and remove a hand card to Rally
 ALL_TYPES = (1 << TYPES) - 1  # a Rally or Recall of any type
 PICK_STRANGER_COPY = 30     # Court card: the one the Stranger copies (removed from the round; ACT_NO: none)
 PICK_NAKTURN_GUESSER = 31   # player: the opponent who guesses (3-4 players)

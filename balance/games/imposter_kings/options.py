@@ -107,11 +107,11 @@ OPTIONS = (
            "while it lasts, and the cards in hands and Antechambers, so reactions and play permissions such as "
            "the Elder's fall silent too) or 'court' (the Court and the cards played while it lasts only).",
            choices=("everywhere", "court")),
-    Option("exile_counts", "others",
+    Option("exile_counts", "itself",
            "Whether the Exile on the Throne ('Worth 1 less on the Throne for each Court card of base value 7 or "
-           "more') counts itself: 'others' (default: its printed 8 is then reachable, as the Immortal's "
-           "'6 (5 in Court)' shows a card always lowered is printed lower) or 'itself' (the literal 'each Court "
-           "card': an Exile on the Throne is at most 7).", choices=("others", "itself")),
+           "more') counts itself: 'itself' (default, the literal 'each Court card': an Exile on the Throne is at "
+           "most 7, as the Conspiracist's 6 is always a 5 there; the printed 8 still counts in hand) or 'others' "
+           "(the other face-up Court cards only).", choices=("itself", "others")),
     Option("stranger_immune", "kept",
            "Whether the Stranger's copied ability, and its reaction as the Assassin, keep the Stranger's Immunity "
            "to King's Hand: 'kept' (default: it copies 'the name and ability', not the keywords, so its own "
@@ -135,6 +135,16 @@ OPTIONS = (
            "card): 'partial' (default: each Rally takes one card, and a Rally without a card is ignored, so "
            "the cards there are are taken) or 'all_or_none' (the whole Rally is ignored).",
            choices=("partial", "all_or_none")),
+    Option("ancestor_scope", "hand_and_court",
+           "Where the Ancestor's 'While in the Court, Elders have Steadfast and +3 value' reaches: 'hand_and_court' "
+           "(the text names all Elders; as the Immortal's default reading, after the rulebook FAQ's Elder in hand: "
+           "an Elder in hand is a 6 and may go onto any card up to 6) or 'court' (played Elders only).",
+           choices=("hand_and_court", "court")),
+    Option("ancestor_antechamber", "ability",
+           "The Ancestor played from the Antechamber onto a Royalty card: 'ability' (default: it is played on a "
+           "Royalty card, and an Antechamber card's ability still happens) or 'hand_only' (its 'if so' needs "
+           "its permission, used only from hand: no Recall, no Rally; as the Oathbound's override).",
+           choices=("ability", "hand_only")),
     Option("signatures", "choose",
            "Step 3 (mode signature_step): how each player's 3 Signature Cards are chosen at the match's start. "
            "'choose' (rulebook: 'Each player secretly chooses 3 of the 9 Signature Cards for the whole match ... "
@@ -234,6 +244,8 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_EXILE_SELF] = 1 if options["exile_counts"] == "itself" else 0
     cfg[L.CFG_STRANGER_IMMUNE] = 1 if options["stranger_immune"] == "kept" else 0
     cfg[L.CFG_RALLY_ALL_OR_NONE] = 1 if options["rally_short"] == "all_or_none" else 0
+    cfg[L.CFG_ANCESTOR_HAND] = 1 if options["ancestor_scope"] == "hand_and_court" else 0
+    cfg[L.CFG_ANCESTOR_ANTE] = 1 if options["ancestor_antechamber"] == "ability" else 0
     if options["points_to_win"] < 1:
         raise SetupError("options.points_to_win", "must be at least 1")
     if options["round_turn_cap"] < 1:
@@ -316,7 +328,7 @@ def card_action(t: int, kinds: tuple = PLAY_KINDS) -> Action:
 
 def action_menu(mode: str, options: dict) -> list[Action]:
     """The restriction menu of a setup: every card dealt in the mode, then the choices it poses."""
-    deck = MODE_DECKS[mode] + ARMY_MODES.get(mode, 0)
+    deck = MODE_DECKS[mode] + ARMY_MODES.get(mode, 0) + (L.SIGNATURE if mode in SIGNATURE_MODES else 0)
     kinds = CUTTHROAT_PLAY_KINDS if mode in REVEAL_MODES else PLAY_KINDS
     menu = [card_action(t, kinds) for t in range(L.TYPES) if deck[t] > 0]
     menu.append(Action("King flip", L.PH_TURN, L.ACT_FLIP, "flip the King (Disgrace the Throne, take the Successor)"))

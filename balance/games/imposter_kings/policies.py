@@ -58,12 +58,14 @@ from balance.games.imposter_kings.layout import (
     PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, AEGIS, CFG_ARMY,
     CONSPIRACIST, EXILE, HERALD, IMMORTAL, NAKTURN, PEND_TARGET, PH_NAKTURN_GUESS, PICK_NAKTURN_CONDEMN,
     PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY, PRINCESS, REACT_WITH, SENTRY, SPY, STRANGER,
-    WARDEN, WARLORD, PICK_RALLY, PICK_RECALL, PH_SIGNATURE, PH_DRAFT, PH_DRAFT_ORDER, ANCESTOR, LOCKSHIFT,
-    INFORMANT, FLAG_BEARER,
+    WARDEN, WARLORD, PICK_RALLY, PH_SIGNATURE, PH_DRAFT, PH_DRAFT_ORDER, ANCESTOR, LOCKSHIFT,
+    INFORMANT, FLAG_BEARER, EXHAUST, PICK_ANCESTOR_REMOVE, PICK_FLAG_BEARER, PICK_FLAG_BEARER_RETURN,
+    PICK_INFORMANT_GUESS, PICK_INFORMANT_TAKE, PICK_LOCKSHIFT, DUNGEON_SHOWN,
 )
 from balance.games.imposter_kings.rules import (
     answers, any_disgraced, apply_action, bit, court_royalty, court_value, hand_count, hand_value, has_army,
-    highest_revealed, in_mode, is_disgraced, is_opponent, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target,
+    highest_revealed, in_mode, is_disgraced, is_opponent, known_row, legal_mask, next_seat, partner_of, pose_pending,
+    sentry_target, throne_is_royalty,
     side_of, wrap_seat, zone_count, zone_row, zone_types)
 
 RANDOM = POLICY_RANDOM
@@ -119,6 +121,7 @@ KINGS_HAND_VALUE = 8
 HARM_MYSTIC = 0.6
 HARM_SWAP = 0.5
 MUSTER_GIVE_AT_MOST = 3  # the heuristic Recruits only to give up a card worth at most this
+LOCKSHIFT_OWN_FROM = 5   # the heuristic uses the Lockshift when its own Dungeon card is worth this or more
 # The heuristic's Signature Cards, best first (its secret choice and its draft picks): the rulebook's
 # first-game three ("we recommend the Exile, Aegis and Ancestor"), then the others by base value (the
 # higher card is the likelier to hold the Throne; ties in the sheet's order).
@@ -203,6 +206,9 @@ def unseen_counts(s, cfg, me, out):
     for zone in (SUCCESSOR + me, DUNGEON + me):
         if s[zone] >= 0:
             out[s[zone]] -= 1
+    for p in range(cfg[CFG_PLAYERS]):  # a Dungeon card the Informant's right guess left face up
+        if p != me and s[DUNGEON_SHOWN + p] == 1:
+            out[s[DUNGEON + p]] -= 1
     total = 0  # a sum of whole counts: as integers it vectorizes (a float sum does not)
     for t in range(types):
         total += max(np.int64(out[t]), 0)
@@ -367,6 +373,16 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
             if not is_disgraced(s, i) and BASE_VALUE[s[COURT_TYPE + i]] > best:
                 best = BASE_VALUE[s[COURT_TYPE + i]]
         score += w[W_ABILITY] * best / MAX_VALUE
+    elif t == FLAG_BEARER:  # Recall and Rally twice, keeping one: a card more
+        if any_disgraced(s) and zone_count(s, ARMY, s[DECIDER]) > 0:
+            score += w[W_ABILITY]
+    elif t == ANCESTOR:  # onto Royalty: Recall, and the offer to Rally
+        if throne_is_royalty(s, cfg):
+            score += w[W_ABILITY]
+    elif t == LOCKSHIFT:
+        own = s[DUNGEON + s[DECIDER]]
+        if own >= 0 and BASE_VALUE[own] >= LOCKSHIFT_OWN_FROM:
+            score += w[W_ABILITY]
     elif t == QUEEN:
         face_up = 0
         for i in range(s[COURT_LEN]):
@@ -674,9 +690,10 @@ def pick_card_choice(s, cfg, me, buf):
         return lowest_in(s, cfg, choices)
     if pick_for == PICK_NAKTURN_NAME:
         return nakturn_name(s, cfg, me)
-    # the guesser's best card (the Nakturn's user looked at its hand); the strongest card into hand, or back to the Army
-    if pick_for == PICK_NAKTURN_CONDEMN or pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+    if pick_for == PICK_NAKTURN_CONDEMN:  # the guesser's best card (the Nakturn's user looked at its hand)
         return highest_in(choices)
+    if PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
+        return signature_pick_choice(s, cfg, me, buf)
     if pick_for >= PICK_MUSTER:
         return muster_choice(s, cfg, me)
     return team_pick(s, cfg, me, buf)
@@ -700,6 +717,45 @@ def muster_choice(s, cfg, me):
             and best >= 0 and BASE_VALUE[best] > BASE_VALUE[low]):
         return low
     return ACT_NO
+
+
+@kernel
+def signature_pick_choice(s, cfg, me, buf):
+    """This step's cards: Rally and Recall the highest card; use the Flag Bearer when the Army or the
+    Exhaust zone holds a card, returning the lower Rallied card; the Ancestor's Rally gives up the
+    hand's weakest card (never the Assassin) when worth at most MUSTER_GIVE_AT_MOST and the Army holds a
+    better one (the Recruit's rule); the Informant guesses the type it sees least of (the most unseen
+    copies; ties: the higher value) and takes the Dungeon card unless the Army holds a higher one; the
+    Lockshift is used when the own Dungeon card is worth LOCKSHIFT_OWN_FROM or more."""
+    pick_for = s[PICK_FOR]
+    choices = s[D_CHOICES]
+    if pick_for == PICK_FLAG_BEARER:
+        return FLAG_BEARER if zone_count(s, ARMY, me) + zone_count(s, EXHAUST, me) > 0 else ACT_NO
+    if pick_for == PICK_FLAG_BEARER_RETURN:
+        return lowest_base_in(choices)
+    if pick_for == PICK_ANCESTOR_REMOVE:
+        low = extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        best = highest_in(zone_types(s, ARMY, me))
+        if (low >= 0 and low != ASSASSIN and (choices & bit(low)) != 0 and BASE_VALUE[low] <= MUSTER_GIVE_AT_MOST
+                and best >= 0 and BASE_VALUE[best] > BASE_VALUE[low]):
+            return low
+        return ACT_NO
+    if pick_for == PICK_INFORMANT_GUESS:
+        unseen_counts(s, cfg, me, buf)
+        pick = -1
+        for t in range(TYPES):
+            if (choices & bit(t)) != 0 and (pick < 0 or buf[t] > buf[pick]
+                                            or (buf[t] == buf[pick] and BASE_VALUE[t] > BASE_VALUE[pick])):
+                pick = t
+        return pick
+    if pick_for == PICK_INFORMANT_TAKE:
+        found = highest_in(choices & ~bit(ACT_YES))
+        best = highest_in(zone_types(s, ARMY, me))
+        return found if best < 0 or BASE_VALUE[found] >= BASE_VALUE[best] else ACT_YES
+    if pick_for == PICK_LOCKSHIFT:
+        own = s[DUNGEON + me]
+        return LOCKSHIFT if own >= 0 and BASE_VALUE[own] >= LOCKSHIFT_OWN_FROM else ACT_NO
+    return highest_in(choices)  # Rally, Recall: the strongest card into hand, or back to the Army
 
 
 @kernel
@@ -998,7 +1054,7 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
         k = deal_row(out, zone_row(HAND, q), hidden_hand, pool, k)
         k = deal_slot(out, SUCCESSOR + q, s[SUCCESSOR + q] >= 0 and s[KNOWN_SUCCESSOR + me * PLAYERS + q] < 0,
                       pool, k)
-        k = deal_slot(out, DUNGEON + q, s[DUNGEON + q] >= 0, pool, k)
+        k = deal_slot(out, DUNGEON + q, s[DUNGEON + q] >= 0 and s[DUNGEON_SHOWN + q] == 0, pool, k)
         k = redeal_row(s, out, zone_row(PLACED, q), pool, k)
         k = deal_slot(out, PARTNER_CARD + q, s[PARTNER_CARD + q] >= 0 and not sees_partner_card(s, cfg, me, q),
                       pool, k)

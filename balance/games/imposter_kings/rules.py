@@ -38,7 +38,10 @@ from balance.games.imposter_kings.layout import (
     CFG_RALLY_ALL_OR_NONE, CFG_SIGNATURES, CFG_SIGNATURES_FIXED, DRAFT, DRAFT_DECK, DRAFT_FACE_UP, DRAFT_FIRST,
     DRAFT_PICKS, DRAFT_SECOND_PICKS, PH_DRAFT, PH_DRAFT_ORDER, PH_SIGNATURE, SIGNATURE, SIGNATURE_CHOICES,
     SIGNATURE_MASK, SIGNATURE_TYPES, SIGNATURES, SIG_CHOOSE, SIG_NONE, SIG_RANDOM, SIG_TOURNAMENT,
-    PICK_FLAG_BEARER_RETURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    PICK_FLAG_BEARER_RETURN, ALL_TYPES, ANCESTOR, ANCESTOR_ELDER_BONUS, CFG_ANCESTOR_ANTE, CFG_ANCESTOR_HAND,
+    DUNGEON_SHOWN, FLAG_BEARER, INFORMANT, LOCKSHIFT, PICK_ANCESTOR_REMOVE, PICK_FLAG_BEARER, PICK_INFORMANT_GUESS,
+    PICK_INFORMANT_PLAYER, PICK_INFORMANT_TAKE, PICK_LOCKSHIFT, THEN_ANCESTOR_OFFER, THEN_FLAG_BEARER_RALLY,
+    THEN_FLAG_BEARER_RETURN, THEN_END_TURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
     PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, RECOMMISSION_EXHAUSTS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
@@ -137,10 +140,11 @@ def exile_mutes(s, cfg, held):
 
 
 @kernel(inline="always")
-def held_steadfast(s, p, t):
+def held_steadfast(s, cfg, p, t):
     """Card t in p's hand or Antechamber (or just played by p) has Steadfast: printed, the Aegis
-    until p's King is flipped, or given by p's Conspiracist."""
-    return steadfast(t) or (t == AEGIS and s[FLIPPED + p] == 0) or conspiring(s, p)
+    until p's King is flipped, given by p's Conspiracist, or an Elder's given by the Ancestor."""
+    return (steadfast(t) or (t == AEGIS and s[FLIPPED + p] == 0) or conspiring(s, p)
+            or (t == ELDER and ancestor_reaches(s, cfg, True)))
 
 
 @kernel(inline="always")
@@ -161,13 +165,36 @@ def mystic_named(s, t):
 
 
 @kernel
+def ancestor_in_court(s, cfg):
+    """An Ancestor (or a Stranger that copied it) is face up in the Court and keeps its text: neither
+    the Mystic's number (it has no Steadfast of its own unless the Conspiracist's gift) nor an
+    Exile's Mute took it. Reads the card's own Steadfast only (court_steadfast asks this for Elders)."""
+    if not in_mode(cfg, ANCESTOR):
+        return False
+    for i in range(s[COURT_LEN]):
+        if court_card(s, i) == ANCESTOR and not is_disgraced(s, i):
+            firm = own_court_steadfast(s, cfg, i)
+            mystic = mystic_named(s, s[COURT_TYPE + i]) and (cfg[CFG_MYSTIC_IS_MUTE] == 0 or not firm)
+            if not mystic and (firm or not exile_mutes(s, cfg, False)):
+                return True
+    return False
+
+
+@kernel(inline="always")
+def ancestor_reaches(s, cfg, in_hand):
+    """"While in the Court, Elders have Steadfast and +3 value": in the Court, and in hand too unless
+    option ancestor_scope keeps it to the Court."""
+    return (not in_hand or cfg[CFG_ANCESTOR_HAND] != 0) and ancestor_in_court(s, cfg)
+
+
+@kernel
 def immortal_in_court(s, cfg):
     """The Immortal (or a Stranger that copied her) is face up in the Court and keeps her text:
     neither the Mystic's number (option mystic_steadfast) nor a Mute (a Stranger is not Steadfast)
     took it."""
     for i in range(s[COURT_LEN]):
         if court_card(s, i) == IMMORTAL and not is_disgraced(s, i):
-            if not court_mystic_set(s, cfg, i) and (court_steadfast(s, i) or not exile_mutes(s, cfg, False)):
+            if not court_mystic_set(s, cfg, i) and (court_steadfast(s, cfg, i) or not exile_mutes(s, cfg, False)):
                 return True
     return False
 
@@ -181,10 +208,11 @@ def immortal_holds(s, cfg):
 
 @kernel(inline="always")
 def immortal_weakens(s, cfg, t, in_hand):
-    """The Immortal's -1 and Mute reach t (a Queen, Princess or Elder, unless Steadfast): in the
-    Court, and in hand too unless option immortal_scope keeps them to the Court."""
+    """The Immortal's -1 and Mute reach t (a Queen, Princess or Elder): in the Court, and in hand too
+    unless option immortal_scope keeps them to the Court (the caller asks whether the card is
+    Steadfast where it lies)."""
     return (IMMORTAL_WEAKENS[t] == 1 and (not in_hand or cfg[CFG_IMMORTAL_HAND] != 0)
-            and muted(t, immortal_holds(s, cfg)))
+            and immortal_holds(s, cfg))
 
 
 @kernel
@@ -197,7 +225,7 @@ def held_muted(s, cfg, p, t):
         return True
     mute = (mystic or (IMMORTAL_WEAKENS[t] == 1 and cfg[CFG_IMMORTAL_HAND] != 0 and immortal_holds(s, cfg))
             or exile_mutes(s, cfg, True))
-    return mute and not held_steadfast(s, p, t)
+    return mute and not held_steadfast(s, cfg, p, t)
 
 
 @kernel
@@ -206,7 +234,7 @@ def played_muted(s, cfg, p, t):
     it, or a Mute reaches it (the Immortal's, unless option immortal_arrival lets a Queen or
     Princess use its ability first; an Exile's), unless it is Steadfast (held_steadfast: a card p
     plays while its Conspiracist holds keeps the gift in the Court)."""
-    firm = held_steadfast(s, p, t)
+    firm = held_steadfast(s, cfg, p, t)
     if mystic_named(s, t) and (cfg[CFG_MYSTIC_IS_MUTE] == 0 or not firm):
         return True
     if firm:
@@ -223,9 +251,9 @@ def court_card(s, i):
 
 
 @kernel
-def court_steadfast(s, i):
-    """Court card i has Steadfast: printed, the Aegis until its player's King is flipped, or the
-    Conspiracist's gift kept while in the Court."""
+def own_court_steadfast(s, cfg, i):
+    """Court card i has Steadfast of its own: printed, the Aegis until its player's King is flipped,
+    or the Conspiracist's gift kept while in the Court."""
     t = s[COURT_TYPE + i]
     if steadfast(t) or (s[COURT_FLAGS + i] & FLAG_CONSPIRED) != 0:
         return True
@@ -234,17 +262,23 @@ def court_steadfast(s, i):
 
 
 @kernel
+def court_steadfast(s, cfg, i):
+    """Court card i has Steadfast: its own, or an Elder's given by the Ancestor."""
+    return own_court_steadfast(s, cfg, i) or (s[COURT_TYPE + i] == ELDER and ancestor_reaches(s, cfg, False))
+
+
+@kernel
 def court_mystic_set(s, cfg, i):
     """The Mystic's number takes face-up Court card i's text and sets its value to 3 (not a
     Steadfast one's, under option mystic_steadfast 'steadfast_wins')."""
-    return mystic_named(s, s[COURT_TYPE + i]) and (cfg[CFG_MYSTIC_IS_MUTE] == 0 or not court_steadfast(s, i))
+    return mystic_named(s, s[COURT_TYPE + i]) and (cfg[CFG_MYSTIC_IS_MUTE] == 0 or not court_steadfast(s, cfg, i))
 
 
 @kernel
 def court_mute_reaches(s, cfg, i):
     """A Mute takes face-up Court card i's text (and a Stranger's copied one): the Immortal's (on
     the Queen, Princess and Elders) or an Exile's, unless the card is Steadfast."""
-    if court_steadfast(s, i):
+    if court_steadfast(s, cfg, i):
         return False
     return (IMMORTAL_WEAKENS[s[COURT_TYPE + i]] == 1 and immortal_holds(s, cfg)) or exile_mutes(s, cfg, False)
 
@@ -307,7 +341,9 @@ def court_value(s, cfg, i):
     on_throne = i == s[COURT_LEN] - 1
     if name == SOLDIER and text and (s[COURT_FLAGS + i] & FLAG_BONUS) != 0 and on_throne:
         value += SOLDIER_BONUS
-    if IMMORTAL_WEAKENS[t] == 1 and immortal_holds(s, cfg) and not court_steadfast(s, i):
+    if t == ELDER and ancestor_reaches(s, cfg, False):
+        value += ANCESTOR_ELDER_BONUS
+    if IMMORTAL_WEAKENS[t] == 1 and immortal_holds(s, cfg) and not court_steadfast(s, cfg, i):
         value -= IMMORTAL_LOWERS
     if (s[COURT_FLAGS + i] & FLAG_CONSPIRED) != 0:
         value += CONSPIRACY_BONUS
@@ -331,11 +367,14 @@ def hand_value(s, cfg, p, t):
     which as Steadfast also holds off the Immortal's -1."""
     if t == WARLORD and not held_muted(s, cfg, p, t) and royalty_in_court(s, cfg):
         return WARLORD_HAND_WITH_ROYALTY
+    value = BASE_VALUE[t]
     if conspiring(s, p):
-        return BASE_VALUE[t] + CONSPIRACY_BONUS
-    if immortal_weakens(s, cfg, t, True):
-        return BASE_VALUE[t] - IMMORTAL_LOWERS
-    return BASE_VALUE[t]
+        value += CONSPIRACY_BONUS
+    if t == ELDER and ancestor_reaches(s, cfg, True):
+        value += ANCESTOR_ELDER_BONUS
+    if immortal_weakens(s, cfg, t, True) and not held_steadfast(s, cfg, p, t):
+        value -= IMMORTAL_LOWERS
+    return value
 
 
 @kernel(inline="always")
@@ -359,8 +398,8 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
         return False
     if s[COURT_LEN] == 0 or hand_value(s, cfg, p, t) >= throne:
         return True
-    if t == ELDER and not held_muted(s, cfg, p, t) and royal_throne:
-        return True
+    if (t == ELDER or t == ANCESTOR) and not held_muted(s, cfg, p, t) and royal_throne:
+        return True  # "May be played on any Royalty"
     if t == ZEALOT and not held_muted(s, cfg, p, t) and s[FLIPPED + p] == 1 and not royal_throne:
         return True
     if t == AEGIS and not held_muted(s, cfg, p, t):
@@ -935,6 +974,14 @@ def on_played(s, cfg, p, t, source):
     elif t == EXILE:  # mandatory: "every card is Muted until the start of your next turn"
         s[EXILE_MUTE + p] = 1
         end_turn(s, cfg)
+    elif t == FLAG_BEARER and any_disgraced(s):
+        pick_card(s, PICK_FLAG_BEARER, p)
+    elif t == ANCESTOR and played_on_royalty(s, cfg) and (source != SRC_ANTE or cfg[CFG_ANCESTOR_ANTE] != 0):
+        recall(s, cfg, p, ALL_TYPES, 1, THEN_ANCESTOR_OFFER)  # Immune to King's Hand: no reaction
+    elif t == INFORMANT and dungeon_targets(s, cfg, p) != 0:
+        informant_target(s, cfg, p)  # Immune to King's Hand: no reaction
+    elif t == LOCKSHIFT and any_dungeon(s, cfg):
+        pick_card(s, PICK_LOCKSHIFT, p)
     else:
         end_turn(s, cfg)
 
@@ -1082,6 +1129,10 @@ def resolve_effect(s, cfg):
         spy_look(s, cfg, p)
     elif effect == NAKTURN:
         decide(s, PH_NAKTURN_GUESS, s[PEND_TARGET])
+    elif effect == FLAG_BEARER:  # "Recall once, then Rally twice"
+        recall(s, cfg, p, ALL_TYPES, 1, THEN_FLAG_BEARER_RALLY)
+    elif effect == LOCKSHIFT:
+        lockshift(s, cfg, p)
     else:  # the Assassin's reaction stands: the King's flipper loses the round
         assassinate(s, cfg)
 
@@ -1689,8 +1740,155 @@ def apply_army_pick(s, cfg, d, a):
 def then_step(s, cfg, p, then):
     """The continuation ``then`` of p's finished Rally / Recall run: True when it set up another
     run (``army_pick_next`` goes on with it), False when it posed a decision or ended the turn."""
-    end_turn(s, cfg)
+    if then == THEN_FLAG_BEARER_RALLY:
+        set_rally(s, cfg, p, ALL_TYPES, FLAG_BEARER_RALLIES, THEN_FLAG_BEARER_RETURN)
+        return True
+    if then == THEN_FLAG_BEARER_RETURN and zone_count(s, RALLIED, 0) > 0:
+        for o in range(cfg[CFG_PLAYERS]):  # "reveal the Rallied cards"
+            if o != p:
+                for t in range(TYPES):
+                    s[known_row(o, p) + t] += s[RALLIED + t]
+        pick_card(s, PICK_FLAG_BEARER_RETURN, p)
+    elif then == THEN_ANCESTOR_OFFER and hand_count(s, p) > 0:
+        pick_card(s, PICK_ANCESTOR_REMOVE, p)
+    else:
+        end_turn(s, cfg)
     return False
+
+
+# ---- the Signature Cards of this step: the Flag Bearer, Ancestor, Informant and Lockshift -----------
+FLAG_BEARER_RALLIES = 2  # "Recall once, then Rally twice"
+
+
+@kernel
+def played_on_royalty(s, cfg):
+    """The card just played went onto a Royalty card (face up): the Ancestor's "if so"."""
+    under = s[COURT_LEN] - 2
+    return under >= 0 and not is_disgraced(s, under) and court_royalty(s, cfg, under)
+
+
+@kernel
+def dungeon_targets(s, cfg, p):
+    """The opponents in the round with a Dungeon card (a mask): whose the Informant may guess."""
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if is_opponent(cfg, p, q) and s[OUT + q] == 0 and s[DUNGEON + q] >= 0:
+            mask |= bit(q)
+    return mask
+
+
+@kernel
+def any_dungeon(s, cfg):
+    for q in range(cfg[CFG_PLAYERS]):
+        if s[OUT + q] == 0 and s[DUNGEON + q] >= 0:
+            return True
+    return False
+
+
+@kernel
+def informant_target(s, cfg, p):
+    """"Guess the card in an opponent's Dungeon": the opponent (asked when several have one), then the guess."""
+    targets = dungeon_targets(s, cfg, p)
+    if single(targets):
+        s[PEND_TARGET] = bit_index(targets)
+        pick_card(s, PICK_INFORMANT_GUESS, p)
+    else:
+        pick_player(s, PICK_INFORMANT_PLAYER, p)
+
+
+@kernel
+def lockshift(s, cfg, p):
+    """"Make all other players reveal their Dungeon card; if so, every player puts their Dungeon card
+    into their hand": the others' in everyone's sight, the Lockshift player's own unseen (unless the
+    Informant left it face up)."""
+    for q in range(cfg[CFG_PLAYERS]):
+        t = s[DUNGEON + q]
+        if s[OUT + q] == 0 and t >= 0:
+            s[DUNGEON + q] = -1
+            if q == p and s[DUNGEON_SHOWN + q] == 0:
+                s[zone_row(HAND, q) + t] += 1
+            else:
+                give_to_hand_public(s, cfg, q, t)
+            s[DUNGEON_SHOWN + q] = 0
+    end_turn(s, cfg)
+
+
+@kernel
+def flag_bearer_return(s, cfg, d, a):
+    """"Then return one of them secretly to the Army": the others saw the Rallied cards, so they know
+    the kept one only when both were of one type."""
+    one_kind = single(zone_types(s, RALLIED, 0))
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != d:
+            for t in range(TYPES):
+                s[known_row(o, d) + t] = max(s[known_row(o, d) + t] - s[RALLIED + t], 0)
+    s[zone_row(HAND, d) + a] -= 1
+    s[zone_row(ARMY_TAKEN, d) + a] -= 1
+    s[zone_row(ARMY, d) + a] += 1
+    s[RALLIED + a] -= 1
+    for t in range(TYPES):
+        if one_kind:
+            for o in range(cfg[CFG_PLAYERS]):
+                if o != d:
+                    s[known_row(o, d) + t] += s[RALLIED + t]
+        s[RALLIED + t] = 0
+    end_turn(s, cfg)
+
+
+@kernel
+def signature_pick_mask(s, cfg, pick_for, d):
+    """The legal answers of this step's card picks (and of Rally / Recall)."""
+    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        return army_pick_mask(s, d)
+    if pick_for == PICK_FLAG_BEARER:
+        return bit(FLAG_BEARER) | bit(ACT_NO)
+    if pick_for == PICK_LOCKSHIFT:
+        return bit(LOCKSHIFT) | bit(ACT_NO)
+    if pick_for == PICK_FLAG_BEARER_RETURN:
+        return zone_types(s, RALLIED, 0)
+    if pick_for == PICK_ANCESTOR_REMOVE:
+        return hand_types(s, d) | bit(ACT_NO)
+    if pick_for == PICK_INFORMANT_TAKE:
+        return bit(s[DUNGEON + s[PEND_TARGET]]) | bit(ACT_YES)
+    mask = np.int64(0)  # PICK_INFORMANT_GUESS: any card of the mode
+    for t in range(TYPES):
+        if in_mode(cfg, t):
+            mask |= bit(t)
+    return mask
+
+
+@kernel
+def apply_signature_pick(s, cfg, pick_for, d, a):
+    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        apply_army_pick(s, cfg, d, a)
+    elif a == ACT_NO:  # the Flag Bearer, the Lockshift or the Ancestor's Rally declined
+        end_turn(s, cfg)
+    elif pick_for == PICK_FLAG_BEARER:  # "Disgrace this card to ...": then the King's Hand may answer
+        disgrace(s, s[COURT_LEN] - 1)
+        choose_ability(s, cfg, FLAG_BEARER, 0)
+    elif pick_for == PICK_LOCKSHIFT:
+        choose_ability(s, cfg, LOCKSHIFT, 0)
+    elif pick_for == PICK_FLAG_BEARER_RETURN:
+        flag_bearer_return(s, cfg, d, a)
+    elif pick_for == PICK_ANCESTOR_REMOVE:  # "reveal and remove a hand card to Rally"
+        take_from_hand(s, cfg, d, a)
+        s[REMOVED + a] += 1
+        rally(s, cfg, d, ALL_TYPES, 1, THEN_END_TURN)
+    elif pick_for == PICK_INFORMANT_GUESS:  # "if right they reveal it"
+        q = s[PEND_TARGET]
+        if s[DUNGEON + q] == a:
+            s[DUNGEON_SHOWN + q] = 1
+            pick_card(s, PICK_INFORMANT_TAKE, d)
+        else:
+            end_turn(s, cfg)
+    elif a == ACT_YES:  # PICK_INFORMANT_TAKE: "or Rally"
+        rally(s, cfg, d, ALL_TYPES, 1, THEN_END_TURN)
+    else:  # "take it into your hand"
+        q = s[PEND_TARGET]
+        s[DUNGEON + q] = -1
+        s[DUNGEON_SHOWN + q] = 0
+        give_to_hand_public(s, cfg, d, a)
+        end_turn(s, cfg)
 
 
 # ---- Step 3: the Signature Cards, chosen at the match's start (before round 1) ---------------------
@@ -1937,6 +2135,9 @@ def apply_pick_player(s, cfg, d, a):
     elif pick_for == PICK_NAKTURN_GUESSER:
         s[PEND_TARGET] = a
         pick_card(s, PICK_NAKTURN_NAME, d)
+    elif pick_for == PICK_INFORMANT_PLAYER:
+        s[PEND_TARGET] = a
+        pick_card(s, PICK_INFORMANT_GUESS, d)
     else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
         s[PEND_TARGET] = a
         if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
@@ -1992,8 +2193,8 @@ def apply_pick_card(s, cfg, d, a):
             choose_ability(s, cfg, NAKTURN, a)
     elif pick_for == PICK_NAKTURN_CONDEMN:
         nakturn_condemn(s, cfg, d, a)
-    elif pick_for == PICK_RALLY or pick_for == PICK_RECALL:
-        apply_army_pick(s, cfg, d, a)
+    elif PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
+        apply_signature_pick(s, cfg, pick_for, d, a)
     elif pick_for >= PICK_MUSTER:
         apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
@@ -2095,6 +2296,8 @@ def pick_player_mask(s, cfg, d):
         return others_with_cards(s, cfg, d)
     if pick_for == PICK_NAKTURN_GUESSER:
         return opponents_in_round(s, cfg, d) | bit(ACT_NO)
+    if pick_for == PICK_INFORMANT_PLAYER:
+        return dungeon_targets(s, cfg, d)
     return spy_targets(s, cfg) | bit(ACT_NO)
 
 
@@ -2128,8 +2331,8 @@ def pick_card_mask(s, cfg, d):
         return mask
     if pick_for == PICK_NAKTURN_CONDEMN:
         return hand_types(s, s[PEND_TARGET])
-    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
-        return army_pick_mask(s, d)
+    if PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
+        return signature_pick_mask(s, cfg, pick_for, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
         return zone_types(s, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
