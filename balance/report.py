@@ -324,12 +324,19 @@ def _quantity_view(study: Study) -> pd.DataFrame:
         if not np.isfinite(r["estimate"]) or _is_fact(r) or degenerate or breakdown or count > MAX_TABLE_GROUPS:
             continue
         quantity = study.game.quantity(r["quantity"], r["quantity"])
-        unit = study.game.unit if quantity.table == "games" else f"seat-{study.game.unit}"
+        unit = table_unit(study.game, quantity.table)
         rows.append({"quantity": r["quantity"], "by": r["by"], "group": study.group_label(r["by"], r["group"]),
                      "estimate": r["estimate"],
                      "95% interval": fmt_interval(r["low"], r["high"], study.quantity_bounds(r["quantity"])),
                      "n": f"{r['n']:,} {unit}s", "deals": r.get("clusters", np.nan), "method": r["method"]})
     return _drop_empty(pd.DataFrame(rows))
+
+
+def table_unit(game, table: str) -> str:
+    """What one row of a quantity's table is: a round (game), a seat-round, an army card..."""
+    if table == "games":
+        return game.unit
+    return f"seat-{game.unit}" if table == "seats" else table.replace("_", " ").removesuffix("s")
 
 
 def plural(word: str) -> str:

@@ -202,8 +202,8 @@ class Quantity:
     """A measurable quantity that claims can name.
 
     kind: ``rate`` (mean of a 0/1 column), ``mean`` (mean of a numeric column) or ``ratio``
-    (sum of ``column`` over sum of ``denominator``). ``table`` is ``games`` (the game's rows) or
-    ``seats`` (one row per game and seat). ``by`` lists the columns a claim may group by.
+    (sum of ``column`` over sum of ``denominator``). ``table`` is ``games`` (the game's rows),
+    ``seats`` (one row per game and seat) or one of the game's ``extra_frames``. ``by`` lists the columns a claim may group by.
     ``fixed``: a fact of the setup, the same in every game (a share of roles, a constant of the
     deck): reported as a value inside or outside a claim's band, without interval or test.
     """
@@ -427,6 +427,16 @@ class Game:
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
         """One row per (game or round, seat): game, deal, rotation, seat, policy, won, ..."""
         raise NotImplementedError
+
+    def extra_frames(self, setup: Setup, games: pd.DataFrame, seats: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        """The game's further tables that quantities may name besides ``games`` and ``seats`` (each
+        with a ``deal`` column, the sampling unit), e.g. one row per seat and Signature Card. Default: none."""
+        return {}
+
+    def frames(self, setup: Setup, games: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        """Every table a quantity may name, by name (``Quantity.table``)."""
+        seats = self.seat_frame(setup, games)
+        return {"games": games, "seats": seats, **self.extra_frames(setup, games, seats)}
 
     quantities: tuple[Quantity, ...] = ()
 

@@ -86,8 +86,15 @@ class Results:
     def seats(self) -> pd.DataFrame:
         return self.setup.game.seat_frame(self.setup, self.games)
 
+    @cached_property
+    def extra(self) -> dict[str, pd.DataFrame]:
+        return self.setup.game.extra_frames(self.setup, self.games, self.seats)
+
     def table(self, name: str) -> pd.DataFrame:
-        return self.seats if name == "seats" else self.games
+        """A quantity's table (``Quantity.table``): games, seats or one of the game's extra frames."""
+        if name == "games":
+            return self.games
+        return self.seats if name == "seats" else self.extra[name]
 
     @property
     def n_games(self) -> int:

@@ -314,7 +314,7 @@ def _check_where(claims: list[Claim], setup: Setup) -> None:
         return
     game = setup.game
     games = game.frame(setup, game.simulate(setup, SAMPLE_SEED, 0, setup.rotations))
-    tables = {"games": games, "seats": game.seat_frame(setup, games)}
+    tables = game.frames(setup, games)
     for i, claim in enumerate(claims):
         quantity = game.quantity(claim.quantity, f"claims[{i}].quantity")
         frame = tables[quantity.table]

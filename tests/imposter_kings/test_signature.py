@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from balance.engine.game import SetupError
+from balance.engine.runner import simulate
+from balance.stats import quantity_table
 from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
@@ -325,6 +327,25 @@ def test_the_columns_hold_the_fixed_three_and_other_modes_record_none():
     setup = GAME.make_setup("army_step", 2, "heuristic")
     df = GAME.frame(setup, GAME.simulate(setup, 3, 0, 2))
     assert set(df[df["winner_seat"] >= 0]["signatures0"]) == {0}
+
+
+def test_the_army_cards_table_counts_each_seats_three_cards_once_per_match(tmp_path):
+    # the Signature Card study's table: one row per match, seat and Signature Card, on the match's last round
+    setup = GAME.make_setup(MODE, 2, "heuristic", options=dict(FIXED, first_player="true_king"), rotate=False)
+    results = simulate(setup, 7, 12)
+    cards, seats = results.table("army_cards"), results.seats
+    assert len(cards) == 12 * 2 * int(L.SIGNATURE.sum())
+    held = cards[cards["picked"] == 1].groupby(["game", "seat"])["card"].apply(sorted)
+    assert all(held.xs(0, level="seat").map(lambda c: c == sorted(FIXED["signatures_seat0"])))
+    assert all(held.xs(1, level="seat").map(lambda c: c == sorted(FIXED["signatures_seat1"])))
+    wins = seats[seats["last_round"] == 1].set_index(["game", "seat"])["match_won"]
+    won_with = cards[cards["card"] == "Ancestor"].set_index(["game", "seat"])["won_with"]  # both seats hold it
+    assert won_with.sort_index().tolist() == wins.sort_index().tolist() and wins.sum() == 12
+    rows = quantity_table(results)
+    picked = rows[(rows["quantity"] == "signature_pick") & (rows["by"] == "card")].set_index("group")["estimate"]
+    assert picked["Ancestor"] == picked["Informant"] == 1.0 and picked["Exile"] == 0.0
+    assert GAME.extra_frames(GAME.make_setup("army_step", 2, "heuristic"), results.games.iloc[:0],
+                             results.seats.iloc[:0])["army_cards"].empty  # no Signature Cards: no rows
 
 
 def test_replay_of_a_signature_match_equals_the_batch_row():

@@ -14,7 +14,8 @@ from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
 SECOND_PLACE_POINTS = 1  # Cutthroat: "Second place scores 1 point" (second_seat is -1 with 2 players)
-TEAM_MODE = "two_v_two"  # its winner_seat, match_winner, score0 and score1 are the teams' (seats 0 & 2: team 0)
+TEAM_MODE = "two_v_two"
+SIGNATURE_COLUMNS = ("signatures0", "signatures1")  # each seat's Signature Cards (a mask of types), 2-player FoN  # its winner_seat, match_winner, score0 and score1 are the teams' (seats 0 & 2: team 0)
 
 
 class ImposterKings(Game):
@@ -52,6 +53,11 @@ class ImposterKings(Game):
                  table="seats", by=("policy", "seat", "first")),
         Quantity("match_win", "P(a seat (2v2: its team) wins the match), one count per match", "ratio", "match_won",
                  table="seats", denominator="last_round", by=("policy", "seat")),
+        Quantity("signature_pick", "P(a seat's Army holds the Signature Card), one count per seat and match "
+                 "(modes with Signature Cards)", "rate", "picked", table="army_cards", by=("card", "policy")),
+        Quantity("signature_match_win", "P(a seat whose Army holds the Signature Card wins the match), one count "
+                 "per seat and match", "ratio", "won_with", table="army_cards", denominator="picked",
+                 by=("card", "policy")),
     )
 
     # ---- setup ---------------------------------------------------------------------------
@@ -116,8 +122,21 @@ class ImposterKings(Game):
                                    np.where(played["second_seat"] == seat, SECOND_PLACE_POINTS, 0)),
                 "match_won": ((played["match_winner"] == side) & last).astype(int),
                 "last_round": last.astype(int),
+                "signatures": played[SIGNATURE_COLUMNS[seat]] if seat < len(SIGNATURE_COLUMNS) else 0,
             }))
         return pd.concat(parts, ignore_index=True)
+
+    def extra_frames(self, setup: Setup, games: pd.DataFrame, seats: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        """``army_cards``: one row per match, seat and Signature Card, on the match's last played round,
+        in the modes with Signature Cards (else empty): whether the seat's Army held the card all match
+        (``picked``) and whether the seat won the match holding it (``won_with``)."""
+        last = seats[(seats["last_round"] == 1) & (seats["signatures"] != 0)]
+        parts = [pd.DataFrame({"game": last["game"], "deal": last["deal"], "rotation": last["rotation"],
+                               "seat": last["seat"], "policy": last["policy"], "card": L.NAMES[t],
+                               "picked": (last["signatures"] >> t) & 1,
+                               "won_with": ((last["signatures"] >> t) & 1) * last["match_won"]})
+                 for t in np.flatnonzero(L.SIGNATURE)]
+        return {"army_cards": pd.concat(parts, ignore_index=True)}
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         rows, events = self.traced(setup, seed, game_index)
