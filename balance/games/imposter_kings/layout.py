@@ -60,12 +60,17 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
                             (see "Rally and Recall" below): PICK_RALLY or PICK_RECALL, the types it
                             may take (a mask), the picks left, what follows it (a THEN_* code), the
                             cards Rallied in this run
+  SQUIRE + p                the Master Tactician's Squire: the card p placed face down beside its Successor,
+                            -1 none (not placed, taken or removed). "A Squire is not a Successor": scoring,
+                            the Spy, the Herald and the Assassin's three-player pool never count it
   ARMY + p*TYPES, EXHAUST + p*TYPES   the Army step, match-long: p's Army (face down, its contents known
                             to p) and its Exhaust zone (face up)
   SIGNATURES + p*TYPES      Step 3: the Signature Cards p has chosen (secret until both have chosen;
                             then added to its Army and public); DRAFT + t: the Tournament draft's face-up
                             cards; DRAFT_FIRST: the seat picking first; DRAFT_PICKS: the picks made; DRAFT_DECK + k:
                             the k-th card of the shuffled draft deck (hidden: shuffled at the match's start)
+  KING_FACET + p            Step 4, match-long: p's King (FACET_BASE, FACET_TACTICIAN, FACET_LEADER; public),
+                            chosen in the Mustering Phase and kept until p chooses another
   TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
                             seat, in 2v2 a team: SCORE + 0 is seats 0 & 2's score)
 
@@ -95,7 +100,12 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_DRAFT_ORDER           bit ACT_YES: pick first in the draft, ACT_NO: second
   PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR); 2v2's take also
                             ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done;
-                            the muster: bit t Recruit giving up hand card t, ACT_YES Recommission, ACT_NO done
+                            the muster: bit t Recruit giving up hand card t, ACT_YES Recommission,
+                            ACT_FLIP choose a new King (then PH_KING), ACT_NO done
+  PH_KING                  bit f: the King facet f chosen in the Mustering Phase (FACET_TACTICIAN, FACET_LEADER)
+  PH_FACET_TAKE            the flipped facet King's choices, bits ACT_YES / ACT_NO (what each means: PICK_FOR,
+                            one of PICK_TACTICIAN_REVEAL, PICK_TACTICIAN_TAKE, PICK_TACTICIAN_SQUIRE,
+                            PICK_LEADER_TAKE)
 
 Rally and Recall (Fragments of Nersetti's Reference: "Rally - Take a card from your Army into your hand
 without revealing it, at no extra cost ... If you don't have enough cards in your Army, ignore it";
@@ -321,7 +331,8 @@ ARMY_PICK_TYPES = ARMY_PICK + 1
 ARMY_PICK_LEFT = ARMY_PICK_TYPES + 1
 ARMY_PICK_THEN = ARMY_PICK_LEFT + 1
 RALLIED = ARMY_PICK_THEN + 1
-TRUE_KING = RALLIED + TYPES
+SQUIRE = RALLIED + TYPES
+TRUE_KING = SQUIRE + PLAYERS
 SCORE = TRUE_KING + 1
 FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
@@ -332,7 +343,8 @@ DRAFT = SIGNATURES + PLAYERS * TYPES
 DRAFT_FIRST = DRAFT + TYPES
 DRAFT_PICKS = DRAFT_FIRST + 1
 DRAFT_DECK = DRAFT_PICKS + 1
-STATE_SIZE = DRAFT_DECK + TYPES
+KING_FACET = DRAFT_DECK + TYPES
+STATE_SIZE = KING_FACET + PLAYERS
 
 # The round-level part (everything before TRUE_KING) is reset by each deal.
 ROUND_FIELDS = TRUE_KING
@@ -379,7 +391,10 @@ CFG_ARMY = CFG_MYSTIC_IS_MUTE + 1       # + t: copies of type t in each player's
 CFG_RALLY_ALL_OR_NONE = CFG_ARMY + TYPES  # 1: Rallies asked beyond the Army's cards are all ignored (option rally_short)
 CFG_SIGNATURES = CFG_RALLY_ALL_OR_NONE + 1  # Step 3: how the Signature Cards are chosen (SIG_*; SIG_NONE: no choice)
 CFG_SIGNATURES_FIXED = CFG_SIGNATURES + 1  # + p: seat p's three Signature Cards fixed by a scenario (a type mask; 0 none)
-CFG_SIZE = CFG_SIGNATURES_FIXED + PLAYERS
+CFG_KING_FACETS = CFG_SIGNATURES_FIXED + PLAYERS  # 1: Step 4, Facets of the King: the Mustering Phase may choose a new King
+CFG_FACET_LEFTOVER_REMOVED = CFG_KING_FACETS + 1  # 1: the card a flipped facet King does not take (Successor
+                                                  # or Squire) is removed from the round face down; 0: it stays
+CFG_SIZE = CFG_FACET_LEFTOVER_REMOVED + 1
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
@@ -426,6 +441,8 @@ PH_SIGNATURE = 31       # Step 3: a Signature Card chosen secretly (bit t: a Sig
 PH_DRAFT = 32           # Tournament Mode: a face-up draft card picked (bit t)
 PH_DRAFT_ORDER = 33     # Tournament Mode: the player without the True King picks first (ACT_YES) or second
 # Kinds 34..43 are left for Fragments of Nersetti's later steps and the Mercenary modes.
+PH_KING = 37            # Step 4: the King facet chosen while mustering (bit f: facet f)
+PH_FACET_TAKE = 38      # Step 4: a flipped facet King's yes / no choices (PICK_FOR says which)
 DECISION_KINDS = 44     # decision codes are below 44
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
 PH_REDEAL = 44          # not a decision: a mulligan was called, the match loop deals again
@@ -441,6 +458,7 @@ PHASE_NAMES = dict(enumerate((
     "Spy", "pick a Court card")))
 PHASE_NAMES.update({PH_SIGNATURE: "Signature Card", PH_DRAFT: "draft", PH_DRAFT_ORDER: "draft order"})
 PHASE_NAMES.update({PH_REDEAL: "redeal", PH_ROUND_OVER: "round over", PH_START: "start"})
+PHASE_NAMES.update({PH_KING: "choose a King", PH_FACET_TAKE: "flipped King's choice"})
 
 # What a PH_PICK_PLAYER / PH_PICK_CARD / PH_PICK_COURT decision is for (PICK_FOR).
 PICK_EXCHANGE_START = 0   # player: the True King breaks a tie for the highest revealed card
@@ -478,6 +496,25 @@ PICK_NAMES.update({PICK_RALLY: "Rally", PICK_RECALL: "Recall", PICK_FLAG_BEARER_
 # What follows a Rally or Recall (ARMY_PICK_THEN; rules.then_continue).
 THEN_END_TURN = 0
 ALL_TYPES = (1 << TYPES) - 1  # a Rally or Recall of any type
+# Step 4, Facets of the King. PH_PICK_CARD: the Squire; PH_FACET_TAKE (ACT_YES / ACT_NO): the flips' choices.
+PICK_SQUIRE = 38             # card: the hand card placed face down as the Master Tactician's Squire
+PICK_TACTICIAN_REVEAL = 39   # ACT_YES: reveal and take the Successor matching the Throne's base value (then
+                             # Recall a base Army card, then PICK_TACTICIAN_SQUIRE); ACT_NO: PICK_TACTICIAN_TAKE
+PICK_TACTICIAN_TAKE = 40     # ACT_YES: take the Successor, ACT_NO: take the Squire
+PICK_TACTICIAN_SQUIRE = 41   # ACT_YES: take the Squire, ACT_NO: remove it from the round to Rally
+PICK_LEADER_TAKE = 42        # ACT_YES: take the Successor, ACT_NO: remove it from the round to Rally a card of
+                             # equal or lower base value
+PICK_NAMES.update({PICK_SQUIRE: "Squire", PICK_TACTICIAN_REVEAL: "Master Tactician: reveal the matching Successor",
+                   PICK_TACTICIAN_TAKE: "Master Tactician: Successor or Squire",
+                   PICK_TACTICIAN_SQUIRE: "Master Tactician: take the Squire or Rally",
+                   PICK_LEADER_TAKE: "Charismatic Leader: take the Successor or Rally"})
+THEN_TACTICIAN_SQUIRE = 40  # after the Master Tactician's Recall: take the Squire or remove it to Rally
+# The Kings (KING_FACET): the base King, and Step 4's two facets ("Both players may choose the same King").
+FACET_BASE = 0
+FACET_TACTICIAN = 1
+FACET_LEADER = 2
+FACETS = 3
+FACET_NAMES = ("King", "Master Tactician", "Charismatic Leader")
 
 ACT_FLIP = TYPES
 ACT_YES = TYPES + 1
@@ -491,12 +528,14 @@ assert MAX_ACTIONS <= MAX_ANSWERS and MAX_CARDS <= ACT_FLIP  # Court indices fit
 COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "chooser_first", "winner_seat",
            "points", "first_won", "chooser_won", "winner_flipped", "loser_flipped", "assassinated", "capped",
            "mulligans", "plies", "score0", "score1", "first_true_king", "match_winner", "match_capped",
-           "first_true_king_won", "last_round", "score2", "second_seat", "clockwise", "signatures0", "signatures1")
+           "first_true_king_won", "last_round", "score2", "second_seat", "clockwise", "signatures0", "signatures1",
+           "king0", "king1")
 (C_GAME, C_DEAL, C_ROTATION, C_ROW, C_FIRST, C_CHOOSER, C_CHOOSER_FIRST, C_WINNER, C_POINTS, C_FIRST_WON,
  C_CHOOSER_WON, C_WINNER_FLIPPED, C_LOSER_FLIPPED, C_ASSASSINATED, C_CAPPED, C_MULLIGANS, C_PLIES, C_SCORE0,
  C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND, C_SCORE2, C_SECOND,
- C_CLOCKWISE, C_SIGNATURES0, C_SIGNATURES1) = range(len(COLUMNS))
-# Step 3: each seat's three Signature Cards as a type mask (bit t; 0 in the other modes). The tables of the
+ C_CLOCKWISE, C_SIGNATURES0, C_SIGNATURES1, C_KING0, C_KING1) = range(len(COLUMNS))
+# Step 3: each seat's three Signature Cards as a type mask (bit t; 0 in the other modes); Step 4: the
+# Kings (facets) the round was played with. The tables of the
 # modes before them have the columns up to "clockwise" (their fingerprints hash those).
 COLUMNS_BEFORE_SIGNATURES = COLUMNS[:C_SIGNATURES0]
 NCOLS = len(COLUMNS)

@@ -57,6 +57,7 @@ SIGNATURE_MODES = ("signature_step",)  # the modes whose players choose Signatur
 SIGNATURE_CHOICE = {"choose": L.SIG_CHOOSE, "tournament": L.SIG_TOURNAMENT, "random": L.SIG_RANDOM}
 FIXED_SIGNATURE_KEYS = ("signatures_seat0", "signatures_seat1")  # each player's Army at the match's start
 MULLIGAN_MODES = ("full", "two_v_two", "immortal_step")
+FACET_MODES = ()  # the modes that choose King facets by default (option king_facets 'mode')
 # The modes with the Reveal before play, the True King choosing first player and direction.
 REVEAL_MODES = ("cutthroat", "two_v_two")
 MODE_PLAYERS = {mode: m.players[0] for mode, m in MODES.items()}
@@ -133,6 +134,18 @@ OPTIONS = (
            "Signature Card names; default []: chosen as option signatures says). A study device: the strength of "
            "an Army holding a card. With 'tournament', fix both seats or neither."),
     Option("signatures_seat1", [], "Step 3: fix seat 1's three Signature Cards (as signatures_seat0)."),
+    Option("king_facets", "mode",
+           "Step 4, Facets of the King: 'During your Mustering Phase you may now also choose a new King' (the "
+           "Master Tactician or the Charismatic Leader, placed over the current King and kept for the next "
+           "rounds until another is chosen; the True King stays with its holder: 'use the True King side of "
+           "your new King'). 'mode': on in the full Fragments of Nersetti mode ('fon') only; 'on' (any mode "
+           "with an Army) or 'off'.", choices=("mode", "on", "off")),
+    Option("facet_leftover", "stays",
+           "The card a flipped Master Tactician or Charismatic Leader does not take ('take the Successor or "
+           "the Squire'): 'stays' (nothing in the text moves it: a Successor left is still a Successor, so it "
+           "counts for scoring's 'cards in their hand or a Successor', the Spy and the Herald; a Squire left lies "
+           "out of play like the Dungeon card, and 'A Squire is not a Successor') or 'removed' (removed from the "
+           "round face down at the flip).", choices=("stays", "removed")),
     Option("points_to_win", 7, "Points that win the match (rulebook: 7).", low=1),
     Option("round_turn_cap", 200,
            "Turns after which a round stops and counts as capped (no winner). Rounds end far sooner; "
@@ -225,6 +238,11 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_FIXED_ACCUSED] = fixed
     army = ARMY_MODES.get(mode, np.zeros(L.TYPES, dtype=np.int64))
     cfg[L.CFG_ARMY:L.CFG_ARMY + L.TYPES] = army
+    facets = options["king_facets"]
+    if facets == "on" and mode not in ARMY_MODES:
+        raise SetupError("options.king_facets", f"mode '{mode}' has no Mustering Phase to choose a King in")
+    cfg[L.CFG_KING_FACETS] = 1 if facets == "on" or (facets == "mode" and mode in FACET_MODES) else 0
+    cfg[L.CFG_FACET_LEFTOVER_REMOVED] = 1 if options["facet_leftover"] == "removed" else 0
     signature_config(cfg, mode, options)
     chosen = L.SIGNATURE if mode in SIGNATURE_MODES else 0
     cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck + army + chosen)[-1]), fixed) + 1
@@ -310,6 +328,12 @@ def action_menu(mode: str, options: dict) -> list[Action]:
     elif options["first_player"] == "true_king":
         menu.append(Action("Go first", L.PH_FIRST, L.ACT_YES, "as the True King's holder, choose to go first "
                                                               "(forbidden: always go second)"))
+    if config_row(mode, options)[L.CFG_KING_FACETS]:
+        menu.append(Action("Choose a King", L.PH_PICK_CARD, L.ACT_FLIP, "choose a new King while mustering "
+                                                                       "(forbidden: keep the current one)"))
+        for facet in (L.FACET_TACTICIAN, L.FACET_LEADER):
+            menu.append(Action(L.FACET_NAMES[facet], L.PH_KING, facet, f"choose the {L.FACET_NAMES[facet]} when "
+                                                                       "choosing a King"))
     for t, kind in REACTIONS.items():
         if deck[t] > 0:
             menu.append(Action(f"{L.NAMES[t]} reaction", kind, L.ACT_YES, f"react with the {L.NAMES[t]} when "

@@ -52,6 +52,8 @@ from balance.games.imposter_kings.layout import (
     PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, PICK_RALLY,
     PICK_RECALL, PH_SIGNATURE, PH_DRAFT, PH_DRAFT_ORDER, EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN,
     INFORMANT, STRANGER, FLAG_BEARER,
+    FACET_TACTICIAN, KING_FACET, PH_FACET_TAKE, PH_KING, PICK_SQUIRE, PICK_TACTICIAN_REVEAL,
+    PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
 )
 from balance.games.imposter_kings.rules import (
     answers, apply_action, bit, court_value, hand_count, hand_value, has_army, highest_revealed, in_mode,
@@ -108,6 +110,7 @@ MUSTER_GIVE_AT_MOST = 3  # the heuristic Recruits only to give up a card worth a
 # higher card is the likelier to hold the Throne; ties in the sheet's order).
 SIGNATURE_PREFERENCE = np.array([EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN, INFORMANT, STRANGER,
                                  FLAG_BEARER], dtype=np.int64)
+HEURISTIC_KING = FACET_TACTICIAN  # the King facet the heuristic chooses while mustering (see facet_pick)
 
 # Scratch rows (one int64 scratch matrix per game, reused).
 SCR_DET = 0       # a determinized copy of the state
@@ -184,7 +187,7 @@ def unseen_counts(s, cfg, me, out):
     for i in range(s[COURT_LEN]):
         out[s[COURT_TYPE + i]] -= 1
     out[s[ACCUSED]] -= 1
-    for zone in (SUCCESSOR + me, DUNGEON + me):
+    for zone in (SUCCESSOR + me, DUNGEON + me, SQUIRE + me):
         if s[zone] >= 0:
             out[s[zone]] -= 1
     total = 0  # a sum of whole counts: as integers it vectorizes (a float sum does not)
@@ -464,6 +467,8 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
             if not is_disgraced(s, i) and is_royalty(s, cfg, s[COURT_TYPE + i]):
                 return i
         return ACT_NO
+    if phase == PH_KING or phase == PH_FACET_TAKE:
+        return facet_pick(s, me, phase)
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
 
@@ -474,6 +479,33 @@ def preferred_signature(choices):
         if (choices & bit(t)) != 0:
             return t
     return -1
+
+
+@kernel
+def facet_pick(s, me, phase):
+    """Step 4's Kings, from the own cards and the own Army only. The King: HEURISTIC_KING (the Master
+    Tactician: its Squire keeps a second card back for the flip, which then takes the better one, and a
+    Successor matching the Throne's base value also Recalls and Rallies; the Charismatic Leader shows the
+    Successor, the heuristic's best card, to the opponent). The Master Tactician's flip reveals a matching
+    Successor (strictly more cards), else takes the higher of Successor and Squire, and keeps the Squire
+    over a Rally unless its Army holds a card of higher base value. The Charismatic Leader's flip trades
+    its public Successor for a hidden Rallied card of the same base value when its Army holds one, else
+    takes it."""
+    if phase == PH_KING:
+        return HEURISTIC_KING
+    pick_for = s[PICK_FOR]
+    succ = s[SUCCESSOR + me]
+    if pick_for == PICK_TACTICIAN_REVEAL:
+        return ACT_YES
+    if pick_for == PICK_TACTICIAN_TAKE:
+        return ACT_YES if BASE_VALUE[succ] >= BASE_VALUE[s[SQUIRE + me]] else ACT_NO
+    best = highest_in(zone_types(s, ARMY, me))
+    if pick_for == PICK_TACTICIAN_SQUIRE:
+        return ACT_NO if best >= 0 and BASE_VALUE[best] > BASE_VALUE[s[SQUIRE + me]] else ACT_YES
+    for t in range(TYPES):  # PICK_LEADER_TAKE
+        if s[zone_row(ARMY, me) + t] > 0 and BASE_VALUE[t] == BASE_VALUE[succ]:
+            return ACT_NO
+    return ACT_YES
 
 
 @kernel
@@ -607,6 +639,8 @@ def pick_card_choice(s, cfg, me, buf):
         return lowest_in(s, cfg, choices)
     if pick_for == PICK_RALLY or pick_for == PICK_RECALL:  # the strongest card into hand, or back to the Army
         return highest_in(choices)
+    if pick_for == PICK_SQUIRE:  # the best card after the Successor, kept back for the flip
+        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
     if pick_for >= PICK_MUSTER:
         return muster_choice(s, cfg, me)
     return team_pick(s, cfg, me, buf)
@@ -616,12 +650,15 @@ def pick_card_choice(s, cfg, me, buf):
 def muster_choice(s, cfg, me):
     """The Mustering Phase: one Recruit when the hand's weakest card (never the Assassin) is worth
     at most MUSTER_GIVE_AT_MOST and the Army holds a card worth more than it: give it up, take the
-    Army's highest card, pay the cost with its lowest; never Recommission."""
+    Army's highest card, pay the cost with its lowest; never Recommission. With Step 4's Kings, first
+    choose HEURISTIC_KING if it has another."""
     pick_for = s[PICK_FOR]
     if pick_for == PICK_RECRUIT_TAKE or pick_for == PICK_RECOMMISSION_RETURN:
         return highest_in(s[D_CHOICES])
     if pick_for != PICK_MUSTER:  # the Army cards to Exhaust
         return lowest_base_in(s[D_CHOICES])
+    if (s[D_CHOICES] & bit(ACT_FLIP)) != 0 and s[KING_FACET + me] != HEURISTIC_KING:
+        return ACT_FLIP
     if zone_count(s, ARMY_TAKEN, me) > 0:
         return ACT_NO
     low = extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
@@ -774,7 +811,7 @@ def best_court_card(s, cfg, sentry):
 SETUP_PICKS = ((1 << PICK_EXCHANGE_START) | (1 << PICK_EXCHANGE_VICTIM) | (1 << PICK_EXCHANGE_TAKE)
                | (1 << PICK_PARTNER_CARD) | (1 << PICK_PARTNER_TAKE) | (1 << PICK_TRADE) | (1 << PICK_MUSTER)
                | (1 << PICK_RECRUIT_COST) | (1 << PICK_RECRUIT_TAKE) | (1 << PICK_RECOMMISSION_EXHAUST)
-               | (1 << PICK_RECOMMISSION_RETURN))
+               | (1 << PICK_RECOMMISSION_RETURN) | (1 << PICK_SQUIRE))
 
 
 @kernel
@@ -928,6 +965,7 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
         k = deal_slot(out, SUCCESSOR + q, s[SUCCESSOR + q] >= 0 and s[KNOWN_SUCCESSOR + me * PLAYERS + q] < 0,
                       pool, k)
         k = deal_slot(out, DUNGEON + q, s[DUNGEON + q] >= 0, pool, k)
+        k = deal_slot(out, SQUIRE + q, s[SQUIRE + q] >= 0, pool, k)
         k = redeal_row(s, out, zone_row(PLACED, q), pool, k)
         k = deal_slot(out, PARTNER_CARD + q, s[PARTNER_CARD + q] >= 0 and not sees_partner_card(s, cfg, me, q),
                       pool, k)
@@ -1005,14 +1043,14 @@ def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream
 def searched(s):
     """The decisions the search plays out: who goes first (with 3 or 4 players, also the direction)
     and every decision of the round in play. The mulligan and the cards placed or passed before
-    play (Reveal, Exchange, 2v2's fourth card, take and trade, Successor, Dungeon) are the
-    heuristic's."""
+    play (Reveal, Exchange, 2v2's fourth card, take and trade, Successor, Squire, Dungeon, the
+    Mustering Phase and its King) are the heuristic's."""
     phase = s[PHASE]
     if phase == PH_PICK_PLAYER or phase == PH_PICK_CARD:
         return ((SETUP_PICKS >> s[PICK_FOR]) & 1) == 0
     if phase == PH_SIGNATURE or phase == PH_DRAFT or phase == PH_DRAFT_ORDER:
         return False  # before the match's first deal: no round to play out
-    return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL)
+    return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL and phase != PH_KING)
 
 
 @kernel

@@ -59,6 +59,9 @@ from balance.games.imposter_kings.layout import (
     REVEAL_FIRST, REVEAL_TOTAL, ROUND_FIELDS, ROYALTY, SCORE, SEAT_MASK, SECOND, SENTRY, SETUP_STAGE, SOLDIER,
     SOLDIER_BONUS, SOLDIER_DISGRACES, SPY, SUCCESSOR, TAKEN, TRUE_KING, TYPES, UNUSED, WARDEN, WARDEN_FACE_UP, WARLORD,
     WARLORD_COURT_WITH_ROYALTY, WARLORD_HAND_WITH_ROYALTY, WINNER, ZEALOT,
+    ALL_TYPES, ARMY_CARDS, CFG_FACET_LEFTOVER_REMOVED, CFG_KING_FACETS, THEN_END_TURN, THEN_TACTICIAN_SQUIRE,
+    FACET_LEADER, FACET_TACTICIAN, KING_FACET, PH_FACET_TAKE, PH_KING,
+    PICK_LEADER_TAKE, PICK_SQUIRE, PICK_TACTICIAN_REVEAL, PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
 )
 
 SRC_HAND = 0
@@ -871,9 +874,7 @@ def resolve_effect(s, cfg):
         s[PEND_LEFT] = 0
         executioner_next(s, cfg)
     elif effect == HERALD:
-        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1  # "shuffle your Successor into your hand"
-        s[SUCCESSOR + p] = -1
-        forget_successor(s, cfg, p)
+        successor_to_hand(s, cfg, p)  # "shuffle your Successor into your hand"
         pick_card(s, PICK_HERALD_SUCCESSOR, p)
     elif effect == WARDEN:
         pick_card(s, PICK_WARDEN_GIVE, p)
@@ -990,8 +991,19 @@ def flip_king(s, cfg, p):
 
 @kernel
 def complete_flip(s, cfg):
-    """The King's power: Disgrace the Throne card, take the Successor into hand."""
+    """The King's power: Disgrace the Throne card, take the Successor into hand (a facet King's
+    flip: ``tactician_flip``, ``leader_flip``)."""
     p = s[CURRENT]
+    if s[KING_FACET + p] == FACET_TACTICIAN:
+        tactician_flip(s, cfg, p)
+        return
+    if s[KING_FACET + p] == FACET_LEADER:
+        disgrace(s, s[COURT_LEN] - 1)  # "either take the Successor or remove it from the round to Rally"
+        if s[SUCCESSOR + p] >= 0:
+            facet_choice(s, PICK_LEADER_TAKE, p)
+        else:
+            end_turn(s, cfg)
+        return
     disgrace(s, s[COURT_LEN] - 1)
     if s[SUCCESSOR + p] >= 0:
         s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1
@@ -1041,6 +1053,7 @@ def locked_in(s, cfg):
         else:
             setup_step(s, cfg, next_seat(s, cfg, s[DECIDER]))
     else:
+        reveal_leaders(s, cfg)
         s[CURRENT] = s[FIRST]
         s[PHASE] = PH_START
         advance(s, cfg)
@@ -1345,12 +1358,15 @@ def exhaust_taken(s, cfg):
 
 
 @kernel
-def muster_mask(s, d):
+def muster_mask(s, cfg, d):
     """The mustering actions d may take: Recruit giving up a hand card (bit t; the Army must hold
     a card to take, and one more to Exhaust while the phase's cost is unpaid), Recommission
-    (ACT_YES: two Army cards to Exhaust; the Exhaust zone then holds one to put back), done."""
+    (ACT_YES: two Army cards to Exhaust; the Exhaust zone then holds one to put back), choose a
+    new King (ACT_FLIP, Step 4), done."""
     army = zone_count(s, ARMY, d)
     mask = bit(ACT_NO)
+    if king_choices(s, cfg, d) != 0:
+        mask |= bit(ACT_FLIP)
     if army >= (1 if s[MUSTER_PAID + d] else 2):
         mask |= hand_types(s, d)
     if army >= RECOMMISSION_EXHAUSTS:
@@ -1382,6 +1398,8 @@ def apply_muster(s, cfg, pick_for, d, a):
         elif a == ACT_YES:
             s[PEND_LEFT] = RECOMMISSION_EXHAUSTS
             pick_card(s, PICK_RECOMMISSION_EXHAUST, d)
+        elif a == ACT_FLIP:
+            decide(s, PH_KING, d)
         else:
             take_from_hand(s, cfg, d, a)
             s[REMOVED + a] += 1
@@ -1486,6 +1504,9 @@ def apply_army_pick(s, cfg, d, a):
 def then_step(s, cfg, p, then):
     """The continuation ``then`` of p's finished Rally / Recall run: True when it set up another
     run (``army_pick_next`` goes on with it), False when it posed a decision or ended the turn."""
+    if then == THEN_TACTICIAN_SQUIRE:
+        tactician_squire(s, cfg, p)
+        return False
     end_turn(s, cfg)
     return False
 
@@ -1585,6 +1606,185 @@ def apply_signature_choice(s, cfg, phase, d, a):
     signature_next(s, cfg)
 
 
+# ---- Step 4, Facets of the King: the King chosen while mustering, the Squire, the facets' flips ----
+@kernel
+def king_choices(s, cfg, p):
+    """The Kings p may choose while mustering (bit f: facet f): "you may now also choose a new King",
+    one of the two facets (the base King is only the starting one), not the King it has."""
+    if cfg[CFG_KING_FACETS] == 0:
+        return np.int64(0)
+    return (bit(FACET_TACTICIAN) | bit(FACET_LEADER)) & ~bit(s[KING_FACET + p])
+
+
+@kernel
+def successor_done(s, cfg, d):
+    """d placed its Successor (and Squire): 2v2's Successors are seen and traded, else the Dungeon."""
+    if cfg[CFG_TEAMS]:
+        successor_placed(s, cfg)
+    elif cfg[CFG_DUNGEON]:
+        decide(s, PH_DUNGEON, d)
+    else:
+        locked_in(s, cfg)
+
+
+@kernel
+def reveal_successor(s, cfg, p):
+    """The Charismatic Leader's Successor lies face up: every player sees its type."""
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != p:
+            s[KNOWN_SUCCESSOR + o * PLAYERS + p] = s[SUCCESSOR + p]
+
+
+@kernel
+def reveal_leaders(s, cfg):
+    """The round starts: "The Charismatic Leader reveals the Successor once the round starts"."""
+    if cfg[CFG_KING_FACETS] == 0:
+        return
+    for p in range(cfg[CFG_PLAYERS]):
+        if s[KING_FACET + p] == FACET_LEADER and s[SUCCESSOR + p] >= 0:
+            reveal_successor(s, cfg, p)
+
+
+@kernel
+def successor_to_hand(s, cfg, p):
+    """p takes its Successor into its hand: hidden, unless it lay face up (the Charismatic Leader's)."""
+    t = s[SUCCESSOR + p]
+    if s[KING_FACET + p] == FACET_LEADER:
+        give_to_hand_public(s, cfg, p, t)
+    else:
+        s[zone_row(HAND, p) + t] += 1
+    s[SUCCESSOR + p] = -1
+    forget_successor(s, cfg, p)
+
+
+@kernel(inline="always")
+def facet_choice(s, pick_for, p):
+    s[PICK_FOR] = pick_for
+    decide(s, PH_FACET_TAKE, p)
+
+
+@kernel
+def tactician_flip(s, cfg, p):
+    """The Master Tactician: "Disgrace the Throne card; if the Successor has the same base value as
+    that card you may reveal and take it, Recall a base Army card, then take the Squire or remove it
+    to Rally; otherwise take the Successor or the Squire." The base value is the Throne card's before
+    this Disgrace: a card Disgraced already "has no base value, so your Successor can never match it"
+    (FAQ)."""
+    top = s[COURT_LEN] - 1
+    succ = s[SUCCESSOR + p]
+    matches = succ >= 0 and not is_disgraced(s, top) and BASE_VALUE[succ] == BASE_VALUE[s[COURT_TYPE + top]]
+    disgrace(s, top)
+    if matches:
+        facet_choice(s, PICK_TACTICIAN_REVEAL, p)
+    else:
+        tactician_take(s, cfg, p)
+
+
+@kernel
+def tactician_take(s, cfg, p):
+    """The Master Tactician's "otherwise take the Successor or the Squire" (asked when both lie there;
+    else the one there is taken)."""
+    if s[SUCCESSOR + p] >= 0 and s[SQUIRE + p] >= 0:
+        facet_choice(s, PICK_TACTICIAN_TAKE, p)
+        return
+    if s[SUCCESSOR + p] >= 0:
+        successor_to_hand(s, cfg, p)
+    elif s[SQUIRE + p] >= 0:
+        squire_to_hand(s, p)
+    end_turn(s, cfg)
+
+
+@kernel(inline="always")
+def squire_to_hand(s, p):
+    s[zone_row(HAND, p) + s[SQUIRE + p]] += 1
+    s[SQUIRE + p] = -1
+
+
+@kernel
+def tactician_squire(s, cfg, p):
+    """After the matching Successor and the Recall: "then take the Squire or remove it to Rally"."""
+    if s[SQUIRE + p] >= 0:
+        facet_choice(s, PICK_TACTICIAN_SQUIRE, p)
+    else:
+        end_turn(s, cfg)
+
+
+@kernel(inline="always")
+def type_mask(table):
+    """The types a per-type table marks, as a mask."""
+    mask = np.int64(0)
+    for t in range(TYPES):
+        if table[t] > 0:
+            mask |= bit(t)
+    return mask
+
+
+@kernel(inline="always")
+def types_up_to(value):
+    """The types of base value ``value`` or lower, as a mask."""
+    mask = np.int64(0)
+    for t in range(TYPES):
+        if BASE_VALUE[t] <= value:
+            mask |= bit(t)
+    return mask
+
+
+@kernel
+def leave_facet_card(s, cfg, p):
+    """The card a flipped facet King did not take (its Successor or Squire): it stays where it lies
+    (option facet_leftover 'stays': a Successor still counts as one), or it is removed from the round
+    face down ('removed')."""
+    if cfg[CFG_FACET_LEFTOVER_REMOVED] == 0:
+        return
+    if s[SUCCESSOR + p] >= 0:
+        s[REMOVED_HIDDEN + s[SUCCESSOR + p]] += 1
+        s[SUCCESSOR + p] = -1
+        forget_successor(s, cfg, p)
+    if s[SQUIRE + p] >= 0:
+        s[REMOVED_HIDDEN + s[SQUIRE + p]] += 1
+        s[SQUIRE + p] = -1
+
+
+@kernel
+def apply_facet_take(s, cfg, d, a):
+    """A flipped facet King's choice (PICK_FOR says which; ACT_YES / ACT_NO)."""
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_TACTICIAN_REVEAL:
+        if a == ACT_NO:
+            tactician_take(s, cfg, d)
+            return
+        succ = s[SUCCESSOR + d]
+        s[SUCCESSOR + d] = -1
+        forget_successor(s, cfg, d)
+        give_to_hand_public(s, cfg, d, succ)  # revealed: everyone saw it taken
+        recall(s, cfg, d, type_mask(ARMY_CARDS), 1, THEN_TACTICIAN_SQUIRE)
+    elif pick_for == PICK_TACTICIAN_TAKE:
+        if a == ACT_YES:
+            successor_to_hand(s, cfg, d)
+        else:
+            squire_to_hand(s, d)
+        leave_facet_card(s, cfg, d)
+        end_turn(s, cfg)
+    elif pick_for == PICK_TACTICIAN_SQUIRE:
+        if a == ACT_YES:
+            squire_to_hand(s, d)
+            end_turn(s, cfg)
+        else:
+            s[REMOVED_HIDDEN + s[SQUIRE + d]] += 1  # removed face down: nobody else learns it
+            s[SQUIRE + d] = -1
+            rally(s, cfg, d, ALL_TYPES, 1, THEN_END_TURN)
+    else:  # PICK_LEADER_TAKE
+        if a == ACT_YES:
+            successor_to_hand(s, cfg, d)
+            end_turn(s, cfg)
+        else:
+            succ = s[SUCCESSOR + d]
+            s[REMOVED + succ] += 1  # it lay face up
+            s[SUCCESSOR + d] = -1
+            forget_successor(s, cfg, d)
+            rally(s, cfg, d, types_up_to(BASE_VALUE[succ]), 1, THEN_END_TURN)
+
+
 # ---- performing a decision -------------------------------------------------------------------
 @kernel
 def apply_action(s, cfg, a):
@@ -1602,12 +1802,10 @@ def apply_action(s, cfg, a):
         s[zone_row(HAND, d) + a] -= 1
         s[SUCCESSOR + d] = a
         forget_one(s, cfg, d, -1)
-        if cfg[CFG_TEAMS]:
-            successor_placed(s, cfg)
-        elif cfg[CFG_DUNGEON]:
-            decide(s, PH_DUNGEON, d)
+        if s[KING_FACET + d] == FACET_TACTICIAN:
+            pick_card(s, PICK_SQUIRE, d)  # "their Successor (and Squire, with the Master Tactician)"
         else:
-            locked_in(s, cfg)
+            successor_done(s, cfg, d)
     elif phase == PH_DUNGEON:
         s[zone_row(HAND, d) + a] -= 1
         s[DUNGEON + d] = a
@@ -1668,6 +1866,11 @@ def apply_ability_choice(s, cfg, phase, d, a):
                 complete_flip(s, cfg)
     elif phase == PH_PICK_CARD:  # before the declines: 2v2's trade answers ACT_NO when done placing
         apply_pick_card(s, cfg, d, a)
+    elif phase == PH_KING:
+        s[KING_FACET + d] = a  # "Place the new King over your current one" (the True King stays with d)
+        pick_card(s, PICK_MUSTER, d)
+    elif phase == PH_FACET_TAKE:
+        apply_facet_take(s, cfg, d, a)
     elif a == ACT_NO and phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
         end_turn(s, cfg)  # the optional ability is declined (or the Soldier stops disgracing)
     elif phase == PH_FOOL:
@@ -1753,6 +1956,8 @@ def apply_pick_card(s, cfg, d, a):
         s[zone_row(HAND, d) + a] -= 1
         s[SUCCESSOR + d] = a
         forget_one(s, cfg, d, -1)
+        if s[KING_FACET + d] == FACET_LEADER:
+            reveal_successor(s, cfg, d)
         if herald_follow_mask(s, cfg, d) != 0:
             decide(s, PH_HERALD_PLAY, d)
         else:
@@ -1775,6 +1980,11 @@ def apply_pick_card(s, cfg, d, a):
         place_for_trade(s, cfg, d, a)
     elif pick_for == PICK_RALLY or pick_for == PICK_RECALL:
         apply_army_pick(s, cfg, d, a)
+    elif pick_for == PICK_SQUIRE:
+        s[zone_row(HAND, d) + a] -= 1
+        s[SQUIRE + d] = a
+        forget_one(s, cfg, d, -1)
+        successor_done(s, cfg, d)
     elif pick_for >= PICK_MUSTER:
         apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
@@ -1805,6 +2015,9 @@ def spy_swap(s, cfg, d, a):
         s[KNOWN_SUCCESSOR + d * PLAYERS + q] = a
     elif user != q:  # the Spy's user saw the old Successor: it is now in q's hand
         learn_holds(s, user, q, old)
+    if s[KING_FACET + q] == FACET_LEADER:  # the old Successor lay face up; the new one does too
+        learn_by_all(s, cfg, q, old)
+        reveal_successor(s, cfg, q)
     end_turn(s, cfg)
 
 
@@ -1898,9 +2111,11 @@ def pick_card_mask(s, cfg, d):
     if pick_for == PICK_TRADE:
         return hand_types(s, d) | bit(ACT_NO)
     if pick_for == PICK_MUSTER:
-        return muster_mask(s, d)
+        return muster_mask(s, cfg, d)
     if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
         return army_pick_mask(s, d)
+    if pick_for == PICK_SQUIRE:
+        return hand_types(s, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
         return zone_types(s, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
@@ -1916,8 +2131,11 @@ def legal_mask(s, cfg):
     d = s[DECIDER]
     mask = np.int64(0)
     if phase == PH_FIRST or phase == PH_MULLIGAN or phase == PH_PRINCESS or phase == PH_KINGS_HAND \
-            or phase == PH_ASSASSIN or phase == PH_DIRECTION or phase == PH_WARDEN or phase == PH_SPY:
+            or phase == PH_ASSASSIN or phase == PH_DIRECTION or phase == PH_WARDEN or phase == PH_SPY \
+            or phase == PH_FACET_TAKE:
         return bit(ACT_YES) | bit(ACT_NO)
+    if phase == PH_KING:
+        return king_choices(s, cfg, d)
     if phase == PH_TURN:
         mask = playable_types(s, cfg, d)
         if can_flip(s, d):
@@ -2006,6 +2224,7 @@ def deal_round(s, cfg, stream, rotation, cards):
         s[DUNGEON + p] = -1
         s[TAKEN + p] = -1
         s[PARTNER_CARD + p] = -1
+        s[SQUIRE + p] = -1
         for o in range(PLAYERS):
             s[KNOWN_SUCCESSOR + o * PLAYERS + p] = -1
     s[WINNER] = -1
@@ -2044,7 +2263,7 @@ def count_cards(s):
         for t in range(TYPES):
             for zone in (HAND, ANTE, PLACED, REVEALED, CONDEMNED, CONDEMNED_HIDDEN):
                 counts[t] += s[zone_row(zone, p) + t]
-        for zone in (SUCCESSOR, DUNGEON, TAKEN, PARTNER_CARD):
+        for zone in (SUCCESSOR, DUNGEON, TAKEN, PARTNER_CARD, SQUIRE):
             if s[zone + p] >= 0:
                 counts[s[zone + p]] += 1
     for i in range(s[COURT_LEN]):
