@@ -24,6 +24,7 @@ from balance.engine.rng import below, new_stream
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
+from balance.games.imposter_kings.options import config_row
 from balance.games.imposter_kings.positions import Position
 from tests.imposter_kings.test_search_modes import search_pick, world_of
 
@@ -329,3 +330,39 @@ def test_replay_of_a_facet_match_equals_the_batch_row():
     for k in (0, 3):
         rows, events = GAME.traced(setup, 9, k)
         assert np.array_equal(rows, batch[k * MAX_ROUNDS:(k + 1) * MAX_ROUNDS]) and len(events) > 0
+
+
+# ---- the full 2-player mode "fon" -------------------------------------------------------------------------
+def test_fon_is_the_full_rules_setup():
+    """Full rules: the 20-card deck, 9 each, the five Army cards and 3 Signature Cards each, no mulligans,
+    "Each may Recruit, Recommission and choose a new King"."""
+    options = GAME.make_setup("fon", 2, [("random", {})] * 2).options
+    row = config_row("fon", options)
+    assert np.array_equal(row[L.CFG_DECK:L.CFG_DECK + T], L.IMMORTAL_STEP_DECK) and row[L.CFG_HAND] == 9
+    assert np.array_equal(row[L.CFG_ARMY:L.CFG_ARMY + T], L.ARMY_CARDS)
+    assert row[L.CFG_MULLIGANS] == 0 and row[L.CFG_KING_FACETS] == 1 and row[L.CFG_SIGNATURES] != L.SIG_NONE
+    assert config_row("fon", dict(options, king_facets="off"))[L.CFG_KING_FACETS] == 0
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
+def test_fon_matches_end_with_three_signature_cards_each(policy):
+    setup = GAME.make_setup("fon", 2, [(policy, {})] * 2)
+    df = GAME.frame(setup, GAME.simulate(setup, 5, 0, 6))
+    assert (df["capped"] == 0).all() and (df["mulligans"] == 0).all()
+    assert (df.groupby("game")["match_winner"].max() >= 0).all()
+    for column in ("signatures0", "signatures1"):
+        assert all(bin(int(m)).count("1") == 3 for m in df[column])
+
+
+def test_replay_of_a_fon_match_equals_the_batch_row():
+    setup = GAME.make_setup("fon", 2, [("heuristic", {}), ("random", {})])
+    batch = GAME.simulate(setup, 9, 0, 4)
+    for k in (0, 3):
+        rows, events = GAME.traced(setup, 9, k)
+        assert np.array_equal(rows, batch[k * MAX_ROUNDS:(k + 1) * MAX_ROUNDS]) and len(events) > 0
+
+
+def test_a_search_seat_plays_fon():
+    setup = GAME.make_setup("fon", 2, [("search", {"rollouts": 4}), ("heuristic", {})])
+    df = GAME.frame(setup, GAME.simulate(setup, 3, 0, 2))
+    assert (df["capped"] == 0).all() and (df.groupby("game")["match_winner"].max() >= 0).all()

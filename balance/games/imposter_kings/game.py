@@ -168,6 +168,8 @@ class ImposterKings(Game):
              self.make_setup("army_step", 2, [("heuristic", {})] * 2, max_length=1)),
             ("signature step round, heuristic vs heuristic",
              self.make_setup("signature_step", 2, [("heuristic", {})] * 2, max_length=1)),
+            ("fon round (full Fragments of Nersetti), heuristic vs heuristic",
+             self.make_setup("fon", 2, [("heuristic", {})] * 2, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
             ("cutthroat 3p round, search(16) vs heuristic",

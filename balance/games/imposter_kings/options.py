@@ -43,21 +43,28 @@ MODES = {
                                                    "player's 3 Signature Cards for the whole match, chosen at the "
                                                    "match's start (option signatures: secretly and revealed at "
                                                    "the same time, Tournament Mode's draft, or at random)."),
+    "fon": Mode("fon", (2,), "Fragments of Nersetti for 2 players, the full rules: the 20-card deck (the Immortal "
+                             "and a Warden added), 9 each, Accused + unused card; an Army of the five Army cards and "
+                             "3 Signature Cards each for the whole match (option signatures); no mulligans; the "
+                             "Mustering Phase (the player going second first): Recruit, Recommission and choose a "
+                             "new King (the Master Tactician, with its Squire, or the Charismatic Leader; option "
+                             "king_facets); Successor (and Squire) and Dungeon; full scoring."),
 }
 MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step": L.ASSASSIN_STEP_DECK,
               "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK,
               "two_v_two": L.TWO_V_TWO_DECK, "immortal_step": L.IMMORTAL_STEP_DECK,
-              "army_step": L.IMMORTAL_STEP_DECK, "signature_step": L.IMMORTAL_STEP_DECK}
+              "army_step": L.IMMORTAL_STEP_DECK, "signature_step": L.IMMORTAL_STEP_DECK,
+              "fon": L.IMMORTAL_STEP_DECK}
 MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8, "two_v_two": 7,
-             "immortal_step": 9, "army_step": 9, "signature_step": 9}
+             "immortal_step": 9, "army_step": 9, "signature_step": 9, "fon": 9}
 # The modes played as the full game (Successor and Dungeon, full scoring; mulligans but in Cutthroat).
-FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step", "army_step", "signature_step")
-ARMY_MODES = {"army_step": L.ARMY_STEP, "signature_step": L.ARMY_CARDS}
-SIGNATURE_MODES = ("signature_step",)  # the modes whose players choose Signature Cards for their Army
+FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step", "army_step", "signature_step", "fon")
+ARMY_MODES = {"army_step": L.ARMY_STEP, "signature_step": L.ARMY_CARDS, "fon": L.ARMY_CARDS}
+SIGNATURE_MODES = ("signature_step", "fon")  # the modes whose players choose Signature Cards for their Army
 SIGNATURE_CHOICE = {"choose": L.SIG_CHOOSE, "tournament": L.SIG_TOURNAMENT, "random": L.SIG_RANDOM}
 FIXED_SIGNATURE_KEYS = ("signatures_seat0", "signatures_seat1")  # each player's Army at the match's start
 MULLIGAN_MODES = ("full", "two_v_two", "immortal_step")
-FACET_MODES = ()  # the modes that choose King facets by default (option king_facets 'mode')
+FACET_MODES = ("fon",)  # the modes that choose King facets by default (option king_facets 'mode')
 # The modes with the Reveal before play, the True King choosing first player and direction.
 REVEAL_MODES = ("cutthroat", "two_v_two")
 MODE_PLAYERS = {mode: m.players[0] for mode, m in MODES.items()}

@@ -991,8 +991,8 @@ def flip_king(s, cfg, p):
 
 @kernel
 def complete_flip(s, cfg):
-    """The King's power: Disgrace the Throne card, take the Successor into hand (a facet King's
-    flip: ``tactician_flip``, ``leader_flip``)."""
+    """The King's power: Disgrace the Throne card, take the Successor into hand (Step 4's facets:
+    the Master Tactician's ``tactician_flip``, the Charismatic Leader's choice ``apply_facet_take``)."""
     p = s[CURRENT]
     if s[KING_FACET + p] == FACET_TACTICIAN:
         tactician_flip(s, cfg, p)
@@ -1006,9 +1006,7 @@ def complete_flip(s, cfg):
         return
     disgrace(s, s[COURT_LEN] - 1)
     if s[SUCCESSOR + p] >= 0:
-        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1
-        s[SUCCESSOR + p] = -1
-        forget_successor(s, cfg, p)
+        successor_to_hand(s, cfg, p)
     end_turn(s, cfg)
 
 
