@@ -268,6 +268,20 @@ def test_the_opponents_squire_is_hidden_from_every_policy_and_dealt_by_the_searc
             assert search_pick(a.s, a.cfg, seed, policy=policy) == search_pick(b.s, b.cfg, seed, policy=policy)
 
 
+def test_the_flipped_tacticians_choice_is_a_function_of_its_view():
+    views = []
+    for spec in (HIDDEN, HIDDEN_MOVED):
+        pos = P(**dict(spec, kings={0: MT, 1: MT}, squires={0: "Princess", 1: spec["squires"][1]},
+                       hands={0: ["Inquisitor", "Oathbound", "Warlord"], 1: spec["hands"][1]}))
+        pos.play("flip", "no")  # seat 1 holds the Assassin and declines
+        assert pos.pick_for == "Master Tactician: Successor or Squire" and pos.decider == 0
+        views.append(pos)
+    a, b = views
+    for policy in ("heuristic", "greedy", "random", "search"):
+        for seed in range(3):
+            assert search_pick(a.s, a.cfg, seed, policy=policy) == search_pick(b.s, b.cfg, seed, policy=policy)
+
+
 def test_the_charismatic_leaders_successor_is_known_to_the_search_and_its_own_squire_is_not_dealt_away():
     pos = P(**dict(HIDDEN, kings={1: CL, 0: MT}, squires={0: "Mystic"},
                    hands={0: HIDDEN["hands"][0], 1: ["Assassin", "Judge", "Oathbound", "Immortal", "Queen"]}))
@@ -278,12 +292,16 @@ def test_the_charismatic_leaders_successor_is_known_to_the_search_and_its_own_sq
 
 
 # ---- policies ------------------------------------------------------------------------------------------
-def test_the_heuristic_chooses_the_master_tactician_and_takes_the_better_card_at_its_flip():
+def test_the_heuristic_keeps_its_king_places_its_lowest_squire_and_takes_the_better_card_at_its_flip():
     pos = deal()
     pos.apply("yes")
-    assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) == L.ACT_FLIP
+    assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) != L.ACT_FLIP
     pos.apply("king")
-    assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) == L.FACET_TACTICIAN
+    assert search_pick(pos.s, pos.cfg, policy="heuristic", params={}) == L.FACET_LEADER  # made to choose
+    squire = deal(kings={0: MT}, hands={0: ["Fool", "Queen", "Elder", "Zealot", "Mystic", "Warlord", "Sentry",
+                                            "Princess", "Warden"]})
+    squire.play("yes", "no", "no", "Queen")
+    assert squire.pick_for == "Squire" and search_pick(squire.s, squire.cfg, policy="heuristic", params={}) == L.FOOL
     flip = P(court=["Queen"], **TACTICIAN)
     flip.apply("flip")
     assert search_pick(flip.s, flip.cfg, policy="heuristic", params={}) == L.ACT_NO  # the Warlord over the Judge
@@ -321,7 +339,7 @@ def test_facet_matches_end(policy):
     df = GAME.frame(setup, GAME.simulate(setup, 5, 0, 8))
     assert (df["capped"] == 0).all() and (df.groupby("game")["match_winner"].max() >= 0).all()
     if policy == "heuristic":
-        assert (df["king0"] == L.FACET_TACTICIAN).all() and (df["king1"] == L.FACET_TACTICIAN).all()
+        assert (df["king0"] == L.FACET_BASE).all() and (df["king1"] == L.FACET_BASE).all()
 
 
 def test_replay_of_a_facet_match_equals_the_batch_row():
