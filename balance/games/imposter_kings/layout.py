@@ -56,6 +56,11 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   ARMY_TAKEN + p*TYPES      the Army step: cards p took from its Army into its hand this round (Recruited),
                             Exhausted when the round ends; MUSTER_PAID + p: 1 once p Exhausted an Army
                             card this Mustering Phase (its first Recruit's cost is then paid)
+  MERC + t, MERC_DEALT + t  the Mercenary modes: Mercenary cards of type t face up in the Mercenary area
+                            now, and dealt to it this round (the round's Mercenaries: everyone saw them)
+  EXTRA_SHOWN + p           2v2 Mercenaries: 1 once p revealed its extra card (PARTNER_CARD) to raise its bid
+  RAISE_ASKED               2v2 Mercenaries' raising: the seats (a mask) that let the timer run out since
+                            the last raise; BID_WINNER: the seat whose bid won (-1 before the bid is settled)
   ARMY + p*TYPES, EXHAUST + p*TYPES   the Army step, match-long: p's Army (face down, its contents known
                             to p) and its Exhaust zone (face up)
   TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
@@ -85,7 +90,10 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_PICK_PLAYER           bit p: seat p (what for: PICK_FOR); the Spy's also ACT_NO: nobody
   PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR); 2v2's take also
                             ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done;
-                            the muster: bit t Recruit giving up hand card t, ACT_YES Recommission, ACT_NO done
+                            the muster: bit t Recruit giving up hand card t, ACT_YES Recommission, ACT_NO done;
+                            the Mercenary muster (PICK_MERC_MUSTER): bit t Recruit from the Army giving up bid
+                            card t, ACT_FLIP Recruit a Mercenary, ACT_YES Recommission, ACT_NO done
+  PH_RAISE                 2v2 Mercenaries: ACT_YES reveal the extra card to raise the bid, ACT_NO let the timer run
 Answers listed from a mask come in ascending code order, the order the legal actions were always
 listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 """
@@ -187,6 +195,28 @@ MAX_CARDS = 29
 assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
 assert IMMORTAL_STEP_DECK.sum() == 20
 assert TWO_V_TWO_DECK.sum() == MAX_CARDS
+# The Mercenary modes (decklists "Cutthroat Merc." and "2v2 Merc."), each player's Army (the five Army
+# cards, match-long) and the Mercenary deck (one of each Signature Card, 5 dealt face up each round).
+CUTTHROAT_MERC_DECK = np.zeros(TYPES, dtype=np.int64)
+CUTTHROAT_MERC_DECK[[ELDER, INQUISITOR, BARD, SOLDIER, OATHBOUND]] = 2
+CUTTHROAT_MERC_DECK[[FOOL, ASSASSIN, ZEALOT, EXECUTIONER, JUDGE, HERALD, IMMORTAL, MYSTIC, WARLORD, WARDEN,
+                     KINGS_HAND, SENTRY, SPY, PRINCESS, QUEEN]] = 1
+TWO_V_TWO_MERC_DECK = CUTTHROAT_MERC_DECK.copy()
+TWO_V_TWO_MERC_DECK[[FOOL, ASSASSIN, EXECUTIONER]] = 2
+TWO_V_TWO_MERC_DECK[ARBITER] = 1
+MERC_ARMY = np.zeros(TYPES, dtype=np.int64)
+MERC_ARMY[[ELDER, INQUISITOR, SOLDIER, JUDGE, OATHBOUND]] = 1
+MERC_AREA = 5     # Mercenary cards dealt face up each round
+BID_CARDS = 3     # the bid: 3 cards face down, revealed together (2v2: and 1 extra card apart)
+assert CUTTHROAT_MERC_DECK.sum() == 25 and TWO_V_TWO_MERC_DECK.sum() == 29
+# The cards whose printed text is uncertain: their effect is scenario data (options bard_* / arbiter_*).
+TEXT_CARDS = (BARD, ARBITER)
+EFFECT_NONE = 0    # a plain card of its value
+EFFECT_RECALL = 1  # Recall: put one of your Exhausted cards back into your Army
+# The Court holds MAX_CARDS cards and its indices are answers below ACT_FLIP. A turn adds at most 2
+# (the Oathbound and its follow-up); with Army, Mercenary and Rallied cards in play a round could in
+# principle outgrow it, so a turn starting with more than COURT_ROOM cards in Court caps the round.
+COURT_ROOM = MAX_CARDS - 2
 
 WARLORD_HAND_WITH_ROYALTY = 8
 WARLORD_COURT_WITH_ROYALTY = 9
@@ -275,7 +305,12 @@ MULLIGANS = CHOOSER + 1
 SETUP_STAGE = MULLIGANS + 1
 ARMY_TAKEN = SETUP_STAGE + 1
 MUSTER_PAID = ARMY_TAKEN + PLAYERS * TYPES
-TRUE_KING = MUSTER_PAID + PLAYERS
+MERC = MUSTER_PAID + PLAYERS
+MERC_DEALT = MERC + TYPES
+EXTRA_SHOWN = MERC_DEALT + TYPES
+RAISE_ASKED = EXTRA_SHOWN + PLAYERS
+BID_WINNER = RAISE_ASKED + 1
+TRUE_KING = BID_WINNER + 1
 SCORE = TRUE_KING + 1
 FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
@@ -325,7 +360,14 @@ CFG_MYSTIC_IS_MUTE = CFG_ARRIVAL_ABILITY + 1  # 1: the Mystic's "lose their text
                                               # keep their text and value against it
 CFG_ARMY = CFG_MYSTIC_IS_MUTE + 1       # + t: copies of type t in each player's Army at the match's start
                                         # (all 0: no Army, no Mustering Phase)
-CFG_SIZE = CFG_ARMY + TYPES
+CFG_MERC = CFG_ARMY + TYPES             # 1: the Mercenary round (Bid, Mercenary area, the Mercenary muster)
+CFG_SWAP_TO_AREA = CFG_MERC + 1         # 1: a bid card the highest bid swaps away goes to the Mercenary area
+                                        # (else it is discarded face up, out of the round)
+CFG_TEXT_EFFECT = CFG_SWAP_TO_AREA + 1  # + k: the effect (EFFECT_*) of TEXT_CARDS[k] (the Bard, the Arbiter)
+CFG_TEXT_ON_BASE = CFG_TEXT_EFFECT + len(TEXT_CARDS)  # + k: the base values (bit v) of the card it must be
+                                                      # played on for the effect (all bits: any card)
+CFG_TEXT_NEEDS_OTHER = CFG_TEXT_ON_BASE + len(TEXT_CARDS)  # + k: 1: playable from hand only with another card
+CFG_SIZE = CFG_TEXT_NEEDS_OTHER + len(TEXT_CARDS)
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
@@ -368,7 +410,8 @@ PH_HERALD_PLAY = 27     # a hand type of value 5 or more, or ACT_NO
 PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
 PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
 PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
-# Kinds 31..43 are left for Fragments of Nersetti's later steps and the Mercenary modes.
+# Kinds 31..39 are left for Fragments of Nersetti's later steps; 40..43 the Mercenary modes'.
+PH_RAISE = 40           # 2v2 Mercenaries: ACT_YES = reveal the extra card to raise the bid, ACT_NO = let the timer run
 DECISION_KINDS = 44     # decision codes are below 44
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
 PH_REDEAL = 44          # not a decision: a mulligan was called, the match loop deals again
@@ -382,6 +425,7 @@ PHASE_NAMES = dict(enumerate((
     "Princess swap (opponent)", "King's Hand", "Assassin", "Reveal", "first player (seat)",
     "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
     "Spy", "pick a Court card")))
+PHASE_NAMES.update({PH_RAISE: "raise the bid"})
 PHASE_NAMES.update({PH_REDEAL: "redeal", PH_ROUND_OVER: "round over", PH_START: "start"})
 
 # What a PH_PICK_PLAYER / PH_PICK_CARD / PH_PICK_COURT decision is for (PICK_FOR).
@@ -412,6 +456,22 @@ PICK_NAMES = dict(enumerate((
     "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
     "trade", "muster", "Recruit: Exhaust as the cost", "Recruit: take", "Recommission: Exhaust",
     "Recommission: put back", "Aegis: Disgrace")))
+# The Mercenary modes (46..55).
+PICK_BID_TIE = 46          # player: the True King decides which tied bid wins
+PICK_SWAP_TAKE = 47        # card: the highest bid takes a Mercenary for free (ACT_NO: done swapping)
+PICK_SWAP_GIVE = 48        # card: the bid card it gives for that Mercenary
+PICK_MERC_MUSTER = 49      # card: the Mercenary muster (bit t Recruit from the Army giving bid card t, ACT_FLIP
+                           # Recruit a Mercenary, ACT_YES Recommission, ACT_NO done)
+PICK_MERC_COST = 50        # card: the Army card Exhausted to Recruit a Mercenary
+PICK_MERC_GIVE = 51        # card: the bid card discarded for it
+PICK_MERC_TAKE = 52        # card: the Mercenary taken into hand
+PICK_RECOMMISSION_ARMY = 53  # player: 2v2 Mercenaries, whose Army the Recommissioned card goes back to
+PICK_TEXT_RECALL = 54      # card: the Exhausted card a Recall effect (the Bard's) puts back into the Army
+PICK_NAMES.update({
+    PICK_BID_TIE: "bid tie", PICK_SWAP_TAKE: "bid swap: take a Mercenary", PICK_SWAP_GIVE: "bid swap: give",
+    PICK_MERC_MUSTER: "Mercenary muster", PICK_MERC_COST: "Recruit a Mercenary: Exhaust",
+    PICK_MERC_GIVE: "Recruit a Mercenary: discard", PICK_MERC_TAKE: "Recruit a Mercenary: take",
+    PICK_RECOMMISSION_ARMY: "Recommission: whose Army", PICK_TEXT_RECALL: "Recall"})
 
 ACT_FLIP = TYPES
 ACT_YES = TYPES + 1
