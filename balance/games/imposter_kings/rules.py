@@ -1229,9 +1229,6 @@ def partner_card_next(s, cfg):
     """"One for your partner. Each player places a fourth card face down, apart from the others."
     Asks the next seat (from the True King's) without one; when all have, the True King chooses
     the first player and the direction of play."""
-    if cfg[CFG_MERC]:  # 2v2 Mercenaries: the extra card is placed with the bid
-        reveal_next(s, cfg)
-        return
     n = cfg[CFG_PLAYERS]
     for k in range(n):
         q = wrap_seat(s[TRUE_KING] + k, n)
@@ -1817,7 +1814,10 @@ def apply_pick_card(s, cfg, d, a):
     elif pick_for == PICK_PARTNER_CARD:
         s[zone_row(HAND, d) + a] -= 1
         s[PARTNER_CARD + d] = a
-        partner_card_next(s, cfg)
+        if cfg[CFG_MERC]:  # 2v2 Mercenaries: the extra card is placed with the bid
+            reveal_next(s, cfg)
+        else:
+            partner_card_next(s, cfg)
     elif pick_for == PICK_PARTNER_TAKE:
         take_from_partner(s, cfg, d, a)
     elif pick_for == PICK_TRADE:
