@@ -51,7 +51,7 @@ def action_name(phase: int, action: int, pick_for: int = -1) -> str | int:
         return "done"
     if phase == L.PH_DIRECTION:
         return "clockwise" if action == L.ACT_YES else "counterclockwise"
-    if phase == L.PH_PICK_CARD and pick_for == L.PICK_MERC_MUSTER and action == L.ACT_FLIP:
+    if phase == L.PH_PICK_CARD and action == L.ACT_FLIP:  # the Mercenary muster's one use of the code
         return "mercenary"
     if action == L.ACT_YES:
         return "yes"
