@@ -498,7 +498,7 @@ CUTTHROAT_FINGERPRINTS = (
 @pytest.mark.parametrize("seats, options, matches, fingerprint", CUTTHROAT_FINGERPRINTS)
 def test_the_cutthroat_results_are_unchanged(seats, options, matches, fingerprint):
     setup = GAME.make_setup("cutthroat", 3, seats, options=options)
-    table = GAME.simulate(setup, 20261201, 0, matches)
+    table = GAME.simulate(setup, 20261201, 0, matches)[:, :len(L.COLUMNS_BEFORE_SIGNATURES)]  # Step 3's columns came later
     assert hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()[:16] == fingerprint
 
 # ---- restricted play -----------------------------------------------------------------------------

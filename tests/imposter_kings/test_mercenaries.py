@@ -103,7 +103,7 @@ def assert_accounted(pos, seats, taken=None):
                 assert np.all(pos.s[L.known_at(o, p):L.known_at(o, p) + T] <= row(pos, L.HAND, p))
     armies = sum(row(pos, zone, p) for zone in (L.ARMY, L.EXHAUST, L.ARMY_TAKEN) for p in range(seats))
     if not pos.over:
-        assert np.array_equal(armies, L.MERC_ARMY * seats)
+        assert np.array_equal(armies, L.ARMY_CARDS * seats)
 
 
 # ---- the deal -----------------------------------------------------------------------------------------

@@ -171,6 +171,8 @@ class ImposterKings(Game):
              self.make_setup("immortal_step", 2, [("heuristic", {})] * 2, max_length=1)),
             ("army step round, heuristic vs heuristic",
              self.make_setup("army_step", 2, [("heuristic", {})] * 2, max_length=1)),
+            ("signature step round, heuristic vs heuristic",
+             self.make_setup("signature_step", 2, [("heuristic", {})] * 2, max_length=1)),
             ("cutthroat mercenaries 3p heuristic round",
              self.make_setup("cutthroat_mercenaries", 3, [("heuristic", {})] * 3, max_length=1)),
             ("2v2 mercenaries 4p heuristic round",

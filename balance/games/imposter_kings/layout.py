@@ -56,6 +56,10 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   ARMY_TAKEN + p*TYPES      the Army step: cards p took from its Army into its hand this round (Recruited),
                             Exhausted when the round ends; MUSTER_PAID + p: 1 once p Exhausted an Army
                             card this Mustering Phase (its first Recruit's cost is then paid)
+  ARMY_PICK, ARMY_PICK_TYPES, ARMY_PICK_LEFT, ARMY_PICK_THEN, RALLIED + t   a Rally or Recall being made
+                            (see "Rally and Recall" below): PICK_RALLY or PICK_RECALL, the types it
+                            may take (a mask), the picks left, what follows it (a THEN_* code), the
+                            cards Rallied in this run
   MERC + t, MERC_DEALT + t  the Mercenary modes: Mercenary cards of type t face up in the Mercenary area
                             now, and dealt to it this round (the round's Mercenaries: everyone saw them)
   EXTRA_SHOWN + p           2v2 Mercenaries: 1 once p revealed its extra card (PARTNER_CARD) to raise its bid
@@ -63,6 +67,10 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
                             the last raise; BID_WINNER: the seat whose bid won (-1 before the bid is settled)
   ARMY + p*TYPES, EXHAUST + p*TYPES   the Army step, match-long: p's Army (face down, its contents known
                             to p) and its Exhaust zone (face up)
+  SIGNATURES + p*TYPES      Step 3: the Signature Cards p has chosen (secret until both have chosen;
+                            then added to its Army and public); DRAFT + t: the Tournament draft's face-up
+                            cards; DRAFT_FIRST: the seat picking first; DRAFT_PICKS: the picks made; DRAFT_DECK + k:
+                            the k-th card of the shuffled draft deck (hidden: shuffled at the match's start)
   TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
                             seat, in 2v2 a team: SCORE + 0 is seats 0 & 2's score)
 
@@ -88,12 +96,32 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_MYSTIC                bit v: name the number v (1..8); bit ACT_NO: decline
   PH_EXECUTIONER           bit v: name the number v (1..highest base value in the Court); ACT_NO: decline
   PH_PICK_PLAYER           bit p: seat p (what for: PICK_FOR); the Spy's also ACT_NO: nobody
+  PH_SIGNATURE, PH_DRAFT   bit t: the Signature Card of type t (Step 3's choice; the Tournament draft)
+  PH_DRAFT_ORDER           bit ACT_YES: pick first in the draft, ACT_NO: second
   PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR); 2v2's take also
                             ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done;
                             the muster: bit t Recruit giving up hand card t, ACT_YES Recommission, ACT_NO done;
                             the Mercenary muster (PICK_MERC_MUSTER): bit t Recruit from the Army giving up bid
                             card t, ACT_FLIP Recruit a Mercenary, ACT_YES Recommission, ACT_NO done
   PH_RAISE                 2v2 Mercenaries: ACT_YES reveal the extra card to raise the bid, ACT_NO let the timer run
+
+Rally and Recall (Fragments of Nersetti's Reference: "Rally - Take a card from your Army into your hand
+without revealing it, at no extra cost ... If you don't have enough cards in your Army, ignore it";
+"Recall - Put an Exhausted card back into your Army ... If you have no valid Exhausted cards, ignore
+it"). ``rules.rally(s, cfg, p, types, count, then)`` and ``rules.recall(s, cfg, p, types, count, then)``
+pose PH_PICK_CARD with PICK_RALLY / PICK_RECALL to seat p: bit t = an Army (Exhausted) card of type
+t within the mask ``types`` (a card's restriction: the Charismatic Leader's "equal or lower base
+value", the Master Tactician's "base Army card"; ALL_TYPES for none). ``count`` picks are made one at
+a time; a Rally or Recall with no valid card is ignored (option rally_short: with fewer Army cards
+than the Rallies asked, take those there are, or ignore them all). When the run is done (or ignored)
+``rules.then_step`` performs its continuation ``then``: THEN_END_TURN ends the turn, the other THEN_*
+codes are the next step of the card that asked (the Flag Bearer's Rallies after its Recall, then its
+return; the Ancestor's offer to Rally). A continuation poses its next decision, or sets up the next
+Rally / Recall with ``set_rally`` / ``set_recall`` (never ``rally``: ``army_pick_next`` loops over the
+steps, so no compiled function calls itself back). A new card adds its THEN_* code and one branch in
+then_step. A Rallied card goes into ARMY_TAKEN (Exhausted at the round's end, like a Recruited one)
+and into RALLIED (the run's cards, for a card that reveals or returns them: kept only while the
+continuation's decision reads them, PICK_FLAG_BEARER_RETURN; else cleared, as nobody else learns them).
 Answers listed from a mask come in ascending code order, the order the legal actions were always
 listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 """
@@ -190,13 +218,26 @@ IMMORTAL_STEP_DECK[WARDEN] = 1
 # Fragments of Nersetti, step 2: each player's Army (the five Army cards and the Aegis), match-long.
 ARMY_STEP = np.zeros(TYPES, dtype=np.int64)
 ARMY_STEP[[ELDER, INQUISITOR, SOLDIER, JUDGE, OATHBOUND, AEGIS]] = 1
+# Fragments of Nersetti, step 3: the five Army cards (no Aegis) and three Signature Cards each.
+ARMY_CARDS = np.zeros(TYPES, dtype=np.int64)
+ARMY_CARDS[[ELDER, INQUISITOR, SOLDIER, JUDGE, OATHBOUND]] = 1
+SIGNATURE_MASK = int(sum(1 << t for t in range(TYPES) if SIGNATURE[t]))
+SIGNATURE_TYPES = np.flatnonzero(SIGNATURE).astype(np.int64)
+DRAFT_SECOND_PICKS = np.array([0, 1, 1, 0], dtype=np.int64)  # "The first player picks 1 card, the second
+                                                              # player picks 2, then the first player picks 1 more"
+SIGNATURE_CHOICES = 3   # "Each player secretly chooses 3 of the 9 Signature Cards for the whole match"
+DRAFT_FACE_UP = 5       # Tournament Mode: "deal 5 cards face up"
+SIG_NONE = 0            # how the Signature Cards are chosen (option signatures)
+SIG_CHOOSE = 1
+SIG_TOURNAMENT = 2
+SIG_RANDOM = 3
 RECOMMISSION_EXHAUSTS = 2  # Recommission: Exhaust 2 Army cards to put 1 Exhausted card back
 MAX_CARDS = 29
 assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
 assert IMMORTAL_STEP_DECK.sum() == 20
 assert TWO_V_TWO_DECK.sum() == MAX_CARDS
-# The Mercenary modes (decklists "Cutthroat Merc." and "2v2 Merc."), each player's Army (the five Army
-# cards, match-long) and the Mercenary deck (one of each Signature Card, 5 dealt face up each round).
+# The Mercenary modes (decklists "Cutthroat Merc." and "2v2 Merc."; each player's Army is ARMY_CARDS,
+# match-long) and the Mercenary deck (one of each Signature Card, 5 dealt face up each round).
 CUTTHROAT_MERC_DECK = np.zeros(TYPES, dtype=np.int64)
 CUTTHROAT_MERC_DECK[[ELDER, INQUISITOR, BARD, SOLDIER, OATHBOUND]] = 2
 CUTTHROAT_MERC_DECK[[FOOL, ASSASSIN, ZEALOT, EXECUTIONER, JUDGE, HERALD, IMMORTAL, MYSTIC, WARLORD, WARDEN,
@@ -204,8 +245,6 @@ CUTTHROAT_MERC_DECK[[FOOL, ASSASSIN, ZEALOT, EXECUTIONER, JUDGE, HERALD, IMMORTA
 TWO_V_TWO_MERC_DECK = CUTTHROAT_MERC_DECK.copy()
 TWO_V_TWO_MERC_DECK[[FOOL, ASSASSIN, EXECUTIONER]] = 2
 TWO_V_TWO_MERC_DECK[ARBITER] = 1
-MERC_ARMY = np.zeros(TYPES, dtype=np.int64)
-MERC_ARMY[[ELDER, INQUISITOR, SOLDIER, JUDGE, OATHBOUND]] = 1
 MERC_AREA = 5     # Mercenary cards dealt face up each round
 BID_CARDS = 3     # the bid: 3 cards face down, revealed together (2v2: and 1 extra card apart)
 assert CUTTHROAT_MERC_DECK.sum() == 25 and TWO_V_TWO_MERC_DECK.sum() == 29
@@ -305,7 +344,12 @@ MULLIGANS = CHOOSER + 1
 SETUP_STAGE = MULLIGANS + 1
 ARMY_TAKEN = SETUP_STAGE + 1
 MUSTER_PAID = ARMY_TAKEN + PLAYERS * TYPES
-MERC = MUSTER_PAID + PLAYERS
+ARMY_PICK = MUSTER_PAID + PLAYERS
+ARMY_PICK_TYPES = ARMY_PICK + 1
+ARMY_PICK_LEFT = ARMY_PICK_TYPES + 1
+ARMY_PICK_THEN = ARMY_PICK_LEFT + 1
+RALLIED = ARMY_PICK_THEN + 1
+MERC = RALLIED + TYPES
 MERC_DEALT = MERC + TYPES
 EXTRA_SHOWN = MERC_DEALT + TYPES
 RAISE_ASKED = EXTRA_SHOWN + PLAYERS
@@ -316,7 +360,12 @@ FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
 ARMY = MATCH_OVER + 1
 EXHAUST = ARMY + PLAYERS * TYPES
-STATE_SIZE = EXHAUST + PLAYERS * TYPES
+SIGNATURES = EXHAUST + PLAYERS * TYPES
+DRAFT = SIGNATURES + PLAYERS * TYPES
+DRAFT_FIRST = DRAFT + TYPES
+DRAFT_PICKS = DRAFT_FIRST + 1
+DRAFT_DECK = DRAFT_PICKS + 1
+STATE_SIZE = DRAFT_DECK + TYPES
 
 # The round-level part (everything before TRUE_KING) is reset by each deal.
 ROUND_FIELDS = TRUE_KING
@@ -360,7 +409,10 @@ CFG_MYSTIC_IS_MUTE = CFG_ARRIVAL_ABILITY + 1  # 1: the Mystic's "lose their text
                                               # keep their text and value against it
 CFG_ARMY = CFG_MYSTIC_IS_MUTE + 1       # + t: copies of type t in each player's Army at the match's start
                                         # (all 0: no Army, no Mustering Phase)
-CFG_MERC = CFG_ARMY + TYPES             # 1: the Mercenary round (Bid, Mercenary area, the Mercenary muster)
+CFG_RALLY_ALL_OR_NONE = CFG_ARMY + TYPES  # 1: Rallies asked beyond the Army's cards are all ignored (option rally_short)
+CFG_SIGNATURES = CFG_RALLY_ALL_OR_NONE + 1  # Step 3: how the Signature Cards are chosen (SIG_*; SIG_NONE: no choice)
+CFG_SIGNATURES_FIXED = CFG_SIGNATURES + 1  # + p: seat p's three Signature Cards fixed by a scenario (a type mask; 0 none)
+CFG_MERC = CFG_SIGNATURES_FIXED + PLAYERS # 1: the Mercenary round (Bid, Mercenary area, the Mercenary muster)
 CFG_SWAP_TO_AREA = CFG_MERC + 1         # 1: a bid card the highest bid swaps away goes to the Mercenary area
                                         # (else it is discarded face up, out of the round)
 CFG_TEXT_EFFECT = CFG_SWAP_TO_AREA + 1  # + k: the effect (EFFECT_*) of TEXT_CARDS[k] (the Bard, the Arbiter)
@@ -410,7 +462,10 @@ PH_HERALD_PLAY = 27     # a hand type of value 5 or more, or ACT_NO
 PH_WARDEN = 28          # ACT_YES = exchange a hand card with the Accused
 PH_SPY = 29             # ACT_YES = Disgrace the Spy to look at every Successor
 PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
-# Kinds 31..39 are left for Fragments of Nersetti's later steps; 40..43 the Mercenary modes'.
+PH_SIGNATURE = 31       # Step 3: a Signature Card chosen secretly (bit t: a Signature type not yet chosen)
+PH_DRAFT = 32           # Tournament Mode: a face-up draft card picked (bit t)
+PH_DRAFT_ORDER = 33     # Tournament Mode: the player without the True King picks first (ACT_YES) or second
+# Kinds 34..39 are left for Fragments of Nersetti's later steps; 40..43 the Mercenary modes'.
 PH_RAISE = 40           # 2v2 Mercenaries: ACT_YES = reveal the extra card to raise the bid, ACT_NO = let the timer run
 DECISION_KINDS = 44     # decision codes are below 44
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
@@ -425,6 +480,7 @@ PHASE_NAMES = dict(enumerate((
     "Princess swap (opponent)", "King's Hand", "Assassin", "Reveal", "first player (seat)",
     "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
     "Spy", "pick a Court card")))
+PHASE_NAMES.update({PH_SIGNATURE: "Signature Card", PH_DRAFT: "draft", PH_DRAFT_ORDER: "draft order"})
 PHASE_NAMES.update({PH_RAISE: "raise the bid"})
 PHASE_NAMES.update({PH_REDEAL: "redeal", PH_ROUND_OVER: "round over", PH_START: "start"})
 
@@ -456,6 +512,14 @@ PICK_NAMES = dict(enumerate((
     "Warden: give", "Assassin: keep", "fourth card for the partner", "take from the partner",
     "trade", "muster", "Recruit: Exhaust as the cost", "Recruit: take", "Recommission: Exhaust",
     "Recommission: put back", "Aegis: Disgrace")))
+PICK_RALLY = 20           # card: the Army card a Rally takes into hand (ARMY_PICK_TYPES: which may)
+PICK_RECALL = 21          # card: the Exhausted card a Recall puts back into the Army
+PICK_FLAG_BEARER_RETURN = 22  # card: which of the Flag Bearer's (revealed) Rallied cards goes back to the Army
+PICK_NAMES.update({PICK_RALLY: "Rally", PICK_RECALL: "Recall", PICK_FLAG_BEARER_RETURN: "Flag Bearer: return"})
+
+# What follows a Rally or Recall (ARMY_PICK_THEN; rules.then_continue).
+THEN_END_TURN = 0
+ALL_TYPES = (1 << TYPES) - 1  # a Rally or Recall of any type
 # The Mercenary modes (46..55).
 PICK_BID_TIE = 46          # player: the True King decides which tied bid wins
 PICK_SWAP_TAKE = 47        # card: the highest bid takes a Mercenary for free (ACT_NO: done swapping)
@@ -466,12 +530,11 @@ PICK_MERC_COST = 50        # card: the Army card Exhausted to Recruit a Mercenar
 PICK_MERC_GIVE = 51        # card: the bid card discarded for it
 PICK_MERC_TAKE = 52        # card: the Mercenary taken into hand
 PICK_RECOMMISSION_ARMY = 53  # player: 2v2 Mercenaries, whose Army the Recommissioned card goes back to
-PICK_TEXT_RECALL = 54      # card: the Exhausted card a Recall effect (the Bard's) puts back into the Army
 PICK_NAMES.update({
     PICK_BID_TIE: "bid tie", PICK_SWAP_TAKE: "bid swap: take a Mercenary", PICK_SWAP_GIVE: "bid swap: give",
     PICK_MERC_MUSTER: "Mercenary muster", PICK_MERC_COST: "Recruit a Mercenary: Exhaust",
     PICK_MERC_GIVE: "Recruit a Mercenary: discard", PICK_MERC_TAKE: "Recruit a Mercenary: take",
-    PICK_RECOMMISSION_ARMY: "Recommission: whose Army", PICK_TEXT_RECALL: "Recall"})
+    PICK_RECOMMISSION_ARMY: "Recommission: whose Army"})
 
 ACT_FLIP = TYPES
 ACT_YES = TYPES + 1
@@ -485,11 +548,14 @@ assert MAX_ACTIONS <= MAX_ANSWERS and MAX_CARDS <= ACT_FLIP  # Court indices fit
 COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "chooser_first", "winner_seat",
            "points", "first_won", "chooser_won", "winner_flipped", "loser_flipped", "assassinated", "capped",
            "mulligans", "plies", "score0", "score1", "first_true_king", "match_winner", "match_capped",
-           "first_true_king_won", "last_round", "score2", "second_seat", "clockwise")
+           "first_true_king_won", "last_round", "score2", "second_seat", "clockwise", "signatures0", "signatures1")
 (C_GAME, C_DEAL, C_ROTATION, C_ROW, C_FIRST, C_CHOOSER, C_CHOOSER_FIRST, C_WINNER, C_POINTS, C_FIRST_WON,
  C_CHOOSER_WON, C_WINNER_FLIPPED, C_LOSER_FLIPPED, C_ASSASSINATED, C_CAPPED, C_MULLIGANS, C_PLIES, C_SCORE0,
  C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND, C_SCORE2, C_SECOND,
- C_CLOCKWISE) = range(len(COLUMNS))
+ C_CLOCKWISE, C_SIGNATURES0, C_SIGNATURES1) = range(len(COLUMNS))
+# Step 3: each seat's three Signature Cards as a type mask (bit t; 0 in the other modes). The tables of the
+# modes before them have the columns up to "clockwise" (their fingerprints hash those).
+COLUMNS_BEFORE_SIGNATURES = COLUMNS[:C_SIGNATURES0]
 NCOLS = len(COLUMNS)
 TWO_PLAYER_COLUMNS = COLUMNS[:C_SCORE2]  # the columns of the 2-player game before Cutthroat
 

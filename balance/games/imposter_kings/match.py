@@ -24,10 +24,11 @@ from balance.games.imposter_kings.layout import (
     EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS,
     MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
     POINTS, ROUND_FIELDS, SCORE, SECOND, SIDES, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
+    CFG_SIGNATURES, C_SIGNATURES0, C_SIGNATURES1, SIGNATURES, SIG_NONE,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, open_armies, legal_mask, partner_of, pose_pending, side_of, throne_value, wrap_seat,
-    zone_row)
+    apply_action, deal_round, is_disgraced, open_armies, open_signatures, legal_mask, partner_of, pose_pending, side_of,
+    start_signatures, throne_value, wrap_seat, zone_row, zone_types)
 from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_WEIGHTS, HEURISTIC_DEFAULTS,
                                                    HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH, choose)
 
@@ -96,6 +97,22 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
         apply_action(s, cfg, a)
 
 
+@kernel
+def choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch,
+                      trace, fill):
+    """Step 3's choice of Signature Cards at the match's start (``rules.start_signatures``), its
+    decisions posed and answered as a round's (traced as round 0's, before its deal)."""
+    n = cfg[CFG_PLAYERS]
+    start_signatures(s, cfg, deals, cards)
+    while s[PHASE] != PH_ROUND_OVER:
+        pose_pending(s, cfg, restrict)
+        slot = wrap_seat(s[DECIDER] - rotation + n, n)
+        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
+        if trace.shape[0] > 0:
+            record(trace, fill, 0, s, cfg, a)
+        apply_action(s, cfg, a)
+
+
 @kernel(inline="always")
 def first_loser(s, cfg):
     """The seat knocked out first this round (-1: nobody was)."""
@@ -138,6 +155,8 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     row[C_SECOND] = s[SECOND]
     row[C_CLOCKWISE] = 1 if s[DIRECTION] > 0 else 0
     row[C_FIRST_TK] = first_tk
+    row[C_SIGNATURES0] = zone_types(s, SIGNATURES, 0)
+    row[C_SIGNATURES1] = zone_types(s, SIGNATURES, 1)
 
 
 @kernel
@@ -149,6 +168,10 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
     n = cfg[CFG_PLAYERS]
     s[TRUE_KING] = wrap_seat(below(deals, n) + rotation, n)
     first_tk = s[TRUE_KING]
+    open_signatures(s, cfg)
+    if cfg[CFG_SIGNATURES] != SIG_NONE:
+        choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch,
+                          trace, fill)
     played = 0
     for r in range(max_rounds):
         play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,

@@ -38,6 +38,11 @@ MODES = {
                                          "match-long), the Mustering Phase after the first player is chosen "
                                          "(Recruit, Recommission; the player going second first), no mulligans, "
                                          "every Army card taken into a hand Exhausted at the round's end."),
+    "signature_step": Mode("signature_step", (2,), "Fragments of Nersetti for 2 players, step 3: the Army step's "
+                                                   "rules with an Army of the five Army cards (no Aegis) and each "
+                                                   "player's 3 Signature Cards for the whole match, chosen at the "
+                                                   "match's start (option signatures: secretly and revealed at "
+                                                   "the same time, Tournament Mode's draft, or at random)."),
     "cutthroat_mercenaries": Mode(
         "cutthroat_mercenaries", (3,),
         "Cutthroat Mercenaries, 3 players (Fragments of Nersetti): 25 cards (with 2 Bards), 8 each, the last "
@@ -58,15 +63,19 @@ MODES = {
 MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step": L.ASSASSIN_STEP_DECK,
               "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK,
               "two_v_two": L.TWO_V_TWO_DECK, "immortal_step": L.IMMORTAL_STEP_DECK,
-              "army_step": L.IMMORTAL_STEP_DECK, "cutthroat_mercenaries": L.CUTTHROAT_MERC_DECK,
-              "two_v_two_mercenaries": L.TWO_V_TWO_MERC_DECK}
+              "army_step": L.IMMORTAL_STEP_DECK, "signature_step": L.IMMORTAL_STEP_DECK,
+              "cutthroat_mercenaries": L.CUTTHROAT_MERC_DECK, "two_v_two_mercenaries": L.TWO_V_TWO_MERC_DECK}
 MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8, "two_v_two": 7,
-             "immortal_step": 9, "army_step": 9, "cutthroat_mercenaries": 8, "two_v_two_mercenaries": 7}
+             "immortal_step": 9, "army_step": 9, "signature_step": 9, "cutthroat_mercenaries": 8,
+             "two_v_two_mercenaries": 7}
 # The modes played as the full game (Successor and Dungeon, full scoring; mulligans but in Cutthroat).
-FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step", "army_step", "cutthroat_mercenaries",
-                   "two_v_two_mercenaries")
-ARMY_MODES = {"army_step": L.ARMY_STEP, "cutthroat_mercenaries": L.MERC_ARMY,
-              "two_v_two_mercenaries": L.MERC_ARMY}  # each player's Army at the match's start
+FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step", "army_step", "signature_step",
+                   "cutthroat_mercenaries", "two_v_two_mercenaries")
+ARMY_MODES = {"army_step": L.ARMY_STEP, "signature_step": L.ARMY_CARDS, "cutthroat_mercenaries": L.ARMY_CARDS,
+              "two_v_two_mercenaries": L.ARMY_CARDS}
+SIGNATURE_MODES = ("signature_step",)  # the modes whose players choose Signature Cards for their Army
+SIGNATURE_CHOICE = {"choose": L.SIG_CHOOSE, "tournament": L.SIG_TOURNAMENT, "random": L.SIG_RANDOM}
+FIXED_SIGNATURE_KEYS = ("signatures_seat0", "signatures_seat1")  # each player's Army at the match's start
 MERC_MODES = ("cutthroat_mercenaries", "two_v_two_mercenaries")  # the Bid, the Mercenaries
 TEAM_MODES = ("two_v_two", "two_v_two_mercenaries")
 CUTTHROAT_MODES = ("cutthroat", "cutthroat_mercenaries")  # second place scores
@@ -129,6 +138,25 @@ OPTIONS = (
            "cards are traded.' How many times partners whose counts differ take their cards back and place "
            "again (each now knowing the other's count) before the trade is off: 1 (default: 'try again' read as "
            "one more try), 0 (a mismatch ends the trade at once), or more.", low=0),
+    Option("rally_short", "partial",
+           "Fragments of Nersetti's Rally ('If you don't have enough cards in your Army, ignore it') when a card "
+           "asks for more Rallies than the Army holds valid cards (the Flag Bearer's 'Rally twice' with one Army "
+           "card): 'partial' (default: each Rally takes one card, and a Rally without a card is ignored, so "
+           "the cards there are are taken) or 'all_or_none' (the whole Rally is ignored).",
+           choices=("partial", "all_or_none")),
+    Option("signatures", "choose",
+           "Step 3 (mode signature_step): how each player's 3 Signature Cards are chosen at the match's start. "
+           "'choose' (rulebook: 'Each player secretly chooses 3 of the 9 Signature Cards for the whole match ... "
+           "Both players reveal their choices at the same time'), 'tournament' (Tournament Mode: each secretly "
+           "chooses 1; the draft deck is every other Signature Card (one removed if both chose the same); 5 dealt "
+           "face up; the player without the True King picks first or second; first 1, second 2, first 1 more) "
+           "or 'random' (house rule: 'give each player 3 random Signature Cards', each from its own 9).",
+           choices=("choose", "tournament", "random")),
+    Option("signatures_seat0", [],
+           "Step 3: fix seat 0's three Signature Cards (e.g. [\"Exile\", \"Aegis\", \"Ancestor\"]; 3 distinct "
+           "Signature Card names; default []: chosen as option signatures says). A study device: the strength of "
+           "an Army holding a card. With 'tournament', fix both seats or neither."),
+    Option("signatures_seat1", [], "Step 3: fix seat 1's three Signature Cards (as signatures_seat0)."),
     Option("bid_swap", "discard",
            "Mercenary modes: where a bid card goes when the highest bid swaps it for a Mercenary ('may swap any of "
            "their revealed cards for any Mercenary cards, for free'): 'discard' (face up, out of the round, as the "
@@ -233,6 +261,7 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_IMMORTAL_HAND] = 1 if options["immortal_scope"] == "hand_and_court" else 0
     cfg[L.CFG_ARRIVAL_ABILITY] = 1 if options["immortal_arrival"] == "ability_first" else 0
     cfg[L.CFG_MYSTIC_IS_MUTE] = 1 if options["mystic_steadfast"] == "steadfast_wins" else 0
+    cfg[L.CFG_RALLY_ALL_OR_NONE] = 1 if options["rally_short"] == "all_or_none" else 0
     if options["points_to_win"] < 1:
         raise SetupError("options.points_to_win", "must be at least 1")
     if options["round_turn_cap"] < 1:
@@ -248,9 +277,36 @@ def config_row(mode: str, options: dict) -> np.ndarray:
         cfg[L.CFG_TEXT_EFFECT + k] = TEXT_EFFECTS.index(options[f"{card}_effect"])
         cfg[L.CFG_TEXT_ON_BASE + k] = base_value_mask(options[f"{card}_on_base"], f"options.{card}_on_base")
     cfg[L.CFG_TEXT_NEEDS_OTHER + 1] = 1 if options["arbiter_needs_other"] else 0
-    merc_types = L.SIGNATURE if mode in MERC_MODES else 0
-    cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck + army + merc_types)[-1]), fixed) + 1
+    signature_config(cfg, mode, options)
+    chosen = L.SIGNATURE if mode in SIGNATURE_MODES or mode in MERC_MODES else 0  # and Mercenaries
+    cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck + army + chosen)[-1]), fixed) + 1
     return cfg
+
+
+def signature_config(cfg: np.ndarray, mode: str, options: dict) -> None:
+    """Step 3's choice (option signatures) and the seats whose three Signature Cards are fixed."""
+    fixed = [options[key] for key in FIXED_SIGNATURE_KEYS]
+    if mode not in SIGNATURE_MODES:
+        for key, names in zip(FIXED_SIGNATURE_KEYS, fixed):
+            if names:
+                raise SetupError(f"options.{key}", f"mode '{mode}' has no Signature Cards (mode signature_step)")
+        cfg[L.CFG_SIGNATURES] = L.SIG_NONE
+        return
+    cfg[L.CFG_SIGNATURES] = SIGNATURE_CHOICE[options["signatures"]]
+    for seat, (key, names) in enumerate(zip(FIXED_SIGNATURE_KEYS, fixed)):
+        if not names:
+            continue
+        try:
+            types = [L.type_of(name) for name in names]
+        except (KeyError, AttributeError):
+            types = []
+        if len(types) != L.SIGNATURE_CHOICES or len(set(types)) != len(types) or not all(L.SIGNATURE[t] for t in types):
+            raise SetupError(f"options.{key}", f"must name {L.SIGNATURE_CHOICES} distinct Signature Cards (of "
+                                               f"{', '.join(L.NAMES[t] for t in L.SIGNATURE_TYPES)}); got {names!r}")
+        cfg[L.CFG_SIGNATURES_FIXED + seat] = sum(1 << t for t in types)
+    if options["signatures"] == "tournament" and bool(fixed[0]) != bool(fixed[1]):
+        key = FIXED_SIGNATURE_KEYS[0] if fixed[0] else FIXED_SIGNATURE_KEYS[1]
+        raise SetupError(f"options.{key}", "Tournament Mode's draft is between both players: fix both seats or neither")
 
 
 def base_value_mask(text: str, key: str) -> int:

@@ -37,7 +37,7 @@ from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy
 from balance.engine.rng import below, chance, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
     CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
-    PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE, PICK_SWAP_TAKE, PICK_TEXT_RECALL,
+    PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE, PICK_SWAP_TAKE,
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
     FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE, KINGS_HAND, KNOWN_SUCCESSOR, MAX_ACTIONS, MAX_CARDS, MYSTIC,
@@ -51,7 +51,9 @@ from balance.games.imposter_kings.layout import (
     ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
     REMOVED_HIDDEN, SCORE, SIDES, FIRST, TRADE_TRY, ARMY, ARMY_TAKEN, PH_PICK_COURT, PICK_MUSTER,
-    PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE,
+    PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, PICK_RALLY,
+    PICK_RECALL, PH_SIGNATURE, PH_DRAFT, PH_DRAFT_ORDER, EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN,
+    INFORMANT, STRANGER, FLAG_BEARER,
 )
 from balance.games.imposter_kings.rules import (
     bid_total,
@@ -104,6 +106,11 @@ KINGS_HAND_VALUE = 8
 HARM_MYSTIC = 0.6
 HARM_SWAP = 0.5
 MUSTER_GIVE_AT_MOST = 3  # the heuristic Recruits only to give up a card worth at most this
+# The heuristic's Signature Cards, best first (its secret choice and its draft picks): the rulebook's
+# first-game three ("we recommend the Exile, Aegis and Ancestor"), then the others by base value (the
+# higher card is the likelier to hold the Throne; ties in the sheet's order).
+SIGNATURE_PREFERENCE = np.array([EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN, INFORMANT, STRANGER,
+                                 FLAG_BEARER], dtype=np.int64)
 MERC_GAIN = 3        # ... and pays an Army card for a Mercenary worth at least this much more than it
 MERC_KEEP_ARMY = 3   # ... only while its Army holds at least this many cards
 
@@ -424,6 +431,10 @@ def setup_pick(s, cfg, me, phase, w):
 @kernel
 def heuristic_pick(s, cfg, me, phase, odds, w):
     """The heuristic's preferred action outside the main turn choice (-1: no preference)."""
+    if phase == PH_SIGNATURE or phase == PH_DRAFT:
+        return preferred_signature(s[D_CHOICES])
+    if phase == PH_DRAFT_ORDER:  # first: the first pick of the five, and the last
+        return ACT_YES
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
         return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_JUDGE_ANTE:
@@ -463,6 +474,15 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
                 return i
         return ACT_NO
     return cutthroat_pick(s, cfg, me, phase, odds, w)
+
+
+@kernel
+def preferred_signature(choices):
+    """The first Signature Card of SIGNATURE_PREFERENCE among ``choices``."""
+    for t in SIGNATURE_PREFERENCE:
+        if (choices & bit(t)) != 0:
+            return t
+    return -1
 
 
 @kernel
@@ -598,6 +618,8 @@ def pick_card_choice(s, cfg, me, buf):
         return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_EXEC_CONDEMN:
         return lowest_in(s, cfg, choices)
+    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:  # the strongest card into hand, or back to the Army
+        return highest_in(choices)
     if pick_for >= PICK_SWAP_TAKE:
         return merc_choice(s, me)
     if pick_for >= PICK_MUSTER:
@@ -632,12 +654,12 @@ def merc_choice(s, me):
     worth more; the muster Recruits once from the Army as the Army step does (a bid card worth at most
     MUSTER_GIVE_AT_MOST for the Army's best, when better), and pays an Army card (its lowest) for the
     best Mercenary when that is worth MERC_GAIN more than the bid card and the Army keeps
-    MERC_KEEP_ARMY cards; never Recommissions. A Recall puts back the best Exhausted card."""
+    MERC_KEEP_ARMY cards; never Recommissions."""
     pick_for = s[PICK_FOR]
     choices = s[D_CHOICES]
     low = lowest_base_in(zone_types(s, REVEALED, me))
     merc = highest_in(zone_types(s, MERC, 0))
-    if pick_for == PICK_MERC_TAKE or pick_for == PICK_TEXT_RECALL:
+    if pick_for == PICK_MERC_TAKE:
         return highest_in(choices)
     if pick_for == PICK_MERC_COST:
         return lowest_base_in(choices)
@@ -1055,6 +1077,8 @@ def searched(s):
     phase = s[PHASE]
     if phase == PH_PICK_PLAYER or phase == PH_PICK_CARD:
         return ((SETUP_PICKS >> s[PICK_FOR]) & 1) == 0
+    if phase == PH_SIGNATURE or phase == PH_DRAFT or phase == PH_DRAFT_ORDER:
+        return False  # before the match's first deal: no round to play out
     return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL and phase != PH_RAISE)
 
 

@@ -135,6 +135,7 @@ class Position:
         for t in _types(removed):
             s[L.REMOVED + t] += 1
         R.open_armies(s, cfg)
+        R.open_signatures(s, cfg)
         for zone, given in ((L.ARMY, armies), (L.EXHAUST, exhausted), (L.ARMY_TAKEN, army_taken)):
             for p, names in (given or {}).items():
                 s[zone + p * L.TYPES:zone + (p + 1) * L.TYPES] = 0
@@ -170,6 +171,7 @@ class Position:
         s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         s[L.TRUE_KING] = true_king
         R.open_armies(s, cfg)
+        R.open_signatures(s, cfg)
         R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(L.MAX_CARDS, dtype=np.int64))
         for p, names in (hands or {}).items():
             s[L.HAND + p * L.TYPES:L.HAND + (p + 1) * L.TYPES] = 0
@@ -182,6 +184,23 @@ class Position:
             for t in _types(mercenaries):
                 s[L.MERC + t] += 1
             s[L.MERC_DEALT:L.MERC_DEALT + L.TYPES] = s[L.MERC:L.MERC + L.TYPES]
+        return cls(s, cfg)
+
+    @classmethod
+    def signature_choice(cls, seed: int = 0, options: dict | None = None, true_king: int = 0,
+                         mode: str = "signature_step") -> "Position":
+        """Step 3's match start, at its first choice of Signature Cards (or, when none is posed, with
+        nothing pending: ``over``), through the kernel (the match loop's ``start_signatures``)."""
+        from balance.engine.rng import new_stream
+
+        opts = {o.name: o.default for o in OPTIONS}
+        opts.update(options or {})
+        cfg = config_row(mode, opts)
+        s = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        s[L.TRUE_KING] = true_king
+        R.open_armies(s, cfg)
+        R.open_signatures(s, cfg)
+        R.start_signatures(s, cfg, new_stream(seed, 0), np.zeros(L.MAX_CARDS, dtype=np.int64))
         return cls(s, cfg)
 
     def copy(self) -> "Position":
@@ -328,6 +347,14 @@ class Position:
     def army_taken(self, p: int) -> list[str]:
         """The Army step: the Army cards p took into its hand this round."""
         return self._names(L.ARMY_TAKEN + p * L.TYPES)
+
+    def signatures(self, p: int) -> list[str]:
+        """Step 3: the Signature Cards p has chosen (secret until every player has chosen)."""
+        return self._names(L.SIGNATURES + p * L.TYPES)
+
+    def draft(self) -> list[str]:
+        """Tournament Mode: the draft's face-up cards."""
+        return self._names(L.DRAFT)
 
     def mercenaries(self) -> list[str]:
         """The Mercenary area (face up)."""

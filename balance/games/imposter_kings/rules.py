@@ -29,12 +29,16 @@ import numpy as np
 
 from balance.engine.decision import pose
 from balance.engine.kernels import allocating_kernel, kernel
-from balance.engine.rng import bit_index, shuffle
+from balance.engine.rng import bit_index, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS, CFG_ARRIVAL_ABILITY, CFG_IMMORTAL_HAND, CFG_MYSTIC_IS_MUTE,
     IMMORTAL, IMMORTAL_COURT_VALUE, IMMORTAL_LOWERS, IMMORTAL_WEAKENS, STEADFAST, AEGIS, ARMY, ARMY_TAKEN, CFG_ARMY,
-    EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, ARMY_PICK, ARMY_PICK_LEFT, ARMY_PICK_THEN, ARMY_PICK_TYPES,
+    CFG_RALLY_ALL_OR_NONE, CFG_SIGNATURES, CFG_SIGNATURES_FIXED, DRAFT, DRAFT_DECK, DRAFT_FACE_UP, DRAFT_FIRST,
+    DRAFT_PICKS, DRAFT_SECOND_PICKS, PH_DRAFT, PH_DRAFT_ORDER, PH_SIGNATURE, SIGNATURE, SIGNATURE_CHOICES,
+    SIGNATURE_MASK, SIGNATURE_TYPES, SIGNATURES, SIG_CHOOSE, SIG_NONE, SIG_RANDOM, SIG_TOURNAMENT,
+    PICK_FLAG_BEARER_RETURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
     PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, RECOMMISSION_EXHAUSTS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
@@ -58,7 +62,7 @@ from balance.games.imposter_kings.layout import (
     ARBITER, BARD, BID_CARDS, BID_WINNER, CFG_MERC, CFG_SWAP_TO_AREA, CFG_TEXT_EFFECT, CFG_TEXT_NEEDS_OTHER,
     CFG_TEXT_ON_BASE, COURT_ROOM, EFFECT_RECALL, EXTRA_SHOWN, MERC, MERC_AREA, MERC_DEALT, PH_RAISE, PICK_BID_TIE,
     PICK_MERC_COST, PICK_MERC_GIVE, PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE,
-    PICK_SWAP_TAKE, PICK_TEXT_RECALL, RAISE_ASKED, SIGNATURE,
+    PICK_SWAP_TAKE, RAISE_ASKED, ALL_TYPES, THEN_END_TURN,
 )
 
 SRC_HAND = 0
@@ -587,9 +591,10 @@ def has_judge_card(s, p):
 
 @kernel(inline="always")
 def in_mode(cfg, t):
-    """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Mercenary deck)."""
+    """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Signature Cards, the
+    Mercenary deck)."""
     return (cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
-            or (cfg[CFG_MERC] == 1 and SIGNATURE[t] == 1))
+            or ((cfg[CFG_SIGNATURES] != SIG_NONE or cfg[CFG_MERC] == 1) and SIGNATURE[t] == 1))
 
 
 # ---- round flow ------------------------------------------------------------------------------
@@ -810,25 +815,22 @@ def on_played(s, cfg, p, t, source):
         decide(s, PH_SPY, p)
     elif t == AEGIS:  # "then may Disgrace any Court card"; Immune to King's Hand: no reaction
         pick_court(s, PICK_AEGIS, p)
-    elif (t == BARD or t == ARBITER) and text_effect_applies(s, cfg, p, t):
-        pick_card(s, PICK_TEXT_RECALL, p)  # EFFECT_RECALL, the only effect of the menu besides none
+    elif (t == BARD or t == ARBITER) and text_effect_applies(s, cfg, t):
+        recall(s, cfg, p, ALL_TYPES, 1, THEN_END_TURN)  # EFFECT_RECALL, the only effect of the menu besides none
     else:
         end_turn(s, cfg)
 
 
 @kernel
-def text_effect_applies(s, cfg, p, t):
+def text_effect_applies(s, cfg, t):
     """The scenario-defined text of the Bard / Arbiter just played (rules sheet's Bard: "When played
-    on a card of base value 3 or 4, Recall"): its effect is Recall, the card it was played on has a
-    base value of the text's list (a Disgraced card has none), and p has an Exhausted card to put
-    back ("If you have no valid Exhausted cards, ignore it"). A mandatory effect: no King's Hand."""
+    on a card of base value 3 or 4, Recall"): its effect is Recall and the card it was played on has
+    a base value of the text's list (a Disgraced card has none). A mandatory effect: no King's Hand."""
     k = text_slot(t)
     if cfg[CFG_TEXT_EFFECT + k] != EFFECT_RECALL or s[COURT_LEN] < 2:
         return False
     under = s[COURT_LEN] - 2
-    if is_disgraced(s, under) or (cfg[CFG_TEXT_ON_BASE + k] >> BASE_VALUE[s[COURT_TYPE + under]]) & 1 == 0:
-        return False
-    return zone_count(s, EXHAUST, p) > 0
+    return not is_disgraced(s, under) and (cfg[CFG_TEXT_ON_BASE + k] >> BASE_VALUE[s[COURT_TYPE + under]]) & 1 == 1
 
 
 @kernel
@@ -1605,19 +1607,196 @@ def apply_merc_pick(s, cfg, pick_for, d, a):
     elif pick_for == PICK_MERC_GIVE:
         discard_bid_card(s, d, a)
         pick_card(s, PICK_MERC_TAKE, d)
-    elif pick_for == PICK_MERC_TAKE:
+    else:  # PICK_MERC_TAKE
         take_mercenary(s, cfg, d, a)
         pick_card(s, PICK_MERC_MUSTER, d)
-    else:  # PICK_TEXT_RECALL: "Put an Exhausted card back into your Army"
-        s[zone_row(EXHAUST, d) + a] -= 1
-        s[zone_row(ARMY, d) + a] += 1
-        end_turn(s, cfg)
 
 
 @kernel(inline="always")
 def muster_again(s, cfg, d):
     """d's next mustering action (the Army step's or the Mercenary muster)."""
     pick_card(s, PICK_MERC_MUSTER if cfg[CFG_MERC] else PICK_MUSTER, d)
+
+
+# ---- Rally and Recall (Fragments of Nersetti, step 3): Army picks with a continuation ----------------
+@kernel(inline="always")
+def army_pick_mask(s, d):
+    """The Army (Rally) or Exhaust zone (Recall) cards d may take, within the run's types."""
+    zone = ARMY if s[ARMY_PICK] == PICK_RALLY else EXHAUST
+    return zone_types(s, zone, d) & s[ARMY_PICK_TYPES]
+
+
+@kernel
+def set_rally(s, cfg, p, types, count, then):
+    """Set up ``count`` Rallies of p (types within the mask ``types``), then ``then``; the caller poses
+    them with ``army_pick_next``. "If you don't have enough cards in your Army, ignore it": the
+    Rallies beyond the Army's valid cards are ignored (option rally_short: all of them)."""
+    s[ARMY_PICK] = PICK_RALLY
+    s[ARMY_PICK_TYPES] = types
+    s[ARMY_PICK_THEN] = then
+    valid = 0
+    for t in range(TYPES):
+        if (types >> t) & 1:
+            valid += s[zone_row(ARMY, p) + t]
+    s[ARMY_PICK_LEFT] = 0 if cfg[CFG_RALLY_ALL_OR_NONE] and valid < count else count
+    for t in range(TYPES):
+        s[RALLIED + t] = 0
+
+
+@kernel
+def set_recall(s, p, types, count, then):
+    """Set up ``count`` Recalls of p (Exhausted cards of types within ``types``), then ``then``."""
+    s[ARMY_PICK] = PICK_RECALL
+    s[ARMY_PICK_TYPES] = types
+    s[ARMY_PICK_THEN] = then
+    s[ARMY_PICK_LEFT] = count
+
+
+@kernel
+def army_pick_next(s, cfg, p):
+    """Pose p's next Rally / Recall pick; when none is left or valid ("ignore it"), run the
+    continuation, and again for a continuation that sets up another run."""
+    while True:
+        if s[ARMY_PICK_LEFT] > 0 and army_pick_mask(s, p) != 0:
+            pick_card(s, s[ARMY_PICK], p)
+            return
+        s[ARMY_PICK_LEFT] = 0
+        if not then_step(s, cfg, p, s[ARMY_PICK_THEN]):
+            if not (s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_FLAG_BEARER_RETURN):
+                for t in range(TYPES):  # unrevealed: nobody may read them later
+                    s[RALLIED + t] = 0
+            return
+
+
+@kernel
+def rally(s, cfg, p, types, count, then):
+    set_rally(s, cfg, p, types, count, then)
+    army_pick_next(s, cfg, p)
+
+
+@kernel
+def recall(s, cfg, p, types, count, then):
+    set_recall(s, p, types, count, then)
+    army_pick_next(s, cfg, p)
+
+
+@kernel
+def apply_army_pick(s, cfg, d, a):
+    """A Rally takes Army card a into d's hand unseen (taken this round: Exhausted at its end); a
+    Recall puts Exhausted card a back into d's Army (both zones are face up: everyone sees it)."""
+    if s[ARMY_PICK] == PICK_RALLY:
+        s[zone_row(ARMY, d) + a] -= 1
+        s[zone_row(HAND, d) + a] += 1
+        s[zone_row(ARMY_TAKEN, d) + a] += 1
+        s[RALLIED + a] += 1
+    else:
+        s[zone_row(EXHAUST, d) + a] -= 1
+        s[zone_row(ARMY, d) + a] += 1
+    s[ARMY_PICK_LEFT] -= 1
+    army_pick_next(s, cfg, d)
+
+
+@kernel
+def then_step(s, cfg, p, then):
+    """The continuation ``then`` of p's finished Rally / Recall run: True when it set up another
+    run (``army_pick_next`` goes on with it), False when it posed a decision or ended the turn."""
+    end_turn(s, cfg)
+    return False
+
+
+# ---- Step 3: the Signature Cards, chosen at the match's start (before round 1) ---------------------
+@kernel
+def open_signatures(s, cfg):
+    """Seats whose three Signature Cards a scenario fixes hold them from the match's start."""
+    for p in range(cfg[CFG_PLAYERS]):
+        for t in range(TYPES):
+            fixed = (cfg[CFG_SIGNATURES_FIXED + p] >> t) & 1
+            s[zone_row(SIGNATURES, p) + t] = fixed
+            s[zone_row(ARMY, p) + t] += fixed
+
+
+@kernel
+def start_signatures(s, cfg, stream, cards):
+    """Step 3's choice at the match's start, before round 1 (no round in play: the round's fields
+    are cleared). Option signatures: 'random' deals each seat 3 of the 9 at once ("give each player 3
+    random Signature Cards"); 'tournament' shuffles the draft deck now (dealt once both have chosen);
+    'choose' and 'tournament' then pose the choices (``signature_next``)."""
+    s[:ROUND_FIELDS] = 0
+    s[DRAFT_FIRST] = -1
+    s[DRAFT_PICKS] = 0
+    if cfg[CFG_SIGNATURES] == SIG_RANDOM:
+        for p in range(cfg[CFG_PLAYERS]):
+            if cfg[CFG_SIGNATURES_FIXED + p] == 0:
+                for _ in range(SIGNATURE_CHOICES):
+                    t = random_bit(stream, SIGNATURE_MASK & ~zone_types(s, SIGNATURES, p))
+                    s[zone_row(SIGNATURES, p) + t] = 1
+                    s[zone_row(ARMY, p) + t] += 1
+    n = len(SIGNATURE_TYPES)
+    for k in range(n):
+        cards[k] = SIGNATURE_TYPES[k]
+    shuffle(stream, cards, n)
+    for k in range(n):
+        s[DRAFT_DECK + k] = cards[k]
+    signature_next(s, cfg)
+
+
+@kernel
+def signature_next(s, cfg):
+    """The next choice: each seat in turn (not fixed) chooses its 3 in secret ('choose'; Tournament
+    Mode: 1), one decision a card; Tournament Mode then deals 5 of the draft deck face up, the player
+    without the True King chooses to pick first or second, and the draft's four picks follow. Once
+    all have chosen, the choices are revealed into the Armies and nothing is pending (PH_ROUND_OVER:
+    round 1 is dealt next)."""
+    n = cfg[CFG_PLAYERS]
+    mode = cfg[CFG_SIGNATURES]
+    if mode == SIG_CHOOSE or mode == SIG_TOURNAMENT:
+        need = SIGNATURE_CHOICES if mode == SIG_CHOOSE else 1
+        for p in range(n):
+            if cfg[CFG_SIGNATURES_FIXED + p] == 0 and zone_count(s, SIGNATURES, p) < need:
+                decide(s, PH_SIGNATURE, p)
+                return
+    if mode == SIG_TOURNAMENT and cfg[CFG_SIGNATURES_FIXED] == 0:  # fixed seats: both or neither
+        if s[DRAFT_FIRST] < 0:
+            deal_draft(s, cfg)
+            decide(s, PH_DRAFT_ORDER, 1 - s[TRUE_KING])
+            return
+        if s[DRAFT_PICKS] < len(DRAFT_SECOND_PICKS):
+            second = DRAFT_SECOND_PICKS[s[DRAFT_PICKS]]
+            decide(s, PH_DRAFT, s[DRAFT_FIRST] if second == 0 else 1 - s[DRAFT_FIRST])
+            return
+    for p in range(n):  # "Both players reveal their choices at the same time and add them to their Army"
+        if cfg[CFG_SIGNATURES_FIXED + p] == 0 and mode != SIG_RANDOM:
+            for t in range(TYPES):
+                s[zone_row(ARMY, p) + t] += s[zone_row(SIGNATURES, p) + t]
+    s[PHASE] = PH_ROUND_OVER
+
+
+@kernel
+def deal_draft(s, cfg):
+    """"Make a draft deck with one copy of every Signature Card except the ones chosen (if both
+    players chose the same card, just remove that one). Shuffle the draft deck and deal 5 cards face
+    up": the first 5 of the shuffled deck that no player chose."""
+    chosen = np.int64(0)
+    for p in range(cfg[CFG_PLAYERS]):
+        chosen |= zone_types(s, SIGNATURES, p)
+    dealt = 0
+    for k in range(len(SIGNATURE_TYPES)):
+        t = s[DRAFT_DECK + k]
+        if dealt < DRAFT_FACE_UP and (chosen & bit(t)) == 0:
+            s[DRAFT + t] = 1
+            dealt += 1
+
+
+@kernel
+def apply_signature_choice(s, cfg, phase, d, a):
+    if phase == PH_DRAFT_ORDER:
+        s[DRAFT_FIRST] = d if a == ACT_YES else 1 - d
+    else:  # a Signature Card chosen in secret, or picked from the face-up draft
+        if phase == PH_DRAFT:
+            s[DRAFT + a] = 0
+            s[DRAFT_PICKS] += 1
+        s[zone_row(SIGNATURES, d) + a] = 1
+    signature_next(s, cfg)
 
 
 # ---- performing a decision -------------------------------------------------------------------
@@ -1686,7 +1865,9 @@ def apply_ability_choice(s, cfg, phase, d, a):
     at every turn, keeps its own few sites and not this dispatch's many (about 100 slots inline);
     likewise the picks only 3 or 4 players make (apply_pick_player, apply_pick_card) are calls
     from here."""
-    if phase == PH_KINGS_HAND:
+    if phase == PH_SIGNATURE or phase == PH_DRAFT or phase == PH_DRAFT_ORDER:
+        apply_signature_choice(s, cfg, phase, d, a)
+    elif phase == PH_KINGS_HAND:
         if a == ACT_YES:
             counter(s, cfg)
         else:
@@ -1822,6 +2003,8 @@ def apply_pick_card(s, cfg, d, a):
         take_from_partner(s, cfg, d, a)
     elif pick_for == PICK_TRADE:
         place_for_trade(s, cfg, d, a)
+    elif pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        apply_army_pick(s, cfg, d, a)
     elif pick_for >= PICK_SWAP_TAKE:
         apply_merc_pick(s, cfg, pick_for, d, a)
     elif pick_for >= PICK_MUSTER:
@@ -1952,6 +2135,8 @@ def pick_card_mask(s, cfg, d):
         return hand_types(s, d) | bit(ACT_NO)
     if pick_for == PICK_MUSTER:
         return muster_mask(s, d)
+    if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
+        return army_pick_mask(s, d)
     if pick_for >= PICK_SWAP_TAKE:
         return merc_pick_mask(s, pick_for, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
@@ -1971,9 +2156,7 @@ def merc_pick_mask(s, pick_for, d):
         return merc_muster_mask(s, d)
     if pick_for == PICK_MERC_COST:
         return zone_types(s, ARMY, d)
-    if pick_for == PICK_MERC_TAKE:
-        return zone_types(s, MERC, 0)
-    return zone_types(s, EXHAUST, d)  # PICK_TEXT_RECALL
+    return zone_types(s, MERC, 0)  # PICK_MERC_TAKE
 
 
 @kernel
@@ -1994,6 +2177,12 @@ def legal_mask(s, cfg):
         return mask
     if phase == PH_ANTE:
         return zone_types(s, ANTE, d)
+    if phase == PH_SIGNATURE:
+        return SIGNATURE_MASK & ~zone_types(s, SIGNATURES, d)
+    if phase == PH_DRAFT:
+        return zone_types(s, DRAFT, 0)
+    if phase == PH_DRAFT_ORDER:
+        return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_SUCCESSOR or phase == PH_DUNGEON or phase == PH_OATH_FOLLOW or phase == PH_SENTRY_GIVE \
             or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP or phase == PH_REVEAL:
         return hand_types(s, d)
