@@ -1,5 +1,6 @@
-"""The Imposter Kings, base game for 2, 3 and 4 players (2v2) and Fragments of Nersetti's first step
-(the Immortal): cards, the state record's layout, decisions and codes.
+"""The Imposter Kings, base game for 2, 3 and 4 players (2v2), Fragments of Nersetti's steps for 2 players
+and its Mercenary modes for 3 and 4 (Cutthroat Mercenaries, 2v2 Mercenaries): cards, the state
+record's layout, decisions and codes.
 
 Cards of one name are interchangeable, so every zone is a count per card TYPE (0..TYPES-1). The
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The

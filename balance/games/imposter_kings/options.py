@@ -1,5 +1,7 @@
 """Modes, rule options and the policy ladder of The Imposter Kings (base game: 2 players, Cutthroat for 3,
-2v2 for 4; Fragments of Nersetti for 2 players, step 1: the Immortal)."""
+2v2 for 4; Fragments of Nersetti for 2 players, its steps; Cutthroat and 2v2 Mercenaries for 3 and 4).
+The uncertain card texts (the Bard, the Arbiter) are options: an effect from a small menu and its
+condition, validated here, named in every report header of a mode that deals them."""
 
 import numpy as np
 
