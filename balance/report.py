@@ -639,11 +639,10 @@ def _edge_text(line: str, e: Edge) -> str:
     return f"{name} {e.estimate * 100:.1f}% ({est:+.1f} [{low:+.1f}, {high:+.1f}]){verdict}"
 
 
-def advantage_table(studies: list[Study]) -> pd.DataFrame:
-    """The opening table: one row per mode, one column per policy rung; each cell the first
-    player's round win rate with its 95% interval and the verdict of its claim, the largest seat
-    deviation, and with the True King's choice the chooser's edge (points from the fair share)."""
-    cells = advantage_cells(studies)
+def advantage_table(studies: list[Study], cells: dict[tuple[str, str], dict[str, Edge]]) -> pd.DataFrame:
+    """The opening table: one row per mode, one column per policy rung; each cell (``advantage_cells``)
+    the first player's round win rate with its 95% interval and the verdict of its claim, the largest
+    seat deviation, and with the True King's choice the chooser's edge (points from the fair share)."""
     if not cells:
         return pd.DataFrame()
     rows, rungs = _ordered_keys(studies, cells)
@@ -665,11 +664,10 @@ def advantage_table(studies: list[Study]) -> pd.DataFrame:
 RUNG_COLOURS = ("#7f7f7f", "#e08a1e", "#2a6fbb", "#8e3fb0", "#1b9e77", "#b3261e")
 
 
-def advantage_figure(studies: list[Study]) -> bytes | None:
+def advantage_figure(studies: list[Study], cells: dict[tuple[str, str], dict[str, Edge]]) -> bytes | None:
     """The opening table as dots: for each line (first player, largest seat deviation, chooser's
     edge) one panel, a row per mode, one dot per policy rung with its 95% interval, in points from
     the fair share (0: fair); a hollow dot: the claim on it fails."""
-    cells = advantage_cells(studies)
     if not cells:
         return None
     rows, rungs = _ordered_keys(studies, cells)
@@ -1061,7 +1059,8 @@ def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd
     page.heading(3, game.title, f"game-{name}")
     panels = headline_panels(studies)
     docs = "; ".join(f"{q.name}: {q.doc}" for q in game.quantities if q.name in {p for p, _ in panels})
-    advantage = advantage_table(studies)
+    cells = advantage_cells(studies)
+    advantage = advantage_table(studies, cells)
     if not advantage.empty:
         page.text("First-player and seat advantage by mode (rows) and policy rung (columns), self-play studies. "
                   "Each cell: the first player's (its side's) round win rate, with the points from the fair share "
@@ -1070,7 +1069,7 @@ def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd
                   "chooser's round win rate. The first player and the seats come from the study with a forced "
                   "first seat where there is one (else: \"first (chosen)\").", css="note")
         page.table(advantage, text_cols=tuple(advantage.columns[2:]))
-        page.image(f"{name}_advantage.png", advantage_figure(studies), f"{game.title}: advantage",
+        page.image(f"{name}_advantage.png", advantage_figure(studies, cells), f"{game.title}: advantage",
                    "The table's lines as dots with 95% intervals, in points from the fair share (green line); "
                    "a hollow dot: the claim on it fails.")
     page.image(f"{name}_heatmap.png", headline_heatmap(studies), f"{game.title}: heatmap",

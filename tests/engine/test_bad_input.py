@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
+from balance.games.thron_der_luegen.deck import DeckError, load_deck
 
 runner = CliRunner()
 
@@ -330,6 +331,14 @@ def test_bad_deck_file_names_the_scenario_the_deck_and_the_entry(tmp_path, monke
     scenario = write(tmp_path, sub(TDL, 'deck = "default"', f'deck = "{deck_file}"'))
     assert_refused(tmp_path, monkeypatch, ["check", scenario], [str(scenario), ": options.deck:", str(deck_file),
                                                                 entry])
+
+
+def test_a_deck_file_edited_between_two_loads_is_read_again(tmp_path):
+    deck_file = write(tmp_path, DECK, "test_deck.toml")
+    assert load_deck(str(deck_file)).names[0].startswith("Winter")
+    write(tmp_path, sub(DECK, "value = 4", "value = 40"), "test_deck.toml")  # the cached reading is stale now
+    with pytest.raises(DeckError, match="cards\\[0\\].value"):
+        load_deck(str(deck_file))
 
 
 def write(tmp_path, content, name="study.toml"):

@@ -20,7 +20,7 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.report import (Study, _claims_view, _quantity_view, advantage_table, fmt_effect,  # noqa: E402
+from balance.report import (Study, _claims_view, _quantity_view, advantage_cells, advantage_table, fmt_effect,  # noqa: E402
                             fmt_interval, fmt_p, write_report)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -255,7 +255,8 @@ ADVANTAGE_CELL = re.compile(r"(first|first \(chosen\)|chooser|seat \d+( - [a-z ]
 def test_the_report_opens_with_first_player_and_seat_advantage_by_mode_and_rung(studies, tmp_path):
     more = [play("imposter_kings", name) for name in ("cutthroat_3p_random", "cutthroat_3p_true_king_random")]
     group = studies["imposter_kings"] + more
-    table = advantage_table([Study(*s, s[0].name) for s in group])
+    reported = [Study(*s, s[0].name) for s in group]
+    table = advantage_table(reported, advantage_cells(reported))
     # rows: the modes in the game's order; columns: the rungs in the ladder's order
     assert list(table["mode"]) == ["full (2p)", "cutthroat (3p)"]
     assert list(table.columns) == ["mode", "fair share", "random", "heuristic"]

@@ -1,5 +1,6 @@
-"""The Imposter Kings, base game for 2, 3 and 4 players (2v2) and Fragments of Nersetti's first step
-(the Immortal): cards, the state record's layout, decisions and codes.
+"""The Imposter Kings, base game for 2, 3 and 4 players (2v2), Fragments of Nersetti's steps for 2 players
+and its Mercenary modes for 3 and 4 (Cutthroat Mercenaries, 2v2 Mercenaries): cards, the state
+record's layout, decisions and codes.
 
 Cards of one name are interchangeable, so every zone is a count per card TYPE (0..TYPES-1). The
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The
@@ -63,6 +64,11 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   SQUIRE + p                the Master Tactician's Squire: the card p placed face down beside its Successor,
                             -1 none (not placed, taken or removed). "A Squire is not a Successor": scoring,
                             the Spy, the Herald and the Assassin's three-player pool never count it
+  MERC + t, MERC_DEALT + t  the Mercenary modes: Mercenary cards of type t face up in the Mercenary area
+                            now, and dealt to it this round (the round's Mercenaries: everyone saw them)
+  EXTRA_SHOWN + p           2v2 Mercenaries: 1 once p revealed its extra card (PARTNER_CARD) to raise its bid
+  RAISE_ASKED               2v2 Mercenaries' raising: the seats (a mask) that let the timer run out since
+                            the last raise; BID_WINNER: the seat whose bid won (-1 before the bid is settled)
   ARMY + p*TYPES, EXHAUST + p*TYPES   the Army step, match-long: p's Army (face down, its contents known
                             to p) and its Exhaust zone (face up)
   SIGNATURES + p*TYPES      Step 3: the Signature Cards p has chosen (secret until both have chosen;
@@ -102,10 +108,15 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
                             ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done;
                             the muster: bit t Recruit giving up hand card t, ACT_YES Recommission,
                             ACT_FLIP choose a new King (then PH_KING), ACT_NO done
-  PH_KING                  bit f: the King facet f chosen in the Mustering Phase (FACET_TACTICIAN, FACET_LEADER)
+                            the Mercenary muster (PICK_MERC_MUSTER): bit t Recruit from the Army giving up bid
+                            card t, ACT_FLIP Recruit a Mercenary, ACT_YES Recommission, ACT_NO done
+  PH_KING                  bit f: the King facet f chosen in the Mustering Phase (FACET_TACTICIAN, FACET_LEADER);
+                            in the Mercenary modes it is the first step of each seat's Mercenary muster (its
+                            ACT_FLIP is Recruit a Mercenary), with ACT_NO: keep the King
   PH_FACET_TAKE            the flipped facet King's choices, bits ACT_YES / ACT_NO (what each means: PICK_FOR,
                             one of PICK_TACTICIAN_REVEAL, PICK_TACTICIAN_TAKE, PICK_TACTICIAN_SQUIRE,
                             PICK_LEADER_TAKE)
+  PH_RAISE                 2v2 Mercenaries: ACT_YES reveal the extra card to raise the bid, ACT_NO let the timer run
 
 Rally and Recall (Fragments of Nersetti's Reference: "Rally - Take a card from your Army into your hand
 without revealing it, at no extra cost ... If you don't have enough cards in your Army, ignore it";
@@ -238,6 +249,26 @@ MAX_CARDS = 29
 assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
 assert IMMORTAL_STEP_DECK.sum() == 20
 assert TWO_V_TWO_DECK.sum() == MAX_CARDS
+# The Mercenary modes (decklists "Cutthroat Merc." and "2v2 Merc."; each player's Army is ARMY_CARDS,
+# match-long) and the Mercenary deck (one of each Signature Card, 5 dealt face up each round).
+CUTTHROAT_MERC_DECK = np.zeros(TYPES, dtype=np.int64)
+CUTTHROAT_MERC_DECK[[ELDER, INQUISITOR, BARD, SOLDIER, OATHBOUND]] = 2
+CUTTHROAT_MERC_DECK[[FOOL, ASSASSIN, ZEALOT, EXECUTIONER, JUDGE, HERALD, IMMORTAL, MYSTIC, WARLORD, WARDEN,
+                     KINGS_HAND, SENTRY, SPY, PRINCESS, QUEEN]] = 1
+TWO_V_TWO_MERC_DECK = CUTTHROAT_MERC_DECK.copy()
+TWO_V_TWO_MERC_DECK[[FOOL, ASSASSIN, EXECUTIONER]] = 2
+TWO_V_TWO_MERC_DECK[ARBITER] = 1
+MERC_AREA = 5     # Mercenary cards dealt face up each round
+BID_CARDS = 3     # the bid: 3 cards face down, revealed together (2v2: and 1 extra card apart)
+assert CUTTHROAT_MERC_DECK.sum() == 25 and TWO_V_TWO_MERC_DECK.sum() == 29
+# The cards whose printed text is uncertain: their effect is scenario data (options bard_* / arbiter_*).
+TEXT_CARDS = (BARD, ARBITER)
+EFFECT_NONE = 0    # a plain card of its value
+EFFECT_RECALL = 1  # Recall: put one of your Exhausted cards back into your Army
+# The Court holds MAX_CARDS cards and its indices are answers below ACT_FLIP. A turn adds at most 2
+# (the Oathbound and its follow-up); with Army, Mercenary and Rallied cards in play a round could in
+# principle outgrow it, so a turn starting with more than COURT_ROOM cards in Court caps the round.
+COURT_ROOM = MAX_CARDS - 2
 
 WARLORD_HAND_WITH_ROYALTY = 8
 WARLORD_COURT_WITH_ROYALTY = 9
@@ -332,7 +363,12 @@ ARMY_PICK_LEFT = ARMY_PICK_TYPES + 1
 ARMY_PICK_THEN = ARMY_PICK_LEFT + 1
 RALLIED = ARMY_PICK_THEN + 1
 SQUIRE = RALLIED + TYPES
-TRUE_KING = SQUIRE + PLAYERS
+MERC = SQUIRE + PLAYERS
+MERC_DEALT = MERC + TYPES
+EXTRA_SHOWN = MERC_DEALT + TYPES
+RAISE_ASKED = EXTRA_SHOWN + PLAYERS
+BID_WINNER = RAISE_ASKED + 1
+TRUE_KING = BID_WINNER + 1
 SCORE = TRUE_KING + 1
 FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
@@ -394,7 +430,14 @@ CFG_SIGNATURES_FIXED = CFG_SIGNATURES + 1  # + p: seat p's three Signature Cards
 CFG_KING_FACETS = CFG_SIGNATURES_FIXED + PLAYERS  # 1: Step 4, Facets of the King: the Mustering Phase may choose a new King
 CFG_FACET_LEFTOVER_REMOVED = CFG_KING_FACETS + 1  # 1: the card a flipped facet King does not take (Successor
                                                   # or Squire) is removed from the round face down; 0: it stays
-CFG_SIZE = CFG_FACET_LEFTOVER_REMOVED + 1
+CFG_MERC = CFG_FACET_LEFTOVER_REMOVED + 1  # 1: the Mercenary round (Bid, Mercenary area, the Mercenary muster)
+CFG_SWAP_TO_AREA = CFG_MERC + 1         # 1: a bid card the highest bid swaps away goes to the Mercenary area
+                                        # (else it is discarded face up, out of the round)
+CFG_TEXT_EFFECT = CFG_SWAP_TO_AREA + 1  # + k: the effect (EFFECT_*) of TEXT_CARDS[k] (the Bard, the Arbiter)
+CFG_TEXT_ON_BASE = CFG_TEXT_EFFECT + len(TEXT_CARDS)  # + k: the base values (bit v) of the card it must be
+                                                      # played on for the effect (all bits: any card)
+CFG_TEXT_NEEDS_OTHER = CFG_TEXT_ON_BASE + len(TEXT_CARDS)  # + k: 1: playable from hand only with another card
+CFG_SIZE = CFG_TEXT_NEEDS_OTHER + len(TEXT_CARDS)
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
@@ -440,9 +483,10 @@ PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
 PH_SIGNATURE = 31       # Step 3: a Signature Card chosen secretly (bit t: a Signature type not yet chosen)
 PH_DRAFT = 32           # Tournament Mode: a face-up draft card picked (bit t)
 PH_DRAFT_ORDER = 33     # Tournament Mode: the player without the True King picks first (ACT_YES) or second
-# Kinds 34..43 are left for Fragments of Nersetti's later steps and the Mercenary modes.
+# Kinds 34..39 are left for Fragments of Nersetti's later steps; 40..43 the Mercenary modes'.
 PH_KING = 37            # Step 4: the King facet chosen while mustering (bit f: facet f)
 PH_FACET_TAKE = 38      # Step 4: a flipped facet King's yes / no choices (PICK_FOR says which)
+PH_RAISE = 40           # 2v2 Mercenaries: ACT_YES = reveal the extra card to raise the bid, ACT_NO = let the timer run
 DECISION_KINDS = 44     # decision codes are below 44
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
 PH_REDEAL = 44          # not a decision: a mulligan was called, the match loop deals again
@@ -457,6 +501,7 @@ PHASE_NAMES = dict(enumerate((
     "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
     "Spy", "pick a Court card")))
 PHASE_NAMES.update({PH_SIGNATURE: "Signature Card", PH_DRAFT: "draft", PH_DRAFT_ORDER: "draft order"})
+PHASE_NAMES.update({PH_RAISE: "raise the bid"})
 PHASE_NAMES.update({PH_REDEAL: "redeal", PH_ROUND_OVER: "round over", PH_START: "start"})
 PHASE_NAMES.update({PH_KING: "choose a King", PH_FACET_TAKE: "flipped King's choice"})
 
@@ -515,6 +560,21 @@ FACET_TACTICIAN = 1
 FACET_LEADER = 2
 FACETS = 3
 FACET_NAMES = ("King", "Master Tactician", "Charismatic Leader")
+# The Mercenary modes (46..55).
+PICK_BID_TIE = 46          # player: the True King decides which tied bid wins
+PICK_SWAP_TAKE = 47        # card: the highest bid takes a Mercenary for free (ACT_NO: done swapping)
+PICK_SWAP_GIVE = 48        # card: the bid card it gives for that Mercenary
+PICK_MERC_MUSTER = 49      # card: the Mercenary muster (bit t Recruit from the Army giving bid card t, ACT_FLIP
+                           # Recruit a Mercenary, ACT_YES Recommission, ACT_NO done)
+PICK_MERC_COST = 50        # card: the Army card Exhausted to Recruit a Mercenary
+PICK_MERC_GIVE = 51        # card: the bid card discarded for it
+PICK_MERC_TAKE = 52        # card: the Mercenary taken into hand
+PICK_RECOMMISSION_ARMY = 53  # player: 2v2 Mercenaries, whose Army the Recommissioned card goes back to
+PICK_NAMES.update({
+    PICK_BID_TIE: "bid tie", PICK_SWAP_TAKE: "bid swap: take a Mercenary", PICK_SWAP_GIVE: "bid swap: give",
+    PICK_MERC_MUSTER: "Mercenary muster", PICK_MERC_COST: "Recruit a Mercenary: Exhaust",
+    PICK_MERC_GIVE: "Recruit a Mercenary: discard", PICK_MERC_TAKE: "Recruit a Mercenary: take",
+    PICK_RECOMMISSION_ARMY: "Recommission: whose Army"})
 
 ACT_FLIP = TYPES
 ACT_YES = TYPES + 1

@@ -36,6 +36,8 @@ from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
+    CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
+    PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE, PICK_SWAP_TAKE,
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
     FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE, KINGS_HAND, KNOWN_SUCCESSOR, MAX_ACTIONS, MAX_CARDS, MYSTIC,
@@ -56,6 +58,7 @@ from balance.games.imposter_kings.layout import (
     PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
 )
 from balance.games.imposter_kings.rules import (
+    bid_total,
     answers, apply_action, bit, court_value, hand_count, hand_value, has_army, highest_revealed, in_mode,
     is_disgraced, is_opponent, is_royalty, known_row, legal_mask, next_seat, partner_of, pose_pending, sentry_target,
     side_of, wrap_seat, zone_count, zone_row, zone_types)
@@ -111,6 +114,8 @@ MUSTER_GIVE_AT_MOST = 3  # the heuristic Recruits only to give up a card worth a
 SIGNATURE_PREFERENCE = np.array([EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN, INFORMANT, STRANGER,
                                  FLAG_BEARER], dtype=np.int64)
 HEURISTIC_NEW_KING = FACET_LEADER  # the King the heuristic takes when made to choose one (see facet_pick)
+MERC_GAIN = 3        # ... and pays an Army card for a Mercenary worth at least this much more than it
+MERC_KEEP_ARMY = 3   # ... only while its Army holds at least this many cards
 
 # Scratch rows (one int64 scratch matrix per game, reused).
 SCR_DET = 0       # a determinized copy of the state
@@ -167,6 +172,9 @@ def unseen_counts(s, cfg, me, out):
         for p in range(cfg[CFG_PLAYERS]):  # opponent's face-down Army or taken from it (which: unseen)
             for t in range(types):
                 out[t] += s[zone_row(ARMY_TAKEN, p) + t] + (s[zone_row(ARMY, p) + t] if p != me else 0)
+    if cfg[CFG_MERC]:  # the round's Mercenaries, less those still face up in the Mercenary area
+        for t in range(types):
+            out[t] += s[MERC_DEALT + t] - s[MERC + t]
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         out[cfg[CFG_FIXED_ACCUSED]] += 1
     if cfg[CFG_REVEAL]:  # the zones of Cutthroat's Reveal and Exchange
@@ -293,7 +301,7 @@ def random_choice(s, params, stream):
     uniform one of them), else done."""
     if s[PHASE] == PH_MULLIGAN:
         return ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO
-    if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER:
+    if s[PHASE] == PH_PICK_CARD and (s[PICK_FOR] == PICK_MUSTER or s[PICK_FOR] == PICK_MERC_MUSTER):
         actions = s[D_CHOICES] & ~bit(ACT_NO)
         if actions == 0 or not chance(stream, RANDOM_MUSTER):
             return ACT_NO
@@ -319,7 +327,8 @@ def greedy(s, cfg, actions, n, stream):
     if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:  # against an opponent (2v2: not the partner)
         other = s[PEND_USER] if phase == PH_KINGS_HAND else s[CURRENT]
         return position_of(actions, n, ACT_YES if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
-    if phase == PH_MULLIGAN or (phase == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER):
+    if phase == PH_MULLIGAN or (phase == PH_PICK_CARD and (s[PICK_FOR] == PICK_MUSTER
+                                                          or s[PICK_FOR] == PICK_MERC_MUSTER)):
         return position_of(actions, n, ACT_NO)  # no mulligan, no mustering
     return below(stream, n)
 
@@ -494,6 +503,8 @@ def facet_pick(s, me, phase):
     base value. The Charismatic Leader's flip trades its public Successor for a hidden Rallied card of
     the same base value when its Army holds one, else takes it."""
     if phase == PH_KING:
+        if (s[D_CHOICES] & bit(ACT_NO)) != 0:  # the Mercenary muster's King step: keep the King
+            return ACT_NO
         return HEURISTIC_NEW_KING
     pick_for = s[PICK_FOR]
     succ = s[SUCCESSOR + me]
@@ -535,6 +546,8 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
         return ACT_YES if low >= 0 and BASE_VALUE[s[ACCUSED]] > BASE_VALUE[low] else ACT_NO
     if phase == PH_SPY:  # a Disgraced Spy leaves the Throne at 1: keep the 8 instead
         return ACT_NO
+    if phase == PH_RAISE:
+        return raise_choice(s, cfg, me)
     return -1
 
 
@@ -604,8 +617,10 @@ def pick_player_choice(s, cfg, me):
     cards, the Judge and the Princess aim at the fullest hand; the Spy forces nobody."""
     pick_for = s[PICK_FOR]
     choices = s[D_CHOICES]
-    if pick_for == PICK_EXCHANGE_START:
-        return me if (choices & bit(me)) != 0 else -1
+    if pick_for == PICK_EXCHANGE_START or pick_for == PICK_BID_TIE or pick_for == PICK_RECOMMISSION_ARMY:
+        if (choices & bit(me)) != 0:  # the tie (Exchange, bid) to myself, else to my 2v2 partner
+            return me
+        return partner_of(me) if cfg[CFG_TEAMS] and (choices & bit(partner_of(me))) != 0 else -1
     best = ACT_NO
     best_score = -1
     q = me
@@ -643,6 +658,8 @@ def pick_card_choice(s, cfg, me, buf):
         return highest_in(choices)
     if pick_for == PICK_SQUIRE:  # a hand card given up for a second choice at the flip: the lowest
         return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+    if pick_for >= PICK_SWAP_TAKE:
+        return merc_choice(s, me)
     if pick_for >= PICK_MUSTER:
         return muster_choice(s, cfg, me)
     return team_pick(s, cfg, me, buf)
@@ -667,6 +684,55 @@ def muster_choice(s, cfg, me):
             and best >= 0 and BASE_VALUE[best] > BASE_VALUE[low]):
         return low
     return ACT_NO
+
+
+@kernel
+def merc_choice(s, me):
+    """The Mercenary round: bid cards are the ones to replace (the heuristic bids its weakest, as it
+    reveals them). The highest bid swaps its lowest bid card for the best Mercenary while that is
+    worth more; the muster Recruits once from the Army as the Army step does (a bid card worth at most
+    MUSTER_GIVE_AT_MOST for the Army's best, when better), and pays an Army card (its lowest) for the
+    best Mercenary when that is worth MERC_GAIN more than the bid card and the Army keeps
+    MERC_KEEP_ARMY cards; never Recommissions."""
+    pick_for = s[PICK_FOR]
+    choices = s[D_CHOICES]
+    low = lowest_base_in(zone_types(s, REVEALED, me))
+    merc = highest_in(zone_types(s, MERC, 0))
+    if pick_for == PICK_MERC_TAKE:
+        return highest_in(choices)
+    if pick_for == PICK_MERC_COST:
+        return lowest_base_in(choices)
+    if pick_for == PICK_SWAP_GIVE or pick_for == PICK_MERC_GIVE:
+        return lowest_base_in(choices)
+    if low < 0:
+        return ACT_NO
+    if pick_for == PICK_SWAP_TAKE:
+        return merc if merc >= 0 and BASE_VALUE[merc] > BASE_VALUE[low] else ACT_NO
+    if BASE_VALUE[low] > MUSTER_GIVE_AT_MOST:  # PICK_MERC_MUSTER
+        return ACT_NO
+    best = highest_in(zone_types(s, ARMY, me))
+    if zone_count(s, ARMY_TAKEN, me) == 0 and (choices & bit(low)) != 0 and best >= 0 \
+            and BASE_VALUE[best] > BASE_VALUE[low]:
+        return low
+    if (choices & bit(ACT_FLIP)) != 0 and merc >= 0 and BASE_VALUE[merc] >= BASE_VALUE[low] + MERC_GAIN \
+            and zone_count(s, ARMY, me) >= MERC_KEEP_ARMY:
+        return ACT_FLIP
+    return ACT_NO
+
+
+@kernel
+def raise_choice(s, cfg, me):
+    """2v2 Mercenaries: reveal the extra card when that makes my team's bid the highest alone (and it
+    is not already): the winner's free swap is the bid's prize."""
+    mine = 0
+    theirs = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        if is_opponent(cfg, me, q):
+            theirs = max(theirs, bid_total(s, q))
+        else:
+            mine = max(mine, bid_total(s, q))
+    raised = bid_total(s, me) + BASE_VALUE[s[PARTNER_CARD + me]]
+    return ACT_YES if mine <= theirs < raised else ACT_NO
 
 
 @kernel
@@ -811,7 +877,9 @@ def best_court_card(s, cfg, sentry):
 SETUP_PICKS = ((1 << PICK_EXCHANGE_START) | (1 << PICK_EXCHANGE_VICTIM) | (1 << PICK_EXCHANGE_TAKE)
                | (1 << PICK_PARTNER_CARD) | (1 << PICK_PARTNER_TAKE) | (1 << PICK_TRADE) | (1 << PICK_MUSTER)
                | (1 << PICK_RECRUIT_COST) | (1 << PICK_RECRUIT_TAKE) | (1 << PICK_RECOMMISSION_EXHAUST)
-               | (1 << PICK_RECOMMISSION_RETURN) | (1 << PICK_SQUIRE))
+               | (1 << PICK_RECOMMISSION_RETURN) | (1 << PICK_SQUIRE) | (1 << PICK_BID_TIE) | (1 << PICK_SWAP_TAKE) | (1 << PICK_SWAP_GIVE)
+               | (1 << PICK_MERC_MUSTER) | (1 << PICK_MERC_COST) | (1 << PICK_MERC_GIVE) | (1 << PICK_MERC_TAKE)
+               | (1 << PICK_RECOMMISSION_ARMY))
 
 
 @kernel
@@ -828,10 +896,11 @@ def nth_card(s, p, k):
 def sees_partner_card(s, cfg, me, q):
     """2v2: ``me`` sees q's fourth card: its own, and its partner's once every fourth card is placed
     ("When everyone is ready, you may look at your partner's fourth card")."""
-    if q == me:
+    if q == me or s[EXTRA_SHOWN + q] == 1:  # 2v2 Mercenaries: an extra card revealed to raise the bid
         return True
     placing = s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_PARTNER_CARD
-    return cfg[CFG_TEAMS] == 1 and q == partner_of(me) and not placing
+    bidding = s[PHASE] == PH_REVEAL or s[PHASE] == PH_RAISE  # "After the bid, you may look at your partner's"
+    return cfg[CFG_TEAMS] == 1 and q == partner_of(me) and not placing and not bidding
 
 
 @kernel
@@ -1050,7 +1119,7 @@ def searched(s):
         return ((SETUP_PICKS >> s[PICK_FOR]) & 1) == 0
     if phase == PH_SIGNATURE or phase == PH_DRAFT or phase == PH_DRAFT_ORDER:
         return False  # before the match's first deal: no round to play out
-    return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL and phase != PH_KING)
+    return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL and phase != PH_KING and phase != PH_RAISE)
 
 
 @kernel

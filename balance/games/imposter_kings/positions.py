@@ -43,7 +43,7 @@ from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_r
 INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_PICK_COURT)
 NUMBER_PHASES = (L.PH_MYSTIC, L.PH_EXECUTIONER, L.PH_FIRST_SEAT, L.PH_PICK_PLAYER)
 WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO,
-         "fourth": L.ACT_FOURTH, "done": L.ACT_NO, "king": L.ACT_FLIP,
+         "fourth": L.ACT_FOURTH, "done": L.ACT_NO, "king": L.ACT_FLIP, "mercenary": L.ACT_FLIP, "keep": L.ACT_NO,
          "clockwise": L.ACT_YES, "counterclockwise": L.ACT_NO}
 
 
@@ -55,10 +55,12 @@ def action_name(phase: int, action: int, pick_for: int = -1) -> str | int:
         return "done"
     if phase == L.PH_DIRECTION:
         return "clockwise" if action == L.ACT_YES else "counterclockwise"
-    if phase == L.PH_KING:
-        return L.FACET_NAMES[action]
+    if phase == L.PH_KING:  # the Mercenary muster's King step may keep the King (ACT_NO)
+        return "keep" if action == L.ACT_NO else L.FACET_NAMES[action]
     if phase == L.PH_PICK_CARD and pick_for == L.PICK_MUSTER and action == L.ACT_FLIP:
         return "king"
+    if phase == L.PH_PICK_CARD and action == L.ACT_FLIP:  # the Mercenary muster's one use of the code
+        return "mercenary"
     if action == L.ACT_YES:
         return "yes"
     if action == L.ACT_NO:
@@ -178,11 +180,11 @@ class Position:
     @classmethod
     def deal(cls, mode: str = "full", seed: int = 0, options: dict | None = None, true_king: int = 0,
              rotation: int = 0, hands: dict | None = None, accused: str | None = None,
-             kings: dict | None = None) -> "Position":
+             kings: dict | None = None, mercenaries: list | None = None) -> "Position":
         """A freshly dealt round at its first decision (the first-player choice; Cutthroat's Reveal),
         through the kernel's deal. ``hands`` ({seat: names}) and ``accused`` replace the dealt ones
         (a scripted deal; nothing before the first decision reads the hands); ``kings`` ({seat: King
-        name}) the Kings the seats start the round with (Step 4)."""
+        name}) the Kings the seats start the round with (Step 4); ``mercenaries`` the Mercenary area dealt."""
         from balance.engine.rng import new_stream
 
         opts = {o.name: o.default for o in OPTIONS}
@@ -201,6 +203,11 @@ class Position:
                 s[L.HAND + p * L.TYPES + t] += 1
         if accused:
             s[L.ACCUSED] = L.type_of(accused)
+        if mercenaries is not None:  # the Mercenary area dealt this round
+            s[L.MERC:L.MERC + L.TYPES] = 0
+            for t in _types(mercenaries):
+                s[L.MERC + t] += 1
+            s[L.MERC_DEALT:L.MERC_DEALT + L.TYPES] = s[L.MERC:L.MERC + L.TYPES]
         return cls(s, cfg)
 
     @classmethod
@@ -383,6 +390,14 @@ class Position:
     def draft(self) -> list[str]:
         """Tournament Mode: the draft's face-up cards."""
         return self._names(L.DRAFT)
+
+    def mercenaries(self) -> list[str]:
+        """The Mercenary area (face up)."""
+        return self._names(L.MERC)
+
+    def bid(self, p: int) -> int:
+        """p's bid total (its revealed bid cards, and its extra card once revealed)."""
+        return int(R.bid_total(self.s, p))
 
     def removed(self) -> list[str]:
         return self._names(L.REMOVED)

@@ -62,6 +62,10 @@ from balance.games.imposter_kings.layout import (
     ALL_TYPES, ARMY_CARDS, CFG_FACET_LEFTOVER_REMOVED, CFG_KING_FACETS, THEN_END_TURN, THEN_TACTICIAN_SQUIRE,
     FACET_LEADER, FACET_TACTICIAN, KING_FACET, PH_FACET_TAKE, PH_KING,
     PICK_LEADER_TAKE, PICK_SQUIRE, PICK_TACTICIAN_REVEAL, PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
+    ARBITER, BARD, BID_CARDS, BID_WINNER, CFG_MERC, CFG_SWAP_TO_AREA, CFG_TEXT_EFFECT, CFG_TEXT_NEEDS_OTHER,
+    CFG_TEXT_ON_BASE, COURT_ROOM, EFFECT_RECALL, EXTRA_SHOWN, MERC, MERC_AREA, MERC_DEALT, PH_RAISE, PICK_BID_TIE,
+    PICK_MERC_COST, PICK_MERC_GIVE, PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE,
+    PICK_SWAP_TAKE, RAISE_ASKED,
 )
 
 SRC_HAND = 0
@@ -268,6 +272,8 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
     if s[zone_row(HAND, p) + t] == 0:
         return False
+    if (t == BARD or t == ARBITER) and not text_card_playable(s, cfg, p, t):
+        return False
     if s[COURT_LEN] == 0 or hand_value(s, cfg, t) >= throne:
         return True
     if t == ELDER and not hand_muted(s, cfg, t) and royal_throne:
@@ -277,6 +283,19 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     if t == AEGIS and (not hand_muted(s, cfg, t) or aegis_keeps_text(s, cfg, t, p)):
         return True  # "may be played on any card"
     return t == OATHBOUND and oathbound_override(s, cfg, p)
+
+
+@kernel(inline="always")
+def text_slot(t):
+    """The Bard's or the Arbiter's index in TEXT_CARDS (their scenario-defined texts)."""
+    return 0 if t == BARD else 1
+
+
+@kernel
+def text_card_playable(s, cfg, p, t):
+    """A card whose text needs another card in hand (the Arbiter, FAQ: "Can I play the Arbiter if I
+    have no other cards to exchange? No.") is not played from hand as the last one."""
+    return cfg[CFG_TEXT_NEEDS_OTHER + text_slot(t)] == 0 or hand_count(s, p) >= 2
 
 
 @kernel
@@ -575,9 +594,10 @@ def has_judge_card(s, p):
 
 @kernel(inline="always")
 def in_mode(cfg, t):
-    """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Signature Cards)."""
+    """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Signature Cards, the
+    Mercenary deck)."""
     return (cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
-            or (cfg[CFG_SIGNATURES] != SIG_NONE and SIGNATURE[t] == 1))
+            or ((cfg[CFG_SIGNATURES] != SIG_NONE or cfg[CFG_MERC] == 1) and SIGNATURE[t] == 1))
 
 
 # ---- round flow ------------------------------------------------------------------------------
@@ -619,8 +639,11 @@ def end_team_round(s, cfg, loser):
     their hand or a Successor." The knocked-out player takes the True King."""
     winner = 1 - side_of(cfg, loser)
     s[WINNER] = winner
+    exhaust_taken(s, cfg)
     points = 1
-    if cfg[CFG_FULL_SCORING]:
+    if cfg[CFG_MERC]:  # "1 point, plus +1 for each face-up King on their team. There are no bonus points"
+        points += 2 - s[FLIPPED + winner] - s[FLIPPED + partner_of(winner)]
+    elif cfg[CFG_FULL_SCORING]:
         if s[FLIPPED + winner] == 0 or s[FLIPPED + partner_of(winner)] == 0:
             points += 1
         other = partner_of(loser)
@@ -700,7 +723,7 @@ def remove_condemned(s, p):
 def start_turn(s, cfg):
     """Condemned card first, then a face-up Antechamber card, else a free choice (or a knock-out)."""
     p = s[CURRENT]
-    if s[PLIES] >= cfg[CFG_PLY_CAP]:
+    if s[PLIES] >= cfg[CFG_PLY_CAP] or s[COURT_LEN] > COURT_ROOM:  # the Court's room: layout.COURT_ROOM
         s[CAPPED] = 1
         exhaust_taken(s, cfg)
         s[PHASE] = PH_ROUND_OVER
@@ -795,8 +818,22 @@ def on_played(s, cfg, p, t, source):
         decide(s, PH_SPY, p)
     elif t == AEGIS:  # "then may Disgrace any Court card"; Immune to King's Hand: no reaction
         pick_court(s, PICK_AEGIS, p)
+    elif (t == BARD or t == ARBITER) and text_effect_applies(s, cfg, t):
+        recall(s, cfg, p, ALL_TYPES, 1, THEN_END_TURN)  # EFFECT_RECALL, the only effect of the menu besides none
     else:
         end_turn(s, cfg)
+
+
+@kernel
+def text_effect_applies(s, cfg, t):
+    """The scenario-defined text of the Bard / Arbiter just played (rules sheet's Bard: "When played
+    on a card of base value 3 or 4, Recall"): its effect is Recall and the card it was played on has
+    a base value of the text's list (a Disgraced card has none). A mandatory effect: no King's Hand."""
+    k = text_slot(t)
+    if cfg[CFG_TEXT_EFFECT + k] != EFFECT_RECALL or s[COURT_LEN] < 2:
+        return False
+    under = s[COURT_LEN] - 2
+    return not is_disgraced(s, under) and (cfg[CFG_TEXT_ON_BASE + k] >> BASE_VALUE[s[COURT_TYPE + under]]) & 1 == 1
 
 
 @kernel
@@ -1061,7 +1098,9 @@ def locked_in(s, cfg):
 def set_first(s, cfg, seat):
     s[FIRST] = seat
     s[SETUP_STAGE] = 0
-    if cfg[CFG_TEAMS]:
+    if cfg[CFG_MERC]:
+        merc_muster_next(s, cfg)
+    elif cfg[CFG_TEAMS]:
         take_next(s, cfg)
     elif has_army(cfg):
         pick_card(s, PICK_MUSTER, 1 - seat)  # "The player going second musters first"
@@ -1099,21 +1138,28 @@ def reveal_next(s, cfg):
     chosen after seeing the others' first two. Asks the next seat (from the True King's) that
     has not placed enough; when all have, reveals and moves on."""
     n = cfg[CFG_PLAYERS]
+    merc = cfg[CFG_MERC] == 1
     while True:
-        need = REVEAL_FIRST if s[SETUP_STAGE] == 0 and not cfg[CFG_TEAMS] else REVEAL_TOTAL
+        need = BID_CARDS if merc else (REVEAL_FIRST if s[SETUP_STAGE] == 0 and not cfg[CFG_TEAMS] else REVEAL_TOTAL)
         for k in range(n):
             q = wrap_seat(s[TRUE_KING] + k, n)
             if zone_count(s, PLACED, q) + zone_count(s, REVEALED, q) < need:
                 decide(s, PH_REVEAL, q)
                 return
+            if merc and cfg[CFG_TEAMS] and s[PARTNER_CARD + q] < 0:  # the bid's extra card, placed with them
+                pick_card(s, PICK_PARTNER_CARD, q)
+                return
         for q in range(n):
             for t in range(TYPES):
                 s[zone_row(REVEALED, q) + t] += s[zone_row(PLACED, q) + t]
                 s[zone_row(PLACED, q) + t] = 0
-        if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS]:
+        if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS] or merc:
             break
         s[SETUP_STAGE] = 1
-    if cfg[CFG_TEAMS]:
+    if merc:
+        s[RAISE_ASKED] = 0
+        raise_next(s, cfg)
+    elif cfg[CFG_TEAMS]:
         partner_card_next(s, cfg)
     else:
         start_exchange(s, cfg)
@@ -1409,15 +1455,194 @@ def apply_muster(s, cfg, pick_for, d, a):
         s[zone_row(ARMY, d) + a] -= 1
         s[zone_row(HAND, d) + a] += 1
         s[zone_row(ARMY_TAKEN, d) + a] += 1
-        pick_card(s, PICK_MUSTER, d)
+        muster_again(s, cfg, d)
     elif pick_for == PICK_RECOMMISSION_EXHAUST:
         exhaust_army_card(s, d, a)
         s[PEND_LEFT] -= 1
-        pick_card(s, PICK_RECOMMISSION_EXHAUST if s[PEND_LEFT] > 0 else PICK_RECOMMISSION_RETURN, d)
-    else:  # PICK_RECOMMISSION_RETURN
+        s[PEND_TARGET] = d
+        if s[PEND_LEFT] > 0:
+            pick_card(s, PICK_RECOMMISSION_EXHAUST, d)
+        elif cfg[CFG_MERC] and cfg[CFG_TEAMS]:  # "you may return a card to your partner's Army instead"
+            pick_player(s, PICK_RECOMMISSION_ARMY, d)
+        else:
+            pick_card(s, PICK_RECOMMISSION_RETURN, d)
+    else:  # PICK_RECOMMISSION_RETURN: into the Army of PEND_TARGET (d's, or in 2v2 Mercenaries its partner's)
         s[zone_row(EXHAUST, d) + a] -= 1
-        s[zone_row(ARMY, d) + a] += 1
-        pick_card(s, PICK_MUSTER, d)
+        s[zone_row(ARMY, s[PEND_TARGET]) + a] += 1
+        muster_again(s, cfg, d)
+
+
+# ---- the Mercenary modes: the Bid, the free swap, the Mercenary muster ------------------------------
+@kernel
+def bid_total(s, q):
+    """q's bid: the total base value of its revealed bid cards, and of its extra card once revealed."""
+    total = 0
+    for t in range(TYPES):
+        total += s[zone_row(REVEALED, q) + t] * BASE_VALUE[t]
+    if s[EXTRA_SHOWN + q] == 1:
+        total += BASE_VALUE[s[PARTNER_CARD + q]]
+    return total
+
+
+@kernel
+def highest_bids(s, cfg):
+    """The seats whose bid is the highest (a mask)."""
+    best = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        best = max(best, bid_total(s, q))
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if bid_total(s, q) == best:
+            mask |= bit(q)
+    return mask
+
+
+@kernel
+def raise_next(s, cfg):
+    """2v2 Mercenaries: "within a set time, anyone may reveal their extra card to raise their bid ...
+    Each time someone does, the timer restarts. Bidding ends when nobody reveals within the time,
+    or there are no extra cards left." The timer as yes/no decisions in turn order from the True
+    King: the next seat with a hidden extra card that has not let the timer run since the last
+    raise; when none is left, the bid is settled (Cutthroat: at once)."""
+    n = cfg[CFG_PLAYERS]
+    if cfg[CFG_TEAMS]:
+        for k in range(n):
+            q = wrap_seat(s[TRUE_KING] + k, n)
+            if s[PARTNER_CARD + q] >= 0 and s[EXTRA_SHOWN + q] == 0 and (s[RAISE_ASKED] >> q) & 1 == 0:
+                decide(s, PH_RAISE, q)
+                return
+    tied = highest_bids(s, cfg)
+    if single(tied):
+        s[BID_WINNER] = bit_index(tied)
+        swap_next(s, cfg)
+    else:  # "If bids tie, the True King decides who wins"
+        pick_player(s, PICK_BID_TIE, s[TRUE_KING])
+
+
+@kernel
+def swap_next(s, cfg):
+    """"The highest bid wins and may swap any of their revealed cards for any Mercenary cards, for
+    free": one Mercenary at a time while the winner has a bid card to give; then the True King
+    chooses the first player and the direction of play."""
+    w = s[BID_WINNER]
+    if zone_count(s, REVEALED, w) > 0 and zone_count(s, MERC, 0) > 0:
+        pick_card(s, PICK_SWAP_TAKE, w)
+    else:
+        choose_first(s, cfg)
+
+
+@kernel
+def merc_muster_next(s, cfg):
+    """"Mustering Phase. Starting with the player going last and going in reverse turn order":
+    SETUP_STAGE seats are done; then every card in front of a player goes back to its hand and
+    the Successors are placed (2v2 Mercenaries: then the Trade, then the Dungeons)."""
+    n = cfg[CFG_PLAYERS]
+    if s[SETUP_STAGE] < n:
+        merc_muster_start(s, cfg, seat_at(s, cfg, s[FIRST], n - 1 - s[SETUP_STAGE]))
+        return
+    for q in range(n):
+        for t in range(TYPES):
+            for _ in range(s[zone_row(REVEALED, q) + t]):
+                give_to_hand_public(s, cfg, q, t)
+            s[zone_row(REVEALED, q) + t] = 0
+        card = s[PARTNER_CARD + q]
+        if card >= 0:  # the extra card: everyone saw it if revealed, else the partner did after the bid
+            if s[EXTRA_SHOWN + q] == 1:
+                give_to_hand_public(s, cfg, q, card)
+            else:
+                give_seen_by(s, q, card, partner_of(q))
+            s[PARTNER_CARD + q] = -1
+            s[EXTRA_SHOWN + q] = 0
+    s[SETUP_STAGE] = 0
+    setup_step(s, cfg, s[FIRST])
+
+
+@kernel
+def merc_muster_start(s, cfg, d):
+    """d's Mercenary muster begins. "A King with both facets": its first step is the King (PH_KING: a
+    new King, or ACT_NO to keep the one it has), as Step 4's "choose a new King" during the Mustering
+    Phase; nothing d learns while mustering bears on it, so one step per muster loses no choice."""
+    if king_choices(s, cfg, d) != 0:
+        decide(s, PH_KING, d)
+    else:
+        pick_card(s, PICK_MERC_MUSTER, d)
+
+
+@kernel
+def merc_muster_mask(s, d):
+    """The Mercenary muster's actions: Recruit from the Army (bit t: give up bid card t; the Army
+    holds a card), Recruit a Mercenary (ACT_FLIP: a bid card, an Army card to Exhaust, a Mercenary
+    to take), Recommission (ACT_YES: two Army cards), done. "Either way, you can only swap out the
+    3 cards you revealed for the bid": the cards taken go to the hand, so each Recruit spends one."""
+    army = zone_count(s, ARMY, d)
+    bid = zone_types(s, REVEALED, d)
+    mask = bit(ACT_NO)
+    if army >= 1:
+        mask |= bid
+        if bid != 0 and zone_count(s, MERC, 0) > 0:
+            mask |= bit(ACT_FLIP)
+    if army >= RECOMMISSION_EXHAUSTS:
+        mask |= bit(ACT_YES)
+    return mask
+
+
+@kernel
+def discard_bid_card(s, d, t):
+    """A bid card given up is removed from the round face up (the Recruit's "discard")."""
+    s[zone_row(REVEALED, d) + t] -= 1
+    s[REMOVED + t] += 1
+
+
+@kernel
+def take_mercenary(s, cfg, d, t):
+    """d takes Mercenary t from the Mercenary area into its hand, in everyone's sight."""
+    s[MERC + t] -= 1
+    give_to_hand_public(s, cfg, d, t)
+
+
+@kernel
+def apply_merc_pick(s, cfg, pick_for, d, a):
+    """The Mercenary round's picks: the bid's tie and free swap, the Mercenary muster's steps."""
+    if pick_for == PICK_SWAP_TAKE:
+        if a == ACT_NO:
+            choose_first(s, cfg)
+        else:
+            take_mercenary(s, cfg, d, a)
+            pick_card(s, PICK_SWAP_GIVE, d)
+    elif pick_for == PICK_SWAP_GIVE:
+        if cfg[CFG_SWAP_TO_AREA]:
+            s[zone_row(REVEALED, d) + a] -= 1
+            s[MERC + a] += 1
+        else:
+            discard_bid_card(s, d, a)
+        swap_next(s, cfg)
+    elif pick_for == PICK_MERC_MUSTER:
+        if a == ACT_NO:
+            s[SETUP_STAGE] += 1
+            merc_muster_next(s, cfg)
+        elif a == ACT_YES:
+            s[PEND_LEFT] = RECOMMISSION_EXHAUSTS
+            pick_card(s, PICK_RECOMMISSION_EXHAUST, d)
+        elif a == ACT_FLIP:  # "Exhaust a card from your Army ... You pay this cost every time."
+            pick_card(s, PICK_MERC_COST, d)
+        else:  # Recruit from your Army: no cost; the Army card comes face down (unseen)
+            discard_bid_card(s, d, a)
+            pick_card(s, PICK_RECRUIT_TAKE, d)
+    elif pick_for == PICK_MERC_COST:
+        exhaust_army_card(s, d, a)
+        pick_card(s, PICK_MERC_GIVE, d)
+    elif pick_for == PICK_MERC_GIVE:
+        discard_bid_card(s, d, a)
+        pick_card(s, PICK_MERC_TAKE, d)
+    else:  # PICK_MERC_TAKE
+        take_mercenary(s, cfg, d, a)
+        pick_card(s, PICK_MERC_MUSTER, d)
+
+
+@kernel(inline="always")
+def muster_again(s, cfg, d):
+    """d's next mustering action (the Army step's or the Mercenary muster)."""
+    pick_card(s, PICK_MERC_MUSTER if cfg[CFG_MERC] else PICK_MUSTER, d)
 
 
 # ---- Rally and Recall (Fragments of Nersetti, step 3): Army picks with a continuation ----------------
@@ -1828,6 +2053,13 @@ def apply_action(s, cfg, a):
     elif phase == PH_DIRECTION:
         s[DIRECTION] = CLOCKWISE if a == ACT_YES else COUNTERCLOCKWISE
         set_first(s, cfg, s[FIRST])
+    elif phase == PH_RAISE:
+        if a == ACT_YES:  # the timer restarts for everyone
+            s[EXTRA_SHOWN + d] = 1
+            s[RAISE_ASKED] = 0
+        else:
+            s[RAISE_ASKED] |= bit(d)
+        raise_next(s, cfg)
     else:
         apply_ability_choice(s, cfg, phase, d, a)
     advance(s, cfg)
@@ -1865,8 +2097,9 @@ def apply_ability_choice(s, cfg, phase, d, a):
     elif phase == PH_PICK_CARD:  # before the declines: 2v2's trade answers ACT_NO when done placing
         apply_pick_card(s, cfg, d, a)
     elif phase == PH_KING:
-        s[KING_FACET + d] = a  # "Place the new King over your current one" (the True King stays with d)
-        pick_card(s, PICK_MUSTER, d)
+        if a != ACT_NO:  # ACT_NO: the Mercenary muster's King step keeps the King
+            s[KING_FACET + d] = a  # "Place the new King over your current one" (the True King stays with d)
+        muster_again(s, cfg, d)
     elif phase == PH_FACET_TAKE:
         apply_facet_take(s, cfg, d, a)
     elif a == ACT_NO and phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
@@ -1926,6 +2159,12 @@ def apply_pick_player(s, cfg, d, a):
     elif pick_for == PICK_PRINCESS:
         s[PEND_TARGET] = a
         choose_ability(s, cfg, PRINCESS, a)
+    elif pick_for == PICK_BID_TIE:
+        s[BID_WINNER] = a
+        swap_next(s, cfg)
+    elif pick_for == PICK_RECOMMISSION_ARMY:
+        s[PEND_TARGET] = a
+        pick_card(s, PICK_RECOMMISSION_RETURN, d)
     else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
         s[PEND_TARGET] = a
         if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
@@ -1971,7 +2210,10 @@ def apply_pick_card(s, cfg, d, a):
     elif pick_for == PICK_PARTNER_CARD:
         s[zone_row(HAND, d) + a] -= 1
         s[PARTNER_CARD + d] = a
-        partner_card_next(s, cfg)
+        if cfg[CFG_MERC]:  # 2v2 Mercenaries: the extra card is placed with the bid
+            reveal_next(s, cfg)
+        else:
+            partner_card_next(s, cfg)
     elif pick_for == PICK_PARTNER_TAKE:
         take_from_partner(s, cfg, d, a)
     elif pick_for == PICK_TRADE:
@@ -1983,6 +2225,8 @@ def apply_pick_card(s, cfg, d, a):
         s[SQUIRE + d] = a
         forget_one(s, cfg, d, -1)
         successor_done(s, cfg, d)
+    elif pick_for >= PICK_SWAP_TAKE:
+        apply_merc_pick(s, cfg, pick_for, d, a)
     elif pick_for >= PICK_MUSTER:
         apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
@@ -2085,6 +2329,10 @@ def pick_player_mask(s, cfg, d):
         return opponents_in_round(s, cfg, d)
     if pick_for == PICK_PRINCESS:
         return others_with_cards(s, cfg, d)
+    if pick_for == PICK_BID_TIE:
+        return highest_bids(s, cfg)
+    if pick_for == PICK_RECOMMISSION_ARMY:
+        return bit(d) | bit(partner_of(d))
     return spy_targets(s, cfg) | bit(ACT_NO)
 
 
@@ -2114,11 +2362,26 @@ def pick_card_mask(s, cfg, d):
         return army_pick_mask(s, d)
     if pick_for == PICK_SQUIRE:
         return hand_types(s, d)
+    if pick_for >= PICK_SWAP_TAKE:
+        return merc_pick_mask(s, pick_for, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
         return zone_types(s, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
         return zone_types(s, ARMY, d)
     return hand_types(s, d)
+
+
+@kernel
+def merc_pick_mask(s, pick_for, d):
+    if pick_for == PICK_SWAP_TAKE:
+        return zone_types(s, MERC, 0) | bit(ACT_NO)
+    if pick_for == PICK_SWAP_GIVE or pick_for == PICK_MERC_GIVE:
+        return zone_types(s, REVEALED, d)
+    if pick_for == PICK_MERC_MUSTER:
+        return merc_muster_mask(s, d)
+    if pick_for == PICK_MERC_COST:
+        return zone_types(s, ARMY, d)
+    return zone_types(s, MERC, 0)  # PICK_MERC_TAKE
 
 
 @kernel
@@ -2130,9 +2393,11 @@ def legal_mask(s, cfg):
     mask = np.int64(0)
     if phase == PH_FIRST or phase == PH_MULLIGAN or phase == PH_PRINCESS or phase == PH_KINGS_HAND \
             or phase == PH_ASSASSIN or phase == PH_DIRECTION or phase == PH_WARDEN or phase == PH_SPY \
-            or phase == PH_FACET_TAKE:
+            or phase == PH_FACET_TAKE or phase == PH_RAISE:
         return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_KING:
+        if cfg[CFG_MERC]:  # the Mercenary muster's own King step: keeping the King is an answer too
+            return king_choices(s, cfg, d) | bit(ACT_NO)
         return king_choices(s, cfg, d)
     if phase == PH_TURN:
         mask = playable_types(s, cfg, d)
@@ -2247,10 +2512,28 @@ def deal_round(s, cfg, stream, rotation, cards):
         s[ACCUSED] = cards[left]
         left += 1
     s[UNUSED] = cards[left] if left < n else -1
+    s[BID_WINNER] = -1
+    if cfg[CFG_MERC]:
+        deal_mercenaries(s, stream, cards)
     if cfg[CFG_REVEAL]:
         reveal_next(s, cfg)
     else:
         choose_first(s, cfg)
+
+
+@kernel
+def deal_mercenaries(s, stream, cards):
+    """"Shuffle the Mercenary deck and deal 5 cards face up to the Mercenary area" (the deck: one of
+    each Signature Card; last round's are back in it)."""
+    n = 0
+    for t in range(TYPES):
+        if SIGNATURE[t] == 1:
+            cards[n] = t
+            n += 1
+    shuffle(stream, cards, n)
+    for k in range(MERC_AREA):
+        s[MERC + cards[k]] += 1
+        s[MERC_DEALT + cards[k]] += 1
 
 
 @allocating_kernel
@@ -2267,7 +2550,7 @@ def count_cards(s):
     for i in range(s[COURT_LEN]):
         counts[s[COURT_TYPE + i]] += 1
     for t in range(TYPES):
-        counts[t] += s[REMOVED + t] + s[REMOVED_HIDDEN + t] + s[POOL + t]
+        counts[t] += s[REMOVED + t] + s[REMOVED_HIDDEN + t] + s[POOL + t] + s[MERC + t]
     counts[s[ACCUSED]] += 1
     if s[UNUSED] >= 0:
         counts[s[UNUSED]] += 1

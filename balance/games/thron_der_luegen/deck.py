@@ -23,6 +23,7 @@ A malformed file is refused with one line naming the file and the entry (``DeckE
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,12 +152,20 @@ def _intrigue(entry: dict, where: str) -> tuple[list[int], str]:
 
 
 def load_deck(name: str) -> Deck:
-    """Read and validate a deck file; every error names the file and the entry."""
+    """Read and validate a deck file; every error names the file and the entry. A file read before
+    and unchanged since (same modification time and size) is not read again."""
     path = deck_path(name)
-    where = str(path)
     if not path.is_file():
         known = ", ".join(deck_names())
-        raise DeckError(where, f"no such deck file (the package's decks: {known})")
+        raise DeckError(str(path), f"no such deck file (the package's decks: {known})")
+    stat = path.stat()
+    return _read_deck(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_deck(path: Path, mtime_ns: int, size: int) -> Deck:
+    """``load_deck``'s reading, cached on the file's identity and version (the arguments)."""
+    where = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
@@ -187,5 +196,6 @@ def load_deck(name: str) -> Deck:
     if kinds.count(LONE) > 1:
         raise DeckError(f"{where}: cards", "at most one 'lone' card (the Sun -1): only one player can win alone")
     table = np.array(rows, dtype=np.int64).reshape(-1)
+    table.flags.writeable = False  # the cached Deck is shared by every caller
     return Deck(str(data.get("name", path.stem)), path, bool(data.get("assumed", False)),
                 str(data.get("description", "")), table, tuple(names))
