@@ -50,11 +50,13 @@ def decisions(mode, seats, per_kind=6, deals=300):
 def hidden_from(s, me, seats):
     """The cards ``me`` cannot see and their places: other hands beyond what ``me`` knows (a 2v2
     partner's too), Successors it has not seen, other Dungeons, the 2v2 fourth cards it does not
-    see (the opponents', and its partner's while the fourth cards are being placed), cards others
+    see (the opponents', and its partner's while the fourth cards are being placed or, in 2v2
+    Mercenaries, during the bid; not one revealed to raise a bid), cards others
     placed face down, face-down Condemned and removed cards."""
     cards, places = [], []
     partner = me ^ 2
-    placing_fourths = s[L.PHASE] == L.PH_PICK_CARD and s[L.PICK_FOR] == L.PICK_PARTNER_CARD
+    placing_fourths = (s[L.PHASE] == L.PH_PICK_CARD and s[L.PICK_FOR] == L.PICK_PARTNER_CARD
+                       or s[L.PHASE] in (L.PH_REVEAL, L.PH_RAISE))  # 2v2 Mercenaries: seen after the bid
     for q in range(seats):
         if q == me:
             continue
@@ -65,7 +67,8 @@ def hidden_from(s, me, seats):
                 cards += [t] * extra
                 places += [(zone + q * T, None)] * extra
         for zone, seen in ((L.SUCCESSOR, s[L.KNOWN_SUCCESSOR + me * L.PLAYERS + q] >= 0), (L.DUNGEON, False),
-                           (L.PARTNER_CARD, seats == 4 and q == partner and not placing_fourths)):
+                           (L.PARTNER_CARD, s[L.EXTRA_SHOWN + q] == 1
+                            or (seats == 4 and q == partner and not placing_fourths))):
             if s[zone + q] >= 0 and not seen:
                 cards.append(s[zone + q])
                 places.append((None, zone + q))

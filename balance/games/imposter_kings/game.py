@@ -1,5 +1,6 @@
 """The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; Fragments of Nersetti for 2
-players, step 1: the Immortal) as a balance Game: matches to 7, one row per round."""
+players, its four steps, and its Mercenary modes for 3 and 4) as a balance Game: matches to 7, one row
+per round."""
 
 from __future__ import annotations
 
@@ -9,18 +10,20 @@ import pandas as pd
 from balance.engine.game import Action, AdvantageView, Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
-from balance.games.imposter_kings.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES, action_menu, config_row
+from balance.games.imposter_kings.options import (
+    FAMILY, LADDER, MODES, OPTIONS, POLICIES, TEAM_MODES, action_menu, assumed_card_texts, config_row)
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
 SECOND_PLACE_POINTS = 1  # Cutthroat: "Second place scores 1 point" (second_seat is -1 with 2 players)
-TEAM_MODE = "two_v_two"
-SIGNATURE_COLUMNS = ("signatures0", "signatures1")  # each seat's Signature Cards (a mask of types), 2-player FoN  # its winner_seat, match_winner, score0 and score1 are the teams' (seats 0 & 2: team 0)
+# TEAM_MODES: their winner_seat, match_winner, score0 and score1 are the teams' (seats 0 & 2: team 0)
+SIGNATURE_COLUMNS = ("signatures0", "signatures1")  # each seat's Signature Cards (a mask of types), 2-player FoN
 
 
 class ImposterKings(Game):
     name = "imposter_kings"
-    title = "The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; the Immortal and the Army for 2)"
+    title = ("The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; Fragments of Nersetti: its four "
+             "steps for 2, Cutthroat and 2v2 Mercenaries)")
     rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
     supplement = "../shared/rules/imposter_kings.md"
     unit = "round"
@@ -66,6 +69,9 @@ class ImposterKings(Game):
             raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
         config_row(setup.mode, setup.options)
 
+    def assumed_facts(self, setup: Setup) -> list[str]:
+        return assumed_card_texts(setup.mode, setup.options)
+
     def max_rounds(self, setup: Setup) -> int:
         return setup.max_length or MAX_ROUNDS
 
@@ -104,7 +110,7 @@ class ImposterKings(Game):
         results sit on each match's last played round (``last_round``). In 2v2 the round's and the
         match's winner are a team (seat p plays for team p % 2): a seat wins with its team."""
         labels = [s.label for s in setup.seats]
-        teams = setup.mode == TEAM_MODE
+        teams = setup.mode in TEAM_MODES
         played = games[games["winner_seat"] >= 0]
         last = played.groupby("game")["row"].transform("max") == played["row"]
         parts = []
@@ -148,7 +154,7 @@ class ImposterKings(Game):
             r = int(ev[L.EV_ROUND])
             if r != current:
                 if current >= 0:
-                    lines.append(round_summary(rows[current], setup.mode == TEAM_MODE))
+                    lines.append(round_summary(rows[current], setup.mode in TEAM_MODES))
                 current = r
                 lines.append(f"-- round {r + 1}")
             seat = int(ev[L.EV_DECIDER])
@@ -161,7 +167,7 @@ class ImposterKings(Game):
                          f"{describe_action(int(ev[L.EV_PHASE]), int(ev[L.EV_ACTION]))}   "
                          f"[Throne: {describe_throne(int(ev[L.EV_THRONE]), int(ev[L.EV_THRONE_VALUE]))}]")
         if current >= 0:
-            lines.append(round_summary(rows[current], setup.mode == TEAM_MODE))
+            lines.append(round_summary(rows[current], setup.mode in TEAM_MODES))
         return lines
 
     def traced(self, setup: Setup, seed: int, game_index: int, capacity: int = 20_000):
@@ -187,6 +193,12 @@ class ImposterKings(Game):
              self.make_setup("army_step", 2, [("heuristic", {})] * 2, max_length=1)),
             ("signature step round, heuristic vs heuristic",
              self.make_setup("signature_step", 2, [("heuristic", {})] * 2, max_length=1)),
+            ("fon round (full Fragments of Nersetti), heuristic vs heuristic",
+             self.make_setup("fon", 2, [("heuristic", {})] * 2, max_length=1)),
+            ("cutthroat mercenaries 3p heuristic round",
+             self.make_setup("cutthroat_mercenaries", 3, [("heuristic", {})] * 3, max_length=1)),
+            ("2v2 mercenaries 4p heuristic round",
+             self.make_setup("two_v_two_mercenaries", 4, [("heuristic", {})] * 4, max_length=1)),
             ("full round, greedy vs greedy", one_round([("greedy", {})] * 2)),
             ("full round, search(16) vs heuristic", one_round([("search", {}), ("heuristic", {})])),
             ("cutthroat 3p round, search(16) vs heuristic",
@@ -202,7 +214,7 @@ class ImposterKings(Game):
         if setup.players == 2 and first is not None:
             seats[str(1 - first)] = "goes second"
         went = {"0": "went second", "1": "went first"}
-        sides = 2 if setup.mode == TEAM_MODE else setup.players  # 2v2: the first player's team, a seat's team
+        sides = 2 if setup.mode in TEAM_MODES else setup.players  # 2v2: the first player's team, a seat's team
         advantage = AdvantageView(first="first_player_win", fair=1 / sides, seat="win", chooser="chooser_win",
                                   row=f"{setup.mode} ({setup.players}p)")
         return ReportView(headline=(("first_player_win", ""), ("chooser_goes_first", ""), ("chooser_win", "")),

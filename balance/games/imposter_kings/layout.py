@@ -1,5 +1,6 @@
-"""The Imposter Kings, base game for 2, 3 and 4 players (2v2) and Fragments of Nersetti's first step
-(the Immortal): cards, the state record's layout, decisions and codes.
+"""The Imposter Kings, base game for 2, 3 and 4 players (2v2), Fragments of Nersetti's steps for 2 players
+and its Mercenary modes for 3 and 4 (Cutthroat Mercenaries, 2v2 Mercenaries): cards, the state
+record's layout, decisions and codes.
 
 Cards of one name are interchangeable, so every zone is a count per card TYPE (0..TYPES-1). The
 tables are plain numpy arrays that compiled code reads as globals (frozen at compile time). The
@@ -69,12 +70,22 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
   EXILE_MUTE + p            1 while p's Exile Mutes every card (until the start of p's next turn)
   REACT_WITH                the card the pending Assassin reaction was revealed with (the Assassin,
                             or a Stranger acting as it)
+  SQUIRE + p                the Master Tactician's Squire: the card p placed face down beside its Successor,
+                            -1 none (not placed, taken or removed). "A Squire is not a Successor": scoring,
+                            the Spy, the Herald and the Assassin's three-player pool never count it
+  MERC + t, MERC_DEALT + t  the Mercenary modes: Mercenary cards of type t face up in the Mercenary area
+                            now, and dealt to it this round (the round's Mercenaries: everyone saw them)
+  EXTRA_SHOWN + p           2v2 Mercenaries: 1 once p revealed its extra card (PARTNER_CARD) to raise its bid
+  RAISE_ASKED               2v2 Mercenaries' raising: the seats (a mask) that let the timer run out since
+                            the last raise; BID_WINNER: the seat whose bid won (-1 before the bid is settled)
   ARMY + p*TYPES, EXHAUST + p*TYPES   the Army step, match-long: p's Army (face down, its contents known
                             to p) and its Exhaust zone (face up)
   SIGNATURES + p*TYPES      Step 3: the Signature Cards p has chosen (secret until both have chosen;
                             then added to its Army and public); DRAFT + t: the Tournament draft's face-up
                             cards; DRAFT_FIRST: the seat picking first; DRAFT_PICKS: the picks made; DRAFT_DECK + k:
                             the k-th card of the shuffled draft deck (hidden: shuffled at the match's start)
+  KING_FACET + p            Step 4, match-long: p's King (FACET_BASE, FACET_TACTICIAN, FACET_LEADER; public),
+                            chosen in the Mustering Phase and kept until p chooses another
   TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
                             seat, in 2v2 a team: SCORE + 0 is seats 0 & 2's score)
 
@@ -106,7 +117,17 @@ so one posed mask holds every decision (none needs splitting into steps). Per ki
   PH_DRAFT_ORDER           bit ACT_YES: pick first in the draft, ACT_NO: second
   PH_PICK_CARD             bit t: a card of type t (from where: PICK_FOR); 2v2's take also
                             ACT_FOURTH: the partner's face-down fourth card; 2v2's trade ACT_NO: done;
-                            the muster: bit t Recruit giving up hand card t, ACT_YES Recommission, ACT_NO done
+                            the muster: bit t Recruit giving up hand card t, ACT_YES Recommission,
+                            ACT_FLIP choose a new King (then PH_KING), ACT_NO done
+                            the Mercenary muster (PICK_MERC_MUSTER): bit t Recruit from the Army giving up bid
+                            card t, ACT_FLIP Recruit a Mercenary, ACT_YES Recommission, ACT_NO done
+  PH_KING                  bit f: the King facet f chosen in the Mustering Phase (FACET_TACTICIAN, FACET_LEADER);
+                            in the Mercenary modes it is the first step of each seat's Mercenary muster (its
+                            ACT_FLIP is Recruit a Mercenary), with ACT_NO: keep the King
+  PH_FACET_TAKE            the flipped facet King's choices, bits ACT_YES / ACT_NO (what each means: PICK_FOR,
+                            one of PICK_TACTICIAN_REVEAL, PICK_TACTICIAN_TAKE, PICK_TACTICIAN_SQUIRE,
+                            PICK_LEADER_TAKE)
+  PH_RAISE                 2v2 Mercenaries: ACT_YES reveal the extra card to raise the bid, ACT_NO let the timer run
 
 Rally and Recall (Fragments of Nersetti's Reference: "Rally - Take a card from your Army into your hand
 without revealing it, at no extra cost ... If you don't have enough cards in your Army, ignore it";
@@ -240,6 +261,26 @@ MAX_CARDS = 29
 assert FULL_DECK.sum() == 18 and QUICKPLAY_DECK.sum() == 14 and CUTTHROAT_DECK.sum() == 25
 assert IMMORTAL_STEP_DECK.sum() == 20
 assert TWO_V_TWO_DECK.sum() == MAX_CARDS
+# The Mercenary modes (decklists "Cutthroat Merc." and "2v2 Merc."; each player's Army is ARMY_CARDS,
+# match-long) and the Mercenary deck (one of each Signature Card, 5 dealt face up each round).
+CUTTHROAT_MERC_DECK = np.zeros(TYPES, dtype=np.int64)
+CUTTHROAT_MERC_DECK[[ELDER, INQUISITOR, BARD, SOLDIER, OATHBOUND]] = 2
+CUTTHROAT_MERC_DECK[[FOOL, ASSASSIN, ZEALOT, EXECUTIONER, JUDGE, HERALD, IMMORTAL, MYSTIC, WARLORD, WARDEN,
+                     KINGS_HAND, SENTRY, SPY, PRINCESS, QUEEN]] = 1
+TWO_V_TWO_MERC_DECK = CUTTHROAT_MERC_DECK.copy()
+TWO_V_TWO_MERC_DECK[[FOOL, ASSASSIN, EXECUTIONER]] = 2
+TWO_V_TWO_MERC_DECK[ARBITER] = 1
+MERC_AREA = 5     # Mercenary cards dealt face up each round
+BID_CARDS = 3     # the bid: 3 cards face down, revealed together (2v2: and 1 extra card apart)
+assert CUTTHROAT_MERC_DECK.sum() == 25 and TWO_V_TWO_MERC_DECK.sum() == 29
+# The cards whose printed text is uncertain: their effect is scenario data (options bard_* / arbiter_*).
+TEXT_CARDS = (BARD, ARBITER)
+EFFECT_NONE = 0    # a plain card of its value
+EFFECT_RECALL = 1  # Recall: put one of your Exhausted cards back into your Army
+# The Court holds MAX_CARDS cards and its indices are answers below ACT_FLIP. A turn adds at most 2
+# (the Oathbound and its follow-up); with Army, Mercenary and Rallied cards in play a round could in
+# principle outgrow it, so a turn starting with more than COURT_ROOM cards in Court caps the round.
+COURT_ROOM = MAX_CARDS - 2
 
 WARLORD_HAND_WITH_ROYALTY = 8
 WARLORD_COURT_WITH_ROYALTY = 9
@@ -343,7 +384,13 @@ RALLIED = ARMY_PICK_THEN + 1
 CONSPIRING = RALLIED + TYPES
 EXILE_MUTE = CONSPIRING + PLAYERS
 REACT_WITH = EXILE_MUTE + PLAYERS
-TRUE_KING = REACT_WITH + 1
+SQUIRE = REACT_WITH + 1
+MERC = SQUIRE + PLAYERS
+MERC_DEALT = MERC + TYPES
+EXTRA_SHOWN = MERC_DEALT + TYPES
+RAISE_ASKED = EXTRA_SHOWN + PLAYERS
+BID_WINNER = RAISE_ASKED + 1
+TRUE_KING = BID_WINNER + 1
 SCORE = TRUE_KING + 1
 FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
@@ -354,7 +401,8 @@ DRAFT = SIGNATURES + PLAYERS * TYPES
 DRAFT_FIRST = DRAFT + TYPES
 DRAFT_PICKS = DRAFT_FIRST + 1
 DRAFT_DECK = DRAFT_PICKS + 1
-STATE_SIZE = DRAFT_DECK + TYPES
+KING_FACET = DRAFT_DECK + TYPES
+STATE_SIZE = KING_FACET + PLAYERS
 
 # The round-level part (everything before TRUE_KING) is reset by each deal.
 ROUND_FIELDS = TRUE_KING
@@ -410,7 +458,17 @@ CFG_STRANGER_IMMUNE = CFG_EXILE_SELF + 1  # 1: the Stranger's copied ability (an
                                           # Immunity to King's Hand
 CFG_ANCESTOR_HAND = CFG_STRANGER_IMMUNE + 1  # 1: the Ancestor's Steadfast and +3 reach Elders in hand too
 CFG_ANCESTOR_ANTE = CFG_ANCESTOR_HAND + 1  # 1: the Ancestor played from the Antechamber onto Royalty uses its ability
-CFG_SIZE = CFG_ANCESTOR_ANTE + 1
+CFG_KING_FACETS = CFG_ANCESTOR_ANTE + 1  # 1: Step 4, Facets of the King: the Mustering Phase may choose a new King
+CFG_FACET_LEFTOVER_REMOVED = CFG_KING_FACETS + 1  # 1: the card a flipped facet King does not take (Successor
+                                                  # or Squire) is removed from the round face down; 0: it stays
+CFG_MERC = CFG_FACET_LEFTOVER_REMOVED + 1  # 1: the Mercenary round (Bid, Mercenary area, the Mercenary muster)
+CFG_SWAP_TO_AREA = CFG_MERC + 1         # 1: a bid card the highest bid swaps away goes to the Mercenary area
+                                        # (else it is discarded face up, out of the round)
+CFG_TEXT_EFFECT = CFG_SWAP_TO_AREA + 1  # + k: the effect (EFFECT_*) of TEXT_CARDS[k] (the Bard, the Arbiter)
+CFG_TEXT_ON_BASE = CFG_TEXT_EFFECT + len(TEXT_CARDS)  # + k: the base values (bit v) of the card it must be
+                                                      # played on for the effect (all bits: any card)
+CFG_TEXT_NEEDS_OTHER = CFG_TEXT_ON_BASE + len(TEXT_CARDS)  # + k: 1: playable from hand only with another card
+CFG_SIZE = CFG_TEXT_NEEDS_OTHER + len(TEXT_CARDS)
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k
@@ -456,8 +514,11 @@ PH_PICK_COURT = 30      # a Court index (PICK_FOR says what for), or ACT_NO
 PH_SIGNATURE = 31       # Step 3: a Signature Card chosen secretly (bit t: a Signature type not yet chosen)
 PH_DRAFT = 32           # Tournament Mode: a face-up draft card picked (bit t)
 PH_DRAFT_ORDER = 33     # Tournament Mode: the player without the True King picks first (ACT_YES) or second
-# Kinds 35..43 are left for Fragments of Nersetti's later steps and the Mercenary modes.
+# Kinds 35, 36, 39 and 41..43 are free.
 PH_NAKTURN_GUESS = 34   # the Nakturn's opponent: ACT_YES = "you hold the named card", ACT_NO = "you don't"
+PH_KING = 37            # Step 4: the King facet chosen while mustering (bit f: facet f)
+PH_FACET_TAKE = 38      # Step 4: a flipped facet King's yes / no choices (PICK_FOR says which)
+PH_RAISE = 40           # 2v2 Mercenaries: ACT_YES = reveal the extra card to raise the bid, ACT_NO = let the timer run
 DECISION_KINDS = 44     # decision codes are below 44
 assert DECISION_KINDS <= N_KINDS_MAX  # every decision kind has its row in a restriction
 PH_REDEAL = 44          # not a decision: a mulligan was called, the match loop deals again
@@ -472,8 +533,10 @@ PHASE_NAMES = dict(enumerate((
     "direction of play", "pick a player", "pick a card", "Executioner", "Herald's follow-up", "Warden",
     "Spy", "pick a Court card")))
 PHASE_NAMES.update({PH_SIGNATURE: "Signature Card", PH_DRAFT: "draft", PH_DRAFT_ORDER: "draft order"})
+PHASE_NAMES.update({PH_RAISE: "raise the bid"})
 PHASE_NAMES.update({PH_REDEAL: "redeal", PH_ROUND_OVER: "round over", PH_START: "start"})
 PHASE_NAMES.update({PH_NAKTURN_GUESS: "Nakturn guess"})
+PHASE_NAMES.update({PH_KING: "choose a King", PH_FACET_TAKE: "flipped King's choice"})
 
 # What a PH_PICK_PLAYER / PH_PICK_CARD / PH_PICK_COURT decision is for (PICK_FOR).
 PICK_EXCHANGE_START = 0   # player: the True King breaks a tie for the highest revealed card
@@ -529,6 +592,40 @@ PICK_NAKTURN_NAME = 32      # card: the type the Nakturn's user names (ACT_NO: d
 PICK_NAKTURN_CONDEMN = 33   # card: the guesser's hand card the user Condemns
 PICK_NAMES.update({PICK_STRANGER_COPY: "Stranger: copy", PICK_NAKTURN_GUESSER: "Nakturn: guesser",
                    PICK_NAKTURN_NAME: "Nakturn: name", PICK_NAKTURN_CONDEMN: "Nakturn: Condemn"})
+# Step 4, Facets of the King. PH_PICK_CARD: the Squire; PH_FACET_TAKE (ACT_YES / ACT_NO): the flips' choices.
+PICK_SQUIRE = 38             # card: the hand card placed face down as the Master Tactician's Squire
+PICK_TACTICIAN_REVEAL = 39   # ACT_YES: reveal and take the Successor matching the Throne's base value (then
+                             # Recall a base Army card, then PICK_TACTICIAN_SQUIRE); ACT_NO: PICK_TACTICIAN_TAKE
+PICK_TACTICIAN_TAKE = 40     # ACT_YES: take the Successor, ACT_NO: take the Squire
+PICK_TACTICIAN_SQUIRE = 41   # ACT_YES: take the Squire, ACT_NO: remove it from the round to Rally
+PICK_LEADER_TAKE = 42        # ACT_YES: take the Successor, ACT_NO: remove it from the round to Rally a card of
+                             # equal or lower base value
+PICK_NAMES.update({PICK_SQUIRE: "Squire", PICK_TACTICIAN_REVEAL: "Master Tactician: reveal the matching Successor",
+                   PICK_TACTICIAN_TAKE: "Master Tactician: Successor or Squire",
+                   PICK_TACTICIAN_SQUIRE: "Master Tactician: take the Squire or Rally",
+                   PICK_LEADER_TAKE: "Charismatic Leader: take the Successor or Rally"})
+THEN_TACTICIAN_SQUIRE = 40  # after the Master Tactician's Recall: take the Squire or remove it to Rally
+# The Kings (KING_FACET): the base King, and Step 4's two facets ("Both players may choose the same King").
+FACET_BASE = 0
+FACET_TACTICIAN = 1
+FACET_LEADER = 2
+FACETS = 3
+FACET_NAMES = ("King", "Master Tactician", "Charismatic Leader")
+# The Mercenary modes (46..55).
+PICK_BID_TIE = 46          # player: the True King decides which tied bid wins
+PICK_SWAP_TAKE = 47        # card: the highest bid takes a Mercenary for free (ACT_NO: done swapping)
+PICK_SWAP_GIVE = 48        # card: the bid card it gives for that Mercenary
+PICK_MERC_MUSTER = 49      # card: the Mercenary muster (bit t Recruit from the Army giving bid card t, ACT_FLIP
+                           # Recruit a Mercenary, ACT_YES Recommission, ACT_NO done)
+PICK_MERC_COST = 50        # card: the Army card Exhausted to Recruit a Mercenary
+PICK_MERC_GIVE = 51        # card: the bid card discarded for it
+PICK_MERC_TAKE = 52        # card: the Mercenary taken into hand
+PICK_RECOMMISSION_ARMY = 53  # player: 2v2 Mercenaries, whose Army the Recommissioned card goes back to
+PICK_NAMES.update({
+    PICK_BID_TIE: "bid tie", PICK_SWAP_TAKE: "bid swap: take a Mercenary", PICK_SWAP_GIVE: "bid swap: give",
+    PICK_MERC_MUSTER: "Mercenary muster", PICK_MERC_COST: "Recruit a Mercenary: Exhaust",
+    PICK_MERC_GIVE: "Recruit a Mercenary: discard", PICK_MERC_TAKE: "Recruit a Mercenary: take",
+    PICK_RECOMMISSION_ARMY: "Recommission: whose Army"})
 
 ACT_FLIP = TYPES
 ACT_YES = TYPES + 1
@@ -542,12 +639,14 @@ assert MAX_ACTIONS <= MAX_ANSWERS and MAX_CARDS <= ACT_FLIP  # Court indices fit
 COLUMNS = ("game", "deal", "rotation", "row", "first_seat", "chooser_seat", "chooser_first", "winner_seat",
            "points", "first_won", "chooser_won", "winner_flipped", "loser_flipped", "assassinated", "capped",
            "mulligans", "plies", "score0", "score1", "first_true_king", "match_winner", "match_capped",
-           "first_true_king_won", "last_round", "score2", "second_seat", "clockwise", "signatures0", "signatures1")
+           "first_true_king_won", "last_round", "score2", "second_seat", "clockwise", "signatures0", "signatures1",
+           "king0", "king1")
 (C_GAME, C_DEAL, C_ROTATION, C_ROW, C_FIRST, C_CHOOSER, C_CHOOSER_FIRST, C_WINNER, C_POINTS, C_FIRST_WON,
  C_CHOOSER_WON, C_WINNER_FLIPPED, C_LOSER_FLIPPED, C_ASSASSINATED, C_CAPPED, C_MULLIGANS, C_PLIES, C_SCORE0,
  C_SCORE1, C_FIRST_TK, C_MATCH_WINNER, C_MATCH_CAPPED, C_FIRST_TK_WON, C_LAST_ROUND, C_SCORE2, C_SECOND,
- C_CLOCKWISE, C_SIGNATURES0, C_SIGNATURES1) = range(len(COLUMNS))
-# Step 3: each seat's three Signature Cards as a type mask (bit t; 0 in the other modes). The tables of the
+ C_CLOCKWISE, C_SIGNATURES0, C_SIGNATURES1, C_KING0, C_KING1) = range(len(COLUMNS))
+# Step 3: each seat's three Signature Cards as a type mask (bit t; 0 in the other modes); Step 4: the
+# Kings (facets) the round was played with. The tables of the
 # modes before them have the columns up to "clockwise" (their fingerprints hash those).
 COLUMNS_BEFORE_SIGNATURES = COLUMNS[:C_SIGNATURES0]
 NCOLS = len(COLUMNS)

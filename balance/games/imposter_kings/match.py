@@ -25,6 +25,7 @@ from balance.games.imposter_kings.layout import (
     MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
     POINTS, ROUND_FIELDS, SCORE, SECOND, SIDES, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
     CFG_SIGNATURES, C_SIGNATURES0, C_SIGNATURES1, SIGNATURES, SIG_NONE,
+    C_KING0, C_KING1, KING_FACET,
 )
 from balance.games.imposter_kings.rules import (
     apply_action, deal_round, is_disgraced, open_armies, open_signatures, legal_mask, partner_of, pose_pending, side_of,
@@ -154,6 +155,8 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     row[C_SCORE2] = s[SCORE + 2]
     row[C_SECOND] = s[SECOND]
     row[C_CLOCKWISE] = 1 if s[DIRECTION] > 0 else 0
+    row[C_KING0] = s[KING_FACET]  # the Kings the round was played with (Step 4's facets)
+    row[C_KING1] = s[KING_FACET + 1]
     row[C_FIRST_TK] = first_tk
     row[C_SIGNATURES0] = zone_types(s, SIGNATURES, 0)
     row[C_SIGNATURES1] = zone_types(s, SIGNATURES, 1)

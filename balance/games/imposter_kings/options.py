@@ -1,5 +1,7 @@
 """Modes, rule options and the policy ladder of The Imposter Kings (base game: 2 players, Cutthroat for 3,
-2v2 for 4; Fragments of Nersetti for 2 players, step 1: the Immortal)."""
+2v2 for 4; Fragments of Nersetti for 2 players, its steps; Cutthroat and 2v2 Mercenaries for 3 and 4).
+The uncertain card texts (the Bard, the Arbiter) are options: an effect from a small menu and its
+condition, validated here, named in every report header of a mode that deals them."""
 
 import numpy as np
 
@@ -43,24 +45,59 @@ MODES = {
                                                    "player's 3 Signature Cards for the whole match, chosen at the "
                                                    "match's start (option signatures: secretly and revealed at "
                                                    "the same time, Tournament Mode's draft, or at random)."),
+    "fon": Mode("fon", (2,), "Fragments of Nersetti for 2 players, the full rules: the 20-card deck (the Immortal "
+                             "and a Warden added), 9 each, Accused + unused card; an Army of the five Army cards and "
+                             "3 Signature Cards each for the whole match (option signatures); no mulligans; the "
+                             "Mustering Phase (the player going second first): Recruit, Recommission and choose a "
+                             "new King (the Master Tactician, with its Squire, or the Charismatic Leader; option "
+                             "king_facets); Successor (and Squire) and Dungeon; full scoring."),
+    "cutthroat_mercenaries": Mode(
+        "cutthroat_mercenaries", (3,),
+        "Cutthroat Mercenaries, 3 players (Fragments of Nersetti): 25 cards (with 2 Bards), 8 each, the last "
+        "card Accused; an Army each (the five Army cards, match-long); 5 of the 9 Signature Cards face up as "
+        "Mercenaries each round; the Bid (3 cards revealed, the highest total swaps bid cards for Mercenaries "
+        "for free, the True King breaks ties); the True King chooses first player and direction; the Mercenary "
+        "muster in reverse turn order (Recruit from the Army, Recruit a Mercenary for an Exhaust, "
+        "Recommission, choose a new King: a King with both facets, option king_facets); Successor (and Squire) "
+        "and Dungeon, no mulligans; Cutthroat's scoring and Assassin rule."),
+    "two_v_two_mercenaries": Mode(
+        "two_v_two_mercenaries", (4,),
+        "2v2 Mercenaries, 4 players in two teams (partners opposite): 29 cards (2 Bards, the Arbiter), 7 each, "
+        "the last card Accused; an Army each; 5 Mercenaries a round; the Bid of 3 cards plus an extra card "
+        "(revealed to raise the bid in turn order until nobody does; partners then see it), the free swap, the "
+        "True King's first player and direction, the Mercenary muster (Recommission may feed the partner's "
+        "Army; the King facets as in Cutthroat Mercenaries), Successors (and Squires) (partners see each other's), the Trade, Dungeon, no mulligans; the first knock-out "
+        "loses the round; the winning team scores 1 + 1 per face-up King of the team."),
 }
 MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step": L.ASSASSIN_STEP_DECK,
               "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK,
               "two_v_two": L.TWO_V_TWO_DECK, "immortal_step": L.IMMORTAL_STEP_DECK,
-              "army_step": L.IMMORTAL_STEP_DECK, "signature_step": L.IMMORTAL_STEP_DECK}
+              "army_step": L.IMMORTAL_STEP_DECK, "signature_step": L.IMMORTAL_STEP_DECK,
+              "fon": L.IMMORTAL_STEP_DECK,
+              "cutthroat_mercenaries": L.CUTTHROAT_MERC_DECK, "two_v_two_mercenaries": L.TWO_V_TWO_MERC_DECK}
 MODE_HAND = {"full": 8, "quickplay": 7, "assassin_step": 7, "kings_hand_step": 7, "cutthroat": 8, "two_v_two": 7,
-             "immortal_step": 9, "army_step": 9, "signature_step": 9}
+             "immortal_step": 9, "army_step": 9, "signature_step": 9, "fon": 9, "cutthroat_mercenaries": 8,
+             "two_v_two_mercenaries": 7}
 # The modes played as the full game (Successor and Dungeon, full scoring; mulligans but in Cutthroat).
-FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step", "army_step", "signature_step")
-ARMY_MODES = {"army_step": L.ARMY_STEP, "signature_step": L.ARMY_CARDS}
-SIGNATURE_MODES = ("signature_step",)  # the modes whose players choose Signature Cards for their Army
+FULL_GAME_MODES = ("full", "cutthroat", "two_v_two", "immortal_step", "army_step", "signature_step", "fon",
+                   "cutthroat_mercenaries", "two_v_two_mercenaries")
+ARMY_MODES = {"army_step": L.ARMY_STEP, "signature_step": L.ARMY_CARDS, "fon": L.ARMY_CARDS,
+              "cutthroat_mercenaries": L.ARMY_CARDS, "two_v_two_mercenaries": L.ARMY_CARDS}
+SIGNATURE_MODES = ("signature_step", "fon")  # the modes whose players choose Signature Cards for their Army
 SIGNATURE_CHOICE = {"choose": L.SIG_CHOOSE, "tournament": L.SIG_TOURNAMENT, "random": L.SIG_RANDOM}
 FIXED_SIGNATURE_KEYS = ("signatures_seat0", "signatures_seat1")  # each player's Army at the match's start
+TEAM_MODES = ("two_v_two", "two_v_two_mercenaries")
+CUTTHROAT_MODES = ("cutthroat", "cutthroat_mercenaries")  # second place scores
 MULLIGAN_MODES = ("full", "two_v_two", "immortal_step")
+MERC_MODES = ("cutthroat_mercenaries", "two_v_two_mercenaries")  # the Bid, the Mercenaries
+# The modes that choose King facets by default (option king_facets 'mode'); the Mercenary modes' "a King with
+# both facets".
+FACET_MODES = ("fon",) + MERC_MODES
 # The modes with the Reveal before play, the True King choosing first player and direction.
-REVEAL_MODES = ("cutthroat", "two_v_two")
+REVEAL_MODES = ("cutthroat", "two_v_two") + MERC_MODES
 MODE_PLAYERS = {mode: m.players[0] for mode, m in MODES.items()}
 
+TEXT_EFFECTS = ("none", "recall")  # the menu of effects a text card's data may name (layout.EFFECT_*)
 OPTIONS = (
     Option("first_player", "true_king",
            "Who goes first each round: 'true_king' (rulebook: the True King's holder chooses, after seeing "
@@ -158,6 +195,41 @@ OPTIONS = (
            "Signature Card names; default []: chosen as option signatures says). A study device: the strength of "
            "an Army holding a card. With 'tournament', fix both seats or neither."),
     Option("signatures_seat1", [], "Step 3: fix seat 1's three Signature Cards (as signatures_seat0)."),
+    Option("king_facets", "mode",
+           "Step 4, Facets of the King: 'During your Mustering Phase you may now also choose a new King' (the "
+           "Master Tactician or the Charismatic Leader, placed over the current King and kept for the next "
+           "rounds until another is chosen; the True King stays with its holder: 'use the True King side of "
+           "your new King'). 'mode': on in the full Fragments of Nersetti mode ('fon') and the Mercenary modes "
+           "('a King with both facets'; its own first step of each Mercenary muster); 'on' (any mode with an "
+           "Army) or 'off'.", choices=("mode", "on", "off")),
+    Option("facet_leftover", "stays",
+           "The card a flipped Master Tactician or Charismatic Leader does not take ('take the Successor or "
+           "the Squire'): 'stays' (nothing in the text moves it: a Successor left is still a Successor, so it "
+           "counts for scoring's 'cards in their hand or a Successor', the Spy and the Herald; a Squire left lies "
+           "out of play like the Dungeon card, and 'A Squire is not a Successor') or 'removed' (removed from the "
+           "round face down at the flip).", choices=("stays", "removed")),
+    Option("bid_swap", "discard",
+           "Mercenary modes: where a bid card goes when the highest bid swaps it for a Mercenary ('may swap any of "
+           "their revealed cards for any Mercenary cards, for free'): 'discard' (face up, out of the round, as the "
+           "muster's 'Recruit a Mercenary ... discard one of your 3 revealed bid cards', the same exchange with its "
+           "cost; default) or 'to_mercenary_area' (a literal swap: the card lies in the Mercenary area, where "
+           "anyone may Recruit it).", choices=("discard", "to_mercenary_area")),
+    Option("bard_effect", "recall",
+           "The Bard's uncertain text (rules sheet: 'When played on a card of base value 3 or 4, Recall'), from the "
+           "menu of effects: 'recall' (put one of your Exhausted cards back into your Army; ignored without one) "
+           "or 'none' (a plain 4).", choices=TEXT_EFFECTS),
+    Option("bard_on_base", "3,4",
+           "The base values of the card the Bard must be played on for its effect: 'any', or values 1..9 "
+           "separated by commas (rules sheet: '3,4'). A Disgraced card has no base value."),
+    Option("arbiter_effect", "none",
+           "The Arbiter's text is unknown; default 'none': a plain 5 (inventing an exchange or a guess would put "
+           "rules in every number that no source gives). 'recall' as the Bard's is the other menu entry.",
+           choices=TEXT_EFFECTS),
+    Option("arbiter_on_base", "any", "As bard_on_base, for the Arbiter's effect (default 'any')."),
+    Option("arbiter_needs_other", True,
+           "The FAQ's one fact about the Arbiter: 'Can I play the Arbiter if I have no other cards to exchange? "
+           "No. ... you need another card in your hand to play it.' true: it is never played from hand as the "
+           "last card."),
     Option("points_to_win", 7, "Points that win the match (rulebook: 7).", low=1),
     Option("round_turn_cap", 200,
            "Turns after which a round stops and counts as capped (no winner). Rounds end far sooner; "
@@ -214,8 +286,8 @@ def config_row(mode: str, options: dict) -> np.ndarray:
         fixed = L.ASSASSIN  # set aside face up as the Accused
     cfg[L.CFG_DECK:L.CFG_DECK + L.TYPES] = deck
     cfg[L.CFG_HAND] = MODE_HAND[mode]
-    cutthroat = mode == "cutthroat"
-    teams = mode == "two_v_two"
+    cutthroat = mode in CUTTHROAT_MODES
+    teams = mode in TEAM_MODES
     cfg[L.CFG_PLAYERS] = MODE_PLAYERS[mode]
     cfg[L.CFG_REVEAL] = 1 if mode in REVEAL_MODES else 0
     cfg[L.CFG_TEAMS] = 1 if teams else 0
@@ -255,8 +327,19 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_FIXED_ACCUSED] = fixed
     army = ARMY_MODES.get(mode, np.zeros(L.TYPES, dtype=np.int64))
     cfg[L.CFG_ARMY:L.CFG_ARMY + L.TYPES] = army
+    facets = options["king_facets"]
+    if facets == "on" and mode not in ARMY_MODES:
+        raise SetupError("options.king_facets", f"mode '{mode}' has no Mustering Phase to choose a King in")
+    cfg[L.CFG_KING_FACETS] = 1 if facets == "on" or (facets == "mode" and mode in FACET_MODES) else 0
+    cfg[L.CFG_FACET_LEFTOVER_REMOVED] = 1 if options["facet_leftover"] == "removed" else 0
+    cfg[L.CFG_MERC] = 1 if mode in MERC_MODES else 0
+    cfg[L.CFG_SWAP_TO_AREA] = 1 if options["bid_swap"] == "to_mercenary_area" else 0
+    for k, card in enumerate(("bard", "arbiter")):
+        cfg[L.CFG_TEXT_EFFECT + k] = TEXT_EFFECTS.index(options[f"{card}_effect"])
+        cfg[L.CFG_TEXT_ON_BASE + k] = base_value_mask(options[f"{card}_on_base"], f"options.{card}_on_base")
+    cfg[L.CFG_TEXT_NEEDS_OTHER + 1] = 1 if options["arbiter_needs_other"] else 0
     signature_config(cfg, mode, options)
-    chosen = L.SIGNATURE if mode in SIGNATURE_MODES else 0
+    chosen = L.SIGNATURE if mode in SIGNATURE_MODES or mode in MERC_MODES else 0  # and Mercenaries
     cfg[L.CFG_TYPES] = max(int(np.flatnonzero(deck + army + chosen)[-1]), fixed) + 1
     return cfg
 
@@ -285,6 +368,34 @@ def signature_config(cfg: np.ndarray, mode: str, options: dict) -> None:
     if options["signatures"] == "tournament" and bool(fixed[0]) != bool(fixed[1]):
         key = FIXED_SIGNATURE_KEYS[0] if fixed[0] else FIXED_SIGNATURE_KEYS[1]
         raise SetupError(f"options.{key}", "Tournament Mode's draft is between both players: fix both seats or neither")
+
+
+def base_value_mask(text: str, key: str) -> int:
+    """A text card's 'played on' condition: 'any' or comma-separated base values 1..9, as bits."""
+    if text.strip().lower() == "any":
+        return (1 << (int(L.BASE_VALUE.max()) + 1)) - 1
+    mask = 0
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= L.BASE_VALUE.max():
+            raise SetupError(key, f"expected 'any' or base values 1..{L.BASE_VALUE.max()} separated by commas "
+                                  f"(e.g. '3,4'); got {text!r}")
+        mask |= 1 << int(part)
+    return mask
+
+
+def assumed_card_texts(mode: str, options: dict) -> list[str]:
+    """The uncertain card texts a mode deals, as its report header names them."""
+    texts = []
+    for t, card in ((L.BARD, "bard"), (L.ARBITER, "arbiter")):
+        if MODE_DECKS[mode][t] > 0:
+            effect = options[f"{card}_effect"]
+            on = options[f"{card}_on_base"]
+            rule = "plain card" if effect == "none" else f"{effect} when played on base value {on}"
+            if card == "arbiter" and options["arbiter_needs_other"]:
+                rule += ", needs another card in hand"
+            texts.append(f"{L.NAMES[t]}: {rule}")
+    return [f"uses assumed card texts ({'; '.join(texts)})"] if texts else []
 
 
 # The policy family (``balance check --robust``): the plausible players, every seat the same kind.
@@ -328,7 +439,8 @@ def card_action(t: int, kinds: tuple = PLAY_KINDS) -> Action:
 
 def action_menu(mode: str, options: dict) -> list[Action]:
     """The restriction menu of a setup: every card dealt in the mode, then the choices it poses."""
-    deck = MODE_DECKS[mode] + ARMY_MODES.get(mode, 0) + (L.SIGNATURE if mode in SIGNATURE_MODES else 0)
+    deck = (MODE_DECKS[mode] + ARMY_MODES.get(mode, 0)
+            + (L.SIGNATURE if mode in SIGNATURE_MODES or mode in MERC_MODES else 0))
     kinds = CUTTHROAT_PLAY_KINDS if mode in REVEAL_MODES else PLAY_KINDS
     menu = [card_action(t, kinds) for t in range(L.TYPES) if deck[t] > 0]
     menu.append(Action("King flip", L.PH_TURN, L.ACT_FLIP, "flip the King (Disgrace the Throne, take the Successor)"))
@@ -340,6 +452,12 @@ def action_menu(mode: str, options: dict) -> list[Action]:
     elif options["first_player"] == "true_king":
         menu.append(Action("Go first", L.PH_FIRST, L.ACT_YES, "as the True King's holder, choose to go first "
                                                               "(forbidden: always go second)"))
+    if config_row(mode, options)[L.CFG_KING_FACETS]:
+        menu.append(Action("Choose a King", L.PH_PICK_CARD, L.ACT_FLIP, "choose a new King while mustering "
+                                                                       "(forbidden: keep the current one)"))
+        for facet in (L.FACET_TACTICIAN, L.FACET_LEADER):
+            menu.append(Action(L.FACET_NAMES[facet], L.PH_KING, facet, f"choose the {L.FACET_NAMES[facet]} when "
+                                                                       "choosing a King"))
     for t, kind in REACTIONS.items():
         if deck[t] > 0:
             menu.append(Action(f"{L.NAMES[t]} reaction", kind, L.ACT_YES, f"react with the {L.NAMES[t]} when "

@@ -42,6 +42,8 @@ from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
+    CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
+    PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE, PICK_SWAP_TAKE,
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
     FREE_MULLIGAN_USED, HAND, INQUISITOR, JUDGE, KINGS_HAND, KNOWN_SUCCESSOR, MAX_ACTIONS, MAX_CARDS, MYSTIC,
@@ -61,11 +63,13 @@ from balance.games.imposter_kings.layout import (
     WARDEN, WARLORD, PICK_RALLY, PH_SIGNATURE, PH_DRAFT, PH_DRAFT_ORDER, ANCESTOR, LOCKSHIFT,
     INFORMANT, FLAG_BEARER, EXHAUST, PICK_ANCESTOR_REMOVE, PICK_FLAG_BEARER, PICK_FLAG_BEARER_RETURN,
     PICK_INFORMANT_GUESS, PICK_INFORMANT_TAKE, PICK_LOCKSHIFT, DUNGEON_SHOWN,
+    FACET_LEADER, PH_FACET_TAKE, PH_KING, PICK_SQUIRE, PICK_TACTICIAN_REVEAL,
+    PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
 )
 from balance.games.imposter_kings.rules import (
-    answers, any_disgraced, apply_action, bit, court_royalty, court_value, hand_count, hand_value, has_army,
-    highest_revealed, in_mode, is_disgraced, is_opponent, known_row, legal_mask, next_seat, partner_of, pose_pending,
-    sentry_target, throne_is_royalty,
+    answers, any_disgraced, apply_action, bid_total, bit, court_royalty, court_value, hand_count, hand_value,
+    has_army, highest_revealed, in_mode, is_disgraced, is_opponent, known_row, legal_mask, next_seat, partner_of,
+    pose_pending, sentry_target, throne_is_royalty,
     side_of, wrap_seat, zone_count, zone_row, zone_types)
 
 RANDOM = POLICY_RANDOM
@@ -127,6 +131,9 @@ LOCKSHIFT_OWN_FROM = 5   # the heuristic uses the Lockshift when its own Dungeon
 # higher card is the likelier to hold the Throne; ties in the sheet's order).
 SIGNATURE_PREFERENCE = np.array([EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN, INFORMANT, STRANGER,
                                  FLAG_BEARER], dtype=np.int64)
+HEURISTIC_NEW_KING = FACET_LEADER  # the King the heuristic takes when made to choose one (see facet_pick)
+MERC_GAIN = 3        # ... and pays an Army card for a Mercenary worth at least this much more than it
+MERC_KEEP_ARMY = 3   # ... only while its Army holds at least this many cards
 
 # Scratch rows (one int64 scratch matrix per game, reused).
 SCR_DET = 0       # a determinized copy of the state
@@ -183,6 +190,9 @@ def unseen_counts(s, cfg, me, out):
         for p in range(cfg[CFG_PLAYERS]):  # opponent's face-down Army or taken from it (which: unseen)
             for t in range(types):
                 out[t] += s[zone_row(ARMY_TAKEN, p) + t] + (s[zone_row(ARMY, p) + t] if p != me else 0)
+    if cfg[CFG_MERC]:  # the round's Mercenaries, less those still face up in the Mercenary area
+        for t in range(types):
+            out[t] += s[MERC_DEALT + t] - s[MERC + t]
     if cfg[CFG_FIXED_ACCUSED] >= 0:
         out[cfg[CFG_FIXED_ACCUSED]] += 1
     if cfg[CFG_REVEAL]:  # the zones of Cutthroat's Reveal and Exchange
@@ -203,7 +213,7 @@ def unseen_counts(s, cfg, me, out):
     for i in range(s[COURT_LEN]):
         out[s[COURT_TYPE + i]] -= 1
     out[s[ACCUSED]] -= 1
-    for zone in (SUCCESSOR + me, DUNGEON + me):
+    for zone in (SUCCESSOR + me, DUNGEON + me, SQUIRE + me):
         if s[zone] >= 0:
             out[s[zone]] -= 1
     for p in range(cfg[CFG_PLAYERS]):  # a Dungeon card the Informant's right guess left face up
@@ -312,7 +322,7 @@ def random_choice(s, params, stream):
     uniform one of them), else done."""
     if s[PHASE] == PH_MULLIGAN:
         return ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO
-    if s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER:
+    if s[PHASE] == PH_PICK_CARD and (s[PICK_FOR] == PICK_MUSTER or s[PICK_FOR] == PICK_MERC_MUSTER):
         actions = s[D_CHOICES] & ~bit(ACT_NO)
         if actions == 0 or not chance(stream, RANDOM_MUSTER):
             return ACT_NO
@@ -338,7 +348,8 @@ def greedy(s, cfg, actions, n, stream):
     if phase == PH_KINGS_HAND or phase == PH_ASSASSIN:  # against an opponent (2v2: not the partner)
         other = s[PEND_USER] if phase == PH_KINGS_HAND else s[CURRENT]
         return position_of(actions, n, react_answer(s) if is_opponent(cfg, s[DECIDER], other) else ACT_NO)
-    if phase == PH_MULLIGAN or (phase == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER):
+    if phase == PH_MULLIGAN or (phase == PH_PICK_CARD and (s[PICK_FOR] == PICK_MUSTER
+                                                          or s[PICK_FOR] == PICK_MERC_MUSTER)):
         return position_of(actions, n, ACT_NO)  # no mulligan, no mustering
     return below(stream, n)
 
@@ -514,6 +525,8 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
             if not is_disgraced(s, i) and court_royalty(s, cfg, i):
                 return i
         return ACT_NO
+    if phase == PH_KING or phase == PH_FACET_TAKE:
+        return facet_pick(s, me, phase)
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
 
@@ -524,6 +537,37 @@ def preferred_signature(choices):
         if (choices & bit(t)) != 0:
             return t
     return -1
+
+
+@kernel
+def facet_pick(s, me, phase):
+    """Step 4's Kings, from the own cards and the own Army only. The heuristic keeps its base King
+    (``muster_choice`` never chooses a new one): measured in mode fon, 2,000 mirrored matches against
+    itself on the base King, choosing the Master Tactician wins 0.27 of the matches (its Squire is a
+    hand card the flip seldom wins back; 0.12 with its best card as Squire) and the Charismatic Leader
+    0.45 (its best card, the Successor, is shown). Made to choose (a restriction), it takes
+    HEURISTIC_NEW_KING, the cheaper one. Its Squire is its lowest card (``pick_card_choice``). The
+    Master Tactician's flip reveals a matching Successor (strictly more cards), else takes the higher
+    of Successor and Squire, and keeps the Squire over a Rally unless its Army holds a card of higher
+    base value. The Charismatic Leader's flip trades its public Successor for a hidden Rallied card of
+    the same base value when its Army holds one, else takes it."""
+    if phase == PH_KING:
+        if (s[D_CHOICES] & bit(ACT_NO)) != 0:  # the Mercenary muster's King step: keep the King
+            return ACT_NO
+        return HEURISTIC_NEW_KING
+    pick_for = s[PICK_FOR]
+    succ = s[SUCCESSOR + me]
+    if pick_for == PICK_TACTICIAN_REVEAL:
+        return ACT_YES
+    if pick_for == PICK_TACTICIAN_TAKE:
+        return ACT_YES if BASE_VALUE[succ] >= BASE_VALUE[s[SQUIRE + me]] else ACT_NO
+    best = highest_in(zone_types(s, ARMY, me))
+    if pick_for == PICK_TACTICIAN_SQUIRE:
+        return ACT_NO if best >= 0 and BASE_VALUE[best] > BASE_VALUE[s[SQUIRE + me]] else ACT_YES
+    for t in range(TYPES):  # PICK_LEADER_TAKE
+        if s[zone_row(ARMY, me) + t] > 0 and BASE_VALUE[t] == BASE_VALUE[succ]:
+            return ACT_NO
+    return ACT_YES
 
 
 @kernel
@@ -551,6 +595,8 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
         return ACT_YES if low >= 0 and BASE_VALUE[s[ACCUSED]] > BASE_VALUE[low] else ACT_NO
     if phase == PH_SPY:  # a Disgraced Spy leaves the Throne at 1: keep the 8 instead
         return ACT_NO
+    if phase == PH_RAISE:
+        return raise_choice(s, cfg, me)
     return -1
 
 
@@ -653,8 +699,10 @@ def pick_player_choice(s, cfg, me):
     cards, the Judge and the Princess aim at the fullest hand; the Spy forces nobody."""
     pick_for = s[PICK_FOR]
     choices = s[D_CHOICES]
-    if pick_for == PICK_EXCHANGE_START:
-        return me if (choices & bit(me)) != 0 else -1
+    if pick_for == PICK_EXCHANGE_START or pick_for == PICK_BID_TIE or pick_for == PICK_RECOMMISSION_ARMY:
+        if (choices & bit(me)) != 0:  # the tie (Exchange, bid) to myself, else to my 2v2 partner
+            return me
+        return partner_of(me) if cfg[CFG_TEAMS] and (choices & bit(partner_of(me))) != 0 else -1
     best = ACT_NO
     best_score = -1
     q = me
@@ -694,6 +742,10 @@ def pick_card_choice(s, cfg, me, buf):
         return highest_in(choices)
     if PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
         return signature_pick_choice(s, cfg, me, buf)
+    if pick_for == PICK_SQUIRE:  # a hand card given up for a second choice at the flip: the lowest
+        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+    if pick_for >= PICK_SWAP_TAKE:
+        return merc_choice(s, me)
     if pick_for >= PICK_MUSTER:
         return muster_choice(s, cfg, me)
     return team_pick(s, cfg, me, buf)
@@ -703,7 +755,8 @@ def pick_card_choice(s, cfg, me, buf):
 def muster_choice(s, cfg, me):
     """The Mustering Phase: one Recruit when the hand's weakest card (never the Assassin) is worth
     at most MUSTER_GIVE_AT_MOST and the Army holds a card worth more than it: give it up, take the
-    Army's highest card, pay the cost with its lowest; never Recommission."""
+    Army's highest card, pay the cost with its lowest; never Recommission, never choose a new King
+    (``facet_pick``)."""
     pick_for = s[PICK_FOR]
     if pick_for == PICK_RECRUIT_TAKE or pick_for == PICK_RECOMMISSION_RETURN:
         return highest_in(s[D_CHOICES])
@@ -756,6 +809,55 @@ def signature_pick_choice(s, cfg, me, buf):
         own = s[DUNGEON + me]
         return LOCKSHIFT if own >= 0 and BASE_VALUE[own] >= LOCKSHIFT_OWN_FROM else ACT_NO
     return highest_in(choices)  # Rally, Recall: the strongest card into hand, or back to the Army
+
+
+@kernel
+def merc_choice(s, me):
+    """The Mercenary round: bid cards are the ones to replace (the heuristic bids its weakest, as it
+    reveals them). The highest bid swaps its lowest bid card for the best Mercenary while that is
+    worth more; the muster Recruits once from the Army as the Army step does (a bid card worth at most
+    MUSTER_GIVE_AT_MOST for the Army's best, when better), and pays an Army card (its lowest) for the
+    best Mercenary when that is worth MERC_GAIN more than the bid card and the Army keeps
+    MERC_KEEP_ARMY cards; never Recommissions."""
+    pick_for = s[PICK_FOR]
+    choices = s[D_CHOICES]
+    low = lowest_base_in(zone_types(s, REVEALED, me))
+    merc = highest_in(zone_types(s, MERC, 0))
+    if pick_for == PICK_MERC_TAKE:
+        return highest_in(choices)
+    if pick_for == PICK_MERC_COST:
+        return lowest_base_in(choices)
+    if pick_for == PICK_SWAP_GIVE or pick_for == PICK_MERC_GIVE:
+        return lowest_base_in(choices)
+    if low < 0:
+        return ACT_NO
+    if pick_for == PICK_SWAP_TAKE:
+        return merc if merc >= 0 and BASE_VALUE[merc] > BASE_VALUE[low] else ACT_NO
+    if BASE_VALUE[low] > MUSTER_GIVE_AT_MOST:  # PICK_MERC_MUSTER
+        return ACT_NO
+    best = highest_in(zone_types(s, ARMY, me))
+    if zone_count(s, ARMY_TAKEN, me) == 0 and (choices & bit(low)) != 0 and best >= 0 \
+            and BASE_VALUE[best] > BASE_VALUE[low]:
+        return low
+    if (choices & bit(ACT_FLIP)) != 0 and merc >= 0 and BASE_VALUE[merc] >= BASE_VALUE[low] + MERC_GAIN \
+            and zone_count(s, ARMY, me) >= MERC_KEEP_ARMY:
+        return ACT_FLIP
+    return ACT_NO
+
+
+@kernel
+def raise_choice(s, cfg, me):
+    """2v2 Mercenaries: reveal the extra card when that makes my team's bid the highest alone (and it
+    is not already): the winner's free swap is the bid's prize."""
+    mine = 0
+    theirs = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        if is_opponent(cfg, me, q):
+            theirs = max(theirs, bid_total(s, q))
+        else:
+            mine = max(mine, bid_total(s, q))
+    raised = bid_total(s, me) + BASE_VALUE[s[PARTNER_CARD + me]]
+    return ACT_YES if mine <= theirs < raised else ACT_NO
 
 
 @kernel
@@ -900,7 +1002,9 @@ def best_court_card(s, cfg, sentry):
 SETUP_PICKS = ((1 << PICK_EXCHANGE_START) | (1 << PICK_EXCHANGE_VICTIM) | (1 << PICK_EXCHANGE_TAKE)
                | (1 << PICK_PARTNER_CARD) | (1 << PICK_PARTNER_TAKE) | (1 << PICK_TRADE) | (1 << PICK_MUSTER)
                | (1 << PICK_RECRUIT_COST) | (1 << PICK_RECRUIT_TAKE) | (1 << PICK_RECOMMISSION_EXHAUST)
-               | (1 << PICK_RECOMMISSION_RETURN))
+               | (1 << PICK_RECOMMISSION_RETURN) | (1 << PICK_SQUIRE) | (1 << PICK_BID_TIE) | (1 << PICK_SWAP_TAKE) | (1 << PICK_SWAP_GIVE)
+               | (1 << PICK_MERC_MUSTER) | (1 << PICK_MERC_COST) | (1 << PICK_MERC_GIVE) | (1 << PICK_MERC_TAKE)
+               | (1 << PICK_RECOMMISSION_ARMY))
 
 
 @kernel
@@ -917,10 +1021,11 @@ def nth_card(s, p, k):
 def sees_partner_card(s, cfg, me, q):
     """2v2: ``me`` sees q's fourth card: its own, and its partner's once every fourth card is placed
     ("When everyone is ready, you may look at your partner's fourth card")."""
-    if q == me:
+    if q == me or s[EXTRA_SHOWN + q] == 1:  # 2v2 Mercenaries: an extra card revealed to raise the bid
         return True
     placing = s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_PARTNER_CARD
-    return cfg[CFG_TEAMS] == 1 and q == partner_of(me) and not placing
+    bidding = s[PHASE] == PH_REVEAL or s[PHASE] == PH_RAISE  # "After the bid, you may look at your partner's"
+    return cfg[CFG_TEAMS] == 1 and q == partner_of(me) and not placing and not bidding
 
 
 @kernel
@@ -1055,6 +1160,7 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
         k = deal_slot(out, SUCCESSOR + q, s[SUCCESSOR + q] >= 0 and s[KNOWN_SUCCESSOR + me * PLAYERS + q] < 0,
                       pool, k)
         k = deal_slot(out, DUNGEON + q, s[DUNGEON + q] >= 0 and s[DUNGEON_SHOWN + q] == 0, pool, k)
+        k = deal_slot(out, SQUIRE + q, s[SQUIRE + q] >= 0, pool, k)
         k = redeal_row(s, out, zone_row(PLACED, q), pool, k)
         k = deal_slot(out, PARTNER_CARD + q, s[PARTNER_CARD + q] >= 0 and not sees_partner_card(s, cfg, me, q),
                       pool, k)
@@ -1132,14 +1238,14 @@ def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream
 def searched(s):
     """The decisions the search plays out: who goes first (with 3 or 4 players, also the direction)
     and every decision of the round in play. The mulligan and the cards placed or passed before
-    play (Reveal, Exchange, 2v2's fourth card, take and trade, Successor, Dungeon) are the
-    heuristic's."""
+    play (Reveal, Exchange, 2v2's fourth card, take and trade, Successor, Squire, Dungeon, the
+    Mustering Phase and its King) are the heuristic's."""
     phase = s[PHASE]
     if phase == PH_PICK_PLAYER or phase == PH_PICK_CARD:
         return ((SETUP_PICKS >> s[PICK_FOR]) & 1) == 0
     if phase == PH_SIGNATURE or phase == PH_DRAFT or phase == PH_DRAFT_ORDER:
         return False  # before the match's first deal: no round to play out
-    return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL)
+    return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL and phase != PH_KING and phase != PH_RAISE)
 
 
 @kernel

@@ -20,6 +20,10 @@ Cutthroat (mode "cutthroat", 3 seats): ``Position.deal("cutthroat", ...)`` start
 ``Position.build(..., mode="cutthroat")`` builds a position in play (``out=[seat, ...]`` lists
 players already knocked out, first first; ``direction=-1`` plays counterclockwise).
 
+Step 4's Kings: ``kings={seat: "Master Tactician"}`` (or "Charismatic Leader") and ``squires={seat: name}``
+build a facet King's position; while mustering "king" (the flip's code) chooses a new King, then the
+King's name; the flipped facet King's choices are "yes" / "no" (``pick_for`` says which).
+
 2v2 (mode "two_v_two", 4 seats, partners 0 & 2 against 1 & 3): ``Position.deal("two_v_two", ...)``
 starts at the Reveal; at "pick a card" the take answers "fourth" for the partner's face-down fourth
 card and the trade answers "done" (or "no") to stop placing cards. ``scores`` are the two teams'.
@@ -39,7 +43,7 @@ from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_r
 INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_PICK_COURT)
 NUMBER_PHASES = (L.PH_MYSTIC, L.PH_EXECUTIONER, L.PH_FIRST_SEAT, L.PH_PICK_PLAYER)
 WORDS = {"flip": L.ACT_FLIP, "yes": L.ACT_YES, "no": L.ACT_NO, "decline": L.ACT_NO, "stop": L.ACT_NO,
-         "fourth": L.ACT_FOURTH, "done": L.ACT_NO,
+         "fourth": L.ACT_FOURTH, "done": L.ACT_NO, "king": L.ACT_FLIP, "mercenary": L.ACT_FLIP, "keep": L.ACT_NO,
          "clockwise": L.ACT_YES, "counterclockwise": L.ACT_NO}
 
 
@@ -51,6 +55,12 @@ def action_name(phase: int, action: int, pick_for: int = -1) -> str | int:
         return "done"
     if phase == L.PH_DIRECTION:
         return "clockwise" if action == L.ACT_YES else "counterclockwise"
+    if phase == L.PH_KING:  # the Mercenary muster's King step may keep the King (ACT_NO)
+        return "keep" if action == L.ACT_NO else L.FACET_NAMES[action]
+    if phase == L.PH_PICK_CARD and pick_for == L.PICK_MUSTER and action == L.ACT_FLIP:
+        return "king"
+    if phase == L.PH_PICK_CARD and action == L.ACT_FLIP:  # the Mercenary muster's one use of the code
+        return "mercenary"
     if action == L.ACT_YES:
         return "yes"
     if action == L.ACT_NO:
@@ -60,6 +70,14 @@ def action_name(phase: int, action: int, pick_for: int = -1) -> str | int:
     if phase in INDEX_PHASES or phase in NUMBER_PHASES:
         return action
     return L.NAMES[action]
+
+
+def king_of(name: str) -> int:
+    """A King facet code from its name ("Master Tactician", "charismatic leader", "King")."""
+    for facet, facet_name in enumerate(L.FACET_NAMES):
+        if facet_name.lower() == name.lower():
+            return facet
+    raise SetupError("king", f"unknown King '{name}' (known: {', '.join(L.FACET_NAMES)})")
 
 
 def _state_field(offset: int, doc: str) -> property:
@@ -85,21 +103,25 @@ class Position:
               known: dict | None = None, turn: int = 0, mode: str = "full", options: dict | None = None,
               scores: tuple | None = None, true_king: int = 0, out: list | None = None, direction: int = 1,
               condemned_hidden: dict | None = None, armies: dict | None = None, exhausted: dict | None = None,
-              army_taken: dict | None = None) -> "Position":
+              army_taken: dict | None = None, kings: dict | None = None,
+              squires: dict | None = None) -> "Position":
         """A position at the start of seat ``turn``'s turn (Condemned/Antechamber rules apply).
         ``known``: {observer: names} (2 players: of the opponent's hand) or {(observer, owner): names}.
         The Army step: ``armies`` / ``exhausted`` / ``army_taken`` ({seat: names}) replace a seat's
         Army (default: the mode's whole Army), its Exhaust zone and the Army cards it took this round
-        (already in its hand)."""
+        (already in its hand). Step 4: ``kings`` ({seat: King name}) and ``squires`` ({seat: name}).
+        A Charismatic Leader's Successor is revealed (the round has started)."""
         opts = {o.name: o.default for o in OPTIONS}
         opts.update(options or {})
         cfg = config_row(mode, opts)
         players = MODE_PLAYERS[mode]
         s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         for p in range(L.PLAYERS):
-            s[L.SUCCESSOR + p] = s[L.DUNGEON + p] = s[L.TAKEN + p] = s[L.PARTNER_CARD + p] = -1
+            s[L.SUCCESSOR + p] = s[L.DUNGEON + p] = s[L.TAKEN + p] = s[L.PARTNER_CARD + p] = s[L.SQUIRE + p] = -1
             for o in range(L.PLAYERS):
                 s[L.KNOWN_SUCCESSOR + o * L.PLAYERS + p] = -1
+        for p, name in (kings or {}).items():
+            s[L.KING_FACET + p] = king_of(name)
         for p, names in hands.items():
             for t in _types(names):
                 s[L.HAND + p * L.TYPES + t] += 1
@@ -110,7 +132,7 @@ class Position:
             observer, owner = key if isinstance(key, tuple) else (key, 1 - key)
             for t in _types(names):
                 s[L.known_at(observer, owner) + t] += 1
-        for zone, given in ((L.SUCCESSOR, successors), (L.DUNGEON, dungeons)):
+        for zone, given in ((L.SUCCESSOR, successors), (L.DUNGEON, dungeons), (L.SQUIRE, squires)):
             for p, name in (given or {}).items():
                 s[zone + p] = L.type_of(name) if name else -1
         for zone, given in ((L.CONDEMNED, condemned), (L.CONDEMNED_HIDDEN, condemned_hidden)):
@@ -150,16 +172,19 @@ class Position:
         sides = L.SIDES if cfg[L.CFG_TEAMS] else players
         s[L.SCORE:L.SCORE + sides] = scores or (0,) * sides
         s[L.TRUE_KING] = true_king
+        R.reveal_leaders(s, cfg)
         s[L.PHASE] = L.PH_START
         R.advance(s, cfg)
         return cls(s, cfg)
 
     @classmethod
     def deal(cls, mode: str = "full", seed: int = 0, options: dict | None = None, true_king: int = 0,
-             rotation: int = 0, hands: dict | None = None, accused: str | None = None) -> "Position":
+             rotation: int = 0, hands: dict | None = None, accused: str | None = None,
+             kings: dict | None = None, mercenaries: list | None = None) -> "Position":
         """A freshly dealt round at its first decision (the first-player choice; Cutthroat's Reveal),
         through the kernel's deal. ``hands`` ({seat: names}) and ``accused`` replace the dealt ones
-        (a scripted deal; nothing before the first decision reads the hands)."""
+        (a scripted deal; nothing before the first decision reads the hands); ``kings`` ({seat: King
+        name}) the Kings the seats start the round with (Step 4); ``mercenaries`` the Mercenary area dealt."""
         from balance.engine.rng import new_stream
 
         opts = {o.name: o.default for o in OPTIONS}
@@ -169,6 +194,8 @@ class Position:
         s[L.TRUE_KING] = true_king
         R.open_armies(s, cfg)
         R.open_signatures(s, cfg)
+        for p, name in (kings or {}).items():
+            s[L.KING_FACET + p] = king_of(name)
         R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(L.MAX_CARDS, dtype=np.int64))
         for p, names in (hands or {}).items():
             s[L.HAND + p * L.TYPES:L.HAND + (p + 1) * L.TYPES] = 0
@@ -176,6 +203,11 @@ class Position:
                 s[L.HAND + p * L.TYPES + t] += 1
         if accused:
             s[L.ACCUSED] = L.type_of(accused)
+        if mercenaries is not None:  # the Mercenary area dealt this round
+            s[L.MERC:L.MERC + L.TYPES] = 0
+            for t in _types(mercenaries):
+                s[L.MERC + t] += 1
+            s[L.MERC_DEALT:L.MERC_DEALT + L.TYPES] = s[L.MERC:L.MERC + L.TYPES]
         return cls(s, cfg)
 
     @classmethod
@@ -215,6 +247,8 @@ class Position:
         word = action.lower()
         if word in WORDS:
             return WORDS[word]
+        if self.phase_code == L.PH_KING:
+            return king_of(action)
         return L.type_of(action)
 
     def apply(self, action) -> "Position":
@@ -242,9 +276,9 @@ class Position:
 
     @property
     def pick_for(self) -> str | None:
-        """What a "pick a player" / "pick a card" / "pick a Court card" decision is for (None at other
-        decisions)."""
-        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD, L.PH_PICK_COURT):
+        """What a "pick a player" / "pick a card" / "pick a Court card" decision (or a flipped facet
+        King's choice) is for (None at other decisions)."""
+        if self.phase_code in (L.PH_PICK_PLAYER, L.PH_PICK_CARD, L.PH_PICK_COURT, L.PH_FACET_TAKE):
             return L.PICK_NAMES[self.s[L.PICK_FOR]]
         return None
 
@@ -277,6 +311,15 @@ class Position:
     def successor(self, p: int) -> str | None:
         t = self.s[L.SUCCESSOR + p]
         return L.NAMES[t] if t >= 0 else None
+
+    def squire(self, p: int) -> str | None:
+        """Step 4: the Master Tactician's Squire (None: none)."""
+        t = self.s[L.SQUIRE + p]
+        return L.NAMES[t] if t >= 0 else None
+
+    def king(self, p: int) -> str:
+        """Step 4: p's King ("King", "Master Tactician" or "Charismatic Leader")."""
+        return L.FACET_NAMES[self.s[L.KING_FACET + p]]
 
     def condemned(self, p: int) -> str | None:
         """The first of p's face-up Condemned cards (None: none)."""
@@ -347,6 +390,14 @@ class Position:
     def draft(self) -> list[str]:
         """Tournament Mode: the draft's face-up cards."""
         return self._names(L.DRAFT)
+
+    def mercenaries(self) -> list[str]:
+        """The Mercenary area (face up)."""
+        return self._names(L.MERC)
+
+    def bid(self, p: int) -> int:
+        """p's bid total (its revealed bid cards, and its extra card once revealed)."""
+        return int(R.bid_total(self.s, p))
 
     def removed(self) -> list[str]:
         return self._names(L.REMOVED)

@@ -38,10 +38,10 @@ from balance.games.imposter_kings.layout import (
     CFG_RALLY_ALL_OR_NONE, CFG_SIGNATURES, CFG_SIGNATURES_FIXED, DRAFT, DRAFT_DECK, DRAFT_FACE_UP, DRAFT_FIRST,
     DRAFT_PICKS, DRAFT_SECOND_PICKS, PH_DRAFT, PH_DRAFT_ORDER, PH_SIGNATURE, SIGNATURE, SIGNATURE_CHOICES,
     SIGNATURE_MASK, SIGNATURE_TYPES, SIGNATURES, SIG_CHOOSE, SIG_NONE, SIG_RANDOM, SIG_TOURNAMENT,
-    PICK_FLAG_BEARER_RETURN, ALL_TYPES, ANCESTOR, ANCESTOR_ELDER_BONUS, CFG_ANCESTOR_ANTE, CFG_ANCESTOR_HAND,
+    PICK_FLAG_BEARER_RETURN, ANCESTOR, ANCESTOR_ELDER_BONUS, CFG_ANCESTOR_ANTE, CFG_ANCESTOR_HAND,
     DUNGEON_SHOWN, FLAG_BEARER, INFORMANT, LOCKSHIFT, PICK_ANCESTOR_REMOVE, PICK_FLAG_BEARER, PICK_INFORMANT_GUESS,
     PICK_INFORMANT_PLAYER, PICK_INFORMANT_TAKE, PICK_LOCKSHIFT, THEN_ANCESTOR_OFFER, THEN_FLAG_BEARER_RALLY,
-    THEN_FLAG_BEARER_RETURN, THEN_END_TURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
+    THEN_FLAG_BEARER_RETURN, PICK_RALLY, PICK_RECALL, RALLIED, PH_PICK_COURT, PICK_AEGIS, PICK_MUSTER, PICK_RECOMMISSION_EXHAUST,
     PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, RECOMMISSION_EXHAUSTS,
     CFG_MUTE_HAND, CFG_PLAYERS, CFG_PLY_CAP, CFG_POINTS, CFG_REVEAL, CFG_SECOND_POINT, CFG_SPY_USER_CHOOSES,
     CFG_TEAMS, CFG_TRADE_RETRIES, CHOOSER, CLOCKWISE, ACT_FOURTH, PARTNER_CARD, PICK_PARTNER_CARD,
@@ -66,6 +66,13 @@ from balance.games.imposter_kings.layout import (
     CONSPIRING, COPIED_SHIFT, EXILE, EXILE_HEAVY_BASE, EXILE_MUTE, FLAG_CONSPIRED, NAKTURN, NAKTURN_COURT_VALUE,
     PH_NAKTURN_GUESS, PICK_NAKTURN_CONDEMN, PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY,
     REACT_WITH, REACTION, STRANGER,
+    ALL_TYPES, ARMY_CARDS, CFG_FACET_LEFTOVER_REMOVED, CFG_KING_FACETS, THEN_END_TURN, THEN_TACTICIAN_SQUIRE,
+    FACET_LEADER, FACET_TACTICIAN, KING_FACET, PH_FACET_TAKE, PH_KING,
+    PICK_LEADER_TAKE, PICK_SQUIRE, PICK_TACTICIAN_REVEAL, PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
+    ARBITER, BARD, BID_CARDS, BID_WINNER, CFG_MERC, CFG_SWAP_TO_AREA, CFG_TEXT_EFFECT, CFG_TEXT_NEEDS_OTHER,
+    CFG_TEXT_ON_BASE, COURT_ROOM, EFFECT_RECALL, EXTRA_SHOWN, MERC, MERC_AREA, MERC_DEALT, PH_RAISE, PICK_BID_TIE,
+    PICK_MERC_COST, PICK_MERC_GIVE, PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE,
+    PICK_SWAP_TAKE, RAISE_ASKED,
 )
 
 SRC_HAND = 0
@@ -396,6 +403,8 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     """can_play with the Throne's value and Royalty already read (the legal-move loop)."""
     if s[zone_row(HAND, p) + t] == 0:
         return False
+    if (t == BARD or t == ARBITER) and not text_card_playable(s, cfg, p, t):
+        return False
     if s[COURT_LEN] == 0 or hand_value(s, cfg, p, t) >= throne:
         return True
     if (t == ELDER or t == ANCESTOR) and not held_muted(s, cfg, p, t) and royal_throne:
@@ -405,6 +414,19 @@ def can_play_on(s, cfg, p, t, throne, royal_throne):
     if t == AEGIS and not held_muted(s, cfg, p, t):
         return True  # "may be played on any card"
     return t == OATHBOUND and oathbound_override(s, cfg, p)
+
+
+@kernel(inline="always")
+def text_slot(t):
+    """The Bard's or the Arbiter's index in TEXT_CARDS (their scenario-defined texts)."""
+    return 0 if t == BARD else 1
+
+
+@kernel
+def text_card_playable(s, cfg, p, t):
+    """A card whose text needs another card in hand (the Arbiter, FAQ: "Can I play the Arbiter if I
+    have no other cards to exchange? No.") is not played from hand as the last one."""
+    return cfg[CFG_TEXT_NEEDS_OTHER + text_slot(t)] == 0 or hand_count(s, p) >= 2
 
 
 @kernel
@@ -728,9 +750,10 @@ def has_judge_card(s, p):
 
 @kernel(inline="always")
 def in_mode(cfg, t):
-    """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Signature Cards)."""
+    """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Signature Cards, the
+    Mercenary deck)."""
     return (cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
-            or (cfg[CFG_SIGNATURES] != SIG_NONE and SIGNATURE[t] == 1))
+            or ((cfg[CFG_SIGNATURES] != SIG_NONE or cfg[CFG_MERC] == 1) and SIGNATURE[t] == 1))
 
 
 # ---- round flow ------------------------------------------------------------------------------
@@ -775,8 +798,11 @@ def end_team_round(s, cfg, loser):
     their hand or a Successor." The knocked-out player takes the True King."""
     winner = 1 - side_of(cfg, loser)
     s[WINNER] = winner
+    exhaust_taken(s, cfg)
     points = 1
-    if cfg[CFG_FULL_SCORING]:
+    if cfg[CFG_MERC]:  # "1 point, plus +1 for each face-up King on their team. There are no bonus points"
+        points += 2 - s[FLIPPED + winner] - s[FLIPPED + partner_of(winner)]
+    elif cfg[CFG_FULL_SCORING]:
         if s[FLIPPED + winner] == 0 or s[FLIPPED + partner_of(winner)] == 0:
             points += 1
         other = partner_of(loser)
@@ -858,7 +884,7 @@ def start_turn(s, cfg):
     p's Exile's Mute lasts "until the start of your next turn"."""
     p = s[CURRENT]
     s[EXILE_MUTE + p] = 0
-    if s[PLIES] >= cfg[CFG_PLY_CAP]:
+    if s[PLIES] >= cfg[CFG_PLY_CAP] or s[COURT_LEN] > COURT_ROOM:  # the Court's room: layout.COURT_ROOM
         s[CAPPED] = 1
         exhaust_taken(s, cfg)
         s[PHASE] = PH_ROUND_OVER
@@ -982,6 +1008,8 @@ def on_played(s, cfg, p, t, source):
         informant_target(s, cfg, p)  # Immune to King's Hand: no reaction
     elif t == LOCKSHIFT and any_dungeon(s, cfg):
         pick_card(s, PICK_LOCKSHIFT, p)
+    elif (t == BARD or t == ARBITER) and text_effect_applies(s, cfg, t):
+        recall(s, cfg, p, ALL_TYPES, 1, THEN_END_TURN)  # EFFECT_RECALL, the only effect of the menu besides none
     else:
         end_turn(s, cfg)
 
@@ -1041,6 +1069,18 @@ def nakturn_condemn(s, cfg, d, a):
         s[zone_row(CONDEMNED_HIDDEN, q) + a] += 1
         forget_one(s, cfg, q, d)
     end_turn(s, cfg)
+
+
+@kernel
+def text_effect_applies(s, cfg, t):
+    """The scenario-defined text of the Bard / Arbiter just played (rules sheet's Bard: "When played
+    on a card of base value 3 or 4, Recall"): its effect is Recall and the card it was played on has
+    a base value of the text's list (a Disgraced card has none). A mandatory effect: no King's Hand."""
+    k = text_slot(t)
+    if cfg[CFG_TEXT_EFFECT + k] != EFFECT_RECALL or s[COURT_LEN] < 2:
+        return False
+    under = s[COURT_LEN] - 2
+    return not is_disgraced(s, under) and (cfg[CFG_TEXT_ON_BASE + k] >> BASE_VALUE[s[COURT_TYPE + under]]) & 1 == 1
 
 
 @kernel
@@ -1119,9 +1159,7 @@ def resolve_effect(s, cfg):
         s[PEND_LEFT] = 0
         executioner_next(s, cfg)
     elif effect == HERALD:
-        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1  # "shuffle your Successor into your hand"
-        s[SUCCESSOR + p] = -1
-        forget_successor(s, cfg, p)
+        successor_to_hand(s, cfg, p)  # "shuffle your Successor into your hand"
         pick_card(s, PICK_HERALD_SUCCESSOR, p)
     elif effect == WARDEN:
         pick_card(s, PICK_WARDEN_GIVE, p)
@@ -1244,13 +1282,22 @@ def flip_king(s, cfg, p):
 
 @kernel
 def complete_flip(s, cfg):
-    """The King's power: Disgrace the Throne card, take the Successor into hand."""
+    """The King's power: Disgrace the Throne card, take the Successor into hand (Step 4's facets:
+    the Master Tactician's ``tactician_flip``, the Charismatic Leader's choice ``apply_facet_take``)."""
     p = s[CURRENT]
+    if s[KING_FACET + p] == FACET_TACTICIAN:
+        tactician_flip(s, cfg, p)
+        return
+    if s[KING_FACET + p] == FACET_LEADER:
+        disgrace(s, s[COURT_LEN] - 1)  # "either take the Successor or remove it from the round to Rally"
+        if s[SUCCESSOR + p] >= 0:
+            facet_choice(s, PICK_LEADER_TAKE, p)
+        else:
+            end_turn(s, cfg)
+        return
     disgrace(s, s[COURT_LEN] - 1)
     if s[SUCCESSOR + p] >= 0:
-        s[zone_row(HAND, p) + s[SUCCESSOR + p]] += 1
-        s[SUCCESSOR + p] = -1
-        forget_successor(s, cfg, p)
+        successor_to_hand(s, cfg, p)
     end_turn(s, cfg)
 
 
@@ -1295,6 +1342,7 @@ def locked_in(s, cfg):
         else:
             setup_step(s, cfg, next_seat(s, cfg, s[DECIDER]))
     else:
+        reveal_leaders(s, cfg)
         s[CURRENT] = s[FIRST]
         s[PHASE] = PH_START
         advance(s, cfg)
@@ -1304,7 +1352,9 @@ def locked_in(s, cfg):
 def set_first(s, cfg, seat):
     s[FIRST] = seat
     s[SETUP_STAGE] = 0
-    if cfg[CFG_TEAMS]:
+    if cfg[CFG_MERC]:
+        merc_muster_next(s, cfg)
+    elif cfg[CFG_TEAMS]:
         take_next(s, cfg)
     elif has_army(cfg):
         pick_card(s, PICK_MUSTER, 1 - seat)  # "The player going second musters first"
@@ -1342,21 +1392,28 @@ def reveal_next(s, cfg):
     chosen after seeing the others' first two. Asks the next seat (from the True King's) that
     has not placed enough; when all have, reveals and moves on."""
     n = cfg[CFG_PLAYERS]
+    merc = cfg[CFG_MERC] == 1
     while True:
-        need = REVEAL_FIRST if s[SETUP_STAGE] == 0 and not cfg[CFG_TEAMS] else REVEAL_TOTAL
+        need = BID_CARDS if merc else (REVEAL_FIRST if s[SETUP_STAGE] == 0 and not cfg[CFG_TEAMS] else REVEAL_TOTAL)
         for k in range(n):
             q = wrap_seat(s[TRUE_KING] + k, n)
             if zone_count(s, PLACED, q) + zone_count(s, REVEALED, q) < need:
                 decide(s, PH_REVEAL, q)
                 return
+            if merc and cfg[CFG_TEAMS] and s[PARTNER_CARD + q] < 0:  # the bid's extra card, placed with them
+                pick_card(s, PICK_PARTNER_CARD, q)
+                return
         for q in range(n):
             for t in range(TYPES):
                 s[zone_row(REVEALED, q) + t] += s[zone_row(PLACED, q) + t]
                 s[zone_row(PLACED, q) + t] = 0
-        if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS]:
+        if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS] or merc:
             break
         s[SETUP_STAGE] = 1
-    if cfg[CFG_TEAMS]:
+    if merc:
+        s[RAISE_ASKED] = 0
+        raise_next(s, cfg)
+    elif cfg[CFG_TEAMS]:
         partner_card_next(s, cfg)
     else:
         start_exchange(s, cfg)
@@ -1599,12 +1656,15 @@ def exhaust_taken(s, cfg):
 
 
 @kernel
-def muster_mask(s, d):
+def muster_mask(s, cfg, d):
     """The mustering actions d may take: Recruit giving up a hand card (bit t; the Army must hold
     a card to take, and one more to Exhaust while the phase's cost is unpaid), Recommission
-    (ACT_YES: two Army cards to Exhaust; the Exhaust zone then holds one to put back), done."""
+    (ACT_YES: two Army cards to Exhaust; the Exhaust zone then holds one to put back), choose a
+    new King (ACT_FLIP, Step 4), done."""
     army = zone_count(s, ARMY, d)
     mask = bit(ACT_NO)
+    if king_choices(s, cfg, d) != 0:
+        mask |= bit(ACT_FLIP)
     if army >= (1 if s[MUSTER_PAID + d] else 2):
         mask |= hand_types(s, d)
     if army >= RECOMMISSION_EXHAUSTS:
@@ -1636,6 +1696,8 @@ def apply_muster(s, cfg, pick_for, d, a):
         elif a == ACT_YES:
             s[PEND_LEFT] = RECOMMISSION_EXHAUSTS
             pick_card(s, PICK_RECOMMISSION_EXHAUST, d)
+        elif a == ACT_FLIP:
+            decide(s, PH_KING, d)
         else:
             take_from_hand(s, cfg, d, a)
             s[REMOVED + a] += 1
@@ -1647,15 +1709,194 @@ def apply_muster(s, cfg, pick_for, d, a):
         s[zone_row(ARMY, d) + a] -= 1
         s[zone_row(HAND, d) + a] += 1
         s[zone_row(ARMY_TAKEN, d) + a] += 1
-        pick_card(s, PICK_MUSTER, d)
+        muster_again(s, cfg, d)
     elif pick_for == PICK_RECOMMISSION_EXHAUST:
         exhaust_army_card(s, d, a)
         s[PEND_LEFT] -= 1
-        pick_card(s, PICK_RECOMMISSION_EXHAUST if s[PEND_LEFT] > 0 else PICK_RECOMMISSION_RETURN, d)
-    else:  # PICK_RECOMMISSION_RETURN
+        s[PEND_TARGET] = d
+        if s[PEND_LEFT] > 0:
+            pick_card(s, PICK_RECOMMISSION_EXHAUST, d)
+        elif cfg[CFG_MERC] and cfg[CFG_TEAMS]:  # "you may return a card to your partner's Army instead"
+            pick_player(s, PICK_RECOMMISSION_ARMY, d)
+        else:
+            pick_card(s, PICK_RECOMMISSION_RETURN, d)
+    else:  # PICK_RECOMMISSION_RETURN: into the Army of PEND_TARGET (d's, or in 2v2 Mercenaries its partner's)
         s[zone_row(EXHAUST, d) + a] -= 1
-        s[zone_row(ARMY, d) + a] += 1
-        pick_card(s, PICK_MUSTER, d)
+        s[zone_row(ARMY, s[PEND_TARGET]) + a] += 1
+        muster_again(s, cfg, d)
+
+
+# ---- the Mercenary modes: the Bid, the free swap, the Mercenary muster ------------------------------
+@kernel
+def bid_total(s, q):
+    """q's bid: the total base value of its revealed bid cards, and of its extra card once revealed."""
+    total = 0
+    for t in range(TYPES):
+        total += s[zone_row(REVEALED, q) + t] * BASE_VALUE[t]
+    if s[EXTRA_SHOWN + q] == 1:
+        total += BASE_VALUE[s[PARTNER_CARD + q]]
+    return total
+
+
+@kernel
+def highest_bids(s, cfg):
+    """The seats whose bid is the highest (a mask)."""
+    best = 0
+    for q in range(cfg[CFG_PLAYERS]):
+        best = max(best, bid_total(s, q))
+    mask = np.int64(0)
+    for q in range(cfg[CFG_PLAYERS]):
+        if bid_total(s, q) == best:
+            mask |= bit(q)
+    return mask
+
+
+@kernel
+def raise_next(s, cfg):
+    """2v2 Mercenaries: "within a set time, anyone may reveal their extra card to raise their bid ...
+    Each time someone does, the timer restarts. Bidding ends when nobody reveals within the time,
+    or there are no extra cards left." The timer as yes/no decisions in turn order from the True
+    King: the next seat with a hidden extra card that has not let the timer run since the last
+    raise; when none is left, the bid is settled (Cutthroat: at once)."""
+    n = cfg[CFG_PLAYERS]
+    if cfg[CFG_TEAMS]:
+        for k in range(n):
+            q = wrap_seat(s[TRUE_KING] + k, n)
+            if s[PARTNER_CARD + q] >= 0 and s[EXTRA_SHOWN + q] == 0 and (s[RAISE_ASKED] >> q) & 1 == 0:
+                decide(s, PH_RAISE, q)
+                return
+    tied = highest_bids(s, cfg)
+    if single(tied):
+        s[BID_WINNER] = bit_index(tied)
+        swap_next(s, cfg)
+    else:  # "If bids tie, the True King decides who wins"
+        pick_player(s, PICK_BID_TIE, s[TRUE_KING])
+
+
+@kernel
+def swap_next(s, cfg):
+    """"The highest bid wins and may swap any of their revealed cards for any Mercenary cards, for
+    free": one Mercenary at a time while the winner has a bid card to give; then the True King
+    chooses the first player and the direction of play."""
+    w = s[BID_WINNER]
+    if zone_count(s, REVEALED, w) > 0 and zone_count(s, MERC, 0) > 0:
+        pick_card(s, PICK_SWAP_TAKE, w)
+    else:
+        choose_first(s, cfg)
+
+
+@kernel
+def merc_muster_next(s, cfg):
+    """"Mustering Phase. Starting with the player going last and going in reverse turn order":
+    SETUP_STAGE seats are done; then every card in front of a player goes back to its hand and
+    the Successors are placed (2v2 Mercenaries: then the Trade, then the Dungeons)."""
+    n = cfg[CFG_PLAYERS]
+    if s[SETUP_STAGE] < n:
+        merc_muster_start(s, cfg, seat_at(s, cfg, s[FIRST], n - 1 - s[SETUP_STAGE]))
+        return
+    for q in range(n):
+        for t in range(TYPES):
+            for _ in range(s[zone_row(REVEALED, q) + t]):
+                give_to_hand_public(s, cfg, q, t)
+            s[zone_row(REVEALED, q) + t] = 0
+        card = s[PARTNER_CARD + q]
+        if card >= 0:  # the extra card: everyone saw it if revealed, else the partner did after the bid
+            if s[EXTRA_SHOWN + q] == 1:
+                give_to_hand_public(s, cfg, q, card)
+            else:
+                give_seen_by(s, q, card, partner_of(q))
+            s[PARTNER_CARD + q] = -1
+            s[EXTRA_SHOWN + q] = 0
+    s[SETUP_STAGE] = 0
+    setup_step(s, cfg, s[FIRST])
+
+
+@kernel
+def merc_muster_start(s, cfg, d):
+    """d's Mercenary muster begins. "A King with both facets": its first step is the King (PH_KING: a
+    new King, or ACT_NO to keep the one it has), as Step 4's "choose a new King" during the Mustering
+    Phase; nothing d learns while mustering bears on it, so one step per muster loses no choice."""
+    if king_choices(s, cfg, d) != 0:
+        decide(s, PH_KING, d)
+    else:
+        pick_card(s, PICK_MERC_MUSTER, d)
+
+
+@kernel
+def merc_muster_mask(s, d):
+    """The Mercenary muster's actions: Recruit from the Army (bit t: give up bid card t; the Army
+    holds a card), Recruit a Mercenary (ACT_FLIP: a bid card, an Army card to Exhaust, a Mercenary
+    to take), Recommission (ACT_YES: two Army cards), done. "Either way, you can only swap out the
+    3 cards you revealed for the bid": the cards taken go to the hand, so each Recruit spends one."""
+    army = zone_count(s, ARMY, d)
+    bid = zone_types(s, REVEALED, d)
+    mask = bit(ACT_NO)
+    if army >= 1:
+        mask |= bid
+        if bid != 0 and zone_count(s, MERC, 0) > 0:
+            mask |= bit(ACT_FLIP)
+    if army >= RECOMMISSION_EXHAUSTS:
+        mask |= bit(ACT_YES)
+    return mask
+
+
+@kernel
+def discard_bid_card(s, d, t):
+    """A bid card given up is removed from the round face up (the Recruit's "discard")."""
+    s[zone_row(REVEALED, d) + t] -= 1
+    s[REMOVED + t] += 1
+
+
+@kernel
+def take_mercenary(s, cfg, d, t):
+    """d takes Mercenary t from the Mercenary area into its hand, in everyone's sight."""
+    s[MERC + t] -= 1
+    give_to_hand_public(s, cfg, d, t)
+
+
+@kernel
+def apply_merc_pick(s, cfg, pick_for, d, a):
+    """The Mercenary round's picks: the bid's tie and free swap, the Mercenary muster's steps."""
+    if pick_for == PICK_SWAP_TAKE:
+        if a == ACT_NO:
+            choose_first(s, cfg)
+        else:
+            take_mercenary(s, cfg, d, a)
+            pick_card(s, PICK_SWAP_GIVE, d)
+    elif pick_for == PICK_SWAP_GIVE:
+        if cfg[CFG_SWAP_TO_AREA]:
+            s[zone_row(REVEALED, d) + a] -= 1
+            s[MERC + a] += 1
+        else:
+            discard_bid_card(s, d, a)
+        swap_next(s, cfg)
+    elif pick_for == PICK_MERC_MUSTER:
+        if a == ACT_NO:
+            s[SETUP_STAGE] += 1
+            merc_muster_next(s, cfg)
+        elif a == ACT_YES:
+            s[PEND_LEFT] = RECOMMISSION_EXHAUSTS
+            pick_card(s, PICK_RECOMMISSION_EXHAUST, d)
+        elif a == ACT_FLIP:  # "Exhaust a card from your Army ... You pay this cost every time."
+            pick_card(s, PICK_MERC_COST, d)
+        else:  # Recruit from your Army: no cost; the Army card comes face down (unseen)
+            discard_bid_card(s, d, a)
+            pick_card(s, PICK_RECRUIT_TAKE, d)
+    elif pick_for == PICK_MERC_COST:
+        exhaust_army_card(s, d, a)
+        pick_card(s, PICK_MERC_GIVE, d)
+    elif pick_for == PICK_MERC_GIVE:
+        discard_bid_card(s, d, a)
+        pick_card(s, PICK_MERC_TAKE, d)
+    else:  # PICK_MERC_TAKE
+        take_mercenary(s, cfg, d, a)
+        pick_card(s, PICK_MERC_MUSTER, d)
+
+
+@kernel(inline="always")
+def muster_again(s, cfg, d):
+    """d's next mustering action (the Army step's or the Mercenary muster)."""
+    pick_card(s, PICK_MERC_MUSTER if cfg[CFG_MERC] else PICK_MUSTER, d)
 
 
 # ---- Rally and Recall (Fragments of Nersetti, step 3): Army picks with a continuation ----------------
@@ -1751,6 +1992,8 @@ def then_step(s, cfg, p, then):
         pick_card(s, PICK_FLAG_BEARER_RETURN, p)
     elif then == THEN_ANCESTOR_OFFER and hand_count(s, p) > 0:
         pick_card(s, PICK_ANCESTOR_REMOVE, p)
+    elif then == THEN_TACTICIAN_SQUIRE:
+        tactician_squire(s, cfg, p)
     else:
         end_turn(s, cfg)
     return False
@@ -1986,6 +2229,185 @@ def apply_signature_choice(s, cfg, phase, d, a):
     signature_next(s, cfg)
 
 
+# ---- Step 4, Facets of the King: the King chosen while mustering, the Squire, the facets' flips ----
+@kernel
+def king_choices(s, cfg, p):
+    """The Kings p may choose while mustering (bit f: facet f): "you may now also choose a new King",
+    one of the two facets (the base King is only the starting one), not the King it has."""
+    if cfg[CFG_KING_FACETS] == 0:
+        return np.int64(0)
+    return (bit(FACET_TACTICIAN) | bit(FACET_LEADER)) & ~bit(s[KING_FACET + p])
+
+
+@kernel
+def successor_done(s, cfg, d):
+    """d placed its Successor (and Squire): 2v2's Successors are seen and traded, else the Dungeon."""
+    if cfg[CFG_TEAMS]:
+        successor_placed(s, cfg)
+    elif cfg[CFG_DUNGEON]:
+        decide(s, PH_DUNGEON, d)
+    else:
+        locked_in(s, cfg)
+
+
+@kernel
+def reveal_successor(s, cfg, p):
+    """The Charismatic Leader's Successor lies face up: every player sees its type."""
+    for o in range(cfg[CFG_PLAYERS]):
+        if o != p:
+            s[KNOWN_SUCCESSOR + o * PLAYERS + p] = s[SUCCESSOR + p]
+
+
+@kernel
+def reveal_leaders(s, cfg):
+    """The round starts: "The Charismatic Leader reveals the Successor once the round starts"."""
+    if cfg[CFG_KING_FACETS] == 0:
+        return
+    for p in range(cfg[CFG_PLAYERS]):
+        if s[KING_FACET + p] == FACET_LEADER and s[SUCCESSOR + p] >= 0:
+            reveal_successor(s, cfg, p)
+
+
+@kernel
+def successor_to_hand(s, cfg, p):
+    """p takes its Successor into its hand: hidden, unless it lay face up (the Charismatic Leader's)."""
+    t = s[SUCCESSOR + p]
+    if s[KING_FACET + p] == FACET_LEADER:
+        give_to_hand_public(s, cfg, p, t)
+    else:
+        s[zone_row(HAND, p) + t] += 1
+    s[SUCCESSOR + p] = -1
+    forget_successor(s, cfg, p)
+
+
+@kernel(inline="always")
+def facet_choice(s, pick_for, p):
+    s[PICK_FOR] = pick_for
+    decide(s, PH_FACET_TAKE, p)
+
+
+@kernel
+def tactician_flip(s, cfg, p):
+    """The Master Tactician: "Disgrace the Throne card; if the Successor has the same base value as
+    that card you may reveal and take it, Recall a base Army card, then take the Squire or remove it
+    to Rally; otherwise take the Successor or the Squire." The base value is the Throne card's before
+    this Disgrace: a card Disgraced already "has no base value, so your Successor can never match it"
+    (FAQ)."""
+    top = s[COURT_LEN] - 1
+    succ = s[SUCCESSOR + p]
+    matches = succ >= 0 and not is_disgraced(s, top) and BASE_VALUE[succ] == BASE_VALUE[s[COURT_TYPE + top]]
+    disgrace(s, top)
+    if matches:
+        facet_choice(s, PICK_TACTICIAN_REVEAL, p)
+    else:
+        tactician_take(s, cfg, p)
+
+
+@kernel
+def tactician_take(s, cfg, p):
+    """The Master Tactician's "otherwise take the Successor or the Squire" (asked when both lie there;
+    else the one there is taken)."""
+    if s[SUCCESSOR + p] >= 0 and s[SQUIRE + p] >= 0:
+        facet_choice(s, PICK_TACTICIAN_TAKE, p)
+        return
+    if s[SUCCESSOR + p] >= 0:
+        successor_to_hand(s, cfg, p)
+    elif s[SQUIRE + p] >= 0:
+        squire_to_hand(s, p)
+    end_turn(s, cfg)
+
+
+@kernel(inline="always")
+def squire_to_hand(s, p):
+    s[zone_row(HAND, p) + s[SQUIRE + p]] += 1
+    s[SQUIRE + p] = -1
+
+
+@kernel
+def tactician_squire(s, cfg, p):
+    """After the matching Successor and the Recall: "then take the Squire or remove it to Rally"."""
+    if s[SQUIRE + p] >= 0:
+        facet_choice(s, PICK_TACTICIAN_SQUIRE, p)
+    else:
+        end_turn(s, cfg)
+
+
+@kernel(inline="always")
+def type_mask(table):
+    """The types a per-type table marks, as a mask."""
+    mask = np.int64(0)
+    for t in range(TYPES):
+        if table[t] > 0:
+            mask |= bit(t)
+    return mask
+
+
+@kernel(inline="always")
+def types_up_to(value):
+    """The types of base value ``value`` or lower, as a mask."""
+    mask = np.int64(0)
+    for t in range(TYPES):
+        if BASE_VALUE[t] <= value:
+            mask |= bit(t)
+    return mask
+
+
+@kernel
+def leave_facet_card(s, cfg, p):
+    """The card a flipped facet King did not take (its Successor or Squire): it stays where it lies
+    (option facet_leftover 'stays': a Successor still counts as one), or it is removed from the round
+    face down ('removed')."""
+    if cfg[CFG_FACET_LEFTOVER_REMOVED] == 0:
+        return
+    if s[SUCCESSOR + p] >= 0:
+        s[REMOVED_HIDDEN + s[SUCCESSOR + p]] += 1
+        s[SUCCESSOR + p] = -1
+        forget_successor(s, cfg, p)
+    if s[SQUIRE + p] >= 0:
+        s[REMOVED_HIDDEN + s[SQUIRE + p]] += 1
+        s[SQUIRE + p] = -1
+
+
+@kernel
+def apply_facet_take(s, cfg, d, a):
+    """A flipped facet King's choice (PICK_FOR says which; ACT_YES / ACT_NO)."""
+    pick_for = s[PICK_FOR]
+    if pick_for == PICK_TACTICIAN_REVEAL:
+        if a == ACT_NO:
+            tactician_take(s, cfg, d)
+            return
+        succ = s[SUCCESSOR + d]
+        s[SUCCESSOR + d] = -1
+        forget_successor(s, cfg, d)
+        give_to_hand_public(s, cfg, d, succ)  # revealed: everyone saw it taken
+        recall(s, cfg, d, type_mask(ARMY_CARDS), 1, THEN_TACTICIAN_SQUIRE)
+    elif pick_for == PICK_TACTICIAN_TAKE:
+        if a == ACT_YES:
+            successor_to_hand(s, cfg, d)
+        else:
+            squire_to_hand(s, d)
+        leave_facet_card(s, cfg, d)
+        end_turn(s, cfg)
+    elif pick_for == PICK_TACTICIAN_SQUIRE:
+        if a == ACT_YES:
+            squire_to_hand(s, d)
+            end_turn(s, cfg)
+        else:
+            s[REMOVED_HIDDEN + s[SQUIRE + d]] += 1  # removed face down: nobody else learns it
+            s[SQUIRE + d] = -1
+            rally(s, cfg, d, ALL_TYPES, 1, THEN_END_TURN)
+    else:  # PICK_LEADER_TAKE
+        if a == ACT_YES:
+            successor_to_hand(s, cfg, d)
+            end_turn(s, cfg)
+        else:
+            succ = s[SUCCESSOR + d]
+            s[REMOVED + succ] += 1  # it lay face up
+            s[SUCCESSOR + d] = -1
+            forget_successor(s, cfg, d)
+            rally(s, cfg, d, types_up_to(BASE_VALUE[succ]), 1, THEN_END_TURN)
+
+
 # ---- performing a decision -------------------------------------------------------------------
 @kernel
 def apply_action(s, cfg, a):
@@ -2003,12 +2425,10 @@ def apply_action(s, cfg, a):
         s[zone_row(HAND, d) + a] -= 1
         s[SUCCESSOR + d] = a
         forget_one(s, cfg, d, -1)
-        if cfg[CFG_TEAMS]:
-            successor_placed(s, cfg)
-        elif cfg[CFG_DUNGEON]:
-            decide(s, PH_DUNGEON, d)
+        if s[KING_FACET + d] == FACET_TACTICIAN:
+            pick_card(s, PICK_SQUIRE, d)  # "their Successor (and Squire, with the Master Tactician)"
         else:
-            locked_in(s, cfg)
+            successor_done(s, cfg, d)
     elif phase == PH_DUNGEON:
         s[zone_row(HAND, d) + a] -= 1
         s[DUNGEON + d] = a
@@ -2033,6 +2453,13 @@ def apply_action(s, cfg, a):
     elif phase == PH_DIRECTION:
         s[DIRECTION] = CLOCKWISE if a == ACT_YES else COUNTERCLOCKWISE
         set_first(s, cfg, s[FIRST])
+    elif phase == PH_RAISE:
+        if a == ACT_YES:  # the timer restarts for everyone
+            s[EXTRA_SHOWN + d] = 1
+            s[RAISE_ASKED] = 0
+        else:
+            s[RAISE_ASKED] |= bit(d)
+        raise_next(s, cfg)
     else:
         apply_ability_choice(s, cfg, phase, d, a)
     advance(s, cfg)
@@ -2072,6 +2499,12 @@ def apply_ability_choice(s, cfg, phase, d, a):
         apply_pick_card(s, cfg, d, a)
     elif phase == PH_NAKTURN_GUESS:  # ACT_NO is a guess, not a decline
         nakturn_guess(s, cfg, d, a)
+    elif phase == PH_KING:
+        if a != ACT_NO:  # ACT_NO: the Mercenary muster's King step keeps the King
+            s[KING_FACET + d] = a  # "Place the new King over your current one" (the True King stays with d)
+        muster_again(s, cfg, d)
+    elif phase == PH_FACET_TAKE:
+        apply_facet_take(s, cfg, d, a)
     elif a == ACT_NO and phase != PH_SOLDIER_NAME and phase != PH_JUDGE_NAME:
         end_turn(s, cfg)  # the optional ability is declined (or the Soldier stops disgracing)
     elif phase == PH_FOOL:
@@ -2138,6 +2571,12 @@ def apply_pick_player(s, cfg, d, a):
     elif pick_for == PICK_INFORMANT_PLAYER:
         s[PEND_TARGET] = a
         pick_card(s, PICK_INFORMANT_GUESS, d)
+    elif pick_for == PICK_BID_TIE:
+        s[BID_WINNER] = a
+        swap_next(s, cfg)
+    elif pick_for == PICK_RECOMMISSION_ARMY:
+        s[PEND_TARGET] = a
+        pick_card(s, PICK_RECOMMISSION_RETURN, d)
     else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
         s[PEND_TARGET] = a
         if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
@@ -2166,6 +2605,8 @@ def apply_pick_card(s, cfg, d, a):
         s[zone_row(HAND, d) + a] -= 1
         s[SUCCESSOR + d] = a
         forget_one(s, cfg, d, -1)
+        if s[KING_FACET + d] == FACET_LEADER:
+            reveal_successor(s, cfg, d)
         if herald_follow_mask(s, cfg, d) != 0:
             decide(s, PH_HERALD_PLAY, d)
         else:
@@ -2181,7 +2622,10 @@ def apply_pick_card(s, cfg, d, a):
     elif pick_for == PICK_PARTNER_CARD:
         s[zone_row(HAND, d) + a] -= 1
         s[PARTNER_CARD + d] = a
-        partner_card_next(s, cfg)
+        if cfg[CFG_MERC]:  # 2v2 Mercenaries: the extra card is placed with the bid
+            reveal_next(s, cfg)
+        else:
+            partner_card_next(s, cfg)
     elif pick_for == PICK_PARTNER_TAKE:
         take_from_partner(s, cfg, d, a)
     elif pick_for == PICK_TRADE:
@@ -2195,6 +2639,13 @@ def apply_pick_card(s, cfg, d, a):
         nakturn_condemn(s, cfg, d, a)
     elif PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
         apply_signature_pick(s, cfg, pick_for, d, a)
+    elif pick_for == PICK_SQUIRE:
+        s[zone_row(HAND, d) + a] -= 1
+        s[SQUIRE + d] = a
+        forget_one(s, cfg, d, -1)
+        successor_done(s, cfg, d)
+    elif pick_for >= PICK_SWAP_TAKE:
+        apply_merc_pick(s, cfg, pick_for, d, a)
     elif pick_for >= PICK_MUSTER:
         apply_muster(s, cfg, pick_for, d, a)
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
@@ -2225,6 +2676,9 @@ def spy_swap(s, cfg, d, a):
         s[KNOWN_SUCCESSOR + d * PLAYERS + q] = a
     elif user != q:  # the Spy's user saw the old Successor: it is now in q's hand
         learn_holds(s, user, q, old)
+    if s[KING_FACET + q] == FACET_LEADER:  # the old Successor lay face up; the new one does too
+        learn_by_all(s, cfg, q, old)
+        reveal_successor(s, cfg, q)
     end_turn(s, cfg)
 
 
@@ -2298,6 +2752,10 @@ def pick_player_mask(s, cfg, d):
         return opponents_in_round(s, cfg, d) | bit(ACT_NO)
     if pick_for == PICK_INFORMANT_PLAYER:
         return dungeon_targets(s, cfg, d)
+    if pick_for == PICK_BID_TIE:
+        return highest_bids(s, cfg)
+    if pick_for == PICK_RECOMMISSION_ARMY:
+        return bit(d) | bit(partner_of(d))
     return spy_targets(s, cfg) | bit(ACT_NO)
 
 
@@ -2322,7 +2780,7 @@ def pick_card_mask(s, cfg, d):
     if pick_for == PICK_TRADE:
         return hand_types(s, d) | bit(ACT_NO)
     if pick_for == PICK_MUSTER:
-        return muster_mask(s, d)
+        return muster_mask(s, cfg, d)
     if pick_for == PICK_NAKTURN_NAME:
         mask = bit(ACT_NO)
         for t in range(TYPES):
@@ -2333,11 +2791,28 @@ def pick_card_mask(s, cfg, d):
         return hand_types(s, s[PEND_TARGET])
     if PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
         return signature_pick_mask(s, cfg, pick_for, d)
+    if pick_for == PICK_SQUIRE:
+        return hand_types(s, d)
+    if pick_for >= PICK_SWAP_TAKE:
+        return merc_pick_mask(s, pick_for, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
         return zone_types(s, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
         return zone_types(s, ARMY, d)
     return hand_types(s, d)
+
+
+@kernel
+def merc_pick_mask(s, pick_for, d):
+    if pick_for == PICK_SWAP_TAKE:
+        return zone_types(s, MERC, 0) | bit(ACT_NO)
+    if pick_for == PICK_SWAP_GIVE or pick_for == PICK_MERC_GIVE:
+        return zone_types(s, REVEALED, d)
+    if pick_for == PICK_MERC_MUSTER:
+        return merc_muster_mask(s, d)
+    if pick_for == PICK_MERC_COST:
+        return zone_types(s, ARMY, d)
+    return zone_types(s, MERC, 0)  # PICK_MERC_TAKE
 
 
 @kernel
@@ -2348,12 +2823,17 @@ def legal_mask(s, cfg):
     d = s[DECIDER]
     mask = np.int64(0)
     if phase == PH_FIRST or phase == PH_MULLIGAN or phase == PH_PRINCESS or phase == PH_DIRECTION \
-            or phase == PH_WARDEN or phase == PH_SPY or phase == PH_NAKTURN_GUESS:
+            or phase == PH_WARDEN or phase == PH_SPY or phase == PH_NAKTURN_GUESS or phase == PH_FACET_TAKE \
+            or phase == PH_RAISE:
         return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_KINGS_HAND:
         return reaction_mask(s, cfg, d, KINGS_HAND)
     if phase == PH_ASSASSIN:
         return reaction_mask(s, cfg, d, ASSASSIN)
+    if phase == PH_KING:
+        if cfg[CFG_MERC]:  # the Mercenary muster's own King step: keeping the King is an answer too
+            return king_choices(s, cfg, d) | bit(ACT_NO)
+        return king_choices(s, cfg, d)
     if phase == PH_TURN:
         mask = playable_types(s, cfg, d)
         if can_flip(s, d):
@@ -2444,6 +2924,7 @@ def deal_round(s, cfg, stream, rotation, cards):
         s[DUNGEON + p] = -1
         s[TAKEN + p] = -1
         s[PARTNER_CARD + p] = -1
+        s[SQUIRE + p] = -1
         for o in range(PLAYERS):
             s[KNOWN_SUCCESSOR + o * PLAYERS + p] = -1
     s[WINNER] = -1
@@ -2468,10 +2949,28 @@ def deal_round(s, cfg, stream, rotation, cards):
         s[ACCUSED] = cards[left]
         left += 1
     s[UNUSED] = cards[left] if left < n else -1
+    s[BID_WINNER] = -1
+    if cfg[CFG_MERC]:
+        deal_mercenaries(s, stream, cards)
     if cfg[CFG_REVEAL]:
         reveal_next(s, cfg)
     else:
         choose_first(s, cfg)
+
+
+@kernel
+def deal_mercenaries(s, stream, cards):
+    """"Shuffle the Mercenary deck and deal 5 cards face up to the Mercenary area" (the deck: one of
+    each Signature Card; last round's are back in it)."""
+    n = 0
+    for t in range(TYPES):
+        if SIGNATURE[t] == 1:
+            cards[n] = t
+            n += 1
+    shuffle(stream, cards, n)
+    for k in range(MERC_AREA):
+        s[MERC + cards[k]] += 1
+        s[MERC_DEALT + cards[k]] += 1
 
 
 @allocating_kernel
@@ -2482,13 +2981,13 @@ def count_cards(s):
         for t in range(TYPES):
             for zone in (HAND, ANTE, PLACED, REVEALED, CONDEMNED, CONDEMNED_HIDDEN):
                 counts[t] += s[zone_row(zone, p) + t]
-        for zone in (SUCCESSOR, DUNGEON, TAKEN, PARTNER_CARD):
+        for zone in (SUCCESSOR, DUNGEON, TAKEN, PARTNER_CARD, SQUIRE):
             if s[zone + p] >= 0:
                 counts[s[zone + p]] += 1
     for i in range(s[COURT_LEN]):
         counts[s[COURT_TYPE + i]] += 1
     for t in range(TYPES):
-        counts[t] += s[REMOVED + t] + s[REMOVED_HIDDEN + t] + s[POOL + t]
+        counts[t] += s[REMOVED + t] + s[REMOVED_HIDDEN + t] + s[POOL + t] + s[MERC + t]
     counts[s[ACCUSED]] += 1
     if s[UNUSED] >= 0:
         counts[s[UNUSED]] += 1
