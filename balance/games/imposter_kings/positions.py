@@ -187,13 +187,7 @@ class Position:
         name}) the Kings the seats start the round with (Step 4); ``mercenaries`` the Mercenary area dealt."""
         from balance.engine.rng import new_stream
 
-        opts = {o.name: o.default for o in OPTIONS}
-        opts.update(options or {})
-        cfg = config_row(mode, opts)
-        s = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        s[L.TRUE_KING] = true_king
-        R.open_armies(s, cfg)
-        R.open_signatures(s, cfg)
+        s, cfg = _match_start(mode, options, true_king)
         for p, name in (kings or {}).items():
             s[L.KING_FACET + p] = king_of(name)
         R.deal_round(s, cfg, new_stream(seed, 0), rotation, np.zeros(L.MAX_CARDS, dtype=np.int64))
@@ -217,13 +211,7 @@ class Position:
         nothing pending: ``over``), through the kernel (the match loop's ``start_signatures``)."""
         from balance.engine.rng import new_stream
 
-        opts = {o.name: o.default for o in OPTIONS}
-        opts.update(options or {})
-        cfg = config_row(mode, opts)
-        s = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        s[L.TRUE_KING] = true_king
-        R.open_armies(s, cfg)
-        R.open_signatures(s, cfg)
+        s, cfg = _match_start(mode, options, true_king)
         R.start_signatures(s, cfg, new_stream(seed, 0), np.zeros(L.MAX_CARDS, dtype=np.int64))
         return cls(s, cfg)
 
@@ -429,3 +417,16 @@ class Position:
         if self.over:
             lines.append(f"round over: winner seat {self.winner}, {self.points} point(s)")
         return "\n".join(lines)
+
+
+def _match_start(mode: str, options: dict | None, true_king: int) -> tuple[np.ndarray, np.ndarray]:
+    """A match's state before its first deal (the True King, the Armies, the fixed Signature Cards)
+    and the setup's configuration row."""
+    opts = {o.name: o.default for o in OPTIONS}
+    opts.update(options or {})
+    cfg = config_row(mode, opts)
+    s = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    s[L.TRUE_KING] = true_king
+    R.open_armies(s, cfg)
+    R.open_signatures(s, cfg)
+    return s, cfg

@@ -1429,16 +1429,23 @@ def highest_revealed(s, q):
 
 
 @kernel
-def tied_for_highest(s, cfg):
-    """The seats that revealed the highest-value card (a mask)."""
+def highest_seats(s, cfg, of_bids):
+    """The seats with the highest value (a mask): the highest revealed card (the Exchange's start)
+    or, ``of_bids``, the highest bid (the Mercenary modes)."""
     best = 0
     for q in range(cfg[CFG_PLAYERS]):
-        best = max(best, highest_revealed(s, q))
+        best = max(best, bid_total(s, q) if of_bids else highest_revealed(s, q))
     mask = np.int64(0)
     for q in range(cfg[CFG_PLAYERS]):
-        if highest_revealed(s, q) == best:
+        if (bid_total(s, q) if of_bids else highest_revealed(s, q)) == best:
             mask |= bit(q)
     return mask
+
+
+@kernel
+def tied_for_highest(s, cfg):
+    """The seats that revealed the highest-value card (a mask)."""
+    return highest_seats(s, cfg, False)
 
 
 @kernel
@@ -1741,14 +1748,7 @@ def bid_total(s, q):
 @kernel
 def highest_bids(s, cfg):
     """The seats whose bid is the highest (a mask)."""
-    best = 0
-    for q in range(cfg[CFG_PLAYERS]):
-        best = max(best, bid_total(s, q))
-    mask = np.int64(0)
-    for q in range(cfg[CFG_PLAYERS]):
-        if bid_total(s, q) == best:
-            mask |= bit(q)
-    return mask
+    return highest_seats(s, cfg, True)
 
 
 @kernel
