@@ -137,8 +137,9 @@ def conspiring(s, p):
 @kernel
 def exile_mutes(s, cfg, held):
     """An Exile's "every card is Muted until the start of your next turn" holds; for cards in hands
-    and Antechambers (``held``) only under option exile_scope 'everywhere'."""
-    if held and cfg[CFG_EXILE_HAND] == 0:
+    and Antechambers (``held``) only under option exile_scope 'everywhere'. A mode without the Exile
+    returns at once: every value and keyword read asks this."""
+    if (held and cfg[CFG_EXILE_HAND] == 0) or not in_mode(cfg, EXILE):
         return False
     for p in range(cfg[CFG_PLAYERS]):
         if s[EXILE_MUTE + p] != 0:
