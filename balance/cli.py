@@ -284,6 +284,9 @@ def claims_text(scenario: Scenario, summary: dict) -> str:
     if facts is not None and len(facts):
         lines.append("  facts of the setup:")
         lines += [f"    {fact_text(r)}" for r in facts.to_dict("records")]
+    for analysis in summary.get("analyses", []):
+        lines.append(f"  {analysis['title']}:")
+        lines += [f"    {line}" for line in analysis["table"].to_string(index=False).splitlines()]
     uni = summary.get("seat_uniformity")
     if uni and uni.get("untestable") and uni["untestable"] != "one seat":
         lines.append(f"  seat uniformity: no test ({uni['untestable']})")

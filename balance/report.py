@@ -1109,6 +1109,11 @@ def _study_section(page: Page, s: Study) -> None:
     if not facts.empty:
         page.heading(4, "Facts of the setup (no sampling error)")
         page.table(facts)
+    for analysis in s.summary.get("analyses", []):
+        page.heading(4, analysis["title"])
+        page.text(analysis["text"])
+        page.table(analysis["table"], text_cols=tuple(c for c in analysis["table"].columns
+                                                      if analysis["table"][c].dtype == object))
     page.text(seat_uniformity_text(s))
     page.image(f"{s.anchor}_rates.png", rate_figure(s), f"{s.name}: rates")
     page.image(f"{s.anchor}_length.png", length_and_outcome_figure(s), f"{s.name}: length and outcomes")

@@ -776,6 +776,8 @@ def summarize(results, claims) -> dict:
         "claims": claims_table,
         "facts": facts,
         "quantities": quantity_table(results),
+        "analyses": [{"title": a.title, "text": a.text, "table": a.table}
+                     for a in results.setup.game.analyses(results)],
     }
     if looks is not None:
         summary["sequential"] = {"looks": list(looks), "look": look, "alpha": look_alpha(looks, look)}
@@ -784,3 +786,178 @@ def summarize(results, claims) -> dict:
         summary["seat_uniformity"] = seat_uniformity(seats["won"].to_numpy(), seats["seat"].to_numpy(),
                                                      seats["deal"].to_numpy(), game_key.to_numpy())
     return summary
+
+
+# ---- choice games: what a player who chooses well picks ------------------------------------
+# When each game's options (a player's Army of cards, a faction...) were dealt at random, a
+# logistic model of "side A beats side B" on the two options' make-up is a randomized design:
+# its coefficients are the options' causal effects on winning, for the players who played them.
+# The fitted model is a symmetric zero-sum game between choosers; its equilibrium is how players
+# who choose well (against players who choose well) would pick. Its uncertainty comes from the
+# coefficients' sampling distribution (parametric bootstrap: draws from their normal approximation).
+@dataclass(frozen=True)
+class LogisticFit:
+    coef: np.ndarray  # intercept first
+    cov: np.ndarray  # inverse Fisher information at the maximum
+    loglik: float
+
+    @property
+    def se(self) -> np.ndarray:
+        return np.sqrt(np.diag(self.cov))
+
+
+def logistic_fit(features: np.ndarray, wins: np.ndarray) -> LogisticFit:
+    """Maximum-likelihood logistic regression of 0/1 ``wins`` on ``features`` with an intercept
+    (Newton's method with a trust region: scipy's trust-exact). The columns must be independent
+    (``independent_columns``)."""
+    from scipy.optimize import minimize
+    from scipy.special import expit
+
+    x = np.hstack([np.ones((len(features), 1)), np.asarray(features, float)])
+    y = np.asarray(wins, float)
+
+    def information(beta):
+        p = expit(x @ beta)
+        return (x * (p * (1 - p))[:, None]).T @ x
+
+    fit = minimize(lambda beta: np.sum(np.logaddexp(0.0, x @ beta) - y * (x @ beta)), np.zeros(x.shape[1]),
+                   jac=lambda beta: x.T @ (expit(x @ beta) - y), hess=information, method="trust-exact")
+    return LogisticFit(fit.x, np.linalg.inv(information(fit.x)), -float(fit.fun))
+
+
+def independent_columns(features: np.ndarray, sample: int = 20_000) -> np.ndarray:
+    """Indices of a largest set of linearly independent columns (QR with column pivoting on the
+    first ``sample`` rows), in their original order."""
+    from scipy.linalg import qr
+
+    _, r, pivots = qr(np.asarray(features[:sample], float), mode="economic", pivoting=True)
+    diagonal = np.abs(np.diag(r))
+    rank = int((diagonal > 1e-9 * diagonal[0]).sum()) if len(diagonal) else 0
+    return np.sort(pivots[:rank])
+
+
+def likelihood_ratio_test(nested: LogisticFit, full: LogisticFit) -> tuple[float, int, float]:
+    """(statistic, degrees of freedom, p) of the likelihood-ratio test of ``nested`` against ``full``."""
+    statistic = max(0.0, 2 * (full.loglik - nested.loglik))
+    df = len(full.coef) - len(nested.coef)
+    return statistic, df, float(stats.chi2.sf(statistic, df))
+
+
+def symmetric_equilibrium(payoff: np.ndarray) -> np.ndarray:
+    """A maximin mixed strategy of the symmetric zero-sum game whose row player gains
+    ``payoff[i, j]`` choosing i against j (antisymmetric: the game's value is 0): x >= 0 with
+    sum 1 maximizing min_j (x @ payoff)[j], by linear programming (HiGHS)."""
+    from scipy.optimize import linprog
+
+    n = len(payoff)
+    cost = np.zeros(n + 1)
+    cost[-1] = -1.0  # maximize the guaranteed value v
+    bound = np.hstack([-payoff.T, np.ones((n, 1))])  # v - (x @ payoff)[j] <= 0 for every j
+    total = np.hstack([np.ones((1, n)), np.zeros((1, 1))])
+    lp = linprog(cost, A_ub=bound, b_ub=np.zeros(n), A_eq=total, b_eq=[1.0],
+                 bounds=[(0, None)] * n + [(None, None)], method="highs")
+    if lp.status != 0:
+        raise RuntimeError(f"equilibrium: {lp.message}")
+    return np.clip(lp.x[:n], 0.0, None) / np.clip(lp.x[:n], 0.0, None).sum()
+
+
+COMPOSITION_TERMS = ("strength", "counter", "synergy")
+
+
+def composition_features(a: np.ndarray, b: np.ndarray, terms: tuple[str, ...]) -> np.ndarray:
+    """Features of "side A beats side B" from the sides' make-up (``a``, ``b``: games x items, 0/1),
+    antisymmetric (swapping the sides negates them): ``strength``, one per item but the first
+    (a_k - b_k; the first is the reference); ``counter``, one per pair of items (a_i b_j - a_j b_i:
+    i in A against j in B); ``synergy``, one per pair (a_i a_j - b_i b_j: i and j together).
+    With sides of a fixed size, counters span the strengths, and synergies partly do too
+    (``independent_columns`` keeps a basis)."""
+    items = a.shape[1]
+    pairs = [(i, j) for i in range(items) for j in range(i + 1, items)]
+    columns = []
+    if "strength" in terms:
+        columns += [a[:, k] - b[:, k] for k in range(1, items)]
+    if "counter" in terms:
+        columns += [a[:, i] * b[:, j] - a[:, j] * b[:, i] for i, j in pairs]
+    if "synergy" in terms:
+        columns += [a[:, i] * a[:, j] - b[:, i] * b[:, j] for i, j in pairs]
+    return np.stack(columns, axis=1).astype(float)
+
+
+@dataclass(frozen=True)
+class CompositionChoice:
+    """``composition_choice``'s findings; every interval at ``LEVEL``. Items are in the input's
+    column order; options are ``options`` (rows: 0/1 item sets)."""
+
+    options: np.ndarray
+    strength: np.ndarray  # per item, logit scale, centred on the items' mean (additive model)
+    strength_low: np.ndarray
+    strength_high: np.ndarray
+    counter_test: tuple[float, int, float]  # LR: counters (and strengths) against strengths alone
+    synergy_test: tuple[float, int, float]  # LR: + synergies against counters
+    seat: tuple[float, float]  # side A's own logit edge (the intercept) and its standard error
+    pick: np.ndarray  # per item: P(an equilibrium chooser's option holds it)
+    pick_low: np.ndarray
+    pick_high: np.ndarray
+    pick_mean: np.ndarray  # per item: its pick rate averaged over the draws (the uncertainty's mix)
+    equilibrium: np.ndarray  # per option: its probability at the fitted model's equilibrium
+    field_edge: np.ndarray  # per option: mean win probability - 1/2 against a uniformly random option
+    field_edge_low: np.ndarray
+    field_edge_high: np.ndarray
+    games: int
+
+
+def composition_choice(a: np.ndarray, b: np.ndarray, wins: np.ndarray, size: int, draws: int,
+                       seed: int) -> CompositionChoice:
+    """Which items players who choose well would put in their side, when each side is ``size`` of
+    the items and the games' sides were dealt at random (``a``, ``b``: games x items, 0/1; ``wins``:
+    side A won). The full model (strengths, counters, synergies) is the payoff of the choice game
+    between every pair of options; its equilibrium (``symmetric_equilibrium``) gives each item's
+    pick rate, and ``draws`` parametric draws of the coefficients (seeded) give the intervals.
+    The additive model gives each item's strength; likelihood-ratio tests say whether counters
+    and synergies are seen at all."""
+    from itertools import combinations
+
+    from scipy.special import expit
+
+    items = a.shape[1]
+    additive = logistic_fit(composition_features(a, b, ("strength",)), wins)
+    counters = logistic_fit(composition_features(a, b, ("counter",)), wins)
+    full_x = composition_features(a, b, COMPOSITION_TERMS[1:])
+    keep = independent_columns(full_x)
+    full = logistic_fit(full_x[:, keep], wins)
+
+    centre = np.eye(items) - 1.0 / items  # strengths relative to the items' mean
+    to_strength = centre @ np.vstack([np.zeros((1, items - 1)), np.eye(items - 1)])
+    strength = to_strength @ additive.coef[1:]
+    strength_se = np.sqrt(np.diag(to_strength @ additive.cov[1:, 1:] @ to_strength.T))
+    z = stats.norm.ppf(0.5 + LEVEL / 2)
+
+    options = np.zeros((math.comb(items, size), items))
+    for i, chosen in enumerate(combinations(range(items), size)):
+        options[i, list(chosen)] = 1.0
+    m = len(options)
+    pair_x = composition_features(np.repeat(options, m, axis=0), np.tile(options, (m, 1)),
+                                  COMPOSITION_TERMS[1:])[:, keep]
+
+    def payoff(coef):
+        return (expit(pair_x @ coef[1:]) - 0.5).reshape(m, m)  # the seat's intercept left out
+
+    fitted = payoff(full.coef)
+    equilibrium = symmetric_equilibrium(fitted)
+    rng = np.random.default_rng(seed)
+    sampled = rng.multivariate_normal(full.coef, full.cov, size=draws, method="eigh")
+    picks, edges = np.empty((draws, items)), np.empty((draws, m))
+    for d, coef in enumerate(sampled):
+        game = payoff(coef)
+        picks[d] = options.T @ symmetric_equilibrium(game)
+        edges[d] = game.mean(axis=1)
+    tails = [100 * (1 - LEVEL) / 2, 100 * (1 + LEVEL) / 2]
+    pick_low, pick_high = np.percentile(picks, tails, axis=0)
+    edge_low, edge_high = np.percentile(edges, tails, axis=0)
+    return CompositionChoice(
+        options=options, strength=strength, strength_low=strength - z * strength_se,
+        strength_high=strength + z * strength_se, counter_test=likelihood_ratio_test(additive, counters),
+        synergy_test=likelihood_ratio_test(counters, full), seat=(float(full.coef[0]), float(full.se[0])),
+        pick=options.T @ equilibrium, pick_low=pick_low, pick_high=pick_high, pick_mean=picks.mean(axis=0),
+        equilibrium=equilibrium,
+        field_edge=fitted.mean(axis=1), field_edge_low=edge_low, field_edge_high=edge_high, games=len(wins))

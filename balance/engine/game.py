@@ -219,6 +219,17 @@ class Quantity:
 
 
 @dataclass(frozen=True)
+class Analysis:
+    """A study's finding that is not a claim's verdict (the game computes it from the results, e.g.
+    the equilibrium of a choice): a title, a paragraph saying what it is and what it shows, and its
+    table (every estimate with its interval)."""
+
+    title: str
+    text: str
+    table: pd.DataFrame
+
+
+@dataclass(frozen=True)
 class AdvantageView:
     """The report's opening table: first-player and seat advantage, one row per ``row`` (default:
     the setup's mode), one column per ``rung`` (default: the seats' policy, when every seat plays
@@ -437,6 +448,11 @@ class Game:
         """Every table a quantity may name, by name (``Quantity.table``)."""
         seats = self.seat_frame(setup, games)
         return {"games": games, "seats": seats, **self.extra_frames(setup, games, seats)}
+
+    def analyses(self, results) -> list[Analysis]:
+        """The study's further findings (see :class:`Analysis`) that the setup's scenario tables ask
+        for. Default: none."""
+        return []
 
     quantities: tuple[Quantity, ...] = ()
 

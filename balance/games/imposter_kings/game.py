@@ -7,17 +7,22 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.engine.game import Action, AdvantageView, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.game import Action, AdvantageView, Analysis, Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings.options import (
-    FAMILY, LADDER, MODES, OPTIONS, POLICIES, TEAM_MODES, action_menu, assumed_card_texts, config_row)
+    FAMILY, FIXED_SIGNATURE_KEYS, LADDER, MODES, OPTIONS, POLICIES, SIGNATURE_MODES, TEAM_MODES, action_menu,
+    assumed_card_texts, config_row)
+from balance.games.imposter_kings.policies import SIGNATURE_PREFERENCE
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
 SECOND_PLACE_POINTS = 1  # Cutthroat: "Second place scores 1 point" (second_seat is -1 with 2 players)
 # TEAM_MODES: their winner_seat, match_winner, score0 and score1 are the teams' (seats 0 & 2: team 0)
 SIGNATURE_COLUMNS = ("signatures0", "signatures1")  # each seat's Signature Cards (a mask of types), 2-player FoN
+SIGNATURE_TYPES = tuple(int(t) for t in np.flatnonzero(L.SIGNATURE))
+ARMY_CHOICE_DRAWS = 400  # [army_choice] draws: parametric draws of the fitted model behind each interval
+ARMY_CHOICE_MIN_DRAWS = 100  # fewer cannot place a 95% percentile interval's ends
 
 
 class ImposterKings(Game):
@@ -68,6 +73,39 @@ class ImposterKings(Game):
         if setup.max_length > MAX_ROUNDS:
             raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
         config_row(setup.mode, setup.options)
+
+    def parse_extra(self, raw: dict, setup: Setup, key: str) -> None:
+        """``[army_choice]``: the Army-choice study of a scenario whose Armies are dealt at random
+        (``draws``: parametric draws behind its intervals, default ARMY_CHOICE_DRAWS)."""
+        prefix = f"{key}." if key else ""
+        for name in raw:
+            if name != "army_choice":
+                raise SetupError(f"{prefix}{name}", f"{self.name} takes no such key (known: army_choice)")
+        if "army_choice" not in raw:
+            return
+        where = f"{prefix}army_choice"
+        table = raw["army_choice"]
+        if not isinstance(table, dict):
+            raise SetupError(where, "expected a table ([army_choice])")
+        for name in table:
+            if name != "draws":
+                raise SetupError(f"{where}.{name}", "unknown key (known: draws)")
+        draws = table.get("draws", ARMY_CHOICE_DRAWS)
+        if isinstance(draws, bool) or not isinstance(draws, int) or draws < ARMY_CHOICE_MIN_DRAWS:
+            raise SetupError(f"{where}.draws", f"expected a whole number of at least {ARMY_CHOICE_MIN_DRAWS}, "
+                                               f"got {draws!r}")
+        if setup.mode not in SIGNATURE_MODES:
+            raise SetupError(where, f"mode '{setup.mode}' has no Armies of Signature Cards "
+                                    f"({' or '.join(SIGNATURE_MODES)})")
+        fixed = [k for k in FIXED_SIGNATURE_KEYS if setup.options[k]]
+        if setup.options["signatures"] != "random" or fixed:
+            raise SetupError(where, "needs Armies dealt at random (options.signatures = \"random\", no "
+                                    "signatures_seat0/1): chosen Armies would confound the cards' effects")
+        setup.extra["army_choice"] = {"draws": draws}
+
+    def analyses(self, results) -> list[Analysis]:
+        choice = results.setup.extra.get("army_choice")
+        return [army_choice(results, choice["draws"])] if choice else []
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         return assumed_card_texts(setup.mode, setup.options)
@@ -235,6 +273,57 @@ def describe_action(phase: int, action: int) -> str:
     if phase == L.PH_DIRECTION:
         return "clockwise" if action == L.ACT_YES else "counterclockwise"
     return str(name)
+
+
+def army_choice(results, draws: int) -> Analysis:
+    """What players who choose their Armies well would pick (``stats.composition_choice``), from
+    matches whose Armies were dealt at random: each match's two Armies and its winner."""
+    from balance.stats import composition_choice
+
+    games = results.games
+    last = games[(games["last_round"] == 1) & (games["match_winner"] >= 0)]
+    armies = [np.stack([(last[column].to_numpy() >> t) & 1 for t in SIGNATURE_TYPES], axis=1)
+              for column in SIGNATURE_COLUMNS]
+    found = composition_choice(armies[0], armies[1], (last["match_winner"] == 0).to_numpy(), L.SIGNATURE_CHOICES,
+                               draws, results.seed)
+    names = [L.NAMES[t] for t in SIGNATURE_TYPES]
+
+    def army(option) -> str:
+        return ", ".join(n for n, held in zip(names, option) if held)
+
+    def points(logit) -> np.ndarray:  # a logit edge as points of win probability from an even match
+        return 100 * (1 / (1 + np.exp(-np.asarray(logit))) - 0.5)
+
+    heuristic = np.isin(SIGNATURE_TYPES, SIGNATURE_PREFERENCE[:L.SIGNATURE_CHOICES]).astype(float)
+    best = int(np.argmax(found.field_edge))
+    table = pd.DataFrame({
+        "card": names,
+        "strength (pts)": points(found.strength).round(2),
+        "strength 95% CI": [f"[{lo:+.2f}, {hi:+.2f}]" for lo, hi in zip(points(found.strength_low),
+                                                                      points(found.strength_high))],
+        "equilibrium pick rate": [f"{p:.3f}" for p in found.pick],
+        "pick rate 95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(found.pick_low, found.pick_high)],
+        "mean over draws": found.pick_mean.round(3),
+        "in the heuristic's Army": ["yes" if h else "" for h in heuristic],
+    }).iloc[np.lexsort((-found.pick_mean, -found.pick))]
+    support = "; ".join(f"{army(o)} {p:.0%}" for o, p in zip(found.options, found.equilibrium) if p >= 0.005)
+    stat, df, p = found.counter_test
+    syn_stat, syn_df, syn_p = found.synergy_test
+    text = (f"Players who choose their three Signature Cards well, against players who do too: the equilibrium "
+            f"of the Army-choice game, from {found.games:,} matches whose Armies were dealt at random (so each "
+            f"card's effect is causal), every match played by the study's players (its seats' policies: "
+            f"the choice is best for players who play the cards as they do). Model: P(seat A's Army wins the "
+            f"match) logistic in the two Armies: each card's strength, each card against each other card "
+            f"(counters) and each pair in one Army (synergies); the equilibrium is a mixed choice of Army "
+            f"that no other Army beats (linear programming); intervals from {draws} draws of the model's "
+            f"coefficients (their mean: the pick rate of a chooser who weighs the model's uncertainty). Equilibrium Armies: {support}. Best Army against Armies dealt at random: "
+            f"{army(found.options[best])}, +{100 * found.field_edge[best]:.1f} points of match win rate "
+            f"[{100 * found.field_edge_low[best]:+.1f}, {100 * found.field_edge_high[best]:+.1f}]. Strength: "
+            f"a card instead of the nine's average, against an even opponent, in points of match win rate. "
+            f"Counters seen? likelihood-ratio {stat:.1f} on {df} df, p = {p:.3g}; synergies: {syn_stat:.1f} on "
+            f"{syn_df} df, p = {syn_p:.3g}. The heuristic always chooses "
+            f"{army(heuristic)}.")
+    return Analysis("The Army choice: what players who choose well pick", text, table.reset_index(drop=True))
 
 
 def unpack_hand(packed: int) -> list[str]:
