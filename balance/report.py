@@ -42,7 +42,7 @@ text-align:right;vertical-align:top;white-space:nowrap}th{background:#f3f3f3;whi
 td:first-child,th:first-child{text-align:left}
 td.text{text-align:left;white-space:normal}.holds{color:#187a2f;font-weight:bold}.fails{color:#b3261e;font-weight:bold}
 .undecided{color:#8a6d00;font-weight:bold}code{background:#f6f6f6;padding:1px 4px}img{max-width:100%;display:block;
-margin:0.5em 0}.scroll{overflow-x:auto}nav ol{columns:2;margin:0.3em 0}nav>ol{columns:1}details{margin:0.6em 0}
+margin:0.5em 0}.scroll{overflow-x:auto}nav ol{columns:2;margin:0.3em 0}nav>ol{columns:1}nav li{break-inside:avoid}details{margin:0.6em 0}
 summary{cursor:pointer;color:#234d8f}section{border-top:2px solid #ddd;margin-top:2em}.note{color:#555;
 font-size:0.9em}"""
 
