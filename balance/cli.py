@@ -285,7 +285,7 @@ def claims_text(scenario: Scenario, summary: dict) -> str:
         lines.append("  facts of the setup:")
         lines += [f"    {fact_text(r)}" for r in facts.to_dict("records")]
     for analysis in summary.get("analyses", []):
-        lines.append(f"  {analysis['title']}:")
+        lines.append(f"  {analysis['title']}: {analysis['text']}")
         lines += [f"    {line}" for line in analysis["table"].to_string(index=False).splitlines()]
     uni = summary.get("seat_uniformity")
     if uni and uni.get("untestable") and uni["untestable"] != "one seat":

@@ -1114,6 +1114,7 @@ def _study_section(page: Page, s: Study) -> None:
         page.text(analysis["text"])
         page.table(analysis["table"], text_cols=tuple(c for c in analysis["table"].columns
                                                       if analysis["table"][c].dtype == object))
+        page.text(analysis["method"], css="note")
     page.text(seat_uniformity_text(s))
     page.image(f"{s.anchor}_rates.png", rate_figure(s), f"{s.name}: rates")
     page.image(f"{s.anchor}_length.png", length_and_outcome_figure(s), f"{s.name}: length and outcomes")

@@ -776,7 +776,7 @@ def summarize(results, claims) -> dict:
         "claims": claims_table,
         "facts": facts,
         "quantities": quantity_table(results),
-        "analyses": [{"title": a.title, "text": a.text, "table": a.table}
+        "analyses": [{"title": a.title, "text": a.text, "table": a.table, "method": a.method}
                      for a in results.setup.game.analyses(results)],
     }
     if looks is not None:

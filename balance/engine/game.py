@@ -221,12 +221,13 @@ class Quantity:
 @dataclass(frozen=True)
 class Analysis:
     """A study's finding that is not a claim's verdict (the game computes it from the results, e.g.
-    the equilibrium of a choice): a title, a paragraph saying what it is and what it shows, and its
-    table (every estimate with its interval)."""
+    the equilibrium of a choice): a title, what it shows (``text``), its table (every estimate with
+    its interval) and how it was computed (``method``)."""
 
     title: str
     text: str
     table: pd.DataFrame
+    method: str = ""
 
 
 @dataclass(frozen=True)

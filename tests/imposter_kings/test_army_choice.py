@@ -71,7 +71,8 @@ def test_the_study_gives_each_card_an_equilibrium_pick_rate_and_a_strength(study
         assert 0 <= low <= high <= 1
     # the heuristic's fixed choice (policies.SIGNATURE_PREFERENCE): Exile, Aegis, Ancestor
     assert sorted(table.loc[table["in the heuristic's Army"] == "yes", "card"]) == ["Aegis", "Ancestor", "Exile"]
-    assert "4,000 matches" in analysis["text"] and "Aegis, Ancestor, Exile" in analysis["text"]
+    assert "4,000 matches" in analysis["method"] and "always chooses Aegis, Ancestor, Exile" in analysis["text"]
+    assert "heuristic" in analysis["text"]  # the players it was measured with
 
 
 def test_the_study_is_the_same_from_the_same_seed(study):

@@ -298,32 +298,42 @@ def army_choice(results, draws: int) -> Analysis:
     best = int(np.argmax(found.field_edge))
     table = pd.DataFrame({
         "card": names,
-        "strength (pts)": points(found.strength).round(2),
-        "strength 95% CI": [f"[{lo:+.2f}, {hi:+.2f}]" for lo, hi in zip(points(found.strength_low),
-                                                                      points(found.strength_high))],
         "equilibrium pick rate": [f"{p:.3f}" for p in found.pick],
         "pick rate 95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(found.pick_low, found.pick_high)],
         "mean over draws": found.pick_mean.round(3),
+        "strength (pts)": [f"{v:+.2f}" for v in points(found.strength)],
+        "strength 95% CI": [f"[{lo:+.2f}, {hi:+.2f}]" for lo, hi in zip(points(found.strength_low),
+                                                                      points(found.strength_high))],
         "in the heuristic's Army": ["yes" if h else "" for h in heuristic],
     }).iloc[np.lexsort((-found.pick_mean, -found.pick))]
+
+    def listed(mask) -> str:
+        return ", ".join(n for n, keep in zip(names, mask) if keep)
+
+    often, rarely = listed(found.pick_low > 0.5), listed(found.pick_high < 0.5)
+    verdict = "; ".join(part for part in (f"take {often} in most matches" if often else "",
+                                          f"rarely take {rarely}" if rarely else "") if part)
     support = "; ".join(f"{army(o)} {p:.0%}" for o, p in zip(found.options, found.equilibrium) if p >= 0.005)
     stat, df, p = found.counter_test
     syn_stat, syn_df, syn_p = found.synergy_test
-    text = (f"Players who choose their three Signature Cards well, against players who do too: the equilibrium "
-            f"of the Army-choice game, from {found.games:,} matches whose Armies were dealt at random (so each "
-            f"card's effect is causal), every match played by the study's players (its seats' policies: "
-            f"the choice is best for players who play the cards as they do). Model: P(seat A's Army wins the "
-            f"match) logistic in the two Armies: each card's strength, each card against each other card "
-            f"(counters) and each pair in one Army (synergies); the equilibrium is a mixed choice of Army "
-            f"that no other Army beats (linear programming); intervals from {draws} draws of the model's "
-            f"coefficients (their mean: the pick rate of a chooser who weighs the model's uncertainty). Equilibrium Armies: {support}. Best Army against Armies dealt at random: "
-            f"{army(found.options[best])}, +{100 * found.field_edge[best]:.1f} points of match win rate "
-            f"[{100 * found.field_edge_low[best]:+.1f}, {100 * found.field_edge_high[best]:+.1f}]. Strength: "
-            f"a card instead of the nine's average, against an even opponent, in points of match win rate. "
-            f"Counters seen? likelihood-ratio {stat:.1f} on {df} df, p = {p:.3g}; synergies: {syn_stat:.1f} on "
-            f"{syn_df} df, p = {syn_p:.3g}. The heuristic always chooses "
-            f"{army(heuristic)}.")
-    return Analysis("The Army choice: what players who choose well pick", text, table.reset_index(drop=True))
+    text = (f"Players who choose their three Signature Cards well, against players who do too: "
+            f"{verdict or 'no card is clearly in or out'} (95% interval of the pick rate above, or below, 1/2). "
+            f"Equilibrium Armies of the fitted model: "
+            f"{support}. Best Army against Armies dealt at random: {army(found.options[best])}, "
+            f"{100 * found.field_edge[best]:+.1f} points of match win rate [{100 * found.field_edge_low[best]:+.1f}, "
+            f"{100 * found.field_edge_high[best]:+.1f}]. The heuristic always chooses {army(heuristic)}. "
+            f"Measured with the study's players ({', '.join(dict.fromkeys(s.label for s in results.setup.seats))}): "
+            f"the choice is best for players who play the cards as they do.")
+    method = (f"From {found.games:,} matches whose Armies were dealt at random (each card's effect is causal). "
+              f"Model: P(seat A's Army wins the match) logistic in the two Armies: each card's strength, each card "
+              f"against each other card (counters), each pair in one Army (synergies); the equilibrium is a mixed "
+              f"choice of Army that no Army beats (linear programming). Intervals: {draws} draws of the model's "
+              f"coefficients; their mean pick rate is that of a chooser who weighs the model's uncertainty. "
+              f"Strength: a card instead of the nine's average, against an even opponent, in points of match "
+              f"win rate (the model without counters and synergies). Counters seen? likelihood-ratio "
+              f"{stat:.1f} on {df} df, p = {p:.3g}; synergies: {syn_stat:.1f} on {syn_df} df, p = {syn_p:.3g}.")
+    return Analysis("The Army choice: what players who choose well pick", text, table.reset_index(drop=True),
+                    method)
 
 
 def unpack_hand(packed: int) -> list[str]:
