@@ -21,7 +21,7 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import choose
+from balance.games.imposter_kings.policies import choose, unseen_counts
 from balance.games.imposter_kings.positions import Position
 from tests.imposter_kings.test_search_modes import search_pick, world_of
 from tests.imposter_kings.test_signature import FB_KW, sig_position
@@ -81,9 +81,10 @@ def test_after_the_flag_bearer_the_search_decides_from_its_view_only():
 
 # ---- the Nakturn ------------------------------------------------------------------------------------------
 def nakturn_three_players():
-    """Seat 0's Nakturn: seat 2 guesses wrong and seat 0 Condemns its Warlord face down."""
-    pos = Position.build(mode="cutthroat", hands={0: ["Nakturn", "Princess"], 1: ["Fool", "Zealot", "Elder"],
-                                                  2: ["Elder", "Warlord"]},
+    """Seat 0's Nakturn (a Mercenary of Cutthroat Mercenaries): seat 2 guesses wrong and seat 0 Condemns
+    its Warlord face down."""
+    pos = Position.build(mode="cutthroat_mercenaries",
+                         hands={0: ["Nakturn", "Princess"], 1: ["Fool", "Zealot", "Elder"], 2: ["Elder", "Warlord"]},
                          successors={0: "Judge", 1: "Sentry", 2: "Soldier"}, court=["Queen", "Inquisitor"],
                          disgraced=[0])
     pos.play("Nakturn", 2, "Queen", "yes", "Warlord")
@@ -97,6 +98,20 @@ def test_with_three_players_the_nakturns_user_knows_the_card_it_condemned_face_d
         assert world[L.CONDEMNED_HIDDEN + 2 * T + L.WARLORD] == 1
     # the third player only saw a card go: its worlds deal that card anew
     assert len({bytes(w[L.CONDEMNED_HIDDEN + 2 * T:L.CONDEMNED_HIDDEN + 3 * T]) for w in worlds(pos, 1)}) > 1
+
+
+def test_the_nakturns_user_counts_the_card_it_condemned_among_the_cards_it_sees():
+    """The heuristic's odds and the search's pool of unseen cards: the Cutthroat deck's one Warlord is
+    no longer unseen for seat 0; for seat 1 it is."""
+    pos = nakturn_three_players()
+    for me, unseen in ((0, 0), (1, 1)):
+        counts = np.zeros(T, dtype=np.float64)
+        unseen_counts(pos.s, pos.cfg, me, counts)
+        assert counts[L.WARLORD] == unseen
+    pos.apply("Zealot")  # removed face down at seat 2's turn
+    counts = np.zeros(T, dtype=np.float64)
+    unseen_counts(pos.s, pos.cfg, 0, counts)
+    assert counts[L.WARLORD] == 0
 
 
 def test_the_nakturns_user_knows_the_condemned_card_once_removed_face_down():
