@@ -123,6 +123,19 @@ def test_the_nakturns_user_knows_the_condemned_card_once_removed_face_down():
     assert len({bytes(w[L.REMOVED_HIDDEN:L.REMOVED_HIDDEN + T]) for w in worlds(pos, 1)}) > 1
 
 
+def test_beside_a_face_down_card_it_does_not_know_the_user_cannot_tell_which_one_is_removed():
+    """Seat 2 also has a card the Executioner made it Condemn face down (only seat 2 knows it): one
+    of the two is removed at seat 2's turn, and seat 0 is one card less sure (nothing leaks)."""
+    pos = Position.build(mode="cutthroat_mercenaries",
+                         hands={0: ["Nakturn", "Princess"], 1: ["Fool", "Zealot", "Elder"], 2: ["Elder", "Warlord"]},
+                         successors={0: "Judge", 1: "Sentry", 2: "Soldier"}, court=["Queen", "Inquisitor"],
+                         disgraced=[0], condemned_hidden={2: "Fool"})
+    pos.play("Nakturn", 2, "Queen", "yes", "Warlord", "Zealot")
+    assert pos.condemned_face_down(2) == ["Warlord"] and pos.turn == 0  # the rule removed the Fool
+    assert pos.s[L.known_condemned_at(0, 2):L.known_condemned_at(0, 2) + T].sum() == 0
+    assert pos.s[L.KNOWN_REMOVED:L.KNOWN_REMOVED + L.PLAYERS * T].sum() == 0
+
+
 def test_with_two_players_the_nakturns_condemned_card_is_known_to_both():
     """Condemned face up, then removed face up as the guesser's turn: in every world of both seats."""
     pos = P(hands={0: ["Nakturn", "Princess", "Elder"], 1: ["Warlord", "Mystic", "Fool"]},
