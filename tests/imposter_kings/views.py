@@ -52,7 +52,7 @@ def hidden_from(s, me, seats):
     partner's too), Successors it has not seen, other Dungeons, the 2v2 fourth cards it does not
     see (the opponents', and its partner's while the fourth cards are being placed or, in 2v2
     Mercenaries, during the bid; not one revealed to raise a bid), cards others
-    placed face down, face-down Condemned and removed cards."""
+    placed face down, face-down Condemned and removed cards but those its Nakturn Condemned."""
     cards, places = [], []
     partner = me ^ 2
     placing_fourths = (s[L.PHASE] == L.PH_PICK_CARD and s[L.PICK_FOR] == L.PICK_PARTNER_CARD
@@ -63,7 +63,8 @@ def hidden_from(s, me, seats):
         for t in range(T):
             for zone, extra in ((L.HAND, s[L.HAND + q * T + t] - s[L.known_at(me, q) + t]),
                                 (L.PLACED, s[L.PLACED + q * T + t]),
-                                (L.CONDEMNED_HIDDEN, s[L.CONDEMNED_HIDDEN + q * T + t])):
+                                (L.CONDEMNED_HIDDEN, s[L.CONDEMNED_HIDDEN + q * T + t]
+                                 - s[L.known_condemned_at(me, q) + t])):
                 cards += [t] * extra
                 places += [(zone + q * T, None)] * extra
         for zone, seen in ((L.SUCCESSOR, s[L.KNOWN_SUCCESSOR + me * L.PLAYERS + q] >= 0), (L.DUNGEON, False),
@@ -73,8 +74,9 @@ def hidden_from(s, me, seats):
                 cards.append(s[zone + q])
                 places.append((None, zone + q))
     for t in range(T):
-        cards += [t] * s[L.REMOVED_HIDDEN + t]
-        places += [(L.REMOVED_HIDDEN, None)] * s[L.REMOVED_HIDDEN + t]
+        unseen = s[L.REMOVED_HIDDEN + t] - s[L.KNOWN_REMOVED + me * T + t]
+        cards += [t] * unseen
+        places += [(L.REMOVED_HIDDEN, None)] * unseen
     return cards, places
 
 

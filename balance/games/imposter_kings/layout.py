@@ -31,7 +31,8 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
                             right guess leaves it face up)
   CONDEMNED + p*TYPES + t   Condemned cards in front of p whose type everyone saw (the King's Hand
                             and the card it countered)
-  CONDEMNED_HIDDEN + p*TYPES + t   Condemned face down by the Executioner (only p knows the type)
+  CONDEMNED_HIDDEN + p*TYPES + t   Condemned face down: by the Executioner (only p knows the type), by the
+                            Nakturn with 3-4 players (p and the Nakturn's user: KNOWN_CONDEMNED)
   FLIPPED + p               1 once p's King is flipped
   OUT + p                   0 while p is in the round; k once p is the k-th player knocked out
   OUT_BONUS + p             1: p still had cards in hand or a Successor when knocked out
@@ -86,6 +87,10 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
                             the k-th card of the shuffled draft deck (hidden: shuffled at the match's start)
   KING_FACET + p            Step 4, match-long: p's King (FACET_BASE, FACET_TACTICIAN, FACET_LEADER; public),
                             chosen in the Mustering Phase and kept until p chooses another
+  KNOWN_CONDEMNED + (o*PLAYERS + p)*TYPES + t   cards of type t that o (not p) knows lie Condemned face down in front
+                            of p: the Nakturn's user with 3-4 players saw the card it Condemned
+  KNOWN_REMOVED + o*TYPES + t   cards of type t that o knows are among the cards removed face down (such a known
+                            Condemned card, removed at its owner's turn start while o knew every face-down card there)
   TRUE_KING, SCORE + side, FREE_MULLIGAN_USED + side, MATCH_OVER   match state (a side is a
                             seat, in 2v2 a team: SCORE + 0 is seats 0 & 2's score)
 
@@ -390,7 +395,9 @@ MERC_DEALT = MERC + TYPES
 EXTRA_SHOWN = MERC_DEALT + TYPES
 RAISE_ASKED = EXTRA_SHOWN + PLAYERS
 BID_WINNER = RAISE_ASKED + 1
-TRUE_KING = BID_WINNER + 1
+KNOWN_CONDEMNED = BID_WINNER + 1
+KNOWN_REMOVED = KNOWN_CONDEMNED + PLAYERS * PLAYERS * TYPES
+TRUE_KING = KNOWN_REMOVED + PLAYERS * TYPES
 SCORE = TRUE_KING + 1
 FREE_MULLIGAN_USED = SCORE + PLAYERS
 MATCH_OVER = FREE_MULLIGAN_USED + PLAYERS
@@ -411,6 +418,11 @@ ROUND_FIELDS = TRUE_KING
 def known_at(observer: int, owner: int) -> int:
     """Offset of the KNOWN row: what ``observer`` knows of ``owner``'s hand."""
     return KNOWN + (observer * PLAYERS + owner) * TYPES
+
+
+def known_condemned_at(observer: int, owner: int) -> int:
+    """Offset of the KNOWN_CONDEMNED row: what ``observer`` knows lies Condemned face down before ``owner``."""
+    return KNOWN_CONDEMNED + (observer * PLAYERS + owner) * TYPES
 
 
 FLAG_DISGRACED = 1
@@ -468,7 +480,9 @@ CFG_TEXT_EFFECT = CFG_SWAP_TO_AREA + 1  # + k: the effect (EFFECT_*) of TEXT_CAR
 CFG_TEXT_ON_BASE = CFG_TEXT_EFFECT + len(TEXT_CARDS)  # + k: the base values (bit v) of the card it must be
                                                       # played on for the effect (all bits: any card)
 CFG_TEXT_NEEDS_OTHER = CFG_TEXT_ON_BASE + len(TEXT_CARDS)  # + k: 1: playable from hand only with another card
-CFG_SIZE = CFG_TEXT_NEEDS_OTHER + len(TEXT_CARDS)
+CFG_MYSTIC_ROYALTY_LOST = CFG_TEXT_NEEDS_OTHER + len(TEXT_CARDS)  # 1: a card the Mystic's number Muted loses
+                                                                   # Royalty too (option mystic_royalty 'lost')
+CFG_SIZE = CFG_MYSTIC_ROYALTY_LOST + 1
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k

@@ -8,7 +8,7 @@ import numpy as np
 from balance.engine.game import Action, Mode, Option, Param, Policy, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings.policies import (
-    GREEDY, HEURISTIC, HEURISTIC_DEFAULTS, RANDOM, RANDOM_MULLIGAN_DEFAULT, SEARCH)
+    GREEDY, HEURISTIC, HEURISTIC_DEFAULTS, RANDOM, RANDOM_MULLIGAN_DEFAULT, RANDOM_MUSTER_DEFAULT, SEARCH)
 
 MODES = {
     "full": Mode("full", (2,), "The full 2-player base game: 18 cards, 8 each, Accused + unused card, "
@@ -153,6 +153,13 @@ OPTIONS = (
            "Whether the Stranger's copied ability, and its reaction as the Assassin, keep the Stranger's Immunity "
            "to King's Hand: 'kept' (default: it copies 'the name and ability', not the keywords, so its own "
            "keyword stays) or 'lost' (the King's Hand may stop what it copied).", choices=("kept", "lost")),
+    Option("mystic_royalty", "kept",
+           "Whether a card the Mystic's number Muted keeps its Royalty. The Mystic names 1-8, so only the "
+           "Warlord the Immortal gives Royalty can be named (the Queen and Princess are 9s): 'kept' (default, "
+           "the base game's reading: the Mystic's 'lose their text' takes the card's own text, and its Royalty "
+           "comes from the Immortal) or 'lost' (the Reference's Muted 'loses all of its card text, including "
+           "Royalty and other keywords': such a Warlord on the Throne is no Royalty for the Elder, the Zealot "
+           "or the Ancestor, and the Sentry may pick it).", choices=("kept", "lost")),
     Option("mulligans", "mode",
            "'mode': mulligans in the full game, the Immortal step and 2v2 (one free per team) only (the learning "
            "modes' setup does not list them, Cutthroat and the Army have none); "
@@ -252,12 +259,17 @@ HEURISTIC_POLICY_PARAMS = (
 
 POLICIES = (
     Policy("random", RANDOM, "uniform over the legal actions at every decision but the mulligan, which it calls "
-                             "with probability `mulligan` (named in the policy's label)",
+                             "with probability `mulligan` (named in the policy's label), and the Mustering "
+                             "Phase, where it takes another action with probability `muster`",
            (Param("mulligan", RANDOM_MULLIGAN_DEFAULT,
                   "probability of calling a mulligan when offered one. Default 0.1: about as many mulligans "
                   "per round as the heuristic calls (0.21 vs 0.28), and 8% of True-King matches end on a "
                   "costly mulligan's points; at 0.5 (the uniform choice) 72% do and rounds no longer decide "
-                  "matches", 0.0, 1.0),),
+                  "matches", 0.0, 1.0),
+            Param("muster", RANDOM_MUSTER_DEFAULT,
+                  "probability of taking another mustering action (a uniform one of those legal) rather than "
+                  "stopping, at each step of the Mustering Phase (Army modes). Default 0.25: uniform answers "
+                  "would spend the whole Army in the first round", 0.0, 1.0)),
            labelled=("mulligan",)),
     Policy("greedy", GREEDY, "play the lowest legal card, flip the King only when stuck; always react; "
                              "never mulligan nor muster; other choices at random"),
@@ -312,6 +324,7 @@ def config_row(mode: str, options: dict) -> np.ndarray:
     cfg[L.CFG_IMMORTAL_HAND] = 1 if options["immortal_scope"] == "hand_and_court" else 0
     cfg[L.CFG_ARRIVAL_ABILITY] = 1 if options["immortal_arrival"] == "ability_first" else 0
     cfg[L.CFG_MYSTIC_IS_MUTE] = 1 if options["mystic_steadfast"] == "steadfast_wins" else 0
+    cfg[L.CFG_MYSTIC_ROYALTY_LOST] = 1 if options["mystic_royalty"] == "lost" else 0
     cfg[L.CFG_EXILE_HAND] = 1 if options["exile_scope"] == "everywhere" else 0
     cfg[L.CFG_EXILE_SELF] = 1 if options["exile_counts"] == "itself" else 0
     cfg[L.CFG_STRANGER_IMMUNE] = 1 if options["stranger_immune"] == "kept" else 0
@@ -420,11 +433,14 @@ LADDER = ("random", "greedy", "heuristic", "search")
 # name it (Inquisitor, Soldier, Judge) and give it away (Sentry, Princess): those answers are
 # about the card, not uses of it, and forbidding them would change the rest of the play. Rules
 # still force it when nothing else is legal (the only card left to play, a lone Antechamber card).
+# The Stranger in hand "may act as any Reaction card that is in the Court below the Throne": its
+# reactions (answer STRANGER at the Assassin's and the King's Hand's decisions) are uses of the Stranger.
 # Preferring a card: the seat puts it into play in every one of those decisions where it may.
 # With 3 or 4 players the Herald's follow-up is one more way to put a card into play.
 PLAY_KINDS = (L.PH_TURN, L.PH_ANTE, L.PH_OATH_FOLLOW, L.PH_JUDGE_ANTE)
 CUTTHROAT_PLAY_KINDS = PLAY_KINDS + (L.PH_HERALD_PLAY,)
-REACTIONS = {L.ASSASSIN: L.PH_ASSASSIN, L.KINGS_HAND: L.PH_KINGS_HAND}
+REACTIONS = {L.ASSASSIN: ((L.PH_ASSASSIN, L.ACT_YES),), L.KINGS_HAND: ((L.PH_KINGS_HAND, L.ACT_YES),),
+             L.STRANGER: ((L.PH_ASSASSIN, L.STRANGER), (L.PH_KINGS_HAND, L.STRANGER))}
 
 
 def card_action(t: int, kinds: tuple = PLAY_KINDS) -> Action:
@@ -432,8 +448,8 @@ def card_action(t: int, kinds: tuple = PLAY_KINDS) -> Action:
     pairs = tuple((kind, t) for kind in kinds[1:])
     doc = "play it (from hand, Antechamber, as the Oathbound's follow-up, or into the Antechamber by the Judge)"
     if t in REACTIONS:
-        pairs += ((REACTIONS[t], L.ACT_YES),)
-        doc += " or react with it"
+        pairs += REACTIONS[t]
+        doc += " or react with it" + (" (as the Assassin or the King's Hand)" if t == L.STRANGER else "")
     return Action(L.NAMES[t], PLAY_KINDS[0], t, doc, pairs)
 
 
@@ -458,9 +474,9 @@ def action_menu(mode: str, options: dict) -> list[Action]:
         for facet in (L.FACET_TACTICIAN, L.FACET_LEADER):
             menu.append(Action(L.FACET_NAMES[facet], L.PH_KING, facet, f"choose the {L.FACET_NAMES[facet]} when "
                                                                        "choosing a King"))
-    for t, kind in REACTIONS.items():
+    for t, ((kind, answer), *more) in REACTIONS.items():
         if deck[t] > 0:
-            menu.append(Action(f"{L.NAMES[t]} reaction", kind, L.ACT_YES, f"react with the {L.NAMES[t]} when "
-                                                                          "it may (its play onto the Throne "
-                                                                          "is not restricted)"))
+            menu.append(Action(f"{L.NAMES[t]} reaction", kind, answer, f"react with the {L.NAMES[t]} when "
+                                                                       "it may (its play onto the Throne "
+                                                                       "is not restricted)", tuple(more)))
     return menu

@@ -64,11 +64,12 @@ from balance.games.imposter_kings.layout import (
     INFORMANT, FLAG_BEARER, EXHAUST, PICK_ANCESTOR_REMOVE, PICK_FLAG_BEARER, PICK_FLAG_BEARER_RETURN,
     PICK_INFORMANT_GUESS, PICK_INFORMANT_TAKE, PICK_LOCKSHIFT, DUNGEON_SHOWN,
     FACET_LEADER, PH_FACET_TAKE, PH_KING, PICK_SQUIRE, PICK_TACTICIAN_REVEAL,
-    PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
+    PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE, KNOWN_REMOVED,
 )
 from balance.games.imposter_kings.rules import (
     answers, any_disgraced, apply_action, bid_total, bit, court_royalty, court_value, hand_count, hand_value,
-    has_army, highest_revealed, in_mode, is_disgraced, is_opponent, known_row, legal_mask, next_seat, partner_of,
+    has_army, highest_revealed, in_mode, is_disgraced, is_opponent, known_condemned_row, known_row, legal_mask,
+    next_seat, partner_of,
     pose_pending, sentry_target, throne_is_royalty,
     side_of, wrap_seat, zone_count, zone_row, zone_types)
 
@@ -94,8 +95,9 @@ HEURISTIC_DEFAULTS = np.array([0.5, 1.0, 1.0, 3.0, 3.0, 7.0, 5.0, 0.5], dtype=np
 # Random policy parameters.
 R_MULLIGAN = 0        # probability of calling a mulligan when one is offered
 RANDOM_MULLIGAN_DEFAULT = 0.1  # see options.py
-RANDOM_MUSTER = 0.25  # the random policy's chance of another mustering action (uniform ones would
-                      # spend the whole Army in the first round)
+R_MUSTER = 1          # probability of another mustering action (uniform ones would spend the whole
+                      # Army in the first round)
+RANDOM_MUSTER_DEFAULT = 0.25  # see options.py
 
 # Search parameters.
 S_ROLLOUTS = 0        # determinized rollouts per legal action
@@ -155,10 +157,24 @@ FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
 # ---- what a seat may infer -------------------------------------------------------------------
 @kernel
+def nakturn_seen(s, cfg, me, out):
+    """Less the face-down cards ``me`` saw go: the cards its Nakturn Condemned in front of the other
+    players (3-4 players), and those of them since removed face down."""
+    for t in range(cfg[CFG_TYPES]):
+        out[t] -= s[KNOWN_REMOVED + me * TYPES + t]
+    for p in range(cfg[CFG_PLAYERS]):
+        if p != me:
+            row = known_condemned_row(me, p)
+            for t in range(cfg[CFG_TYPES]):
+                out[t] -= s[row + t]
+
+
+@kernel
 def unseen_counts(s, cfg, me, out):
     """out[t]: cards of type t that ``me`` cannot see (the opponents' hands beyond what ``me``
     knows is there, their Successors unless the Spy showed them, their Dungeons, face-down
-    Condemned and removed cards, cards placed for the Reveal, the unused card): the mode's deck
+    Condemned and removed cards but those its Nakturn Condemned, cards placed for the Reveal, the
+    unused card): the mode's deck
     less every zone ``me`` sees. Reads ``me``'s view only. Returns their total (the positive
     counts). The zones every table has are read in one pass over the mode's types (the types past
     ``cfg[CFG_TYPES]`` have no cards: 0), a 2-seat table's two seats written out as the 2-player
@@ -183,6 +199,8 @@ def unseen_counts(s, cfg, me, out):
                 row = known_row(me, p)
                 for t in range(types):
                     out[t] -= s[row + t]
+        if in_mode(cfg, NAKTURN):
+            nakturn_seen(s, cfg, me, out)
     if in_mode(cfg, EXECUTIONER):
         for t in range(types):
             out[t] -= s[zone_row(CONDEMNED_HIDDEN, me) + t]
@@ -318,13 +336,13 @@ def taken_away(s, cfg):
 @kernel
 def random_choice(s, params, stream):
     """The engine's uniform answer, except an unforced mulligan: called with probability
-    ``R_MULLIGAN``; and the Army's mustering: another action with probability RANDOM_MUSTER (a
+    ``R_MULLIGAN``; and the Army's mustering: another action with probability ``R_MUSTER`` (a
     uniform one of them), else done."""
     if s[PHASE] == PH_MULLIGAN:
         return ACT_YES if chance(stream, params[R_MULLIGAN]) else ACT_NO
     if s[PHASE] == PH_PICK_CARD and (s[PICK_FOR] == PICK_MUSTER or s[PICK_FOR] == PICK_MERC_MUSTER):
         actions = s[D_CHOICES] & ~bit(ACT_NO)
-        if actions == 0 or not chance(stream, RANDOM_MUSTER):
+        if actions == 0 or not chance(stream, params[R_MUSTER]):
             return ACT_NO
         return random_bit(stream, actions)
     return random_answer(s, stream)
@@ -1087,6 +1105,16 @@ def redeal_row(s, out, row, pool, k):
 
 
 @kernel
+def redeal_row_keeping(s, out, row, known, pool, k):
+    """``redeal_row`` but for the cards the row ``known`` says ``me`` saw go there: they stay."""
+    count = 0
+    for t in range(TYPES):
+        count += s[row + t] - s[known + t]
+        out[row + t] = s[known + t]
+    return deal_row(out, row, count, pool, k)
+
+
+@kernel
 def deal_army(s, out, q, pool, n, k):
     """The Army step: q's face-down Army dealt anew, as many cards as it holds, each of a type q's
     Army pool allows (its Army and the Army cards it took this round: a union everyone knows, the
@@ -1118,7 +1146,8 @@ def others_knowledge(s, cfg, me, out):
     """What the other players know of each other in a world ``me`` deals: of a third player's hand,
     only the cards ``me`` knows of too (their private knowledge is hidden from ``me``, and a world
     must hold every card a player is sure of); of a Successor one of them saw (the Spy, 2v2's
-    partners), the dealt one. Their knowledge of ``me``'s own cards is true as it stands."""
+    partners), the dealt one; of the face-down cards the Nakturn Condemned, those ``me`` saw too.
+    Their knowledge of ``me``'s own cards is true as it stands."""
     n = cfg[CFG_PLAYERS]
     for o in range(n):
         for q in range(n):
@@ -1126,8 +1155,14 @@ def others_knowledge(s, cfg, me, out):
                 continue
             for t in range(TYPES):
                 out[known_row(o, q) + t] = min(s[known_row(o, q) + t], s[known_row(me, q) + t])
+                out[known_condemned_row(o, q) + t] = min(s[known_condemned_row(o, q) + t],
+                                                         s[known_condemned_row(me, q) + t])
             if s[KNOWN_SUCCESSOR + o * PLAYERS + q] >= 0:
                 out[KNOWN_SUCCESSOR + o * PLAYERS + q] = out[SUCCESSOR + q]
+        if o != me:
+            for t in range(TYPES):
+                removed = KNOWN_REMOVED + o * TYPES + t
+                out[removed] = min(s[removed], s[KNOWN_REMOVED + me * TYPES + t])
 
 
 @kernel
@@ -1137,8 +1172,9 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     into, each as large as in s: every other player's hand beyond the cards ``me`` knows are there
     (seen taken, given, traded, revealed, named; an Assassin revealed as a reaction), its Successor
     unless ``me`` saw it (the Spy, 2v2's partner), its Dungeon, the cards it placed face down (the
-    Reveal, the Trade), its 2v2 fourth card unless ``me`` sees it, its face-down Condemned cards;
-    then the unused card and the cards removed face down. The other players' knowledge follows the
+    Reveal, the Trade), its 2v2 fourth card unless ``me`` sees it, its face-down Condemned cards but
+    those ``me`` Condemned there with the Nakturn; then the unused card and the cards removed face
+    down but those ``me`` saw go (``nakturn_seen``). The other players' knowledge follows the
     world (``others_knowledge``). When ``me`` answers the Princess, the owner's pending pick is
     drawn from the owner's dealt hand. Only the number and presence of hidden cards are read, never
     their identity, so one view and one stream give one world (with two players the world dealt
@@ -1164,9 +1200,9 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
         k = redeal_row(s, out, zone_row(PLACED, q), pool, k)
         k = deal_slot(out, PARTNER_CARD + q, s[PARTNER_CARD + q] >= 0 and not sees_partner_card(s, cfg, me, q),
                       pool, k)
-        k = redeal_row(s, out, zone_row(CONDEMNED_HIDDEN, q), pool, k)
+        k = redeal_row_keeping(s, out, zone_row(CONDEMNED_HIDDEN, q), known_condemned_row(me, q), pool, k)
     k = deal_slot(out, UNUSED, s[UNUSED] >= 0, pool, k)
-    redeal_row(s, out, REMOVED_HIDDEN, pool, k)
+    redeal_row_keeping(s, out, REMOVED_HIDDEN, KNOWN_REMOVED + me * TYPES, pool, k)
     others_knowledge(s, cfg, me, out)
     if s[PHASE] == PH_PRINCESS_OPP and s[DECIDER] == me:
         owner = s[PEND_USER]

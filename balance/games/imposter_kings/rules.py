@@ -65,7 +65,7 @@ from balance.games.imposter_kings.layout import (
     CFG_EXILE_HAND, CFG_EXILE_SELF, CFG_STRANGER_IMMUNE, CONSPIRACIST, CONSPIRACY_BONUS, CONSPIRACY_TURN_ENDS,
     CONSPIRING, COPIED_SHIFT, EXILE, EXILE_HEAVY_BASE, EXILE_MUTE, FLAG_CONSPIRED, NAKTURN, NAKTURN_COURT_VALUE,
     PH_NAKTURN_GUESS, PICK_NAKTURN_CONDEMN, PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY,
-    REACT_WITH, REACTION, STRANGER,
+    REACT_WITH, REACTION, STRANGER, CFG_MYSTIC_ROYALTY_LOST, KNOWN_CONDEMNED, KNOWN_REMOVED,
     ALL_TYPES, ARMY_CARDS, CFG_FACET_LEFTOVER_REMOVED, CFG_KING_FACETS, THEN_END_TURN, THEN_TACTICIAN_SQUIRE,
     FACET_LEADER, FACET_TACTICIAN, KING_FACET, PH_FACET_TAKE, PH_KING,
     PICK_LEADER_TAKE, PICK_SQUIRE, PICK_TACTICIAN_REVEAL, PICK_TACTICIAN_SQUIRE, PICK_TACTICIAN_TAKE, SQUIRE,
@@ -295,9 +295,12 @@ def court_mute_reaches(s, cfg, i):
 def court_royalty(s, cfg, i):
     """Face-up Court card i has Royalty: printed (the Queen, Princess), or given by the Immortal
     (herself, the Warlord); a Muted card has none. Royalty is a keyword: a Stranger does not copy
-    it. The Mystic's loss of text leaves Royalty as the base game reads it."""
+    it. The Mystic's loss of text leaves Royalty (option mystic_royalty 'kept'), or takes it as a Mute
+    does (option 'lost'; only the Warlord the Immortal gives it can be named: the Mystic names 1-8)."""
     t = s[COURT_TYPE + i]
     if ROYALTY[t] == 1 or ((t == IMMORTAL or t == WARLORD) and immortal_holds(s, cfg)):
+        if cfg[CFG_MYSTIC_ROYALTY_LOST] != 0 and court_mystic_set(s, cfg, i):
+            return False
         return not court_mute_reaches(s, cfg, i)
     return False
 
@@ -607,6 +610,32 @@ def give_seen_by(s, p, t, observer):
 
 
 @kernel(inline="always")
+def known_condemned_row(observer, owner):
+    """Offset of the KNOWN_CONDEMNED row: what ``observer`` knows lies Condemned face down in front of ``owner``."""
+    return KNOWN_CONDEMNED + ((observer & SEAT_MASK) * PLAYERS + (owner & SEAT_MASK)) * TYPES
+
+
+@kernel
+def remove_known_condemned(s, cfg, p, t):
+    """p's face-down Condemned card of type t is removed from the round face down. Who knew every
+    face-down card in front of p knows which one went (the rule takes the lowest type, as here) and
+    where it lies now; anyone else is one less sure of each card it knew there."""
+    left = zone_count(s, CONDEMNED_HIDDEN, p)  # before the removal
+    for o in range(cfg[CFG_PLAYERS]):
+        row = known_condemned_row(o, p)
+        known = zone_count(s, row, 0)
+        if o == p or known == 0:
+            continue
+        if known == left:
+            s[row + t] -= 1
+            s[KNOWN_REMOVED + o * TYPES + t] += 1
+        else:
+            for u in range(TYPES):
+                if s[row + u] > 0:
+                    s[row + u] -= 1
+
+
+@kernel(inline="always")
 def learn_holds(s, observer, owner, t):
     known = known_row(observer, owner) + t
     if s[known] == 0:
@@ -862,7 +891,7 @@ def knock_out(s, cfg, p):
 
 
 @kernel(inline="always")
-def remove_condemned(s, p):
+def remove_condemned(s, cfg, p):
     """Remove one of p's Condemned cards from the round (as p's turn): a face-up one first."""
     if zone_count(s, CONDEMNED, p) + zone_count(s, CONDEMNED_HIDDEN, p) == 0:
         return False  # the common case, asked every turn: two vectorized sums, no search
@@ -873,6 +902,7 @@ def remove_condemned(s, p):
             return True
     for t in range(TYPES):
         if s[zone_row(CONDEMNED_HIDDEN, p) + t] > 0:
+            remove_known_condemned(s, cfg, p, t)
             s[zone_row(CONDEMNED_HIDDEN, p) + t] -= 1
             s[REMOVED_HIDDEN + t] += 1
             return True
@@ -890,7 +920,7 @@ def start_turn(s, cfg):
         exhaust_taken(s, cfg)
         s[PHASE] = PH_ROUND_OVER
         return
-    if remove_condemned(s, p):
+    if remove_condemned(s, cfg, p):
         end_turn(s, cfg)
         return
     if zone_count(s, ANTE, p) > 0:
@@ -1060,7 +1090,8 @@ def nakturn_guess(s, cfg, d, a):
 @kernel
 def nakturn_condemn(s, cfg, d, a):
     """The user Condemns the guesser's card a, face down in front of the guesser: with two players
-    both know it (a Condemned card of known type); with more, the others only saw a card go."""
+    both know it (a Condemned card of known type); with more, the user remembers it and the others
+    only saw a card go."""
     q = s[PEND_TARGET]
     s[zone_row(HAND, q) + a] -= 1
     s[known_row(d, q) + a] -= 1
@@ -1068,6 +1099,7 @@ def nakturn_condemn(s, cfg, d, a):
         s[zone_row(CONDEMNED, q) + a] += 1
     else:
         s[zone_row(CONDEMNED_HIDDEN, q) + a] += 1
+        s[known_condemned_row(d, q) + a] += 1
         forget_one(s, cfg, q, d)
     end_turn(s, cfg)
 
