@@ -86,6 +86,16 @@ def picks_in_worlds(s, cfg, params, rng, worlds=2):
     return picks
 
 
+def test_the_leaders_successor_is_chosen_from_its_own_view():
+    pos = deal(kings={0: CL}, hands={0: HAND})
+    pos.play("no", "no", "no")  # seat 1 goes first and places first; nobody musters
+    while not (pos.phase == "Successor" and pos.decider == 0):
+        pos.apply(pos.legal()[0])
+    hidden = pos.hand(1) + [pos.successor(1), L.NAMES[pos.s[L.DUNGEON + 1]]]
+    assert "Queen" in hidden and pos.knows_successor(0, 1) is None
+    assert len(picks_in_worlds(pos.s, pos.cfg, {}, np.random.default_rng(2), worlds=12)) == 1
+
+
 FACET_KINDS = {(L.PH_PICK_CARD, L.PICK_MUSTER), (L.PH_KING, -1), (L.PH_FACET_TAKE, -1), (L.PH_SUCCESSOR, -1),
                (L.PH_PICK_CARD, L.PICK_SQUIRE), (L.PH_TURN, -1)}
 
