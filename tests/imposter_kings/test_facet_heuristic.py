@@ -21,7 +21,7 @@ from balance.games.imposter_kings.match import game_buffers
 from balance.games.imposter_kings.policies import choose
 from tests.imposter_kings.test_facets import CL, MT, TACTICIAN, P, deal
 from tests.imposter_kings.test_search_modes import search_pick
-from tests.imposter_kings.views import decisions, other_world
+from tests.imposter_kings.views import other_world
 
 TACTICIAN_FACET = {"facet": float(L.FACET_TACTICIAN)}
 LEADER_FACET = {"facet": float(L.FACET_LEADER)}
@@ -96,21 +96,8 @@ def test_the_leaders_successor_is_chosen_from_its_own_view():
     assert len(picks_in_worlds(pos.s, pos.cfg, {}, np.random.default_rng(2), worlds=12)) == 1
 
 
-FACET_KINDS = {(L.PH_PICK_CARD, L.PICK_MUSTER), (L.PH_KING, -1), (L.PH_FACET_TAKE, -1), (L.PH_SUCCESSOR, -1),
-               (L.PH_PICK_CARD, L.PICK_SQUIRE), (L.PH_TURN, -1)}
-
-
-def test_the_facet_decisions_are_a_function_of_the_heuristics_view():
-    cfg, found = decisions("fon", 2, per_kind=8, deals=120)
-    rng = np.random.default_rng(5)
-    seen = set()
-    for key, states in found.items():
-        if key not in FACET_KINDS:
-            continue
-        for s in states:
-            if s[L.SQUIRE + 1 - s[L.DECIDER]] >= 0:  # the views' worlds do not deal an opponent's Squire
-                continue
-            for params in (TACTICIAN_FACET, LEADER_FACET):
-                assert len(picks_in_worlds(s, cfg, params, rng)) == 1, (L.PHASE_NAMES[key[0]], key[1])
-            seen.add(key)
-    assert {(L.PH_PICK_CARD, L.PICK_MUSTER), (L.PH_KING, -1), (L.PH_SUCCESSOR, -1)} <= seen
+def test_the_tacticians_matched_flip_is_chosen_from_its_own_view():
+    hands = {0: ["Oathbound", "Warlord"], 1: ["Princess", "Mystic"]}
+    pos = P(court=["Elder", "Soldier"], **dict(TACTICIAN, hands=hands))
+    assert pos.knows_successor(0, 1) is None  # the opponent's Sentry and its hand are hidden
+    assert len(picks_in_worlds(pos.s, pos.cfg, {}, np.random.default_rng(4), worlds=12)) == 1
