@@ -2326,14 +2326,21 @@ def tactician_flip(s, cfg, p):
     to Rally; otherwise take the Successor or the Squire." The base value is the Throne card's before
     this Disgrace: a card Disgraced already "has no base value, so your Successor can never match it"
     (FAQ)."""
-    top = s[COURT_LEN] - 1
-    succ = s[SUCCESSOR + p]
-    matches = succ >= 0 and not is_disgraced(s, top) and BASE_VALUE[succ] == BASE_VALUE[s[COURT_TYPE + top]]
-    disgrace(s, top)
+    matches = tactician_matches(s, p)
+    disgrace(s, s[COURT_LEN] - 1)
     if matches:
         facet_choice(s, PICK_TACTICIAN_REVEAL, p)
     else:
         tactician_take(s, cfg, p)
+
+
+@kernel
+def tactician_matches(s, p):
+    """p's Successor has the same base value as the Throne card (not Disgraced: it "has no base
+    value"): the Master Tactician's flip may reveal and take it, Recall, then take the Squire or Rally."""
+    top = s[COURT_LEN] - 1
+    succ = s[SUCCESSOR + p]
+    return succ >= 0 and top >= 0 and not is_disgraced(s, top) and BASE_VALUE[succ] == BASE_VALUE[s[COURT_TYPE + top]]
 
 
 @kernel
