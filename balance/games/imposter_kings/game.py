@@ -253,8 +253,9 @@ class ImposterKings(Game):
             seats[str(1 - first)] = "goes second"
         went = {"0": "went second", "1": "went first"}
         sides = 2 if setup.mode in TEAM_MODES else setup.players  # 2v2: the first player's team, a seat's team
+        dealt = ", random Armies" if setup.mode in SIGNATURE_MODES and setup.options["signatures"] == "random" else ""
         advantage = AdvantageView(first="first_player_win", fair=1 / sides, seat="win", chooser="chooser_win",
-                                  row=f"{setup.mode} ({setup.players}p)")
+                                  row=f"{setup.mode} ({setup.players}p){dealt}")  # chosen and dealt Armies apart
         return ReportView(headline=(("first_player_win", ""), ("chooser_goes_first", ""), ("chooser_win", "")),
                           group_names={"seat": seats, "first": went, "chooser_first": went}, match_word="match",
                           cap="rounds per match", lengths=("plies",), advantage=advantage)
