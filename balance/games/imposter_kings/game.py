@@ -301,7 +301,7 @@ def army_choice(results, draws: int) -> Analysis:
         "card": names,
         "equilibrium pick rate": [f"{p:.3f}" for p in found.pick],
         "pick rate 95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(found.pick_low, found.pick_high)],
-        "mean over draws": found.pick_mean.round(3),
+        "mean over draws": [f"{p:.3f}" for p in found.pick_mean],
         "strength (pts)": [f"{v:+.2f}" for v in points(found.strength)],
         "strength 95% CI": [f"[{lo:+.2f}, {hi:+.2f}]" for lo, hi in zip(points(found.strength_low),
                                                                       points(found.strength_high))],
