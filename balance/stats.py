@@ -820,8 +820,12 @@ def logistic_fit(features: np.ndarray, wins: np.ndarray) -> LogisticFit:
         p = expit(x @ beta)
         return (x * (p * (1 - p))[:, None]).T @ x
 
-    fit = minimize(lambda beta: np.sum(np.logaddexp(0.0, x @ beta) - y * (x @ beta)), np.zeros(x.shape[1]),
-                   jac=lambda beta: x.T @ (expit(x @ beta) - y), hess=information, method="trust-exact")
+    def negative_loglik(beta):
+        z = x @ beta
+        return np.sum(np.logaddexp(0.0, z) - y * z)
+
+    fit = minimize(negative_loglik, np.zeros(x.shape[1]), jac=lambda beta: x.T @ (expit(x @ beta) - y),
+                   hess=information, method="trust-exact")
     return LogisticFit(fit.x, np.linalg.inv(information(fit.x)), -float(fit.fun))
 
 
@@ -921,8 +925,9 @@ def composition_choice(a: np.ndarray, b: np.ndarray, wins: np.ndarray, size: int
 
     items = a.shape[1]
     additive = logistic_fit(composition_features(a, b, ("strength",)), wins)
-    counters = logistic_fit(composition_features(a, b, ("counter",)), wins)
-    full_x = composition_features(a, b, COMPOSITION_TERMS[1:])
+    counter_x = composition_features(a, b, ("counter",))
+    counters = logistic_fit(counter_x, wins)
+    full_x = np.hstack([counter_x, composition_features(a, b, ("synergy",))])  # = the terms counter, synergy
     keep = independent_columns(full_x)
     full = logistic_fit(full_x[:, keep], wins)
 

@@ -20,7 +20,7 @@ MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 
 SECOND_PLACE_POINTS = 1  # Cutthroat: "Second place scores 1 point" (second_seat is -1 with 2 players)
 # TEAM_MODES: their winner_seat, match_winner, score0 and score1 are the teams' (seats 0 & 2: team 0)
 SIGNATURE_COLUMNS = ("signatures0", "signatures1")  # each seat's Signature Cards (a mask of types), 2-player FoN
-SIGNATURE_TYPES = tuple(int(t) for t in np.flatnonzero(L.SIGNATURE))
+SIGNATURE_TYPES = np.flatnonzero(L.SIGNATURE)  # the nine Signature Cards, by type
 ARMY_CHOICE_DRAWS = 400  # [army_choice] draws: parametric draws of the fitted model behind each interval
 ARMY_CHOICE_MIN_DRAWS = 100  # fewer cannot place a 95% percentile interval's ends
 
@@ -179,7 +179,7 @@ class ImposterKings(Game):
                                "seat": last["seat"], "policy": last["policy"], "card": L.NAMES[t],
                                "picked": (last["signatures"] >> t) & 1,
                                "won_with": ((last["signatures"] >> t) & 1) * last["match_won"]})
-                 for t in np.flatnonzero(L.SIGNATURE)]
+                 for t in SIGNATURE_TYPES]
         return {"army_cards": pd.concat(parts, ignore_index=True)}
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
@@ -279,6 +279,8 @@ def describe_action(phase: int, action: int) -> str:
 def army_choice(results, draws: int) -> Analysis:
     """What players who choose their Armies well would pick (``stats.composition_choice``), from
     matches whose Armies were dealt at random: each match's two Armies and its winner."""
+    from scipy.special import expit
+
     from balance.stats import composition_choice
 
     games = results.games
@@ -293,7 +295,7 @@ def army_choice(results, draws: int) -> Analysis:
         return ", ".join(n for n, held in zip(names, option) if held)
 
     def points(logit) -> np.ndarray:  # a logit edge as points of win probability from an even match
-        return 100 * (1 / (1 + np.exp(-np.asarray(logit))) - 0.5)
+        return 100 * (expit(logit) - 0.5)
 
     heuristic = np.isin(SIGNATURE_TYPES, SIGNATURE_PREFERENCE[:L.SIGNATURE_CHOICES]).astype(float)
     best = int(np.argmax(found.field_edge))
