@@ -14,23 +14,30 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from balance.engine.runner import round_to_deals, simulate_frame
-from balance.engine.scenario import is_sweep_file, load_scenario
-from balance.games import game_names, get_game
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's balance, not the installed one (a worktree's own code)
+
+from balance.engine.runner import round_to_deals, simulate_frame  # noqa: E402
+from balance.engine.scenario import is_sweep_file, load_scenario  # noqa: E402
+from balance.games import game_names, get_game  # noqa: E402
 
 SEED = 20261202
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def frame_hash(frame) -> str:
     digest = hashlib.sha256()
     for name in frame.columns:
         digest.update(name.encode())
-        digest.update(np.ascontiguousarray(frame[name].to_numpy()).tobytes())
+        values = frame[name].to_numpy()
+        if values.dtype == object:  # labels (policy names): their text, not the addresses of the objects
+            digest.update("\0".join(map(str, values)).encode())
+        else:
+            digest.update(np.ascontiguousarray(values).tobytes())
     return digest.hexdigest()[:16]
 
 
