@@ -16,7 +16,8 @@ never disagree):
   Student t on deals - 1 degrees of freedom otherwise. A sampled quantity without spread (SE 0)
   proves nothing: undecided. A bootstrap p-value is no smaller than 1 / (replicates + 1); one at
   that floor, in a family whose adjustment compares at a smaller level, is resampled with enough
-  replicates to tell (``resolved_pvalues``).
+  replicates to tell (``resolved_pvalues``); a family's claims over the same number of deals are
+  resampled together (``resolving``).
 - Fixed facts of the setup (declared by the game): a value, inside or outside the band, no test.
 
 Verdicts. "within +/- d" includes the edge. At level ``a`` the deciding interval is the pair of
