@@ -16,7 +16,8 @@ never disagree):
   Student t on deals - 1 degrees of freedom otherwise. A sampled quantity without spread (SE 0)
   proves nothing: undecided. A bootstrap p-value is no smaller than 1 / (replicates + 1); one at
   that floor, in a family whose adjustment compares at a smaller level, is resampled with enough
-  replicates to tell (``resolved_pvalues``).
+  replicates to tell (``resolved_pvalues``); a family's claims over the same number of deals are
+  resampled together (``resolving``).
 - Fixed facts of the setup (declared by the game): a value, inside or outside the band, no test.
 
 Verdicts. "within +/- d" includes the edge. At level ``a`` the deciding interval is the pair of
@@ -35,6 +36,7 @@ looks (slightly conservative compared with exact group-sequential boundaries).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -58,6 +60,8 @@ BOOTSTRAP_SEED = 20261130  # a fixed stream: the same data always give the same 
 BOOTSTRAP_MAX_REPLICATES = 199_999
 BOOTSTRAP_RESOLUTION = 10
 BOOTSTRAP_CHUNK = 2000  # replicates resampled at once (memory: chunk x deals weights)
+BOOTSTRAP_COLUMNS = 200  # estimates resampled together (memory: their replicates' statistics)
+BOOTSTRAP_KEPT = 4  # deal counts whose first chunk of weights is kept (at most 8 MB each: 500 deals)
 
 
 # ---- reference distributions --------------------------------------------------------------
@@ -82,10 +86,15 @@ class Reference:
     def p_below(self, b: float) -> float:
         raise NotImplementedError
 
+    def replicates_to_resolve(self, level: float, p: float) -> int:
+        """How many replicates a resampled reference needs to tell a p-value ``p`` apart from
+        ``level`` (a bootstrap's p-values are whole multiples of 1 / (replicates + 1)); 0: this
+        one can, or none can."""
+        return 0
+
     def resolving(self, level: float, p: float) -> Reference:
-        """This reference, or one as good that can tell a p-value ``p`` apart from ``level``
-        (a bootstrap's p-values are whole multiples of 1 / (replicates + 1))."""
-        return self
+        """This reference, or one as good that can tell a p-value ``p`` apart from ``level``."""
+        return resolving([(self, level, p)])[0]
 
 
 class Untestable(Reference):
@@ -141,12 +150,11 @@ class BootstrapT(Reference):
         """The smallest p-value the replicates can give."""
         return 1 / (len(self.t) + 1)
 
-    def resolving(self, level, p):
+    def replicates_to_resolve(self, level, p):
         replicates = math.ceil(BOOTSTRAP_RESOLUTION / level) - 1
         if p > self.floor or replicates <= len(self.t) or replicates > BOOTSTRAP_MAX_REPLICATES:
-            return self  # nothing to resolve, fine enough, or beyond reach (an early look: a later one decides)
-        return BootstrapT(self.estimate, self.se, _bootstrap_t(self.y, self.x, self.estimate, self.se, replicates),
-                          self.y, self.x)
+            return 0  # nothing to resolve, fine enough, or beyond reach (an early look: a later one decides)
+        return replicates
 
     def _count_at_least(self, s: float) -> int:
         return len(self.t) - int(np.searchsorted(self.t, s, side="left"))
@@ -232,6 +240,28 @@ class Fixed(Reference):
         return 0.0 if self.value <= b + EXACT else 1.0
 
 
+def resolving(requests: list[tuple[Reference, float, float]]) -> list[Reference]:
+    """``Reference.resolving`` of many (reference, level, p) at once. The bootstraps to resample
+    over the same number of deals to the same number of replicates share their resampled deals:
+    one matrix product per chunk for up to BOOTSTRAP_COLUMNS of them (a family of 150 far-off
+    claims over 500 deals resamples once, not 150 times)."""
+    out = [ref for ref, _, _ in requests]
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (ref, level, p) in enumerate(requests):
+        replicates = ref.replicates_to_resolve(level, p)
+        if replicates:
+            groups.setdefault((len(ref.y), replicates), []).append(i)
+    for (_, replicates), members in groups.items():
+        for start in range(0, len(members), BOOTSTRAP_COLUMNS):
+            batch = members[start:start + BOOTSTRAP_COLUMNS]
+            refs = [out[i] for i in batch]
+            t = _bootstrap_t(np.stack([r.y for r in refs], axis=1), np.stack([r.x for r in refs], axis=1),
+                             [r.estimate for r in refs], [r.se for r in refs], replicates)
+            for i, ref, statistics in zip(batch, refs, t):
+                out[i] = BootstrapT(ref.estimate, ref.se, statistics, ref.y, ref.x)
+    return out
+
+
 # ---- estimates ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Estimate:
@@ -272,26 +302,58 @@ def _ratio_se(y: np.ndarray, x: np.ndarray, r: float) -> float:
     return float(np.sqrt(k / (k - 1) * np.sum((y - r * x) ** 2)) / x.sum())
 
 
-def _bootstrap_t(y: np.ndarray, x: np.ndarray, r: float, se: float,
-                 replicates: int = BOOTSTRAP_REPLICATES) -> np.ndarray:
+def _bootstrap_t(y: np.ndarray, x: np.ndarray, r, se, replicates: int = BOOTSTRAP_REPLICATES) -> np.ndarray:
     """Sorted bootstrap-t statistics of the ratio, resampling whole deals (in chunks of
-    BOOTSTRAP_CHUNK replicates from one fixed stream)."""
+    BOOTSTRAP_CHUNK replicates from one fixed stream). ``y`` and ``x`` are the deals' sums, one
+    column per estimate when 2-D (``r``, ``se``: one per column; the result: one row per column):
+    estimates over the same number of deals share the resampled deals, so a family's claims cost
+    one matrix product per chunk, and each column gets exactly the statistics it would get alone."""
+    single = np.ndim(y) == 1
+    y, x = np.asarray(y, float).reshape(len(y), -1), np.asarray(x, float).reshape(len(x), -1)
+    r, se = np.reshape(r, (1, -1)), np.reshape(se, (1, -1))
     k = len(y)
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    moments = np.hstack([y, x, y * y, x * y, x * x])  # the sums a replicate's ratio and SE need
     parts = []
-    for start in range(0, replicates, BOOTSTRAP_CHUNK):
-        b = min(BOOTSTRAP_CHUNK, replicates - start)
-        draws = rng.integers(0, k, (b, k)) + k * np.arange(b)[:, None]
-        w = np.bincount(draws.ravel(), minlength=b * k).reshape(b, k).astype(float)
-        sy, sx = w @ y, w @ x
+    for w in _resampled_deals(k, replicates):
+        sy, sx, syy, sxy, sxx = np.split(w @ moments, 5, axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             rb = sy / sx
-            ss = w @ (y * y) - 2 * rb * (w @ (x * y)) + rb**2 * (w @ (x * x))
+            ss = syy - 2 * rb * sxy + rb**2 * sxx
             seb = np.sqrt(k / (k - 1) * np.maximum(ss, 0)) / sx
             t = (rb - r) / seb
         # a replicate without spread: its statistic is infinite in the direction it moved
         parts.append(np.where(seb > 0, t, np.where(rb > r, np.inf, np.where(rb < r, -np.inf, 0.0))))
-    return np.sort(np.concatenate(parts))
+    t = np.sort(np.concatenate(parts).T, axis=1)
+    return t[0] if single else t
+
+
+def _draw_weights(rng: np.random.Generator, replicates: int, k: int) -> np.ndarray:
+    """How often each of ``k`` deals is drawn in each of ``replicates`` resamples (rows)."""
+    draws = rng.integers(0, k, (replicates, k)) + k * np.arange(replicates)[:, None]
+    return np.bincount(draws.ravel(), minlength=replicates * k).reshape(replicates, k).astype(float)
+
+
+@functools.lru_cache(maxsize=BOOTSTRAP_KEPT)
+def _first_chunk(k: int) -> tuple[np.ndarray, dict]:
+    """The first BOOTSTRAP_CHUNK replicates' weights over ``k`` deals and the stream's state after
+    them. Every bootstrap over k deals starts with them (a study's groups mostly have the same
+    deals), and a shorter first chunk is their first rows (the stream fills rows in order)."""
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    w = _draw_weights(rng, BOOTSTRAP_CHUNK, k)
+    w.flags.writeable = False
+    return w, rng.bit_generator.state
+
+
+def _resampled_deals(k: int, replicates: int):
+    """The weights of ``replicates`` bootstrap replicates over ``k`` deals, chunk by chunk, from one
+    fixed stream (the same data always give the same statistics)."""
+    first, state = _first_chunk(k)
+    yield first[:replicates]
+    if replicates > BOOTSTRAP_CHUNK:
+        rng = np.random.default_rng(BOOTSTRAP_SEED)
+        rng.bit_generator.state = state
+        for start in range(BOOTSTRAP_CHUNK, replicates, BOOTSTRAP_CHUNK):
+            yield _draw_weights(rng, min(BOOTSTRAP_CHUNK, replicates - start), k)
 
 
 def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.ndarray, level: float = LEVEL,
@@ -543,7 +605,7 @@ def decide(sampled: list[dict], level: float, alpha: float = ALPHA, adjust=holm,
     (``level``: the alpha the look may spend), the deciding interval at the level that decides.
     One row per claim row, with ``columns``."""
     m = len(sampled)
-    sampled = [_resolved(row, level / max(1, m)) for row in sampled]
+    sampled = _resolved(sampled, level / max(1, m))
     p_h = np.array([r["p_holds"] for r in sampled], float)
     p_f = np.array([r["p_fails"] for r in sampled], float)
     adj_h, adj_f = adjust(p_h), adjust(p_f)
@@ -581,13 +643,18 @@ def resolved_pvalues(ref: Reference, target: float, tolerance: float, compare: s
     return (sharper, *claim_pvalues(sharper, target, tolerance, compare))
 
 
-def _resolved(row: dict, finest: float) -> dict:
-    """A claim row (claim_rows) with p-values its family can compare at ``finest``."""
-    if row["_reason"]:
-        return row
-    c = row["_claim"]
-    ref, p_h, p_f = resolved_pvalues(row["_ref"], c.target, c.tolerance, c.compare, finest)
-    return {**row, "_ref": ref, "p_holds": p_h, "p_fails": p_f}
+def _resolved(rows: list[dict], finest: float) -> list[dict]:
+    """Claim rows (claim_rows) with p-values their family can compare at ``finest``, resampled
+    together (``resolving``)."""
+    live = [i for i, row in enumerate(rows) if not row["_reason"]]
+    refs = resolving([(rows[i]["_ref"], finest, min(rows[i]["p_holds"], rows[i]["p_fails"])) for i in live])
+    out = list(rows)
+    for i, ref in zip(live, refs):
+        if ref is not rows[i]["_ref"]:
+            c = rows[i]["_claim"]
+            p_h, p_f = claim_pvalues(ref, c.target, c.tolerance, c.compare)
+            out[i] = {**rows[i], "_ref": ref, "p_holds": p_h, "p_fails": p_f}
+    return out
 
 
 def should_stop(results, claims, precision, look: int, looks: list[int]) -> bool:

@@ -124,6 +124,38 @@ def test_a_bootstrap_resolves_its_p_values_only_where_a_family_needs_it():
     assert np.quantile(finer.t, [0.05, 0.5, 0.95]) == pytest.approx(np.quantile(ref.t, [0.05, 0.5, 0.95]), abs=0.15)
 
 
+def test_a_family_of_150_claims_far_from_their_bands_is_decided_at_500_deals():
+    # 500 deals: every claim's reference is the bootstrap-t; Holm's first step compares at
+    # 0.05 / 150, below the 1 / 2,000 its 1,999 replicates can give. 75 claims far below their band
+    # (mean 9, bands around 20) and 75 far inside theirs (bands of +/- 5 around 9): the family is
+    # resampled for its level together, and every claim is decided.
+    rng = np.random.default_rng(11)
+    games = pd.DataFrame({"deal": np.arange(500), "length": 5 + rng.exponential(4, 500)})
+    claims = ([Claim(f"far{i}", "", "length", 20 + i / 100, 1.0) for i in range(75)]
+              + [Claim(f"inside{i}", "", "length", 9 + i / 100, 5.0) for i in range(75)])
+    table, _ = stats.evaluate_claims(results(games), claims)
+    assert len(table) == 150 and table["deals"].eq(500).all()
+    far, inside = table[table["claim"].str.startswith("far")], table[table["claim"].str.startswith("inside")]
+    assert far["verdict"].eq("fails").all() and inside["verdict"].eq("holds").all()
+    assert far["p_fails_adjusted"].max() < 0.05 and inside["p_holds_adjusted"].max() < 0.05
+    assert (far["decide_high"] < far["target"] - 1).all()  # the deciding intervals are shown, outside the bands
+    assert ((inside["decide_low"] >= inside["target"] - 5) & (inside["decide_high"] <= inside["target"] + 5)).all()
+
+
+def test_bootstraps_resolved_together_get_the_statistics_each_gets_alone():
+    rng = np.random.default_rng(12)
+    refs = [stats.estimate_mean(rng.normal(20, 1, 80), np.arange(80)).reference for _ in range(3)]
+    refs.append(stats.ratio_estimate(rng.integers(0, 5, 80), rng.integers(1, 6, 80), np.arange(80)).reference)
+    level = 0.05 / 40  # 7,999 replicates
+    together = stats.resolving([(ref, level, ref.floor) for ref in refs])
+    for ref, resolved in zip(refs, together):
+        alone = ref.resolving(level, ref.floor)
+        assert len(resolved.t) == len(alone.t) > stats.BOOTSTRAP_REPLICATES
+        assert resolved.t == pytest.approx(alone.t, rel=1e-12)
+        # the first replicates are the estimate's own: more replicates refine, they do not redraw
+        assert set(np.round(ref.t, 9)) <= set(np.round(resolved.t, 9))
+
+
 def test_ratio_estimate_against_a_direct_computation():
     rounds = np.array([5, 7, 3, 9, 4])
     kept = np.array([2, 4, 1, 5, 2])
