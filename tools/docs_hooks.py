@@ -3,7 +3,7 @@ build time, so it cannot go stale.
 
 A page holding the line ``<!-- cli-reference -->`` gets, in its place, every command's help text,
 usage, arguments and options as typer's own ``typer utils docs`` writes them (one section per
-command, rich markup rendered as HTML).
+command, in the order of ``balance --help``, rich markup rendered as HTML).
 """
 
 import sys
@@ -24,10 +24,11 @@ def cli_reference() -> str:
 
     from balance.cli import app
 
-    command = typer.main.get_command(app)
-    ctx = typer.Context(command, info_name="balance")
+    group = typer.main.get_command(app)
+    ctx = typer.Context(group, info_name="balance")
     ctx.ensure_object(dict)[MARKUP_MODE_KEY] = app.rich_markup_mode
-    return get_docs_for_click(obj=command, ctx=ctx, name="balance", indent=1)
+    return "".join(get_docs_for_click(obj=group.get_command(ctx, name), ctx=ctx, indent=2, call_prefix="balance")
+                   for name in group.list_commands(ctx))
 
 
 def on_page_markdown(markdown: str, page, **kwargs) -> str:
