@@ -1,6 +1,7 @@
 """The documentation site (docs/, mkdocs.yml) builds with `mkdocs build --strict`: a broken link, a
 page missing from the navigation or a failing hook fails the suite, and so `.ci/run`."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,3 +33,7 @@ def test_the_readme_stays_short_and_keeps_its_two_quickstart_commands():
         "python -m pip install '.[test]' && python -m pytest"]
     ci = (ROOT / ".ci" / "run").read_text()
     assert "'.[test]' && python -m pytest" in ci
+    # its links into the docs (outside the site's strict build) point at files that exist
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
+    assert "docs/statistics.md" in links
+    assert [link for link in links if not link.startswith("http") and not (ROOT / link).exists()] == []
