@@ -60,6 +60,7 @@ class OneLineErrors(TyperGroup):
         sys.exit(status if isinstance(status, int) else 0)
 
 
+# Help texts are rich markup: a literal "[" is written "\\[" (else rich takes "[sweep]" for a tag).
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Monte-Carlo balance analysis for tabletop card games.")
 
@@ -76,6 +77,28 @@ EXECUTORS = ("local", "dask")
 
 class UserError(Exception):
     """Bad input: one line, exit status 2."""
+
+
+def show_version(value: bool) -> None:
+    if value:
+        from balance import __version__
+
+        typer.echo(f"balance {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def app_options(version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
+                                             help="Print the version and exit.")):
+    pass
+
+
+def require_optuna() -> None:
+    """optuna is the `tune` extra: without it `tune` is one line naming the extra, exit 2."""
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        raise UserError("balance tune needs optuna: pip install 'balance[tune]'") from None
 
 
 @contextmanager
@@ -384,7 +407,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                                                               "(the same deals), one reading per claim."),
           executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
     """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict.
-    With --robust: under every member of the game's policy family (or the scenario's [robustness]
+    With --robust: under every member of the game's policy family (or the scenario's \\[robustness]
     members), --games or the scenario's `games` each, Holm over claims x members: robust holds,
     robust fails, policy-sensitive or undecided."""
     from balance.robust import ROBUST_FAILS, robust_json, robust_text
@@ -738,12 +761,12 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
 
 
 @app.command()
-def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its [sweep] table, if any, adds cells)."),
+def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its \\[sweep] table, if any, adds cells)."),
           vary: list[str] = typer.Option([], "--vary", help="KEY=V1,V2,... : a key and its values (repeatable: the "
                                                             "grid of every combination). Keys: options.X, players, "
                                                             "mode, max_length, a game table, seats.policy, "
-                                                            "seats.params.X, seats[i].params.X."),
-          games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per cell (default: the scenario's games; its [precision] plan is not used: every cell plays the same deals)."),
+                                                            "seats.params.X, seats\\[i].params.X."),
+          games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per cell (default: the scenario's games; its \\[precision] plan is not used: every cell plays the same deals)."),
           seed: Optional[int] = SeedOpt,
           adjust: str = typer.Option("bh", "--adjust", help="Multiplicity over every cell's claims: bh "
                                                             "(Benjamini-Hochberg) or holm."),
@@ -815,6 +838,7 @@ def tune(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     from balance.tune import parse_range, tune as run_tune, tune_text
 
     with user_errors():
+        require_optuna()
         check_common_flags(games, seed, threads, executor)
         check_flag(trials, "--trials", low=1)
         try:

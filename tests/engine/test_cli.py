@@ -208,3 +208,41 @@ def test_missing_file_and_bad_game_index(tmp_path):
     assert code == 2 and "no such scenario file" in out
     code, out = invoke("replay", write(tmp_path, SMALL), "--game", -1)
     assert code == 2 and "--game" in out
+
+
+def test_version_prints_the_package_version():
+    import balance
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"balance {balance.__version__}\n"
+
+
+def test_help_texts_show_their_brackets_literally():
+    """Help texts are rich markup, where "[sweep]" would be a tag and vanish: every bracketed word
+    of a command's help (escaped as \\[ in the source) must reach `--help`, on a wide terminal."""
+    import re
+
+    import typer
+
+    group = typer.main.get_command(app)
+    shown = {}
+    for name, command in group.commands.items():
+        result = runner.invoke(app, [name, "--help"], env={"COLUMNS": "250", "TERMINAL_WIDTH": "250"})
+        assert result.exit_code == 0
+        shown[name] = result.output
+        texts = [command.help or ""] + [getattr(p, "help", None) or "" for p in command.params]
+        for text in texts:
+            for word in re.findall(r"\\?\[[^\]\s]+\]", text):
+                assert word.lstrip("\\") in result.output, (name, word)
+    assert "[robustness]" in shown["check"]
+    assert "[sweep]" in shown["sweep"] and "[precision]" in shown["sweep"] and "seats[i]" in shown["sweep"]
+
+
+def test_tune_without_optuna_names_the_extra(tmp_path, monkeypatch):
+    """optuna is the `tune` extra: without it, one line naming the extra, exit 2, nothing played."""
+    monkeypatch.setitem(__import__("sys").modules, "optuna", None)  # `import optuna` now fails
+    scenario = write(tmp_path, SMALL)
+    result = runner.invoke(app, ["tune", str(scenario), "--target", "fair:0", "--vary", "max_length=1..12"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == ["error: balance tune needs optuna: pip install 'balance[tune]'"]
