@@ -33,7 +33,7 @@ from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
 
-from balance.stats import FAILS, HOLDS, UNDECIDED, estimate, estimate_row, running_estimate  # noqa: E402
+from balance.stats import FAILS, HOLDS, UNDECIDED, estimate_row, quantity_estimate, running_estimate  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:960px;margin:1.5em auto;padding:0 12px;color:#222;
 line-height:1.4}
@@ -122,7 +122,7 @@ class Study:
         if len(part) or by or not declared or not (q["quantity"] == quantity).any():
             return part
         d = self.game.quantity(quantity, quantity)
-        est = estimate(d.kind, self.results.table(d.table), d.column, d.denominator)
+        est = quantity_estimate(self.results, d, self.results.table(d.table))
         return pd.DataFrame([{"quantity": quantity, "by": "", "group": "", **estimate_row(est)}])
 
     def claim(self, claim_id: str):

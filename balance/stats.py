@@ -17,7 +17,9 @@ never disagree):
   proves nothing: undecided. A bootstrap p-value is no smaller than 1 / (replicates + 1); one at
   that floor, in a family whose adjustment compares at a smaller level, is resampled with enough
   replicates to tell (``resolved_pvalues``); a family's claims over the same number of deals are
-  resampled together (``resolving``).
+  resampled together (``resolving``). A mean of values the rules bound (a length under its cap,
+  ``Quantity.maximum``) over few deals gets distribution-free betting bounds instead (``Betting``):
+  a bootstrap cannot see a rare runaway game that 20 deals do not contain; these leave room for it.
 - Fixed facts of the setup (declared by the game): a value, inside or outside the band, no test.
 
 Verdicts. "within +/- d" includes the edge. At level ``a`` the deciding interval is the pair of
@@ -42,7 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import optimize, stats
 
 ALPHA = 0.05
 LEVEL = 0.95
@@ -61,6 +63,13 @@ BOOTSTRAP_MAX_REPLICATES = 199_999
 BOOTSTRAP_RESOLUTION = 10
 BOOTSTRAP_CHUNK = 2000  # replicates resampled at once (memory: chunk x deals weights)
 BOOTSTRAP_COLUMNS = 200  # estimates resampled together (memory: their replicates' statistics)
+# Betting bounds (Betting) for means of values the rules bound (game lengths under a cap)
+BETTING_ORDERS = 8  # orders of the deals whose capitals are averaged
+BETTING_SEED = 20261202
+BETTING_TRUNCATION = 0.5  # the largest fraction of capital staked (Waudby-Smith and Ramdas's c)
+BETTING_TUNED = 0.025  # the one-sided level the bets are sized for (the 95% interval's sides)
+BETTING_EDGE = 1e-9  # how close to the range's ends a bound is sought
+BETTING_XTOL = 1e-10
 BOOTSTRAP_KEPT = 4  # deal counts whose first chunk of weights is kept (at most 8 MB each: 500 deals)
 
 
@@ -220,6 +229,87 @@ class EffectiveBinomial(Reference):
         return float(max(cp, (1 - b) ** self.deals))
 
 
+@dataclass(frozen=True, eq=False)
+class Betting(Reference):
+    """Bounds for the mean of deal means known to lie in [``low``, ``high``] that hold whatever
+    their distribution: testing by betting (Waudby-Smith and Ramdas 2023, JRSS-B 86(1), hedged
+    capital with predictable plug-in bets). Against "mean <= b" a gambler stakes, deal by deal, a
+    fraction of her capital on each deal's mean exceeding b, sized from the deals before it; her
+    final capital K is an e-value (expected at most 1 when the mean is <= b), so 1 / K is a
+    p-value (Markov) and the bounds are the b she cannot reject. The capital is averaged over
+    BETTING_ORDERS fixed orders of the deals (an average of e-values is one), so a verdict does not
+    hang on the deals' order. Where bootstrap bounds assume the deals seen show the tail, these
+    leave room for what a few deals cannot show: a rare runaway game as long as the cap.
+
+    ``z``: the deals' means rescaled to [0, 1]; ``orders``: their orders, one row each."""
+
+    estimate: float
+    z: np.ndarray = field(repr=False)
+    low: float
+    high: float
+    orders: np.ndarray = field(repr=False)
+
+    def _scaled(self, b: float) -> float:
+        return (b - self.low) / (self.high - self.low)
+
+    def _log_capital(self, m: float, side: int) -> float:
+        """log of the capital, averaged over the orders, of betting that the mean is above (side
+        +1) or below (side -1) ``m`` in (0, 1)."""
+        z = self.z[self.orders]
+        bet = np.minimum(_plug_in_bets(z), BETTING_TRUNCATION / (m if side > 0 else 1 - m))
+        logs = np.log1p(side * bet * (z - m)).sum(axis=1)
+        return float(np.logaddexp.reduce(logs) - math.log(len(logs)))
+
+    def p_above(self, b):
+        m = self._scaled(b)
+        if m <= 0 or m >= 1:
+            return 0.0 if m <= 0 and self.z.max() > 0 else 1.0
+        return float(min(1.0, math.exp(-self._log_capital(m, +1))))
+
+    def p_below(self, b):
+        m = self._scaled(b)
+        if m <= 0 or m >= 1:
+            return 0.0 if m >= 1 and self.z.min() < 1 else 1.0
+        return float(min(1.0, math.exp(-self._log_capital(m, -1))))
+
+    def _bound(self, a: float, side: int) -> float:
+        """The b at which the p-value on ``side`` crosses ``a``: between the range's end and the
+        estimate (the capital falls monotonically towards the mean)."""
+        mean = float(self.z.mean())
+        end, inner = (BETTING_EDGE, mean) if side > 0 else (1 - BETTING_EDGE, mean)
+        crossing = lambda m: self._log_capital(m, side) + math.log(a)  # noqa: E731
+        if crossing(end) <= 0:  # cannot reject even the range's end
+            m = 0.0 if side > 0 else 1.0
+        elif crossing(inner) >= 0:
+            m = inner
+        else:
+            m = optimize.brentq(crossing, end, inner, xtol=BETTING_XTOL)
+        return self.low + m * (self.high - self.low)
+
+    def lower(self, a):
+        return self._bound(a, +1)
+
+    def upper(self, a):
+        return self._bound(a, -1)
+
+
+def _plug_in_bets(z: np.ndarray) -> np.ndarray:
+    """Each deal's bet before its truncation, from the deals before it (one row per order): the
+    predictable plug-in sqrt(2 log(1 / a) / (n var)) tuned for a one-sided 2.5% bound, with the
+    running variance started at 1/4 (the widest of [0, 1])."""
+    n = z.shape[1]
+    seen = np.arange(1, n + 1)
+    mean = (0.5 + np.cumsum(z, axis=1)) / (seen + 1)
+    var = (0.25 + np.cumsum((z - mean) ** 2, axis=1)) / (seen + 1)
+    before = np.concatenate([np.full((len(z), 1), 0.25), var[:, :-1]], axis=1)
+    return np.sqrt(2 * math.log(1 / BETTING_TUNED) / (n * before))
+
+
+def _betting_orders(k: int) -> np.ndarray:
+    rng = np.random.default_rng(BETTING_SEED)
+    return np.stack([np.arange(k)] + [rng.permutation(k) for _ in range(BETTING_ORDERS - 1)])
+
+
 @dataclass(frozen=True)
 class Fixed(Reference):
     """A fixed fact of the setup: no sampling error, the edge of a band counts as inside."""
@@ -357,8 +447,10 @@ def _resampled_deals(k: int, replicates: int):
 
 
 def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.ndarray, level: float = LEVEL,
-                   method: str = "ratio") -> Estimate:
-    """sum(numerator) / sum(denominator), the deal as the sampling unit."""
+                   method: str = "ratio", bounds: tuple[float, float] | None = None) -> Estimate:
+    """sum(numerator) / sum(denominator), the deal as the sampling unit. ``bounds``: the range the
+    rules bound each row's value to; over few deals that all weigh the same, the interval is then
+    the betting one, which holds whatever the tail (Betting)."""
     y, x = _cluster_sums(np.asarray(numerator, float), np.asarray(denominator, float), np.asarray(clusters))
     carrying = x != 0  # deals without a denominator hold no information on the ratio
     y, x = y[carrying], x[carrying]
@@ -370,15 +462,24 @@ def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.
     if k < 2 or not se > EXACT * max(1.0, abs(r)):
         return Estimate(float(r), np.nan, np.nan, len(numerator), k, 0.0 if k > 1 else np.nan,
                         f"{method}: no spread", Untestable())
+    if k <= BOOTSTRAP_MAX_DEALS and bounds is not None and np.all(x == x[0]):
+        low, high = bounds
+        z = (y / x - low) / (high - low)
+        if not (z.min() >= -EXACT and z.max() <= 1 + EXACT):
+            raise ValueError(f"values outside their declared range [{low:g}, {high:g}]")
+        ref = Betting(float(r), np.clip(z, 0, 1), float(low), float(high), _betting_orders(k))
+        return _with_reference(r, len(numerator), k, se, f"{method}: betting over deals in [{low:g}, {high:g}]",
+                               ref, level)
     if k <= BOOTSTRAP_MAX_DEALS:
         return _with_reference(r, len(numerator), k, se, f"{method}: bootstrap-t over deals",
                                BootstrapT(float(r), se, _bootstrap_t(y, x, r, se), y, x), level)
     return _with_reference(r, len(numerator), k, se, f"{method}: t over deals", StudentT(float(r), se, k - 1), level)
 
 
-def estimate_mean(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL) -> Estimate:
+def estimate_mean(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL,
+                  bounds: tuple[float, float] | None = None) -> Estimate:
     values = np.asarray(values, dtype=float)
-    return ratio_estimate(values, np.ones(len(values)), clusters, level, method="mean")
+    return ratio_estimate(values, np.ones(len(values)), clusters, level, method="mean", bounds=bounds)
 
 
 def estimate_rate(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL) -> Estimate:
@@ -413,9 +514,11 @@ def fixed_fact(frame: pd.DataFrame, column: str, denominator: str | None) -> Est
 
 
 def estimate(kind: str, frame: pd.DataFrame, column: str, denominator: str | None = None,
-             cluster: str = "deal", level: float = LEVEL, fixed: bool = False) -> Estimate:
+             cluster: str = "deal", level: float = LEVEL, fixed: bool = False,
+             bounds: tuple[float, float] | None = None) -> Estimate:
     """Estimate a declared quantity (``rate``, ``mean`` or ``ratio``) from a result frame. Only the
-    rows a ``denominator`` counts (non-zero) enter, so ``n`` is the number of rows in it."""
+    rows a ``denominator`` counts (non-zero) enter, so ``n`` is the number of rows in it.
+    ``bounds``: the range the rules bound a mean's or ratio's values to (ratio_estimate)."""
     if fixed:
         return fixed_fact(frame, column, denominator)
     if denominator is not None:
@@ -424,13 +527,22 @@ def estimate(kind: str, frame: pd.DataFrame, column: str, denominator: str | Non
     if kind == "rate":
         return estimate_rate(frame[column].to_numpy(), clusters, level)
     if kind == "mean":
-        return estimate_mean(frame[column].to_numpy(), clusters, level)
+        return estimate_mean(frame[column].to_numpy(), clusters, level, bounds)
     if kind == "ratio":
-        return ratio_estimate(frame[column].to_numpy(), frame[denominator].to_numpy(), clusters, level)
+        return ratio_estimate(frame[column].to_numpy(), frame[denominator].to_numpy(), clusters, level,
+                              bounds=bounds)
     raise ValueError(kind)
 
 
 # ---- claims -------------------------------------------------------------------------------
+def quantity_estimate(results, quantity, frame: pd.DataFrame) -> Estimate:
+    """The estimate of a declared ``quantity`` over ``frame`` (rows of ``results``), with the range
+    the rules bound its values to in the study's setup."""
+    bounds = results.setup.game.value_range(results.setup, quantity)
+    return estimate(quantity.kind, frame, quantity.column, quantity.denominator, fixed=quantity.fixed,
+                    bounds=bounds)
+
+
 def claim_pvalues(ref: Reference, target: float, tolerance: float, compare: str) -> tuple[float, float]:
     """(p_holds, p_fails) of an estimate's reference distribution: the p-values of the test whose
     rejection shows the claim true, and of the test whose rejection shows it false. The edge of the
@@ -515,7 +627,7 @@ def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
             frame = frame[frame[column] == value]
         groups = [(None, frame)] if claim.by is None else list(frame.groupby(claim.by, sort=True))
         for group, part in groups:
-            est = estimate(quantity.kind, part, quantity.column, quantity.denominator, fixed=quantity.fixed)
+            est = quantity_estimate(results, quantity, part)
             base = {"claim": claim.id, "text": claim.text, "by": claim.by or "",
                     "group": "" if group is None else str(group),
                     "compare": claim.compare, "target": claim.target, "tolerance": claim.tolerance}
@@ -821,10 +933,10 @@ def quantity_table(results) -> pd.DataFrame:
         if q.by:
             for by in q.by:
                 for group, part in _columns(frame, q, by).groupby(by, sort=True):
-                    est = estimate(q.kind, part, q.column, q.denominator, fixed=q.fixed)
+                    est = quantity_estimate(results, q, part)
                     rows.append({"quantity": q.name, "by": by, "group": str(group), **estimate_row(est)})
         else:
-            est = estimate(q.kind, frame, q.column, q.denominator, fixed=q.fixed)
+            est = quantity_estimate(results, q, frame)
             rows.append({"quantity": q.name, "by": "", "group": "", **estimate_row(est)})
     return pd.DataFrame(rows)
 

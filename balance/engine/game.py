@@ -206,6 +206,10 @@ class Quantity:
     ``seats`` (one row per game and seat) or one of the game's ``extra_frames``. ``by`` lists the columns a claim may group by.
     ``fixed``: a fact of the setup, the same in every game (a share of roles, a constant of the
     deck): reported as a value inside or outside a claim's band, without interval or test.
+    ``maximum``: what no row's value can exceed, when the rules bound it: ``max_length`` (the
+    setup's length cap: a capped game counts at the cap), ``players``, or an option's name. Values
+    are at least 0. A mean of bounded values over few deals gets a distribution-free interval
+    (``stats.Betting``) that holds however rare and long the tail (runaway games).
     """
 
     name: str
@@ -216,6 +220,7 @@ class Quantity:
     denominator: str | None = None
     by: tuple[str, ...] = ()
     fixed: bool = False
+    maximum: str | None = None
 
 
 @dataclass(frozen=True)
@@ -456,6 +461,20 @@ class Game:
         return []
 
     quantities: tuple[Quantity, ...] = ()
+
+    def length_cap(self, setup: Setup) -> int:
+        """The setup's length cap (rounds, turns or decisions, as ``max_length`` counts them)."""
+        return setup.max_length or self.default_max_length
+
+    def value_range(self, setup: Setup, quantity: Quantity) -> tuple[float, float] | None:
+        """The range the rules bound ``quantity``'s values to in ``setup`` (None: unbounded)."""
+        if quantity.maximum is None:
+            return None
+        if quantity.maximum == "max_length":
+            return 0.0, float(self.length_cap(setup))
+        if quantity.maximum == "players":
+            return 0.0, float(setup.players)
+        return 0.0, float(setup.options[quantity.maximum])
 
     def quantity(self, name: str, key: str) -> Quantity:
         for q in self.quantities:

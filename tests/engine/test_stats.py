@@ -20,10 +20,14 @@ from balance.engine.scenario import Claim
 QUANTITIES = (
     Quantity("rate", "a 0/1 outcome per row", "rate", "event"),
     Quantity("length", "a game length per row", "mean", "length"),
+    Quantity("capped_length", "a game length the rules cap", "mean", "length", maximum="max_length"),
     Quantity("share", "a ratio of sums", "ratio", "num", denominator="den"),
     Quantity("fact", "a fixed fact of the setup", "ratio", "num", denominator="den", fixed=True),
     Quantity("win", "a seat's win", "rate", "won", table="seats", by=("seat",)),
 )
+
+
+LENGTH_CAP = 100
 
 
 class SyntheticGame:
@@ -36,6 +40,9 @@ class SyntheticGame:
 
     def quantity(self, name, key):
         return next(q for q in self.quantities if q.name == name)
+
+    def value_range(self, setup, quantity):
+        return None if quantity.maximum is None else (0.0, float(LENGTH_CAP))
 
     def seat_frame(self, setup, games):
         return self.seats
@@ -312,20 +319,46 @@ def test_seat_uniformity_says_why_it_cannot_test_instead_of_printing_nan():
     assert few["df"] == 0 and "deals" in few["untestable"]
 
 
-@pytest.mark.parametrize("kind", ["bootstrap-t", "student-t", "effective binomial"])
+@pytest.mark.parametrize("kind", ["bootstrap-t", "student-t", "effective binomial", "betting"])
 def test_bounds_and_p_values_never_disagree(kind):
     # lower(a) > b exactly when p_above(b) < a (and mirrored), so an interval decides as its test
     rng = np.random.default_rng(12)
     if kind == "effective binomial":
         est = stats.estimate_rate(rng.random(400) < 0.05, np.repeat(np.arange(100), 4))
+    elif kind == "betting":
+        lengths = np.minimum(rng.geometric(1 / 8, 120), LENGTH_CAP).astype(float)
+        est = stats.estimate_mean(np.repeat(lengths, 2), np.repeat(np.arange(120), 2), bounds=(0, LENGTH_CAP))
     else:
         deals = 40 if kind == "bootstrap-t" else stats.BOOTSTRAP_MAX_DEALS + 1
         est = stats.estimate_mean(rng.lognormal(0, 1, deals), np.arange(deals))
     ref = est.reference
     expected = {"bootstrap-t": stats.BootstrapT, "student-t": stats.StudentT, "effective binomial":
-                stats.EffectiveBinomial}[kind]
+                stats.EffectiveBinomial, "betting": stats.Betting}[kind]
     assert isinstance(ref, expected)
     for a in (0.001, 0.01, 0.025, 0.05, 0.2):
+        lower, upper = ref.lower(a), ref.upper(a)
+        assert lower < est.estimate < upper
         for b in np.linspace(est.estimate - 4 * est.se, est.estimate + 4 * est.se, 201):
-            assert (ref.lower(a) > b) == (ref.p_above(b) < a)
-            assert (ref.upper(a) < b) == (ref.p_below(b) < a)
+            assert (lower > b) == (ref.p_above(b) < a)
+            assert (upper < b) == (ref.p_below(b) < a)
+
+
+def test_a_mean_the_rules_cap_gets_the_betting_interval_that_leaves_room_for_runaways():
+    # 40 deals of short games: the bootstrap believes what it sees; the capped quantity's interval
+    # knows a game can run to the cap, so its upper bound stays well above every length seen
+    games = pd.DataFrame({"deal": np.arange(40), "length": np.tile([6.0, 8.0, 10.0, 12.0], 10)})
+    study = results(games)
+    capped, free = (stats.quantity_estimate(study, study.setup.game.quantity(name, name), games)
+                    for name in ("capped_length", "length"))
+    assert capped.method == "mean: betting over deals in [0, 100]"
+    assert free.method == "mean: bootstrap-t over deals"
+    assert capped.estimate == free.estimate == 9.0
+    assert capped.low < free.low < free.high < 12 < capped.high
+    # a claim reads the same estimate and decides by the same bounds
+    (row,), _ = stats.claim_rows(study, [claim("capped_length", 9.0, 5.0)])
+    assert isinstance(row["_ref"], stats.Betting) and row["low"] == capped.low
+
+
+def test_values_outside_their_declared_range_are_a_defect_not_an_estimate():
+    with pytest.raises(ValueError, match="outside their declared range"):
+        stats.estimate_mean(np.array([5.0, 120.0, 7.0]), np.arange(3), bounds=(0, LENGTH_CAP))

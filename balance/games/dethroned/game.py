@@ -102,7 +102,7 @@ class Dethroned(Game):
         Quantity("seat_edge", "A seat's win rate minus the field's (the mean over the game's seats): no seating "
                  "order exists, so any edge is the model's", "mean", "won_vs_field", table="seats", by=("seat",)),
         Quantity("capped_rate", "Share of games stopped by the decision cap", "rate", "capped"),
-        Quantity("deaths", "Deaths per game", "mean", "deaths"),
+        Quantity("deaths", "Deaths per game", "mean", "deaths", maximum="players"),
         Quantity("seconds", "Simulated game length in seconds", "mean", "seconds"),
     )
 

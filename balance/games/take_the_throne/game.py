@@ -67,7 +67,7 @@ class TakeTheThrone(Game):
                  table="seats", by=("seat", "policy")),
         Quantity("monarch_retention", "share of rounds the Monarch keeps the throne", "ratio", "retentions",
                  denominator="rounds"),
-        Quantity("game_length", "rounds per game", "mean", "rounds"),
+        Quantity("game_length", "rounds per game", "mean", "rounds", maximum="max_length"),
         Quantity("capped_rate", "share of games stopped by the round cap", "rate", "capped"),
         Quantity("first_monarch_wins", "share of games won by the first Monarch (seat 0)", "rate",
                  "first_monarch_won"),

@@ -55,7 +55,8 @@ class ThronDerLuegen(Game):
         Quantity("end_by_pile", "share of rounds ended by the used-up draw pile", "rate", "end_pile"),
         Quantity("end_by_moon_pair", "share of rounds ended by both Moon 3s beside one person", "rate",
                  "end_moon_pair"),
-        Quantity("match_rounds", "rounds per match", "ratio", "match_length", denominator="last_round"),
+        Quantity("match_rounds", "rounds per match", "ratio", "match_length", denominator="last_round",
+                 maximum="max_length"),
         Quantity("capped", "share of rounds played in matches that reach the round cap (no winner)", "rate",
                  "match_capped"),
     )

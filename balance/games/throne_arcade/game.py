@@ -78,13 +78,14 @@ class ThroneArcade(Game):
                  "prev_loser_lost", denominator="has_prev", by=("alive",)),
         Quantity("catch_up", "percentage points by which a round's loser loses the next round less often than the "
                  "fair 1/n, by players still in", "ratio", "catch_up", denominator="has_prev", by=("alive",)),
-        Quantity("match_rounds", "rounds per match", "ratio", "match_rounds_last", denominator="last_round"),
+        Quantity("match_rounds", "rounds per match", "ratio", "match_rounds_last", denominator="last_round",
+                 maximum="max_length"),
         Quantity("winner_losses", "rounds the match winner lost (a match lasts start_hand x (players - 1) rounds "
                  "plus these)", "ratio", "winner_losses", denominator="decided_last"),
         Quantity("longest_match", "P(the match runs to the longest possible length: its winner lost "
                  "start_hand - 1 rounds)", "ratio", "longest_match", denominator="decided_last"),
         Quantity("turns", "turns per round (a skipped player takes none)", "ratio", "played_turns",
-                 denominator="played", by=("alive",)),
+                 denominator="played", by=("alive",), maximum="round_turn_cap"),
         Quantity("revivals", "players the orange VII brought back, per round", "ratio", "played_revivals",
                  denominator="played"),
         Quantity("capped", "P(a round stops without a loser: stalled, no card able to move, or at the turn "
