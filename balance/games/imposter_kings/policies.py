@@ -134,6 +134,7 @@ LOCKSHIFT_OWN_FROM = 5   # the heuristic uses the Lockshift when its own Dungeon
 SIGNATURE_PREFERENCE = np.array([EXILE, AEGIS, ANCESTOR, CONSPIRACIST, LOCKSHIFT, NAKTURN, INFORMANT, STRANGER,
                                  FLAG_BEARER], dtype=np.int64)
 HEURISTIC_NEW_KING = FACET_LEADER  # the King the heuristic takes when made to choose one (see facet_pick)
+ARMY_DEAL_ATTEMPTS = 1000  # shuffles to find a deal that fills every face-down Army (one fits almost always)
 MERC_GAIN = 3        # ... and pays an Army card for a Mercenary worth at least this much more than it
 MERC_KEEP_ARMY = 3   # ... only while its Army holds at least this many cards
 
@@ -1165,6 +1166,26 @@ def deal_army(s, out, q, pool, n, k):
 
 
 @kernel
+def deal_armies(s, cfg, me, out, pool, n, stream):
+    """Every other player's face-down Army (``deal_army``), before any hand: a hand dealt first
+    could use up the cards an Army's pool allows, and that Army would shrink. The Armies share
+    their types (every Army holds the five Army cards), so one Army can take a card only another's
+    pool allows; then the pool is shuffled again and the Armies dealt anew (one opponent always
+    fits: its own cards are in the pool). Returns the next k."""
+    for _ in range(ARMY_DEAL_ATTEMPTS):
+        k = 0
+        full = True
+        for q in range(cfg[CFG_PLAYERS]):
+            if q != me:
+                k = deal_army(s, out, q, pool, n, k)
+                full = full and zone_count(out, ARMY, q) == zone_count(s, ARMY, q)
+        if full:
+            return k
+        shuffle(stream, pool, n)
+    return k
+
+
+@kernel
 def others_knowledge(s, cfg, me, out):
     """What the other players know of each other in a world ``me`` deals: of a third player's hand,
     only the cards ``me`` knows of too (their private knowledge is hidden from ``me``, and a world
@@ -1204,12 +1225,10 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     before Cutthroat and 2v2, but for the revealed Assassin, which that one could deal away)."""
     copy_world(out, s, STATE_SIZE)
     n = unseen_pool(s, cfg, me, unseen, pool, stream)
-    k = 0
+    k = deal_armies(s, cfg, me, out, pool, n, stream) if has_army(cfg) else 0
     for q in range(cfg[CFG_PLAYERS]):
         if q == me:
             continue
-        if has_army(cfg):
-            k = deal_army(s, out, q, pool, n, k)
         hidden_hand = hand_count(s, q) - revealed_reaction(s, me, q)
         for t in range(TYPES):
             out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]
