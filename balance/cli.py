@@ -24,11 +24,12 @@ from typer.core import TyperGroup
 from typer.core import _click  # Typer's own copy of click: its exceptions are these, not click's
 
 from balance.engine.game import INT64_MAX, SetupError, check_number
+from balance.engine.kernels import announce_compiles
 from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SUMMARY, Executor, Results, RunError, Tracker,
                                    held_games, load_results, load_study, play_study, round_to_deals, run_to_folder,
                                    set_threads, study_looks, write_atomic)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
-from balance.games import game_names, get_game
+from balance.games import game_names, game_title_of, get_game
 from balance.restrict import MARGIN
 
 BENCH_PROBE = 64  # games of bench's first timed batch (the next ones are sized from its speed)
@@ -90,7 +91,7 @@ def show_version(value: bool) -> None:
 @app.callback()
 def app_options(version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
                                              help="Print the version and exit.")):
-    pass
+    announce_compiles(game_title_of)  # a command that compiles a game's kernels says so, once per game
 
 
 def require_optuna() -> None:

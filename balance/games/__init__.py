@@ -24,3 +24,11 @@ def get_game(name: str, key: str = "game") -> Game:
     if name not in REGISTRY:
         raise SetupError(key, f"unknown game '{name}' (known: {', '.join(REGISTRY)})")
     return importlib.import_module(REGISTRY[name]).GAME
+
+
+def game_title_of(module: str) -> str | None:
+    """The title of the game whose package holds ``module`` (None: no game's)."""
+    for name, game_module in REGISTRY.items():
+        if module.startswith(game_module.rpartition(".")[0] + "."):
+            return get_game(name).title
+    return None
