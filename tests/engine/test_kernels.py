@@ -12,6 +12,7 @@ import pytest
 from numba import types
 
 from balance.engine.kernels import KERNEL_OPTIONS, compiler
+from balance.games import game_title_of
 
 # The kernel's options without the on-disk cache: a kernel loaded from a warm cache compiles none
 # of its callees, and these tests look at what compiling does.
@@ -99,3 +100,9 @@ def test_a_compile_is_announced_once_and_a_warm_cache_says_nothing(tmp_path):
     assert cold.stdout == warm.stdout == "12\n"
     assert cold.stderr == "compiling Toy kernels (first run only)\n"  # two kernels compiled, one notice
     assert warm.stderr == ""
+
+
+def test_the_notice_names_a_game_by_its_short_title():
+    assert game_title_of("balance.games.take_the_throne.rules") == "Take the Throne"
+    assert game_title_of("balance.games.imposter_kings.match") == "The Imposter Kings"
+    assert game_title_of("balance.engine.search") is None  # compiled with a game's kernels, named by them
