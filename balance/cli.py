@@ -1,5 +1,5 @@
 """The `balance` command line: games, run, check, report, replay, bench, matrix, ladder, restrict, sweep,
-tune.
+tune, and a game's own studies (dethroned-roles, arcade-values).
 
 Every input is validated before anything is written or played; bad input (a scenario key, a flag)
 is one line naming the file or the flag and the key, exit status 2. Long work shows progress on
@@ -24,12 +24,13 @@ from typer.core import TyperGroup
 from typer.core import _click  # Typer's own copy of click: its exceptions are these, not click's
 
 from balance.engine.game import INT64_MAX, SetupError, check_number
+from balance.engine.kernels import announce_compiles
 from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SUMMARY, Executor, Results, RunError, Tracker,
                                    held_games, load_results, load_study, play_study, round_to_deals, run_to_folder,
                                    set_threads, study_looks, write_atomic)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
-from balance.games import game_names, get_game
-from balance.restrict import MARGIN
+from balance.games import game_names, game_title_of, get_game
+from balance.studies.restrict import MARGIN
 
 BENCH_PROBE = 64  # games of bench's first timed batch (the next ones are sized from its speed)
 BENCH_MAX_BATCH = 2_000_000
@@ -90,7 +91,7 @@ def show_version(value: bool) -> None:
 @app.callback()
 def app_options(version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
                                              help="Print the version and exit.")):
-    pass
+    announce_compiles(game_title_of)  # a command that compiles a game's kernels says so, once per game
 
 
 def require_optuna() -> None:
@@ -283,9 +284,10 @@ def to_jsonable(obj):
 
 def summary_of(scenario: Scenario, results: Results) -> dict:
     from balance.stats import summarize
+    from balance.studies import analyses
 
     return {"study": scenario.describe(), "games": results.n_games,
-            **summarize(results, scenario.claims)}
+            **summarize(results, scenario.claims, analyses(results))}
 
 
 def claims_text(scenario: Scenario, summary: dict) -> str:
@@ -410,7 +412,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
     With --robust: under every member of the game's policy family (or the scenario's \\[robustness]
     members), --games or the scenario's `games` each, Holm over claims x members: robust holds,
     robust fails, policy-sensitive or undecided."""
-    from balance.robust import ROBUST_FAILS, robust_json, robust_text
+    from balance.studies.robust import ROBUST_FAILS, robust_json, robust_text
 
     with user_errors():
         check_common_flags(games, seed, threads, executor)
@@ -441,7 +443,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
 
 def checked_families(scenarios: list[Scenario]) -> None:
     """Build every member's setup before anything plays (bad members are bad input)."""
-    from balance.robust import member_setups
+    from balance.studies.robust import member_setups
 
     for sc in scenarios:
         try:
@@ -451,7 +453,7 @@ def checked_families(scenarios: list[Scenario]) -> None:
 
 
 def play_robust(sc: Scenario, games: int | None):
-    from balance.robust import evaluate
+    from balance.studies.robust import evaluate
 
     with progress(f"{sc.name} (policy family)") as tracker:
         return evaluate(sc, games, tracker)
@@ -624,7 +626,7 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
     rotated over seats with common random numbers; the row policy's win rate with its interval.
     Without --scenario the setup is the game's default for the mode and player count (DETHRONED:
     the first suggested setup of that size)."""
-    from balance.ladder import cell_games, cell_setups, matrix_base, play_cells, win_rates
+    from balance.studies.ladder import cell_games, cell_setups, matrix_base, play_cells, win_rates
 
     with user_errors():
         check_common_flags(games, seed, threads)
@@ -671,7 +673,7 @@ def restrict(scenario: Path = typer.Argument(..., help="Scenario TOML file: the 
     restricted and baseline win rates, importance = baseline - restricted with its interval
     (paired by deal), Holm-adjusted verdicts against the margin; and each seat as a restricted
     row (the value of going first)."""
-    from balance.restrict import restrict_study, study_text
+    from balance.studies.restrict import restrict_study, study_text
 
     with user_errors():
         check_common_flags(games, seed, threads)
@@ -727,7 +729,7 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
     the same deals in every cell), the win-rate matrix with intervals, a Bradley-Terry rating per
     rung (Elo points, intervals from a bootstrap over deals) and how much skill matters: the best
     rung's win rate against the first rung, per mode."""
-    from balance.ladder import cell_games, ladder_cells, ladder_json, ladder_text, play_ladder, skill_text
+    from balance.studies.ladder import cell_games, ladder_cells, ladder_json, ladder_text, play_ladder, skill_text
 
     with user_errors():
         check_common_flags(games, seed, threads)
@@ -780,7 +782,7 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its \\[
     """What-if sweep: the scenario's claims in every cell of a grid (or list) of changed keys, with
     verdicts adjusted over all cells and paired differences from the baseline (the same deals in
     every cell). Each cell is a resumable study folder under --out."""
-    from balance.sweep import (ADJUSTMENTS, SweepError, play_sweep, plan_sweep, sweep_table, sweep_text,
+    from balance.studies.sweep import (ADJUSTMENTS, SweepError, play_sweep, plan_sweep, sweep_table, sweep_text,
                                write_sweep_report, write_table)
 
     with user_errors():
@@ -834,8 +836,8 @@ def tune(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     """Find the setting of rule keys that brings a claim closest to its target (optuna TPE, seeded;
     the best settings replayed on a fresh seed), then confirm it on another fresh seed with its
     interval and verdict."""
-    from balance.sweep import SweepError
-    from balance.tune import parse_range, tune as run_tune, tune_text
+    from balance.studies.sweep import SweepError
+    from balance.studies.tune import parse_range, tune as run_tune, tune_text
 
     with user_errors():
         require_optuna()
@@ -850,6 +852,47 @@ def tune(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
         except SweepError as err:
             raise UserError(str(err)) from None
         typer.echo(json.dumps(to_jsonable(result), indent=2) if json_out else tune_text(result))
+
+
+# ---- a game's own studies (balance.studies) ------------------------------------------------------
+@app.command("dethroned-roles")
+def dethroned_roles(games: int = typer.Option(2_000, "--games", "-n", help="Games (deals) per run."),
+                    seed: int = typer.Option(20261201, "--seed", "-s", help="Master seed, the same for every run."),
+                    margin: float = typer.Option(100 * MARGIN, "--margin", help="Margin of the verdicts, in "
+                                                                                "points of win rate."),
+                    output: Path = typer.Option(Path("reports/dethroned/restrict.html"), "-o", "--output",
+                                                help="The HTML page (Markdown and CSV beside it)."),
+                    threads: Optional[int] = ThreadsOpt):
+    """DETHRONED's restricted play per role: for each role of the Full House and Town Meeting setups
+    and each of Double, Halve, Redirect and Bomb, the player dealt the role forbidden the card, then
+    made to play it whenever it can, on the baseline's deals; importance and gain paired by deal,
+    Holm-adjusted verdicts against the margin."""
+    with user_errors():
+        check_common_flags(games, seed, threads)
+        check_flag(margin, "--margin", integer=False, low=0, high=100)
+        if output.suffix.lower() != ".html":
+            raise UserError(f"-o: {output}: the report file must end in .html")
+        from balance.studies.restricted_roles import study, write
+
+        set_threads(threads)
+        with on_interrupt(nothing_kept):
+            table = study(seed, games, margin / 100, log=lambda line: typer.echo(line, err=True))
+        html, md = write(table, seed, games, margin / 100, output)
+        typer.echo(f"wrote {html}, {md} and {html.with_suffix('.csv')}")
+
+
+@app.command("arcade-values")
+def arcade_values(games: int = typer.Option(4_000, "--games", "-n", help="Matches per setup."),
+                  threads: Optional[int] = ThreadsOpt):
+    """Throne Arcade: the value of each special card (the chance to lose a round holding it against
+    not) and the length of a match, as a Markdown page on stdout (4 players, heuristic self-play)."""
+    with user_errors():
+        check_common_flags(games, None, threads)
+        from balance.studies.arcade_values import values_page
+
+        set_threads(threads)
+        with on_interrupt(nothing_kept):
+            typer.echo(values_page(games))
 
 
 def main():

@@ -928,7 +928,7 @@ def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | 
         return _png(fig)
 
 
-# ---- sweeps (balance.sweep) ----------------------------------------------------------------
+# ---- sweeps (balance.studies.sweep) --------------------------------------------------------
 SWEEP_PANEL_COLUMNS = 3  # heatmap panels per row
 
 
@@ -1219,9 +1219,9 @@ def importance_figure(study) -> bytes:
 
 
 def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
-    """A restricted-play study (balance.restrict) as an HTML section with its importance chart,
+    """A restricted-play study (balance.studies.restrict) as an HTML section with its importance chart,
     and its Markdown copy (images in output_files/)."""
-    from balance.restrict import findings_text, header_text, questions, table_view
+    from balance.studies.restrict import findings_text, header_text, questions, table_view
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -1274,7 +1274,7 @@ def _members_view(rob) -> pd.DataFrame:
     """The claims x members table, a row per member (the page's width holds a few claims, not
     eight member names): each member's verdict on the claim and its estimate (or their range over
     the claim's groups)."""
-    from balance.robust import member_verdict
+    from balance.studies.robust import member_verdict
 
     rows = {m.name: {"#": i + 1, "member": m.name} for i, m in enumerate(rob.members)}
     for claim, part in rob.claims.groupby("claim", sort=False):
@@ -1332,7 +1332,7 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
 
 
 def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
-    """The policy-robustness report of one or more scenarios (``balance.robust.Robustness``)."""
+    """The policy-robustness report of one or more scenarios (``balance.studies.robust.Robustness``)."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     page = open_page(output.with_name(output.stem + "_files"), "balance: policy robustness", "Policy robustness")
@@ -1361,9 +1361,9 @@ def ratings_figure(ladder) -> bytes:
 
 
 def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
-    """The skill ladder of one game in one or more modes (``balance.ladder.Ladder``): per mode the
+    """The skill ladder of one game in one or more modes (``balance.studies.ladder.Ladder``): per mode the
     win-rate heatmap, the ratings and how much skill matters."""
-    from balance.ladder import BOOTSTRAP_REPLICATES, average_seat_note, skill_text
+    from balance.studies.ladder import BOOTSTRAP_REPLICATES, average_seat_note, skill_text
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)

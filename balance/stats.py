@@ -941,9 +941,10 @@ def quantity_table(results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summarize(results, claims) -> dict:
+def summarize(results, claims, analyses=()) -> dict:
     """The study's numbers: claims with verdicts (at the look the study stopped at, from
-    ``results.meta``), facts of the setup, every declared quantity, seat uniformity."""
+    ``results.meta``), facts of the setup, every declared quantity, seat uniformity, and the
+    ``analyses`` made beside the claims (balance.studies.analyses)."""
     seats = results.seats
     claims_table, facts = evaluate_claims(results, claims)
     looks, look = study_looks(results)
@@ -956,7 +957,7 @@ def summarize(results, claims) -> dict:
         "facts": facts,
         "quantities": quantity_table(results),
         "analyses": [{"title": a.title, "text": a.text, "table": a.table, "method": a.method}
-                     for a in results.setup.game.analyses(results)],
+                     for a in analyses],
     }
     if looks is not None:
         summary["sequential"] = {"looks": list(looks), "look": look, "alpha": look_alpha(looks, look)}

@@ -225,9 +225,10 @@ class Quantity:
 
 @dataclass(frozen=True)
 class Analysis:
-    """A study's finding that is not a claim's verdict (the game computes it from the results, e.g.
-    the equilibrium of a choice): a title, what it shows (``text``), its table (every estimate with
-    its interval) and how it was computed (``method``)."""
+    """A study's finding that is not a claim's verdict (a study computes it from the results, e.g.
+    the equilibrium of a choice, when a game's scenario table asks: balance.studies.analyses): a
+    title, what it shows (``text``), its table (every estimate with its interval) and how it was
+    computed (``method``)."""
 
     title: str
     text: str
@@ -454,11 +455,6 @@ class Game:
         """Every table a quantity may name, by name (``Quantity.table``)."""
         seats = self.seat_frame(setup, games)
         return {"games": games, "seats": seats, **self.extra_frames(setup, games, seats)}
-
-    def analyses(self, results) -> list[Analysis]:
-        """The study's further findings (see :class:`Analysis`) that the setup's scenario tables ask
-        for. Default: none."""
-        return []
 
     quantities: tuple[Quantity, ...] = ()
 

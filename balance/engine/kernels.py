@@ -2,8 +2,11 @@
 claiming of blocks of games by threads, seat rotation of policies and restrictions."""
 
 import inspect
+import sys
+from typing import Callable
 
 from numba import njit, types
+from numba.core import event
 from numba.extending import intrinsic
 
 
@@ -24,15 +27,89 @@ def typed_by_type(dispatcher):
     return dispatcher
 
 
+def compiled_on_first_use(dispatcher, signature):
+    """``dispatcher``, compiled for ``signature`` alone, at its first use rather than at import.
+
+    ``njit(signature)`` compiles when the module is imported: every command (``balance games``,
+    ``--help``) would pay for every game's kernels, minutes with an empty cache. This one compiles
+    (or loads from the cache) the declared signature the first time it is called from Python,
+    typed by a compiled caller or converted to a function value (``numba.types.FunctionType``),
+    then accepts no other, as ``njit(signature)`` does.
+    """
+    typed, compile_for_args, compile_result = (dispatcher.get_call_template, dispatcher._compile_for_args,
+                                               dispatcher.get_compile_result)
+
+    def compile_declared():
+        if dispatcher._can_compile:
+            dispatcher.compile(signature)
+            dispatcher.disable_compile()
+
+    def get_call_template(args, kws):
+        compile_declared()
+        return typed(args, kws)
+
+    def get_compile_result(sig):
+        compile_declared()
+        return compile_result(sig)
+
+    def first_call(*args, **kws):  # returns what the call then runs: the dispatcher, now compiled
+        if not dispatcher._can_compile:
+            return compile_for_args(*args, **kws)  # says which types did not match
+        compile_declared()
+        return dispatcher
+
+    dispatcher.get_call_template = get_call_template
+    dispatcher.get_compile_result = get_compile_result
+    dispatcher._compile_for_args = first_call
+    return dispatcher
+
+
 def compiler(**defaults):
-    """A decorator like ``njit`` (bare, or with a signature and options) with ``defaults``."""
+    """A decorator like ``njit`` (bare, or with a signature and options) with ``defaults``; a declared
+    signature is compiled on first use (``compiled_on_first_use``), not at import."""
 
     def decorate(signature_or_function=None, **options):
         if inspect.isfunction(signature_or_function):
             return typed_by_type(njit(signature_or_function, **defaults))
-        return lambda function: typed_by_type(njit(signature_or_function, **defaults, **options)(function))
+        if signature_or_function is None:
+            return lambda function: typed_by_type(njit(**defaults, **options)(function))
+        return lambda function: compiled_on_first_use(typed_by_type(njit(**defaults, **options)(function)),
+                                                      signature_or_function)
 
     return decorate
+
+
+class CompileNotice(event.Listener):
+    """Says on stderr, once per game and process, that a game's kernels are being compiled.
+
+    Numba announces a compile ("numba:compile") only on a cache miss, so a warm cache says nothing.
+    ``game_of(module)`` names the game a compiled function's module belongs to (None: no game).
+    """
+
+    def __init__(self, game_of: Callable[[str], str | None]):
+        self.game_of = game_of
+        self.said: set[str] = set()
+
+    def on_start(self, started):
+        game = self.game_of(started.data["dispatcher"].py_func.__module__)
+        if game is not None and game not in self.said:
+            self.said.add(game)
+            print(f"compiling {game} kernels (first run only)", file=sys.stderr, flush=True)
+
+    def on_end(self, ended):
+        pass
+
+
+_notice: list[CompileNotice] = []  # the one registered in this process
+
+
+def announce_compiles(game_of: Callable[[str], str | None]) -> None:
+    """From now on say when a game's kernels compile (``CompileNotice``); called again, it
+    replaces the naming and keeps what was said."""
+    if not _notice:
+        _notice.append(CompileNotice(game_of))
+        event.register("numba:compile", _notice[0])
+    _notice[0].game_of = game_of
 
 
 # The two decorators of every compiled function of the project. Both cache their machine code
@@ -41,8 +118,11 @@ def compiler(**defaults):
 #   counting, which otherwise costs two atomic operations per array argument per call, more than
 #   the game rules themselves.
 # - allocating_kernel: for the few functions that create arrays (buffers, the batch entry points).
-kernel = compiler(cache=True, error_model="numpy", _nrt=False)
-allocating_kernel = compiler(cache=True, error_model="numpy")
+#   Reference counting is asked for explicitly: a function compiled while its caller compiles
+#   inherits the caller's setting otherwise, and a kernel's caller has none.
+KERNEL_OPTIONS = {"cache": True, "error_model": "numpy", "_nrt": False}
+kernel = compiler(**KERNEL_OPTIONS)
+allocating_kernel = compiler(**{**KERNEL_OPTIONS, "_nrt": True})
 
 
 @kernel(inline="always")

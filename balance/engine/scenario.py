@@ -19,7 +19,7 @@ Keys (top level):
   [sweep]     what-if cells for ``balance sweep`` (ignored by run, check and report; see below)
   plus any table the game itself declares (``Game.parse_extra``).
 
-The [sweep] table (``balance.sweep``) changes the scenario one cell at a time. Its keys name
+The [sweep] table (``balance.studies.sweep``) changes the scenario one cell at a time. Its keys name
 what a cell changes: ``options.X`` (a rule option or numeric rule parameter), ``players``,
 ``mode``, ``max_length``, a game table (``roles``, a deck), ``seats.policy`` /
 ``seats.params.X`` (every seat) or ``seats[i].policy`` / ``seats[i].params.X`` (one seat):

@@ -24,3 +24,12 @@ def get_game(name: str, key: str = "game") -> Game:
     if name not in REGISTRY:
         raise SetupError(key, f"unknown game '{name}' (known: {', '.join(REGISTRY)})")
     return importlib.import_module(REGISTRY[name]).GAME
+
+
+def game_title_of(module: str) -> str | None:
+    """The short title of the game whose package holds ``module`` (None: no game's): the title
+    without its parenthesis of modes ("The Imposter Kings (base game: ...)")."""
+    for name, game_module in REGISTRY.items():
+        if module.startswith(game_module.rpartition(".")[0] + "."):
+            return get_game(name).title.split(" (")[0]
+    return None

@@ -1,18 +1,33 @@
-"""The project's kernel decorator: one compiled specialization per argument type."""
+"""The project's kernel decorator: one compiled specialization per argument type, a declared
+signature compiled on first use, and the notice of a compile."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
+import pytest
+from numba import types
 
-from balance.engine.kernels import kernel
+from balance.engine.kernels import KERNEL_OPTIONS, compiler
+from balance.games import game_title_of
+
+# The kernel's options without the on-disk cache: a kernel loaded from a warm cache compiles none
+# of its callees, and these tests look at what compiling does.
+ROOT = Path(__file__).resolve().parents[2]
+uncached_kernel = compiler(**{**KERNEL_OPTIONS, "cache": False})
 
 KIND_A, KIND_B = 3, 5
 
 
-@kernel
+@uncached_kernel
 def score(values, kind):
     return values[0] + (1 if kind == KIND_A else 2)
 
 
-@kernel
+@uncached_kernel
 def score_both(values):
     return score(values, KIND_A) + score(values, KIND_B)
 
@@ -21,3 +36,73 @@ def test_a_kernel_called_with_constants_compiles_once_for_their_type():
     assert score_both(np.ones(3)) == 5.0  # the kinds still count: 2 + 3
     assert [str(t) for t in score.signatures[0]] == ["array(float64, 1d, C)", "int64"]
     assert len(score.signatures) == 1  # not once per constant value (Literal[int](3), Literal[int](5))
+
+
+DECLARED = types.float64(types.float64[::1], types.int64)
+
+
+@uncached_kernel(DECLARED)
+def first_value_plus(values, k):
+    return values[0] + k
+
+
+@uncached_kernel(DECLARED)
+def first_value_plus_called(values, k):
+    return values[0] + k
+
+
+@uncached_kernel
+def caller(values):
+    return first_value_plus_called(values, 2)
+
+
+def test_a_declared_signature_compiles_on_first_use_and_only_it():
+    assert first_value_plus.signatures == []  # importing compiled nothing
+    assert first_value_plus(np.ones(2), 3) == 4.0
+    assert first_value_plus.signatures == [DECLARED.args]
+    with pytest.raises(TypeError, match="No matching definition"):
+        first_value_plus(np.ones(2, dtype=np.int64), 3)  # as njit(signature): no other types
+    assert first_value_plus.signatures == [DECLARED.args]
+
+
+def test_a_declared_signature_called_from_a_kernel_compiles_it():
+    assert caller(np.ones(2)) == 3.0
+    assert first_value_plus_called.signatures == [DECLARED.args]
+
+
+TOY = """
+import sys
+import numpy as np
+from balance.engine.kernels import announce_compiles, kernel
+
+@kernel
+def double(x):
+    return 2 * x
+
+@kernel
+def quadruple(x):
+    return double(double(x))
+
+announce_compiles(lambda module: "Toy" if module == "__main__" else None)
+print(quadruple(np.int64(3)))
+"""
+
+
+def test_a_compile_is_announced_once_and_a_warm_cache_says_nothing(tmp_path):
+    (tmp_path / "toy_kernels.py").write_text(textwrap.dedent(TOY))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+
+    def run():
+        return subprocess.run([sys.executable, "toy_kernels.py"], cwd=tmp_path, capture_output=True, text=True,
+                              env=env, check=True)
+
+    cold, warm = run(), run()
+    assert cold.stdout == warm.stdout == "12\n"
+    assert cold.stderr == "compiling Toy kernels (first run only)\n"  # two kernels compiled, one notice
+    assert warm.stderr == ""
+
+
+def test_the_notice_names_a_game_by_its_short_title():
+    assert game_title_of("balance.games.take_the_throne.rules") == "Take the Throne"
+    assert game_title_of("balance.games.imposter_kings.match") == "The Imposter Kings"
+    assert game_title_of("balance.engine.search") is None  # compiled with a game's kernels, named by them

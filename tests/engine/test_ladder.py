@@ -7,8 +7,8 @@ import numpy as np
 from typer.testing import CliRunner
 
 from balance.cli import app
-from balance.ladder import (ELO, average_seat_note, fit_bradley_terry, ladder_cells, pairwise_counts, play_cells,
-                            ratings)
+from balance.studies.ladder import (ELO, average_seat_note, fit_bradley_terry, ladder_cells, pairwise_counts,
+                                    play_cells, ratings)
 from balance.engine.runner import Tracker
 from balance.games import get_game
 

@@ -140,7 +140,7 @@ def test_a_clear_cost_measured_on_few_deals_is_decided_among_130_tests():
     # Holm's first step over 130 tests compares at 0.05 / 130, below that.
     import pandas as pd
 
-    from balance.restrict import verdicts
+    from balance.studies.restrict import verdicts
     from balance.stats import estimate_mean
 
     rng = np.random.default_rng(7)

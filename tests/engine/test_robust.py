@@ -14,7 +14,8 @@ from balance.engine.game import Game, Quantity, Setup
 from balance.engine.runner import Results
 from balance.engine.scenario import Claim, load_scenario, parse_scenario
 from balance.games import get_game
-from balance.robust import READINGS, ROBUST_FAILS, ROBUST_HOLDS, SENSITIVE, UNDECIDED, classify, evaluate, member_setups
+from balance.studies.robust import (READINGS, ROBUST_FAILS, ROBUST_HOLDS, SENSITIVE, UNDECIDED, classify, evaluate,
+                                    member_setups)
 from balance.stats import ALPHA, evaluate_family
 
 runner = CliRunner()

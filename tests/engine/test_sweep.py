@@ -14,8 +14,8 @@ from balance.cli import app
 from balance.engine.runner import load_results, simulate
 from balance.engine.scenario import load_scenario, scenario_files
 from balance.stats import estimate_rate, evaluate_claims
-from balance.sweep import (SweepError, apply_changes, folder_name, paired_difference, parse_vary, play_sweep, plan_sweep,
-                           sweep_table, write_sweep_report, write_table)
+from balance.studies.sweep import (SweepError, apply_changes, folder_name, paired_difference, parse_vary, play_sweep,
+                                   plan_sweep, sweep_table, write_sweep_report, write_table)
 
 runner = CliRunner()
 

@@ -7,8 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
-from balance.sweep import SweepError
-from balance.tune import parse_range, tune
+from balance.studies.sweep import SweepError
+from balance.studies.tune import parse_range, tune
 
 runner = CliRunner()
 

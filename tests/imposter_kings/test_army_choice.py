@@ -15,6 +15,7 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings.game import GAME
 from balance.report import write_report
 from balance.stats import summarize
+from balance.studies import analyses
 from tests.engine.test_cli import invoke
 
 RANDOM = {"signatures": "random"}
@@ -55,7 +56,7 @@ def test_a_scenario_file_with_a_bad_army_choice_names_the_file_and_key():
 def study():
     setup = setup_with({"army_choice": {"draws": 100}})
     results = simulate(setup, 11, 4000)
-    return results, summarize(results, [])
+    return results, summarize(results, [], analyses(results))
 
 
 def test_the_study_gives_each_card_an_equilibrium_pick_rate_and_a_strength(study):
@@ -77,7 +78,8 @@ def test_the_study_gives_each_card_an_equilibrium_pick_rate_and_a_strength(study
 
 def test_the_study_is_the_same_from_the_same_seed(study):
     results, summary = study
-    again = summarize(simulate(results.setup, 11, 4000), [])
+    again_results = simulate(results.setup, 11, 4000)
+    again = summarize(again_results, [], analyses(again_results))
     assert again["analyses"][0]["table"].equals(summary["analyses"][0]["table"])
     assert again["analyses"][0]["text"] == summary["analyses"][0]["text"]
 
@@ -85,7 +87,7 @@ def test_the_study_is_the_same_from_the_same_seed(study):
 def test_no_study_without_the_table(study):
     results, _ = study
     setup = setup_with({})
-    assert GAME.analyses(simulate(setup, 11, 200)) == []
+    assert analyses(simulate(setup, 11, 200)) == []
 
 
 def test_the_report_shows_the_study(study, tmp_path):

@@ -1,7 +1,7 @@
 """Throne Arcade: the value of each special card and the length of a match, as tables (the effect of
 each rule option is a sweep: scenarios/throne_arcade/options_sweep.toml).
 
-    python -m balance.games.throne_arcade.values -n 4000 > reports/throne_arcade/values.md
+    balance arcade-values -n 4000 > reports/throne_arcade/values.md
 
 Every figure is an estimate of one of the game's declared quantities (or of a seat-row rate) with
 its 95% interval, the deal (one match) as the sampling unit (balance.stats.estimate), heuristic
@@ -15,8 +15,6 @@ self-play, the same seed for every setup (common random numbers for the deals).
 """
 
 from __future__ import annotations
-
-import argparse
 
 import numpy as np
 import pandas as pd
@@ -65,25 +63,21 @@ def length_table(results) -> pd.DataFrame:
     return pd.concat([frame, capped], ignore_index=True)
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", "--games", type=int, default=4000, help="matches per setup")
-    args = parser.parse_args(argv)
-    default = simulate(GAME.make_setup("standard", 4, "heuristic"), SEED, args.games)
-    print("# Throne Arcade: special cards, match length\n")
-    print(f"Made by `python -m balance.games.throne_arcade.values -n {args.games}` ({args.games:,} matches per "
-          f"setup, heuristic self-play, seed {SEED}; 95% intervals, the match as the sampling unit). Assumed deck: "
-          f"32 cards, 4 colours x 8 types (the option `deck`).\n")
-    print("## The value of each special card (4 players, default rules)\n")
-    print("Full-table rounds, seats dealt 5 cards: the chance to lose the round holding the card (dealt at least one)"
-          " against not holding it. Fair share: 25%.\n")
-    print(markdown_table(specials_table(default)))
-    print("\nThe effect of each rule option: `balance sweep scenarios/throne_arcade/options_sweep.toml` "
-          "(reports/throne_arcade/options.md).")
-    print("\n## Match length (4 players, default rules)\n")
-    print("A match lasts 5 x 3 = 15 rounds plus the rounds its winner lost (every eliminated player lost 5).\n")
-    print(markdown_table(length_table(default)))
-
-
-if __name__ == "__main__":
-    main()
+def values_page(games: int) -> str:
+    """The study as a Markdown page: ``games`` matches of 4-player heuristic self-play."""
+    default = simulate(GAME.make_setup("standard", 4, "heuristic"), SEED, games)
+    return "\n".join([
+        "# Throne Arcade: special cards, match length\n",
+        f"Made by `balance arcade-values -n {games}` ({games:,} matches per setup, heuristic self-play, seed {SEED}; "
+        f"95% intervals, the match as the sampling unit). Assumed deck: 32 cards, 4 colours x 8 types (the option "
+        f"`deck`).\n",
+        "## The value of each special card (4 players, default rules)\n",
+        "Full-table rounds, seats dealt 5 cards: the chance to lose the round holding the card (dealt at least one)"
+        " against not holding it. Fair share: 25%.\n",
+        markdown_table(specials_table(default)),
+        "\nThe effect of each rule option: `balance sweep scenarios/throne_arcade/options_sweep.toml` "
+        "(reports/throne_arcade/options.md).",
+        "\n## Match length (4 players, default rules)\n",
+        "A match lasts 5 x 3 = 15 rounds plus the rounds its winner lost (every eliminated player lost 5).\n",
+        markdown_table(length_table(default)),
+    ])

@@ -23,7 +23,7 @@ import numpy as np
 from balance.engine.runner import IN_PROCESS, Executor, Tracker, play_study, round_to_deals
 from balance.engine.scenario import Scenario, load_scenario, read_scenario_data
 from balance.stats import claim_rows, decide, look_alpha
-from balance.sweep import SweepError, _cell_scenario, parse_vary, toml_value
+from balance.studies.sweep import SweepError, _cell_scenario, parse_vary, toml_value
 
 REPEAT_BEST = 3  # settings replayed on a fresh seed before the best is chosen
 SEED_STEP = 1_000_003  # fresh seeds: the scenario's seed plus multiples of this (mod 2**63)

@@ -13,15 +13,13 @@ same roles at the same seats, the same decks and first claimer), so a game diffe
 baseline game only from the restricted role's first changed play. Per role and card: the role's
 win rate forbidden and forced, importance = baseline - forbidden and gain = forced - baseline,
 paired by deal with 95% intervals, and verdicts against a margin Holm-adjusted over every test of
-the study (balance.restrict's statistics).
+the study (balance.studies.restrict's statistics).
 
-    python -m balance.games.dethroned.restricted_roles -n 4000   # reports/dethroned/restrict.{html,md,csv}
+    balance dethroned-roles -n 4000   # reports/dethroned/restrict.{html,md,csv}
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -33,15 +31,12 @@ from balance.engine.runner import write_atomic
 from balance.games.dethroned.game import GAME
 from balance.games.dethroned.setups import SUGGESTED_SETUPS
 from balance.report import Page, importance_figure, page_head, save_page
-from balance.restrict import FORBID, FORCE, MARGIN, paired, points_text, rate, verdict_cell, verdicts
 from balance.stats import HOLDS
+from balance.studies.restrict import FORBID, FORCE, MARGIN, paired, points_text, rate, verdict_cell, verdicts
 
 CARDS = ("Double", "Halve", "Redirect", "Bomb")
 SETUPS = ("full_house", "town_meeting")  # the 8 roles of each deck: every role of the game once
 POLICY = "heuristic"
-SEED = 20261201
-GAMES = 2000
-OUTPUT = Path("reports/dethroned/restrict.html")
 
 
 def table_setup(stem: str, side: str | None = None, card: str | None = None, role: str | None = None) -> Setup:
@@ -95,7 +90,7 @@ def setup_study(stem: str, seed: int, games: int, log=print) -> list[dict]:
     return rows
 
 
-def study(seed: int = SEED, games: int = GAMES, margin: float = MARGIN, setups=SETUPS, log=print) -> pd.DataFrame:
+def study(seed: int, games: int, margin: float = MARGIN, setups=SETUPS, log=print) -> pd.DataFrame:
     rows = [row for stem in setups for row in setup_study(stem, seed, games, log)]
     return verdicts(pd.DataFrame(rows), margin)
 
@@ -135,7 +130,7 @@ def findings(table: pd.DataFrame, margin: float) -> str:
     return "; ".join(parts)
 
 
-def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Path = OUTPUT) -> tuple[Path, Path]:
+def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Path) -> tuple[Path, Path]:
     """The study as an HTML page (charts inline), its Markdown copy (charts in output_files/) and
     the table of estimates as CSV."""
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -157,7 +152,7 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
               f"nothing else (never here: passing is always legal); a forced one is played at every reaction "
               f"where it is legal, where the heuristic would play it, else at random. \"{lose}\" and \"{gain}\" "
               f"hold when the one-sided bound passes the margin, fail when the other bound stays below it, else "
-              f"undecided. Made by python -m balance.games.dethroned.restricted_roles.", css="note")
+              f"undecided. Made by balance dethroned-roles.", css="note")
     for name in dict.fromkeys(table["setup"]):
         part = table[table["setup"] == name].reset_index(drop=True)
         page.heading(3, name)
@@ -174,24 +169,3 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
     write_atomic(output.with_suffix(".csv"), table.to_csv(index=False, float_format="%.6g").encode())
     return save_page(page, output, close="</section></body></html>")
 
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--games", type=int, default=GAMES, help="games (deals) per run")
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--margin", type=float, default=MARGIN * 100, help="margin of the verdicts, in points")
-    parser.add_argument("-o", "--output", type=Path, default=OUTPUT)
-    args = parser.parse_args(argv)
-    for flag, bad, need in (("--games", args.games < 1, "at least 1"),
-                            ("--margin", not 0 <= args.margin <= 100, "in [0, 100]"),
-                            ("--output", args.output.suffix != ".html", "a .html file")):
-        if bad:
-            print(f"{flag}: must be {need}", file=sys.stderr)
-            sys.exit(2)
-    table = study(args.seed, args.games, args.margin / 100, log=lambda line: print(line, file=sys.stderr))
-    html_path, md_path = write(table, args.seed, args.games, args.margin / 100, args.output)
-    print(f"wrote {html_path}, {md_path} and {html_path.with_suffix('.csv')}")
-
-
-if __name__ == "__main__":
-    main()
