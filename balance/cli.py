@@ -225,10 +225,12 @@ class ProgressDisplay(Tracker):
         self.last_line = time.monotonic()
         typer.echo(f"{self.label}: {text}", err=True)
 
-    def close(self) -> None:
+    def close(self, finished: bool = True) -> None:
+        """Stop showing progress; a line says "done" only when the work ``finished`` (after Ctrl-C
+        or an error the caller says what happened)."""
         if self.bar is not None:
             self.bar.stop()
-        elif self.shown:
+        elif self.shown and finished:
             self._line(f"done, {self.done:,} {self.unit} in {_duration(time.monotonic() - self.started)}")
 
 
@@ -237,8 +239,10 @@ def progress(label: str, unit: str = "games") -> Iterator[ProgressDisplay]:
     display = ProgressDisplay(label, unit)
     try:
         yield display
-    finally:
-        display.close()
+    except BaseException:
+        display.close(finished=False)
+        raise
+    display.close()
 
 
 @contextmanager
@@ -808,9 +812,12 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its \\[
 
             try:
                 results = play_sweep(plan, games, seed, folder, chunk=chunk, tracker_for=tracker_for, executor=engine)
-            finally:
+            except BaseException:
                 if shown:
-                    shown.pop().close()
+                    shown.pop().close(finished=False)
+                raise
+            if shown:
+                shown.pop().close()
             table = sweep_table(plan, results, adjust)
             written = [*write_table(table, folder)]
             if output is not None:

@@ -226,7 +226,10 @@ def _parse_claims(raw: Any, game: Game, min_deals: int = MIN_DEALS) -> list[Clai
             raise SetupError(f"{key}.by", f"'{quantity.name}' can be grouped by {', '.join(quantity.by) or 'nothing'}; got {by!r}")
         target = _finite(entry["target"], f"{key}.target")
         tolerance = _finite(entry.get("tolerance", 0.0), f"{key}.tolerance")
-        if tolerance < 0 or (compare == "about" and tolerance == 0):
+        if tolerance < 0:
+            raise SetupError(f"{key}.tolerance",
+                             f"an '{compare}' claim's tolerance must not be negative; got {tolerance:g}")
+        if compare == "about" and tolerance == 0:
             raise SetupError(f"{key}.tolerance", "an 'about' claim needs a positive tolerance")
         if quantity.kind == "rate" and not 0 <= target <= 1:
             raise SetupError(f"{key}.target", f"a rate lies in [0, 1]; got {target}")

@@ -338,6 +338,12 @@ def test_bad_deck_file_names_the_scenario_the_deck_and_the_entry(tmp_path, monke
                                                                 entry])
 
 
+def test_a_negative_tolerance_names_the_kind_of_claim_it_has(tmp_path, monkeypatch):
+    scenario = write(tmp_path, sub(TTT, "tolerance = 6", 'tolerance = -1\ncompare = "at_most"'))
+    assert_refused(tmp_path, monkeypatch, ["check", scenario],
+                   [f"{scenario}: claims[1].tolerance: an 'at_most' claim's tolerance must not be negative; got -1"])
+
+
 def test_a_deck_file_edited_between_two_loads_is_read_again(tmp_path):
     deck_file = write(tmp_path, DECK, "test_deck.toml")
     assert load_deck(str(deck_file)).names[0].startswith("Winter")
