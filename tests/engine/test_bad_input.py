@@ -432,6 +432,11 @@ BAD_COMMANDS = [
     ("report_games_zero", ["report", "{ttt}", "-o", "{dir}/report.html", "--games", 0], "--games"),
     ("check_executor_unknown", ["check", "{ttt}", "--executor", "spark"], "--executor"),
     ("run_executor_unknown", ["run", "{ttt}", "--executor", "spark"], "--executor"),
+    ("run_scheduler_not_an_address", ["run", "{ttt}", "--scheduler", "not an address"], "--scheduler"),
+    ("check_scheduler_udp", ["check", "{ttt}", "--scheduler", "udp://127.0.0.1:8786"], "--scheduler"),
+    ("report_scheduler_no_port", ["report", "{ttt}", "-o", "{dir}/r.html", "--scheduler", "tcp://"], "--scheduler"),
+    ("sweep_scheduler_tls_unconfigured", ["sweep", "{ttt}", "--vary", "players=3,4", "--scheduler",
+                                          "tls://127.0.0.1:1"], "--scheduler"),
     # sweeps: every cell is validated before anything plays; the line names the flag and the key
     ("sweep_unknown_option", ["sweep", "{ttt}", "--vary", "options.nope=1,2"], "--vary options.nope"),
     ("sweep_option_type", ["sweep", "{ttt}", "--vary", "options.take_back_pays=true,3"],
