@@ -23,6 +23,7 @@ import typer
 from typer.core import TyperGroup
 from typer.core import _click  # Typer's own copy of click: its exceptions are these, not click's
 
+from balance.engine.executor import WORKER_WAIT
 from balance.engine.game import INT64_MAX, SetupError, check_number
 from balance.engine.kernels import announce_compiles
 from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SUMMARY, Executor, Results, RunError, Tracker,
@@ -37,6 +38,7 @@ BENCH_MAX_BATCH = 2_000_000
 SHOW_AFTER = 2.0  # seconds: work expected to take longer shows its progress
 LINE_SECONDS = 5.0  # seconds between progress lines when stderr is not a terminal
 MAX_BENCH_SECONDS = 3600.0
+MAX_WORKER_WAIT = 7 * 24 * 3600.0  # --worker-wait: a week (a longer wait is a mistake, and overflows timers)
 INTERRUPTED = 130  # exit status after Ctrl-C (128 + SIGINT)
 
 
@@ -73,6 +75,8 @@ ExecutorOpt = typer.Option("local", "--executor", help="Where games are played: 
                                                        "or dask (a Dask LocalCluster). Results do not depend on it.")
 SchedulerOpt = typer.Option(None, "--scheduler", help="Address of a Dask scheduler (tcp://host:8786): its workers "
                                                       "play the games. Results do not depend on it.")
+WorkerWaitOpt = typer.Option(WORKER_WAIT, "--worker-wait", help="Seconds to wait for a first worker when the "
+                                                                  "--scheduler cluster has none (then exit 2).")
 EXECUTORS = ("local", "dask")
 
 
@@ -127,20 +131,22 @@ def check_flag(value: int | float | None, flag: str, *, integer: bool = True, lo
 
 
 def check_common_flags(games: int | None = None, seed: int | None = None, threads: int | None = None,
-                       executor: str = "local") -> None:
+                       executor: str = "local", worker_wait: float = WORKER_WAIT) -> None:
     check_flag(games, "--games", low=1)
     check_flag(seed, "--seed", low=0, high=INT64_MAX)
     check_flag(threads, "--threads", low=1, high=numba.config.NUMBA_NUM_THREADS)
+    check_flag(worker_wait, "--worker-wait", integer=False, low=0, high=MAX_WORKER_WAIT)
     if executor not in EXECUTORS:
         raise UserError(f"--executor: must be one of {', '.join(EXECUTORS)}; got {executor!r}")
 
 
 @contextmanager
-def executor_of(executor: str, scheduler: str | None) -> Iterator[Executor]:
-    """The executor the flags name, closed (its cluster stopped) when the command ends."""
+def executor_of(executor: str, scheduler: str | None, worker_wait: float = WORKER_WAIT) -> Iterator[Executor]:
+    """The executor the flags name, closed (its cluster stopped) when the command ends; a cluster
+    without workers is waited for (``worker_wait`` seconds), saying so on stderr."""
     from balance.engine.executor import make_executor
 
-    chosen = make_executor(executor, scheduler)
+    chosen = make_executor(executor, scheduler, worker_wait, notice=lambda line: typer.echo(line, err=True))
     try:
         yield chosen
     finally:
@@ -226,10 +232,12 @@ class ProgressDisplay(Tracker):
         self.last_line = time.monotonic()
         typer.echo(f"{self.label}: {text}", err=True)
 
-    def close(self) -> None:
+    def close(self, finished: bool = True) -> None:
+        """Stop showing progress; a line says "done" only when the work ``finished`` (after Ctrl-C
+        or an error the caller says what happened)."""
         if self.bar is not None:
             self.bar.stop()
-        elif self.shown:
+        elif self.shown and finished:
             self._line(f"done, {self.done:,} {self.unit} in {_duration(time.monotonic() - self.started)}")
 
 
@@ -238,8 +246,10 @@ def progress(label: str, unit: str = "games") -> Iterator[ProgressDisplay]:
     display = ProgressDisplay(label, unit)
     try:
         yield display
-    finally:
-        display.close()
+    except BaseException:
+        display.close(finished=False)
+        raise
+    display.close()
 
 
 @contextmanager
@@ -368,6 +378,7 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Study folder (default runs/<scenario>)."),
         chunk: int = typer.Option(DEFAULT_CHUNK, help="Games per saved part (resume granularity)."),
         threads: Optional[int] = ThreadsOpt, executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt,
+        worker_wait: float = WorkerWaitOpt,
         json_out: bool = JsonOpt):
     """Play a scenario into a study folder: results.parquet (one row per game, or per round for
     match games) and summary.json. Plays --games, else the scenario's precision plan, else its games.
@@ -376,7 +387,7 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     to extend it (only the missing games are played). A folder of another setup, seed or chunk, or
     asking for fewer games than it holds, is refused. A damaged part is played again."""
     with user_errors():
-        check_common_flags(games, seed, threads, executor)
+        check_common_flags(games, seed, threads, executor, worker_wait)
         check_flag(chunk, "--chunk", low=1)
         sc = load(scenario)
         if seed is not None:
@@ -386,7 +397,7 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
         resume = " ".join(["balance run", str(scenario), "--out", str(folder), "--seed", str(sc.seed),
                            "--chunk", str(chunk)] + (["--games", str(games)] if games is not None else []))
         with on_interrupt(lambda: f"{held_games(folder):,} games kept in {folder}; resume with: {resume}"), \
-                executor_of(executor, scheduler) as engine:
+                executor_of(executor, scheduler, worker_wait) as engine:
             with progress(sc.name) as tracker:
                 results = run_to_folder(sc, sc.seed, games, folder, chunk=chunk, tracker=tracker, executor=engine)
                 tracker.phase("summarizing")
@@ -407,7 +418,8 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                                                                  "robust fails)."),
           robust: bool = typer.Option(False, "--robust", help="Every claim under every member of the policy family "
                                                               "(the same deals), one reading per claim."),
-          executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
+          executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
+          json_out: bool = JsonOpt):
     """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict.
     With --robust: under every member of the game's policy family (or the scenario's \\[robustness]
     members), --games or the scenario's `games` each, Holm over claims x members: robust holds,
@@ -415,13 +427,13 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
     from balance.studies.robust import ROBUST_FAILS, robust_json, robust_text
 
     with user_errors():
-        check_common_flags(games, seed, threads, executor)
+        check_common_flags(games, seed, threads, executor, worker_wait)
         loaded = [load(f) for f in scenario_paths(scenarios)]  # validate every file before playing any
         if robust:
             checked_families(loaded)
         set_threads(threads)
         reports, failed = [], False
-        with on_interrupt(nothing_kept), executor_of(executor, scheduler) as engine:
+        with on_interrupt(nothing_kept), executor_of(executor, scheduler, worker_wait) as engine:
             for sc in loaded:
                 if seed is not None:
                     sc.seed = seed
@@ -475,13 +487,14 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                                                                     "heatmap under its game (repeatable)."),
            robust: bool = typer.Option(False, "--robust", help="A policy-robustness report of scenario files: "
                                                               "claims x members table, a strip per claim."),
-           executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
+           executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
+           json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies. With
     --robust: the policy-robustness report of scenario files (see `check --robust`)."""
     from balance.report import write_report, write_robust_report
 
     with user_errors():
-        check_common_flags(games, seed, threads, executor)
+        check_common_flags(games, seed, threads, executor, worker_wait)
         if output.suffix.lower() != ".html":
             raise UserError(f"-o: {output}: the report file must end in .html")
         if output.is_dir():
@@ -511,7 +524,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
         loaded = [(kind, path, load(path) if kind == "scenario" else load_results(path)) for kind, path, _ in pending]
         set_threads(threads)
         studies = []
-        with on_interrupt(nothing_kept), executor_of(executor, scheduler) as engine:
+        with on_interrupt(nothing_kept), executor_of(executor, scheduler, worker_wait) as engine:
             for kind, path, source in loaded:
                 if kind == "folder":
                     sc, results = source
@@ -778,7 +791,7 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its \\[
                                                                              "beside it)."),
           chunk: int = typer.Option(DEFAULT_CHUNK, help="Games per saved part of each cell (resume granularity)."),
           threads: Optional[int] = ThreadsOpt, executor: str = ExecutorOpt,
-          scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
+          scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt, json_out: bool = JsonOpt):
     """What-if sweep: the scenario's claims in every cell of a grid (or list) of changed keys, with
     verdicts adjusted over all cells and paired differences from the baseline (the same deals in
     every cell). Each cell is a resumable study folder under --out."""
@@ -786,7 +799,7 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its \\[
                                write_sweep_report, write_table)
 
     with user_errors():
-        check_common_flags(games, seed, threads, executor)
+        check_common_flags(games, seed, threads, executor, worker_wait)
         check_flag(chunk, "--chunk", low=1)
         if adjust not in ADJUSTMENTS:
             raise UserError(f"--adjust: must be one of {', '.join(ADJUSTMENTS)}; got {adjust!r}")
@@ -799,7 +812,7 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its \\[
         folder = out or Path("runs") / f"sweep-{scenario.stem}"
         set_threads(threads)
         with on_interrupt(lambda: f"the finished cells are kept in {folder}; run the same command to resume"), \
-                executor_of(executor, scheduler) as engine:
+                executor_of(executor, scheduler, worker_wait) as engine:
             shown: list[ProgressDisplay] = []  # one display per cell, each closed when the next begins
 
             def tracker_for(cell) -> ProgressDisplay:
@@ -810,9 +823,12 @@ def sweep(scenario: Path = typer.Argument(..., help="Scenario TOML file (its \\[
 
             try:
                 results = play_sweep(plan, games, seed, folder, chunk=chunk, tracker_for=tracker_for, executor=engine)
-            finally:
+            except BaseException:
                 if shown:
-                    shown.pop().close()
+                    shown.pop().close(finished=False)
+                raise
+            if shown:
+                shown.pop().close()
             table = sweep_table(plan, results, adjust)
             written = [*write_table(table, folder)]
             if output is not None:
@@ -832,7 +848,7 @@ def tune(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
          trials: int = typer.Option(20, "--trials", help="Settings the optimizer tries."),
          games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per trial (default: the scenario's)."),
          seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt, executor: str = ExecutorOpt,
-         scheduler: Optional[str] = SchedulerOpt, json_out: bool = JsonOpt):
+         scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt, json_out: bool = JsonOpt):
     """Find the setting of rule keys that brings a claim closest to its target (optuna TPE, seeded;
     the best settings replayed on a fresh seed), then confirm it on another fresh seed with its
     interval and verdict."""
@@ -841,12 +857,12 @@ def tune(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
 
     with user_errors():
         require_optuna()
-        check_common_flags(games, seed, threads, executor)
+        check_common_flags(games, seed, threads, executor, worker_wait)
         check_flag(trials, "--trials", low=1)
         try:
             ranges = [parse_range(v) for v in vary]
             set_threads(threads)
-            with on_interrupt(nothing_kept), executor_of(executor, scheduler) as engine, \
+            with on_interrupt(nothing_kept), executor_of(executor, scheduler, worker_wait) as engine, \
                     progress(f"tune {scenario.stem}") as tracker:
                 result = run_tune(scenario, target, ranges, trials, games, seed, engine, tracker)
         except SweepError as err:

@@ -23,6 +23,7 @@ version of the rules) is refused.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import pandas as pd
 
@@ -34,6 +35,11 @@ TASKS_PER_WORKER = 4
 MIN_TASK_GAMES = 2_000
 TASK_RETRIES = 2  # a task that raises on a worker is tried again this many times
 LOCAL_WORKERS = 1  # LocalCluster: one worker process, the kernel parallel over every core inside it
+CONNECT_TIMEOUT = "20s"  # reaching the scheduler at --scheduler
+WORKER_WAIT = 60.0  # seconds to wait for a first worker of a cluster that has none (--worker-wait)
+# what distributed raises for an address it cannot use: no port, an unknown scheme ('udp'), a scheme
+# that needs configuration ('tls' without certificates), a refused or timed-out connection
+ADDRESS_ERRORS = (OSError, ValueError, TypeError, KeyError)
 
 
 def task_spans(start: int, end: int, workers: int, task_games: int | None = None) -> list[tuple[int, int]]:
@@ -59,21 +65,37 @@ class DaskExecutor(Executor):
     LocalCluster started here (``processes=False`` keeps its workers in this process)."""
 
     def __init__(self, scheduler: str | None = None, *, workers: int = LOCAL_WORKERS, processes: bool = True,
-                 task_games: int | None = None):
+                 task_games: int | None = None, worker_wait: float = WORKER_WAIT,
+                 notice: Callable[[str], None] = lambda line: None):
         from distributed import Client, LocalCluster
 
         self.task_games = task_games
         self.cluster = None
-        try:
-            if scheduler:
-                self.client = Client(scheduler, timeout="20s")
-            else:
-                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                                            dashboard_address=":0")  # any free port: never another's
-                self.client = Client(self.cluster)
-        except OSError as err:
-            raise RunError(f"--scheduler: cannot reach the Dask scheduler {scheduler} ({err})") from None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            except ADDRESS_ERRORS as err:
+                raise RunError(f"--scheduler: cannot reach the Dask scheduler {scheduler!r} "
+                               f"({one_line(err)})") from None
+            self._await_workers(scheduler, worker_wait, notice)
+        else:
+            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                                        dashboard_address=":0")  # any free port: never another's
+            self.client = Client(self.cluster)
         self._check_sources()
+
+    def _await_workers(self, scheduler: str, wait: float, notice: Callable[[str], None]) -> None:
+        """A cluster without workers would take the tasks and never play them: wait up to ``wait``
+        seconds for a first worker (saying so once), else refuse in one line."""
+        if self.client.scheduler_info(n_workers=-1)["workers"]:
+            return
+        notice(f"waiting up to {wait:g} s for a worker to join the Dask scheduler at {scheduler} (--worker-wait)")
+        try:
+            self.client.wait_for_workers(1, timeout=wait)
+        except TimeoutError:
+            self.close()
+            raise RunError(f"--scheduler: no worker joined the Dask scheduler at {scheduler} within {wait:g} s "
+                           "(--worker-wait); start one with `dask worker ADDRESS --nthreads 1`") from None
 
     def _check_sources(self) -> None:
         here = balance._source_hash()
@@ -109,13 +131,20 @@ class DaskExecutor(Executor):
             self.cluster.close()
 
 
-def make_executor(executor: str, scheduler: str | None) -> Executor:
+def one_line(err: BaseException) -> str:
+    """An exception's message on one line (distributed's span several)."""
+    return " ".join(str(err).split()) or type(err).__name__
+
+
+def make_executor(executor: str, scheduler: str | None, worker_wait: float = WORKER_WAIT,
+                  notice: Callable[[str], None] = lambda line: None) -> Executor:
     """The executor the command-line flags name: ``local`` (the in-process engine) or ``dask``
-    (a LocalCluster, or the cluster at ``scheduler``)."""
+    (a LocalCluster, or the cluster at ``scheduler``, waiting up to ``worker_wait`` seconds for a
+    worker and telling ``notice`` that it waits)."""
     from balance.engine.runner import IN_PROCESS
 
     if scheduler:
-        return DaskExecutor(scheduler)
+        return DaskExecutor(scheduler, worker_wait=worker_wait, notice=notice)
     if executor == "dask":
         return DaskExecutor()
     return IN_PROCESS

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -277,6 +278,25 @@ class ReportView:
 
 
 @dataclass
+class SetupFiles:
+    """The files a setup reads (a deck file...), each by the scenario key that names it.
+
+    A relative path resolves against ``base``, the scenario file's folder (the working directory
+    when None); a study folder passes the ``copies`` it keeps instead, by key. ``read`` records each
+    file read, by key: a study keys on their content and keeps a copy of each."""
+
+    base: Path | None = None
+    copies: dict[str, Path] = field(default_factory=dict)
+    read: dict[str, Path] = field(default_factory=dict)
+
+    def resolve(self, key: str, path: Path) -> Path:
+        """Where the file that scenario key ``key`` names (``path``, as written) is read."""
+        found = self.copies.get(key) or (self.base / path if self.base is not None else path)
+        self.read[key] = found
+        return found
+
+
+@dataclass
 class Setup:
     """A validated study configuration: everything a kernel needs, nothing it must re-check."""
 
@@ -288,6 +308,7 @@ class Setup:
     rotate: bool = True
     max_length: int = 0  # round/turn cap; 0 = the game's default
     extra: dict[str, Any] = field(default_factory=dict)  # game-specific structured data
+    files: SetupFiles = field(default_factory=SetupFiles, repr=False, compare=False)
 
     @property
     def identical_players(self) -> bool:
@@ -497,10 +518,11 @@ class Game:
 
     # ---- building a setup ---------------------------------------------------------------
     def make_setup(self, mode: str, players: int, seats: list[tuple[str, dict]] | str, options: dict | None = None,
-                   rotate: bool = True, max_length: int = 0, extra: dict | None = None, key: str = "setup") -> Setup:
+                   rotate: bool = True, max_length: int = 0, extra: dict | None = None, key: str = "setup",
+                   files: SetupFiles | None = None) -> Setup:
         """A validated setup (scenario files, tests, benches, notebooks). ``seats`` is one
         (policy, params) pair per seat, or one policy name for every seat; errors name ``key``'s
-        dotted sub-keys."""
+        dotted sub-keys; ``files`` says where the files the setup names are read."""
         prefix = f"{key}." if key else ""
         if mode not in self.modes:
             raise SetupError(f"{prefix}mode", f"unknown mode '{mode}' of {self.name} (known: {', '.join(self.modes)})")
@@ -519,7 +541,8 @@ class Game:
             seat_policies.append(SeatPolicy(policy, dict(params), row))
         check_number(max_length, f"{prefix}max_length", integer=True, low=0)
         setup = Setup(game=self, mode=mode, players=players, seats=seat_policies, rotate=bool(rotate),
-                      options=self.parse_options(options or {}, f"{prefix}options"), max_length=int(max_length))
+                      options=self.parse_options(options or {}, f"{prefix}options"), max_length=int(max_length),
+                      files=files or SetupFiles())
         self.parse_extra(extra or {}, setup, key)
         self.validate(setup)
         for i, (_, _, *restriction) in enumerate(seats):

@@ -10,13 +10,16 @@ policy parameter at full precision), the seed and the chunk size:
   manifest.json   the key, the setup it hashes, and every part with its games and checksum
   parts/games-<start>-<end>.parquet   the result rows of games [start, end)
   scenario.toml   the scenario file as last run (seed and size come from the manifest)
+  files/<key>/<name>   a copy of each file the setup reads (a deck file), by the scenario key that
+                  names it: the study keys on their content, and replays and reports read the copies
   results.parquet, summary.json   the finished study (written by the run that finished it)
   lock            the process id of the run using the folder
 
 Parts tile the games [0, held) in order. A run asking for more games plays only the missing ones
 (parts end at multiples of the chunk, or at a look); fewer games, or any difference in the key, is
-refused before anything is written. Every file is written to a temporary name, synced and renamed,
-so a kill leaves either the old file or the new one; a part whose checksum differs from the
+refused before anything is written, in one line naming the key or the file that differs. Every
+file is written to a temporary name, synced and renamed, so a kill leaves either the old file or the
+new one; a part whose checksum differs from the
 manifest's (truncated, corrupt) or that is missing is played again. Because each game draws only
 from its own counter-based stream, a resumed study equals an uninterrupted one.
 """
@@ -48,6 +51,7 @@ SCENARIO_COPY = "scenario.toml"  # the scenario as it was run, so the folder sta
 RESULTS = "results.parquet"
 SUMMARY = "summary.json"
 PARTS = "parts"
+FILES = "files"
 LOCK = "lock"
 FOLDER_FORMAT = 2  # manifest layout version; folders of another version are refused
 FIRST_STEP = 512  # games of the first kernel call of a range (then grown to STEP_SECONDS per call)
@@ -212,8 +216,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def setup_file_bytes(setup: Setup) -> dict[str, bytes]:
+    """The content of every file the setup read, by the scenario key that names it."""
+    return {key: path.read_bytes() for key, path in sorted(setup.files.read.items())}
+
+
 def study_identity(setup: Setup) -> dict:
-    """Everything that decides the games of a setup, at full precision (never display labels)."""
+    """Everything that decides the games of a setup, at full precision (never display labels); the
+    files it reads by their content (never their name or place)."""
+    files = {key: _sha256(data) for key, data in setup_file_bytes(setup).items()}
     return _plain({
         "game": setup.game.name, "mode": setup.mode, "players": setup.players,
         "options": setup.options,
@@ -222,6 +233,7 @@ def study_identity(setup: Setup) -> dict:
                   for s in setup.seats],
         "rotate": setup.rotate, "max_length": setup.max_length or setup.game.default_max_length,
         "extra": dict(sorted(setup.extra.items())),
+        **({"files": files} if files else {}),
     })
 
 
@@ -246,13 +258,28 @@ def _flatten(value: Any, key: str = "") -> dict[str, Any]:
     return {key: value}
 
 
-def first_difference(here: dict, there: dict) -> str:
-    """The first dotted key whose value differs, as 'key: A here, B in the folder'."""
+INTERNAL = "extra._"  # the game's own tables computed from the rest (a deck's kernel table...)
+
+
+def first_difference(here: dict, there: dict, setup: Setup | None = None) -> str:
+    """What differs, in the scenario's words: a file the setup reads ('options.deck: the file
+    decks/mine.toml differs from the one the study was run with'), else the first dotted key
+    ('options.x: A here, B in the folder'; game tables without their 'extra.' prefix). Tables the
+    game computes are never named: they differ only with the rules' version."""
+    read = setup.files.read if setup is not None else {}
+    for key in sorted(set(here.get("files", {})) | set(there.get("files", {}))):
+        if here.get("files", {}).get(key) != there.get("files", {}).get(key):
+            return f"{key}: the file {read.get(key, '?')} differs from the one the study was run with"
     a, b = _flatten(here), _flatten(there)
+    internal = False
     for name in sorted(set(a) | set(b)):
         if a.get(name, "<absent>") != b.get(name, "<absent>"):
-            return f"{name}: {a.get(name, '<absent>')!r} here, {b.get(name, '<absent>')!r} in the folder"
-    return "nothing"
+            if name.startswith(INTERNAL):
+                internal = True
+                continue
+            shown = name.removeprefix("extra.")
+            return f"{shown}: {a.get(name, '<absent>')!r} here, {b.get(name, '<absent>')!r} in the folder"
+    return "the game's rules differ (another version of balance)" if internal else "nothing"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -316,9 +343,9 @@ class StudyFolder:
             path.mkdir(parents=True)
         lock_folder(path)
         try:
-            manifest = cls._check(path, key, games)
+            manifest = cls._check(path, key, games, setup)
             if manifest is None:
-                manifest = {"format": FOLDER_FORMAT, **key, "parts": []}
+                manifest = {"format": FOLDER_FORMAT, **key, "parts": [], "copies": _keep_files(path, setup)}
                 write_atomic(path / MANIFEST, _json(manifest))
             (path / PARTS).mkdir(exist_ok=True)
             for stale in path.glob("**/.*.tmp"):  # temp files of a killed run
@@ -329,7 +356,7 @@ class StudyFolder:
         return cls(path, setup, key, manifest)
 
     @staticmethod
-    def _check(path: Path, key: dict, games: int | None) -> dict | None:
+    def _check(path: Path, key: dict, games: int | None, setup: Setup) -> dict | None:
         """The folder's manifest if it holds this study (None if it holds none yet)."""
         if not (path / MANIFEST).exists():
             return None
@@ -345,8 +372,8 @@ class StudyFolder:
                 if manifest[name] != key[name]:
                     raise RunError(f"{path}: holds another study: {flag} {key[name]} here, {manifest[name]} "
                                    "in the folder; choose another --out")
-            raise RunError(f"{path}: holds another study: {first_difference(key['study'], manifest['study'])}; "
-                           "choose another --out")
+            raise RunError(f"{path}: holds another study: "
+                           f"{first_difference(key['study'], manifest['study'], setup)}; choose another --out")
         held = _held(manifest)
         if games is not None and games < held:
             raise RunError(f"{path}: holds {held:,} games of this study, more than the {games:,} asked; "
@@ -409,6 +436,17 @@ class StudyFolder:
         write_atomic(self.path / RESULTS, _frame_bytes(results.games))
         self.manifest.update(games=results.n_games, looks=results.meta["looks"], look=results.meta["look"])
         write_atomic(self.path / MANIFEST, _json(self.manifest))
+
+
+def _keep_files(folder: Path, setup: Setup) -> dict[str, str]:
+    """Copy every file the setup reads into ``folder``/files/<key>/; their places there, by key."""
+    copies = {}
+    for key, data in setup_file_bytes(setup).items():
+        copy = Path(FILES) / key / setup.files.read[key].name
+        (folder / copy).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(folder / copy, data)
+        copies[key] = copy.as_posix()
+    return copies
 
 
 def _held(manifest: dict) -> int:
@@ -478,15 +516,22 @@ def held_games(folder: Path) -> int:
 
 
 def load_study(folder: Path) -> tuple[Scenario, dict]:
-    """A study folder's scenario (as run, with the run's seed) and manifest."""
+    """A study folder's scenario (as run, with the run's seed, reading the folder's copies of its
+    files) and manifest, from the folder alone; refused when they no longer make the study's key."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
     except (OSError, ValueError):
         raise RunError(f"{folder}: not a study folder (no readable {MANIFEST})") from None
     if manifest.get("format") != FOLDER_FORMAT or not (folder / SCENARIO_COPY).exists():
         raise RunError(f"{folder}: not a finished study folder of this version of balance")
-    scenario = load_scenario(folder / SCENARIO_COPY)
+    copies = {key: folder / place for key, place in manifest.get("copies", {}).items()}
+    scenario = load_scenario(folder / SCENARIO_COPY, copies)
     scenario.seed = manifest["seed"]
+    identity = study_identity(scenario.setup)
+    if study_key(identity, manifest["seed"], manifest["chunk"])["key"] != manifest["key"]:
+        raise RunError(f"{folder}: its {SCENARIO_COPY} and copied files no longer make the study it holds "
+                       f"({first_difference(identity, manifest['study'], scenario.setup)}); "
+                       "the folder was changed after its run")
     return scenario, manifest
 
 

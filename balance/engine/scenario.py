@@ -36,6 +36,9 @@ cell is crossed with the grid. The baseline cell (the scenario's own values) is 
 file whose [sweep] names ``scenarios`` is a sweep file: it holds only ``title``, ``description``
 and [sweep], and folders given to ``check``/``report`` skip it.
 
+A path inside a scenario (a deck file) is relative to the scenario file's folder, as a sweep
+file's patterns are.
+
 Every error names the file and the dotted key, as ``SetupError``.
 """
 
@@ -49,7 +52,7 @@ from typing import Any
 
 import pandas as pd
 
-from balance.engine.game import FamilyMember, Game, Setup, SetupError, check_number
+from balance.engine.game import FamilyMember, Game, Setup, SetupError, SetupFiles, check_number
 from balance.games import get_game
 
 SAMPLE_SEED = 1  # the deal played to see which values a claim's `where` can name
@@ -121,7 +124,7 @@ class Scenario:
         ``key``'s sub-keys."""
         s = self.setup
         return s.game.make_setup(s.mode, s.players, seats, options=s.options, rotate=s.rotate,
-                                 max_length=s.max_length, extra=self.tables, key=key)
+                                 max_length=s.max_length, extra=self.tables, key=key, files=s.files)
 
     def family(self) -> list[FamilyMember]:
         """The policy family a robustness check plays: the scenario's [robustness] members, else
@@ -226,7 +229,10 @@ def _parse_claims(raw: Any, game: Game, min_deals: int = MIN_DEALS) -> list[Clai
             raise SetupError(f"{key}.by", f"'{quantity.name}' can be grouped by {', '.join(quantity.by) or 'nothing'}; got {by!r}")
         target = _finite(entry["target"], f"{key}.target")
         tolerance = _finite(entry.get("tolerance", 0.0), f"{key}.tolerance")
-        if tolerance < 0 or (compare == "about" and tolerance == 0):
+        if tolerance < 0:
+            raise SetupError(f"{key}.tolerance",
+                             f"an '{compare}' claim's tolerance must not be negative; got {tolerance:g}")
+        if compare == "about" and tolerance == 0:
             raise SetupError(f"{key}.tolerance", "an 'about' claim needs a positive tolerance")
         if quantity.kind == "rate" and not 0 <= target <= 1:
             raise SetupError(f"{key}.target", f"a rate lies in [0, 1]; got {target}")
@@ -330,8 +336,11 @@ def _check_where(claims: list[Claim], setup: Setup) -> None:
                 check_number(value, key)
 
 
-def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
+def parse_scenario(data: dict[str, Any], path: Path | None = None, copies: dict[str, Path] | None = None) -> Scenario:
+    """A validated scenario. The files it names are read relative to the folder of ``path``, or
+    from ``copies`` (a study folder's, by the scenario key that names each)."""
     where = str(path) if path else "<scenario>"
+    files = SetupFiles(path.parent if path else None, dict(copies or {}))
     try:
         _check_numbers(data)
         if "game" not in data:
@@ -348,7 +357,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
         seats = _parse_seats(data.get("seats", game.policies[0].name), players if isinstance(players, int) else 0)
         setup = game.make_setup(mode, players, seats, options=_expect(data.get("options", {}), dict, "options"),
                                 rotate=_expect(data.get("rotate", True), bool, "rotate"),
-                                max_length=data.get("max_length", 0), extra=extra, key="")
+                                max_length=data.get("max_length", 0), extra=extra, key="", files=files)
         seed = _expect(data.get("seed", 1), int, "seed")
         if not 0 <= seed < 2**63:
             raise SetupError("seed", "must be a non-negative 63-bit integer")
@@ -377,7 +386,8 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
                 seats = _member_seats(member, players)
                 robustness[i] = FamilyMember(member.name, _seat_tables(seats))
                 game.make_setup(mode, players, seats, options=data.get("options", {}), rotate=setup.rotate,
-                                max_length=setup.max_length, extra=extra, key=f"robustness.members[{i}]")
+                                max_length=setup.max_length, extra=extra, key=f"robustness.members[{i}]",
+                                files=files)
         min_deals = _count(data.get("min_deals", MIN_DEALS), "min_deals", 2)
         claims = _parse_claims(data.get("claims", []), game, min_deals)
         _check_where(claims, setup)
@@ -388,9 +398,9 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None) -> Scenario:
     return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, data)
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, copies: dict[str, Path] | None = None) -> Scenario:
     path = Path(path)
-    return parse_scenario(read_scenario_data(path), path)
+    return parse_scenario(read_scenario_data(path), path, copies)
 
 
 def read_scenario_data(path: Path) -> dict[str, Any]:

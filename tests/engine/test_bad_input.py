@@ -338,6 +338,12 @@ def test_bad_deck_file_names_the_scenario_the_deck_and_the_entry(tmp_path, monke
                                                                 entry])
 
 
+def test_a_negative_tolerance_names_the_kind_of_claim_it_has(tmp_path, monkeypatch):
+    scenario = write(tmp_path, sub(TTT, "tolerance = 6", 'tolerance = -1\ncompare = "at_most"'))
+    assert_refused(tmp_path, monkeypatch, ["check", scenario],
+                   [f"{scenario}: claims[1].tolerance: an 'at_most' claim's tolerance must not be negative; got -1"])
+
+
 def test_a_deck_file_edited_between_two_loads_is_read_again(tmp_path):
     deck_file = write(tmp_path, DECK, "test_deck.toml")
     assert load_deck(str(deck_file)).names[0].startswith("Winter")
@@ -426,6 +432,11 @@ BAD_COMMANDS = [
     ("report_games_zero", ["report", "{ttt}", "-o", "{dir}/report.html", "--games", 0], "--games"),
     ("check_executor_unknown", ["check", "{ttt}", "--executor", "spark"], "--executor"),
     ("run_executor_unknown", ["run", "{ttt}", "--executor", "spark"], "--executor"),
+    ("run_scheduler_not_an_address", ["run", "{ttt}", "--scheduler", "not an address"], "--scheduler"),
+    ("check_scheduler_udp", ["check", "{ttt}", "--scheduler", "udp://127.0.0.1:8786"], "--scheduler"),
+    ("report_scheduler_no_port", ["report", "{ttt}", "-o", "{dir}/r.html", "--scheduler", "tcp://"], "--scheduler"),
+    ("sweep_scheduler_tls_unconfigured", ["sweep", "{ttt}", "--vary", "players=3,4", "--scheduler",
+                                          "tls://127.0.0.1:1"], "--scheduler"),
     # sweeps: every cell is validated before anything plays; the line names the flag and the key
     ("sweep_unknown_option", ["sweep", "{ttt}", "--vary", "options.nope=1,2"], "--vary options.nope"),
     ("sweep_option_type", ["sweep", "{ttt}", "--vary", "options.take_back_pays=true,3"],

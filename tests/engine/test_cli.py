@@ -246,3 +246,40 @@ def test_tune_without_optuna_names_the_extra(tmp_path, monkeypatch):
     result = runner.invoke(app, ["tune", str(scenario), "--target", "fair:0", "--vary", "max_length=1..12"])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == ["error: balance tune needs optuna: pip install 'balance[tune]'"]
+
+
+@pytest.fixture(scope="module")
+def empty_cluster():
+    """A real Dask scheduler that no worker ever joins."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0")
+    yield cluster.scheduler_address
+    cluster.close()
+
+
+@pytest.mark.parametrize("command", [["run", "{s}", "--out", "{out}"], ["check", "{s}"],
+                                     ["report", "{s}", "-o", "{out}/report.html"],
+                                     ["sweep", "{s}", "--vary", "players=3,4", "--out", "{out}"],
+                                     ["tune", "{s}", "--target", "fair:0", "--vary", "max_length=1..8"]],
+                         ids=["run", "check", "report", "sweep", "tune"])
+def test_a_cluster_without_workers_is_waited_for_then_refused_writing_nothing(tmp_path, monkeypatch, empty_cluster,
+                                                                               command):
+    if command[0] == "tune":
+        pytest.importorskip("optuna")
+    monkeypatch.chdir(tmp_path)
+    scenario, out = write(tmp_path, SMALL), tmp_path / "out"
+    args = [a.format(s=scenario, out=out) for a in command] + ["--scheduler", empty_cluster, "--worker-wait", "0.5"]
+    before = sorted(tmp_path.rglob("*"))
+    code, text = invoke(*args)
+    lines = text.strip().splitlines()
+    assert code == 2 and "Traceback" not in text, text
+    assert len(lines) == 2, text
+    assert lines[0] == f"waiting up to 0.5 s for a worker to join the Dask scheduler at {empty_cluster} (--worker-wait)"
+    assert lines[1].startswith("error: --scheduler: no worker joined") and "--worker-wait" in lines[1], text
+    assert sorted(tmp_path.rglob("*")) == before  # no folder, no lock, no report
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "soon"])
+def test_a_bad_worker_wait_is_one_line_naming_the_flag(tmp_path, value):
+    code, text = invoke("check", write(tmp_path, SMALL), "--worker-wait", value)
+    assert code == 2 and len(text.strip().splitlines()) == 1 and "--worker-wait" in text, text

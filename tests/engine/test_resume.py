@@ -157,8 +157,8 @@ def test_a_live_lock_refuses_naming_folder_and_holder_and_a_stale_lock_is_recove
     assert results_of(out).equals(uninterrupted(scenario, 120))
 
 
-def test_ctrl_c_says_what_was_kept_and_the_command_that_resumes(tmp_path, monkeypatch):
-    scenario, out = write(tmp_path), tmp_path / "run"
+def interrupt_the_third_kernel_call(monkeypatch):
+    """Ctrl-C in the third kernel call (two parts of 150 games saved by then)."""
     real = runner_module.simulate_frame
     calls = []
 
@@ -169,6 +169,12 @@ def test_ctrl_c_says_what_was_kept_and_the_command_that_resumes(tmp_path, monkey
         return real(*args)
 
     monkeypatch.setattr(runner_module, "simulate_frame", interrupted_on_the_third_call)
+    return real
+
+
+def test_ctrl_c_says_what_was_kept_and_the_command_that_resumes(tmp_path, monkeypatch):
+    scenario, out = write(tmp_path), tmp_path / "run"
+    real = interrupt_the_third_kernel_call(monkeypatch)
     code, text = invoke("run", scenario, "--out", out, "--chunk", 150)
     assert code == 130
     line = one_line(text)
@@ -178,6 +184,20 @@ def test_ctrl_c_says_what_was_kept_and_the_command_that_resumes(tmp_path, monkey
     code, text = invoke(*line.split("resume with: balance ")[1].split())
     assert code == 0, text
     assert results_of(out).equals(uninterrupted(scenario, 600))
+
+
+def test_ctrl_c_shows_no_done_line_before_what_was_kept(tmp_path, monkeypatch):
+    import balance.cli as cli_module
+
+    scenario, out = write(tmp_path), tmp_path / "run"
+    interrupt_the_third_kernel_call(monkeypatch)
+    monkeypatch.setattr(cli_module, "SHOW_AFTER", -1.0)  # progress lines from the first call on
+    code, text = invoke("run", scenario, "--out", out, "--chunk", 150)
+    assert code == 130
+    lines = text.strip().splitlines()
+    assert lines[0].startswith(f"{scenario.stem}: "), text  # the progress line was shown
+    assert lines[-1].startswith("interrupted: 300 games kept"), text
+    assert not any("done," in line for line in lines), text
 
 
 def test_run_honours_precision_like_check(tmp_path):

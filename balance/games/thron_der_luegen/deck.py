@@ -1,7 +1,8 @@
 """Thron der Lügen: deck files. The court cards are data: a TOML file lists the Fae cards (people,
 kind, value or split numbers, copies) and the intrigue cards (an effect from a menu, its
 parameters, copies); 28 cards in all. A scenario names one with the option ``deck``: the name of a
-file in ``balance/games/thron_der_luegen/decks/`` (without .toml) or a path to a TOML file.
+file in ``balance/games/thron_der_luegen/decks/`` (without .toml) or a path to a TOML file
+(relative to the scenario file's folder).
 
     name = "default"
     assumed = true                    # the rulebook does not list the cards: reports say so
@@ -152,13 +153,20 @@ def _intrigue(entry: dict, where: str) -> tuple[list[int], str]:
 
 
 def load_deck(name: str) -> Deck:
+    """The deck a scenario names (a package deck's name, or a path from the working directory)."""
+    return load_deck_file(deck_path(name))
+
+
+def load_deck_file(path: Path) -> Deck:
     """Read and validate a deck file; every error names the file and the entry. A file read before
     and unchanged since (same modification time and size) is not read again."""
-    path = deck_path(name)
+    try:
+        stat = path.stat()
+    except OSError as err:
+        raise DeckError(str(path), f"no such deck file ({err.strerror}; the package's decks: "
+                                   f"{', '.join(deck_names())})") from None
     if not path.is_file():
-        known = ", ".join(deck_names())
-        raise DeckError(str(path), f"no such deck file (the package's decks: {known})")
-    stat = path.stat()
+        raise DeckError(str(path), "not a deck file (a folder or a device)")
     return _read_deck(path, stat.st_mtime_ns, stat.st_size)
 
 
@@ -170,6 +178,8 @@ def _read_deck(path: Path, mtime_ns: int, size: int) -> Deck:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise DeckError(where, f"not a UTF-8 TOML file ({err})") from None
+    except OSError as err:
+        raise DeckError(where, f"cannot be read ({err.strerror})") from None
     _check_keys(data, {"name", "assumed", "description", "cards", "intrigues"}, where)
     if not isinstance(data.get("assumed", False), bool):
         raise DeckError(f"{where}: assumed", "expected true or false")

@@ -8,7 +8,7 @@ import pandas as pd
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import slot_at_seat
 from balance.games.thron_der_luegen import layout as L
-from balance.games.thron_der_luegen.deck import DeckError, load_deck
+from balance.games.thron_der_luegen.deck import DeckError, deck_path, load_deck_file
 from balance.games.thron_der_luegen.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.thron_der_luegen.policies import fill_lookups
 from balance.games.thron_der_luegen.rules import play_traced, simulate_batch
@@ -66,7 +66,7 @@ class ThronDerLuegen(Game):
         if setup.max_length > MAX_ROUNDS:
             raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
         try:
-            deck = load_deck(setup.options["deck"])
+            deck = load_deck_file(setup.files.resolve("options.deck", deck_path(setup.options["deck"])))
         except DeckError as err:
             raise SetupError("options.deck", str(err)) from None
         # the kernel options hold the deck's table: a study's identity (balance.engine.runner) keys on
@@ -74,7 +74,7 @@ class ThronDerLuegen(Game):
         setup.extra["_kernel_options"] = self.kernel_options(setup, deck)
 
     def deck(self, setup: Setup):
-        return load_deck(setup.options["deck"])
+        return load_deck_file(setup.files.read["options.deck"])  # the file validate resolved
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         deck = self.deck(setup)

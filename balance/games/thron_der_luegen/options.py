@@ -21,7 +21,7 @@ MOON_ONE_READINGS = ("throne_score", "total")
 OPTIONS = (
     Option("deck", "default",
            "The court cards: a deck file of balance/games/thron_der_luegen/decks/ by name (default, fae_only, "
-           "strong_plain, other_intrigues) or a path to a TOML deck file. The rulebook does not list the 23 Fae "
+           "strong_plain, other_intrigues) or a path to a TOML deck file (relative to the scenario's folder). The rulebook does not list the 23 Fae "
            "cards nor the intrigue effects: 'default' is the rules supplement's assumed deck (reports name every assumed deck in their header)."),
     Option("split_cards", "upright",
            "How a split card (4|1) lies on a throne: 'upright' = as printed, never turned (rulebook: 'Make sure "
