@@ -55,7 +55,7 @@ class OneLineErrors(TyperGroup):
             err.show()
             sys.exit(2)
         except _click.exceptions.UsageError as err:
-            typer.echo(f"error: {err.format_message()}", err=True)
+            typer.echo(f"error: {printable(err.format_message())}", err=True)
             sys.exit(2)
         except typer.Abort:
             typer.echo("interrupted", err=True)
@@ -106,17 +106,23 @@ def require_optuna() -> None:
         raise UserError("balance tune needs optuna: pip install 'balance[tune]'") from None
 
 
+def printable(text: str) -> str:
+    """``text`` with every non-printable character escaped (a newline, a control code or a stray
+    byte in a file name or key keeps the error on one readable line)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 @contextmanager
 def user_errors():
     try:
         yield
     except (ScenarioError, RunError, UserError, SetupError) as err:
-        typer.echo(f"error: {err}", err=True)
+        typer.echo(f"error: {printable(str(err))}", err=True)
         raise typer.Exit(2)
     except OSError as err:  # a path that cannot be written or read (permissions, a full disk)
         if isinstance(err, BrokenPipeError):
             raise
-        typer.echo(f"error: {err.filename}: {err.strerror}", err=True)
+        typer.echo(f"error: {printable(f'{err.filename}: {err.strerror}')}", err=True)
         raise typer.Exit(2)
 
 

@@ -11,6 +11,10 @@ a task that raises is retried (``TASK_RETRIES``); the driver counts each task on
 arrive. The study folder sits with the driver and saves a part only once all its games are back,
 so its resume rules hold unchanged.
 
+A scheduler address that cannot be used is one line naming ``--scheduler``; a cluster without
+workers is waited for up to ``--worker-wait`` seconds (``WORKER_WAIT``), before any study folder is
+opened, then refused in one line.
+
 Task size: the scheduler costs about a millisecond per task and the driver waits at each saved
 part, so a range is cut into ``TASKS_PER_WORKER`` tasks per worker (enough to balance the load
 and to lose little when a worker dies) of at least ``MIN_TASK_GAMES`` games. Each worker runs one
