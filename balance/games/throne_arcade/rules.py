@@ -257,7 +257,7 @@ def end_turn(state, trace):
 
 
 # ---- the step kernel (balance.engine.step) ---------------------------------------------------
-@kernel
+@kernel(inline="always")  # into the match loop, as the rules were inlined into their turn before the step
 def advance(state, table):
     """Run the rules until a decision is pending or ``over``."""
     opts, rng, trace = table
@@ -291,7 +291,7 @@ def pose_pending(state, table, restrict):
     pose(state, state[D_SEAT], state[D_KIND], state[D_CHOICES], restrict)
 
 
-@kernel
+@kernel(inline="always")
 def apply_answer(state, table, answer):
     """The pending decision answered: a card laid (the first, another of its type, one answering a
     penalty, the drawn one), a colour named, or NONE (stop, keep the drawn card, draw the penalty)."""
