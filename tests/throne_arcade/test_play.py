@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from balance.games.throne_arcade import layout as L
-from balance.engine.decision import FORBID, PREFER, pose
+from balance.engine.decision import FORBID, PREFER
 from balance.games.throne_arcade.game import GAME
-from balance.games.throne_arcade.policies import decide
+from balance.games.throne_arcade.match import decide_posed
 from balance.games.throne_arcade.positions import Position
+from balance.games.throne_arcade.rules import advance, pose_pending
 from balance.games.throne_arcade.table import matching_cards
 
 TURN_LIMIT = 1000
@@ -135,6 +136,19 @@ def test_replay_equals_batch(policy):
     assert any("wins the match" in line for line in lines)
 
 
+def decision_at(pos: Position, state: np.ndarray, restrict: np.ndarray, rng: np.ndarray) -> int:
+    """The answer of the seat to move in ``state`` (a turn's start, no penalty waiting) to its first
+    decision, on copies: the rules run to it, it is posed with ``restrict``, the engine decides."""
+    state = state.copy()
+    state[L.TURN_STOP] = state[L.TURNS] + 1
+    table = (pos.opts, rng.copy(), pos.trace[:0])
+    advance(state, table)
+    assert state[L.PHASE] == L.LAY_FIRST
+    pose_pending(state, table, restrict)
+    return decide_posed(state, pos.opts, pos.setup.policy_codes, pos.setup.policy_params, restrict, table[1],
+                        table[2], pos.mind)
+
+
 def hidden_shuffled(pos: Position, seat: int, rng: np.random.Generator) -> np.ndarray:
     """The same position from ``seat``'s view with the other hands and the talon dealt anew from the
     cards ``seat`` cannot see (hand sizes and talon length kept)."""
@@ -166,10 +180,7 @@ def test_a_policy_decides_from_its_own_view_only(policy):
             if bin(legal).count("1") >= 2 and pos.pending == 0:
                 answers = set()
                 for _ in range(4):
-                    s = hidden_shuffled(pos, seat, shuffler)
-                    pose(s, seat, L.LAY_FIRST, legal, pos.restrict)
-                    answers.add(decide(s, seat, pos.setup.policy_codes, pos.setup.policy_params, pos.rng.copy(),
-                                       np.zeros(0, dtype=np.int64), pos.work))
+                    answers.add(decision_at(pos, hidden_shuffled(pos, seat, shuffler), pos.restrict, pos.rng))
                 assert len(answers) == 1
                 checked += 1
             pos.step()

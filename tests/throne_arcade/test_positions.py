@@ -19,10 +19,15 @@ def test_several_cards_of_one_type_the_last_laid_is_the_top():
     # both cards on the table."
     pos = Position.build(3, {0: ["orange X", "green X", "gold IX"], 1: ["blue King"], 2: ["gold Lord"]},
                          top="blue X")
-    pos.turn("orange X", "green X")
+    assert pos.legal() == ["green X", "orange X"]
+    pos.apply("orange X")
+    assert pos.legal() == ["green X", "stop"] and pos.top == "orange X"
+    pos.apply("green X")
     assert pos.hand(0) == ["gold IX"]
     assert pos.top == "green X" and pos.colour == "green"
     assert pos.to_move == 1
+    assert pos.view(1) == {"hand": ["blue King"], "top": "green X", "pile": ["blue X", "green X", "orange X"],
+                           "colour": "green", "pending": 0, "skips": 0, "held": [1, 1, 1]}
 
 
 def test_a_group_may_stop_early():
@@ -86,7 +91,10 @@ def test_hand_names_a_colour_the_next_player_must_follow():
     # move needs to draw that color from his hand"
     pos = Position.build(3, {0: ["blue Hand", "gold IX"], 1: ["orange X", "blue X", "gold Hand"],
                              2: ["blue Lord"]}, top="blue VIII")
-    pos.turn("orange")  # the blue Hand is the only card that fits; its player names orange
+    assert pos.legal() == ["blue Hand"]  # the only card that fits (asked for by apply, not by turn)
+    pos.apply("blue Hand")
+    assert pos.legal() == ["blue", "gold", "green", "orange"]
+    pos.turn("orange")  # its player names orange
     assert pos.top == "blue Hand" and pos.colour == "orange"
     assert pos.legal() == ["gold Hand", "orange X"]  # the named colour, or a Hand by type
 
@@ -157,6 +165,10 @@ def test_going_out_and_the_last_player_holding_cards_loses():
     pos.turn()  # seat 1 cannot follow the blue IX: draws
     pos.turn()  # seat 2 lays the blue Lord: out; seat 1 is left
     assert pos.round_over and pos.loser == 1 and pos.eliminated is None
+    assert pos.over and pos.legal() == []
+    assert pos.scores() == [0.0, -23.0, 0.0]  # the loser: its 3 cards and LOSE_SCORE
+    with pytest.raises(ValueError):
+        pos.turn()
 
 
 def test_losing_a_round_started_with_one_card_eliminates():
@@ -219,8 +231,12 @@ def test_starting_card_acts_for_every_special(seed):
     assert acting.to_move == (1 if kind == "Ace" else 0)
 
 
-def test_illegal_scripted_card_is_refused():
-    pos = Position.build(3, {0: ["blue IX", "orange X", "gold King"], 1: ["gold VIII"], 2: ["green IX"]},
-                         top="blue X")
+def test_illegal_missing_or_unasked_answers_are_refused():
+    def build():
+        return Position.build(3, {0: ["blue IX", "orange X", "gold King"], 1: ["gold VIII"], 2: ["green IX"]},
+                              top="blue X")
+    for answers in (("gold King",), (), ("blue IX", "orange X")):
+        with pytest.raises(ValueError):
+            build().turn(*answers)
     with pytest.raises(ValueError):
-        pos.turn("gold King")
+        build().apply("stop")

@@ -7,15 +7,14 @@ from scipy.stats import binomtest
 
 from balance.engine.decision import FORBID, PREFER
 from balance.engine.kernels import slot_at_seat
-from balance.engine.rng import bit_count, bit_index, new_stream
+from balance.engine.rng import bit_count, new_stream
 from balance.games.throne_arcade import layout as L
 from balance.games.throne_arcade.game import GAME
 from balance.games.throne_arcade.policies import new_search_buffers, sample_world
 from balance.games.throne_arcade.positions import Position
-from balance.games.throne_arcade.rules import fix_searched_lay
 from balance.games.throne_arcade.table import matching_cards
 
-from tests.throne_arcade.test_play import hidden_shuffled
+from tests.throne_arcade.test_play import decision_at, hidden_shuffled
 
 QUICK = {"rollouts": 4}
 PLAYERS = 4
@@ -38,13 +37,9 @@ def search_positions(count, seed):
 
 
 def searched_card(pos, state, restrict, stream_key):
-    """The first card the search seat to move fixes (its PREFER mask after fix_searched_lay), on a
+    """The first card the search seat to move lays (the engine's decide at its posed LAY_FIRST), on a
     copy of ``state``."""
-    seat = int(state[L.TURN])
-    restrict = restrict.copy()
-    assert fix_searched_lay(state.copy(), pos.opts, pos.setup.policy_codes, pos.setup.policy_params, restrict,
-                            new_stream(*stream_key), new_search_buffers())
-    return bit_index(int(restrict[seat, L.LAY_FIRST, PREFER]))
+    return decision_at(pos, state, restrict, new_stream(*stream_key))
 
 
 def test_search_obeys_forbid_and_prefer():

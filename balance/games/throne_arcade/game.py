@@ -16,7 +16,7 @@ from balance.engine.game import Action, Game, Quantity, ReportView, Setup, Setup
 from balance.engine.kernels import slot_at_seat
 from balance.games.throne_arcade import layout as L
 from balance.games.throne_arcade.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
-from balance.games.throne_arcade.rules import simulate_batch, simulate_traced
+from balance.games.throne_arcade.match import simulate_batch, simulate_traced
 from balance.games.throne_arcade.transcript import describe_events
 
 TRACE_ROWS = 50_000

@@ -1,6 +1,7 @@
 """Throne Arcade: cards, the state record's layout, decision kinds, trace events, result columns.
 
-Shared by the rules kernel (rules.py) and the policies (policies.py); nothing here acts.
+Shared by the rules kernel (rules.py), the policies (policies.py) and the match loop (match.py);
+nothing here acts.
 
 A card FACE is colour * N_TYPES + type (32 faces). The deck is data (the option ``deck``, by default
 one card of each face): its cards are INSTANCES 0..size-1, each with a face, so that a deck may
@@ -20,6 +21,7 @@ GOLD, GREEN, BLUE, ORANGE = range(4)
 TYPES = ("Lord", "Hand", "King", "VII", "VIII", "IX", "X", "Ace")
 LORD, HAND_CARD, KING, VII, VIII, IX, X, ACE = range(8)
 N_COLOURS, N_TYPES = len(COLOURS), len(TYPES)
+COLOURS_MASK = (1 << N_COLOURS) - 1  # a Hand names any colour
 N_FACES = N_COLOURS * N_TYPES
 
 
@@ -35,6 +37,7 @@ DEFAULT_DECK = FACE_NAMES  # assumed: 4 colours x 8 types, one of each (the shap
 
 MAX_DECK = 62
 NONE = 62  # the answer bit "no card": draw instead of answering a penalty, stop adding, keep the drawn card
+NONE_BIT = 1 << NONE
 MAX_PLAYERS = 6
 MIN_PLAYERS = 2
 NOBODY = -1
@@ -101,9 +104,13 @@ REFRESHES = DRAWN + 1  # talon refreshes this round
 REVIVALS = REFRESHES + 1  # players the orange VII brought back this round
 WINNER = REVIVALS + 1  # the match winner, or NOBODY
 TRACE_LEN = WINNER + 1  # events written to the trace buffer
-SCRIPT_POS = TRACE_LEN + 1  # next decision read from the script (scripted policy)
-SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted decision was missing or illegal
-STATE_SIZE = SCRIPT_ERROR + 1
+PHASE = TRACE_LEN + 1  # where the rules stand (PH_* below; a decision kind while that decision is pending)
+LAID = PHASE + 1  # mask of the cards laid this turn
+DRAWN_BEFORE = LAID + 1  # state[DRAWN] at the turn's start (a turn in which no card moved is idle)
+TURN_STOP = DRAWN_BEFORE + 1  # the rules stop at a turn's start once TURNS reaches this (a position's
+# turn, a rollout's horizon; NEVER in a match)
+STATE_SIZE = TURN_STOP + 1
+NEVER = 1 << 62  # TURN_STOP of a round played to its end
 
 # ---- decisions: every choice is "pick one set bit of D_CHOICES" --------------------------
 LAY_FIRST = 0  # instance mask: the first card of the turn's play
@@ -113,6 +120,15 @@ PLAY_DRAWN = 3  # the drawn card's bit, or NONE: lay the card just drawn (option
 ANSWER_PENALTY = 4  # instance mask, or NONE (draw): pass a penalty on (stacking) or cancel a King's
 N_KINDS = 5
 KIND_NAMES = ("lay a card", "lay another of the type", "name a colour", "lay the drawn card", "answer a penalty")
+NONE_WORDS = ("", "stop", "", "keep", "draw")  # per kind, the readable name of its answer NONE
+
+# ---- phases (state[PHASE]): a pending decision's kind (above), or a step the rules take alone
+PH_TURN_START = N_KINDS  # between turns: the round ends, stops (TURN_STOP), is capped, or a turn starts
+PH_PLAY = PH_TURN_START + 1  # no card laid yet (no penalty answered): lay a first card, or draw
+PH_MORE = PH_PLAY + 1  # a card laid: more of its type, or stop
+PH_ACT = PH_MORE + 1  # the cards laid act (penalties, the orange VII, a Hand's colour)
+PH_END_TURN = PH_ACT + 1  # a player without cards leaves the round; the turn passes on
+PH_ROUND_OVER = PH_END_TURN + 1  # one player holds cards (or the round is capped)
 
 # ---- trace events: rows (round, event, seat, card, value) ---------------------------------
 TRACE_FIELDS = 5
@@ -133,6 +149,6 @@ COLUMNS = ROUND_COLUMNS + tuple(f"hand_{s}" for s in range(MAX_PLAYERS)) + \
 N_COLUMNS = len(COLUMNS)
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
-# POLICY_RANDOM (0) is the engine's, the same in every game; scripted is the last code.
-POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH, POLICY_SCRIPTED = 1, 2, 3, 4
+# POLICY_RANDOM (0) is the engine's, the same in every game.
+POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH = 1, 2, 3
 assert POLICY_RANDOM == 0

@@ -1,8 +1,7 @@
-"""Throne Arcade: compiled policies. Every decision of the kernel comes through ``ask``.
-
-``ask`` poses the decision through the engine's shared interface (the header at state offsets 0-2,
-narrowed by the seat's restriction), then ``decide`` answers: a forced answer as it is, the random
-policy uniformly over the legal answers, the others only among the bits of state[D_CHOICES].
+"""Throne Arcade: compiled policies. Each answers a decision the rules posed (the engine's shared
+header at state offsets 0-2, narrowed by the seat's restriction) choosing only among the bits of
+state[D_CHOICES]; the engine's ``decide`` (balance.engine.step) asks ``policy`` after a forced
+answer and the random policy, and ``search_at`` when ``policy`` returns SEARCH.
 
 What a policy sees: its own hand, the pile on the table (every card laid since the last talon
 refresh, the top card, the colour in force), the penalty and skips waiting, and how many cards
@@ -20,11 +19,8 @@ each player holds. Never another player's cards or the talon's order.
   laid at the start of a turn: ``rollouts`` worlds dealt from the seat's view (``sample_world``),
   each legal first card played in each, then ``horizon`` further turns of the round (0: to the
   round's end) with the heuristic at its defaults as every player's rollout policy, scored by not
-  losing the round and the cards left in hand (``rollout_score``); the best mean. The card is
-  chosen at the turn's clean re-entry point, after a penalty is drawn and before the play, and
-  fixed as the seat's PREFER mask for that decision by ``rules.fix_searched_lay``; every other
+  losing the round and the cards left in hand (``rollout_score``); the best mean. Every other
   decision is the heuristic's at its defaults.
-- scripted: replays a list of answers (tests, positions).
 Ties no weight orders are broken at random from the match's stream, never by seat or card index.
 """
 
@@ -33,17 +29,19 @@ import numpy as np
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_count, bit_index, random_bit, shuffle
-from balance.engine.decision import (
-    D_CHOICES, D_KIND, answer_of, forced, pose, random_answer,
+from balance.engine.decision import D_CHOICES, D_KIND
+from balance.engine.search import (
+    DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players,
 )
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers, seat_rollout_players
+from balance.engine.step import SEARCH, no_search, play
 from balance.games.throne_arcade.layout import (
-    ACE, COLOUR_CARDS, DEALT, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, IN_ROUND, KING, KING_DRAW, KING_RULE,
-    LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NONE, NO_CARD, N_COLOURS, PENALTY_CARDS, PILE,
-    PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SEARCH, ROUND_CAPPED, SCRIPT_ERROR, SCRIPT_POS,
-    STATE_SIZE, TALON, TALON_LEN, TYPE_CARDS,
+    ACE, COLOURS_MASK, COLOUR_CARDS, DEALT, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, IN_ROUND, KING, KING_DRAW,
+    KING_RULE, LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NEVER, NONE, NONE_BIT, NO_CARD, N_COLOURS,
+    PENALTY_CARDS, PILE, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, ROUND_CAPPED, STATE_SIZE, TALON, TALON_LEN,
+    TRACE_FIELDS, TURNS, TURN_STOP, TYPE_CARDS,
 )
 from balance.games.throne_arcade.options import HEURISTIC_PARAMS
+from balance.games.throne_arcade.rules import advance, apply_answer, over, pose_pending
 from balance.games.throne_arcade.table import colour_of, next_in_round, type_of
 
 # ---- heuristic parameters (index into the seat's parameter row) ---------------------------
@@ -59,15 +57,15 @@ LOSE_SCORE = 20.0  # a rollout's cost of losing the round, on top of the cards l
                    # than any hand (a deck of 32 cards), so not losing outweighs shedding
 
 # Rows of the policies' scratch buffer (one per block of matches; see new_work_buffer).
-ROW_SCORES, ROW_PARAMS = range(2)
-WORK_ROWS = 2
+ROW_SCORES = 0
+WORK_ROWS = 1
 WORK_WIDTH = max(MAX_DECK + 1, MAX_POLICY_PARAMS)
 
 # The search's buffers (one set per block of matches; see new_search_buffers): an int64 matrix of
 # STATE_SIZE columns, a float64 matrix and the rollouts' restrictions.
-SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES, SEARCH_SAVED = range(4)  # int rows: a sampled world, the
-# world a rollout plays on, every rollout player's policy code, the searchers' own PREFER masks
-SEARCH_INT_ROWS = 4
+SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES = range(3)  # int rows: a sampled world, the world a
+# rollout plays on, every rollout player's policy code
+SEARCH_INT_ROWS = 3
 # float rows: the rollouts' work buffer (WORK_ROWS rows), then one parameter row per player, then
 # the driver's totals per answer (at most MAX_DECK answers: WORK_WIDTH holds them)
 SEARCH_PARAMS = WORK_ROWS
@@ -79,8 +77,6 @@ GREEDY_SPECIAL_BONUS = 10.0  # greedy: a special laid on a short hand outranks a
 GREEDY_SPECIAL_HOLD = -10.0  # ...and is held otherwise, as long as a plain card fits
 GREEDY_HAND_HOLD = -20.0  # greedy: a Hand fits on its type or colour only; it is kept for when nothing else fits
 GOING_OUT = 1e6  # heuristic: emptying the hand ends the player's round; nothing outweighs it
-NONE_BIT = 1 << NONE
-COLOURS_MASK = (1 << N_COLOURS) - 1
 
 
 @allocating_kernel
@@ -230,17 +226,17 @@ def p_next_follows(state, unseen, next_cards, colour, kind):
 
 
 @kernel(inline="always")
-def colour_value(state, rest, unseen, next_cards, colour, kind, work):
+def colour_value(state, rest, unseen, next_cards, colour, kind, weights):
     """How good a top of ``colour`` and type ``kind`` is for a seat keeping ``rest``: its own cards
     that fit it (colour majority) against the next player's chance to follow (counting, from the
     seat's ``unseen`` cards and the ``next_cards`` the next player holds)."""
     fits = bit_count(rest & (state[COLOUR_CARDS + colour] | state[TYPE_CARDS + kind]))
-    value = work[ROW_PARAMS, P_COLOUR_MAJORITY] * fits / (1.0 + bit_count(rest))
-    return value - work[ROW_PARAMS, P_COUNTING] * p_next_follows(state, unseen, next_cards, colour, kind)
+    value = weights[P_COLOUR_MAJORITY] * fits / (1.0 + bit_count(rest))
+    return value - weights[P_COUNTING] * p_next_follows(state, unseen, next_cards, colour, kind)
 
 
 @kernel(inline="always")
-def heuristic_first(state, seat, choices, rng, work):
+def heuristic_first(state, seat, choices, weights, rng, work):
     """Score laying each legal card with every further card of its type, ending on the best colour.
     The play is the card's whole type, so the legal cards of one type share one score (scored once)."""
     hand = state[HAND + seat]
@@ -260,15 +256,15 @@ def heuristic_first(state, seat, choices, rng, work):
             kings = bit_count(group & state[TYPE_CARDS + KING]) * state[KING_RULE]
             draws = bit_count(group & state[PENALTY_CARDS]) + kings * KING_DRAW / DRAW_PER_PENALTY_CARD
             harm = (draws + bit_count(group & state[TYPE_CARDS + ACE])) / next_size
-        score = work[ROW_PARAMS, P_SHED] * bit_count(group) + work[ROW_PARAMS, P_HURT_NEXT] * harm \
-            - work[ROW_PARAMS, P_KEEP_SPECIAL] * bit_count(group & special)
+        score = weights[P_SHED] * bit_count(group) + weights[P_HURT_NEXT] * harm \
+            - weights[P_KEEP_SPECIAL] * bit_count(group & special)
         if rest == 0:
             score += GOING_OUT
         best_top = -np.inf
         for colour in range(N_COLOURS):
             # a Hand names any colour; otherwise the top's colour is one of the group's
             if kind == HAND_CARD or colour_count(state, group, colour) > 0:
-                best_top = max(best_top, colour_value(state, rest, unseen, next_cards, colour, kind, work))
+                best_top = max(best_top, colour_value(state, rest, unseen, next_cards, colour, kind, weights))
         while same:
             work[ROW_SCORES, bit_index(same & -same)] = score + best_top
             same &= same - 1
@@ -276,19 +272,36 @@ def heuristic_first(state, seat, choices, rng, work):
 
 
 @kernel
-def heuristic_choice(state, seat, rng, work):
+def heuristic_choice(state, seat, weights, rng, work):
+    """The heuristic's answer, its weights (the parameter row, see options.py) ``weights``."""
     kind = state[D_KIND]
     choices = state[D_CHOICES]
     if kind == LAY_FIRST:
-        return heuristic_first(state, seat, choices, rng, work)
+        return heuristic_first(state, seat, choices, weights, rng, work)
     if kind == NAME_COLOUR:
         rest = state[HAND + seat]
         unseen = unseen_cards(state, seat)
         next_cards = next_hand_size(state, seat)
         for colour in range(N_COLOURS):
-            work[ROW_SCORES, colour] = colour_value(state, rest, unseen, next_cards, colour, HAND_CARD, work)
+            work[ROW_SCORES, colour] = colour_value(state, rest, unseen, next_cards, colour, HAND_CARD, weights)
         return pick_best(rng, choices & COLOURS_MASK, work)
     return greedy_choice(state, seat, rng, work)  # more of the type, penalties, drawn cards: as greedy
+
+
+# ---- every decision but the random policy's (balance.engine.step.decide) ----------------------
+@kernel(inline="always")
+def policy(state, table, seat, code, weights, rng, mind):
+    """The seat's answer to the posed decision by its policy ``code`` (parameter row ``weights``);
+    a search seat's first card of a play is the search's (SEARCH), its other answers the heuristic's
+    at its defaults. ``mind``: (the work buffer, the search's buffers)."""
+    work = mind[0]
+    if code == POLICY_GREEDY:
+        return greedy_choice(state, seat, rng, work)
+    if code == POLICY_HEURISTIC:
+        return heuristic_choice(state, seat, weights, rng, work)
+    if state[D_KIND] == LAY_FIRST:  # POLICY_SEARCH
+        return SEARCH
+    return heuristic_choice(state, seat, HEURISTIC_DEFAULTS, rng, work)
 
 
 # ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
@@ -324,67 +337,41 @@ def sample_world(state, sampled, seat, opts, ints, rng):
 
 @kernel
 def rollout_score(world, seat):
-    """A rollout's end for ``seat``: minus the cards it still holds, and minus LOSE_SCORE when it
-    lost the round (the last player holding cards; a capped round has no loser)."""
-    score = -float(bit_count(world[HAND + seat]))
+    """A round's end for ``seat`` (a rollout's value): minus the cards it still holds, and minus
+    LOSE_SCORE when it lost the round (the last player holding cards; a capped round has no loser)."""
+    value = -float(bit_count(world[HAND + seat]))
     if world[IN_ROUND + seat] and not world[ROUND_CAPPED]:
         others_in = 0
         for s in range(world[PLAYERS]):
             others_in += s != seat and world[IN_ROUND + s] != 0
         if others_in == 0:
-            score -= LOSE_SCORE
-    return score
+            value -= LOSE_SCORE
+    return value
+
+
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
+    """The search's rollout: ``seat`` lays ``card`` first (its pending decision in ``world``), then the
+    rest of this turn and ``horizon`` further turns (0: to the round's end) through the rules' own
+    loop, every player the heuristic at its defaults (the rows prepare_rollouts filled; the searcher
+    keeps its restriction); scored by ``rollout_score``. No trace."""
+    horizon = int(params[S_HORIZON])
+    world[TURN_STOP] = world[TURNS] + horizon if horizon else NEVER
+    table = (opts, rng, ints[:0, :TRACE_FIELDS])
+    mind = (floats[:WORK_ROWS], (ints, floats, restrict))
+    apply_answer(world, table, card)
+    play(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind,
+         advance, over, pose_pending, apply_answer, policy, no_search)
+    return rollout_score(world, seat)
 
 
 @kernel
-def prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict):
-    """Every rollout player plays the heuristic at its defaults (the search buffers' rows)."""
+def search_at(state, table, seat, params_row, restrict, rng, mind):
+    """The search's first card for ``seat`` (the posed LAY_FIRST): every rollout player the
+    heuristic at its defaults, the driver balance.engine.search with ``sample_world`` and ``play_out``."""
+    ints, floats, rollout_restrict = mind[1]
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
                          floats[SEARCH_PARAMS:], rollout_restrict)
-
-
-# ---- scripted -----------------------------------------------------------------------------
-@kernel
-def scripted_choice(state, script):
-    """The next scripted answer. A missing or illegal one sets SCRIPT_ERROR (the position API
-    reports it) and answers with the lowest legal bit so that the rules can go on."""
-    choices = state[D_CHOICES]
-    pos = state[SCRIPT_POS]
-    state[SCRIPT_POS] = pos + 1
-    if pos < len(script):
-        value = script[pos]
-        if 0 <= value < 63 and choices >> value & 1:
-            return value
-    state[SCRIPT_ERROR] = 1
-    return bit_index(choices & -choices)
-
-
-# ---- every decision ----------------------------------------------------------------------
-@kernel
-def decide(state, seat, codes, params, rng, script, work):
-    if forced(state):
-        return answer_of(state)
-    code = codes[seat]
-    if code == POLICY_RANDOM:
-        return random_answer(state, rng)
-    if code == POLICY_GREEDY:
-        return greedy_choice(state, seat, rng, work)
-    if code == POLICY_HEURISTIC:
-        for k in range(MAX_POLICY_PARAMS):
-            work[ROW_PARAMS, k] = params[seat, k]
-        return heuristic_choice(state, seat, rng, work)
-    if code == POLICY_SEARCH:  # its first card was fixed at the turn's start (rules.fix_searched_lay)
-        for k in range(MAX_POLICY_PARAMS):
-            work[ROW_PARAMS, k] = HEURISTIC_DEFAULTS[k]
-        return heuristic_choice(state, seat, rng, work)
-    return scripted_choice(state, script)
-
-
-@kernel(inline="always")
-def ask(state, kind, seat, choices, codes, params, restrict, rng, script, work):
-    """Pose a decision (narrowed by the seat's restriction) and return the seat's answer; a forced
-    one is answered here, without the call to ``decide`` (the rules ask at every turn)."""
-    pose(state, seat, kind, choices, restrict)
-    if forced(state):
-        return answer_of(state)
-    return decide(state, seat, codes, params, rng, script, work)
+    return search_answer(state, int(params_row[S_ROLLOUTS]), table[0], params_row, rollout_restrict,
+                         ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
+                         sample_world, play_out)

@@ -1,39 +1,44 @@
-"""Throne Arcade: readable positions, played through the same compiled rules as batch runs.
+"""Throne Arcade: readable positions, stepped through the same compiled rules as batch runs.
 
     >>> from balance.games.throne_arcade.positions import Position
     >>> pos = Position.build(players=3, hands={0: ["orange X", "green X", "gold IX"], 1: ["blue King"],
     ...                      2: ["gold Lord", "blue VIII"]}, top="blue X")
-    >>> pos.legal()                    # what the player to move may lay first
+    >>> pos.legal()                    # the pending decision's answers: what seat 0 may lay first
     ['green X', 'orange X']
-    >>> pos.turn("orange X", "green X", "none")   # lay both Xs (green on top), then stop
+    >>> pos.apply("orange X")          # answer it; the rules run on to the next decision
+    >>> pos.legal()                    # another X, or stop
+    ['green X', 'stop']
+    >>> events = pos.turn("green X")   # the rest of the turn: lay the green X (then nothing is asked)
     >>> pos.top, pos.hand(0), pos.to_move
     ('green X', ['gold IX'], 1)
 
-Cards are named '<colour> <type>' (``layout.FACE_NAMES``). A turn's answers are given in the order
-the rules ask for them: card names for cards, colour names for a Hand's colour, "none" to draw a
-penalty, stop laying, or keep a drawn card. A decision with one legal answer is not asked. Cards
-no hand, pile or talon list names go to the bottom of the talon in deck order. ``Position.deal``
-starts a real round (shuffled by the seed) and ``step`` plays it with the seats' policies.
+The verbs are the step kernel's (balance.engine.step): ``legal`` (the pending decision's answers),
+``apply`` (answer it), ``view`` (what a seat sees), ``over``, ``scores``. Every answer has a name:
+a card '<colour> <type>' (``layout.FACE_NAMES``), a colour a Hand names, or the decision's "no
+card" (``layout.NONE_WORDS``: "draw" a penalty, "stop" laying, "keep" a drawn card; "none" is
+each of them). ``turn`` answers the rest of a turn in the order the rules ask; a decision with one
+legal answer is not asked. The rules run on by themselves to the next decision of the turn (drawing
+a penalty, drawing when nothing fits) and stop at the next turn's start. Cards no hand, pile or
+talon list names go to the bottom of the talon in deck order. ``Position.deal`` starts a real round
+(shuffled by the seed) and ``step`` plays a turn with the seats' policies.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from balance.engine.game import MAX_POLICY_PARAMS
+from balance.engine.decision import D_CHOICES, D_KIND, answer_of, forced, no_restrictions
 from balance.engine.rng import new_stream
 from balance.games.throne_arcade import layout as L
-from balance.engine.decision import no_restrictions
 from balance.games.throne_arcade.game import GAME
-from balance.games.throne_arcade.policies import new_search_buffers, new_work_buffer
+from balance.games.throne_arcade.match import play_on
+from balance.games.throne_arcade.policies import new_search_buffers, new_work_buffer, rollout_score
 from balance.games.throne_arcade.rules import (
-    count_in, deal_round, finish_round, pass_turn, play_turn, stalled, start_match, start_next_round,
+    advance, apply_answer, count_in, deal_round, over, pose_pending, stalled, start_match, start_next_round,
 )
-from balance.games.throne_arcade.table import matching_cards
 from balance.games.throne_arcade.transcript import describe_events
 
-SCRIPTED = L.POLICY_SCRIPTED
-NO_CARD_WORDS = ("none", "draw", "stop", "keep")
+NO_CARD_WORDS = ("none",) + tuple(word for word in L.NONE_WORDS if word)
 
 
 class Position:
@@ -44,10 +49,14 @@ class Position:
         self.rng = new_stream(seed, 0)
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int64)
         self.trace = np.zeros((4096, L.TRACE_FIELDS), dtype=np.int64)
-        self.work = new_work_buffer()
-        self.search = new_search_buffers()
+        self.mind = (new_work_buffer(), new_search_buffers())
         self.restrict = no_restrictions(players)
         start_match(self.state, self.opts, self.rng)
+
+    @property
+    def table(self) -> tuple:
+        """What the rules read and write besides the state (rules.py)."""
+        return self.opts, self.rng, self.trace
 
     # ---- building -------------------------------------------------------------------------
     @classmethod
@@ -90,6 +99,7 @@ class Position:
             s[L.LOSSES + seat] = lost
         for seat in range(players):
             s[L.START_SIZE + seat] = bin(int(s[L.HAND + seat])).count("1")
+        s[L.PHASE] = L.PH_TURN_START
         return pos
 
     @classmethod
@@ -176,14 +186,65 @@ class Position:
         return count_in(self.state, L.IN_ROUND) <= 1
 
     @property
+    def over(self) -> bool:
+        """The round is over: one player holds cards, or it stopped without a loser (capped)."""
+        return self.round_over or self.state[L.PHASE] == L.PH_ROUND_OVER
+
+    @property
     def stalled(self) -> bool:
         """No card can move any more (the batch ends such a round as capped)."""
         return not self.round_over and bool(stalled(self.state))
 
+    def scores(self) -> list[float]:
+        """Each seat's score of the round as the search counts it (policies.rollout_score): minus the
+        cards it holds, and minus LOSE_SCORE for the round's loser."""
+        return [rollout_score(self.state, seat) for seat in range(self.setup.players)]
+
+    def view(self, seat: int) -> dict:
+        """What ``seat`` sees (all a policy reads): its hand, the pile and its top card, the colour in
+        force, the penalty and skips waiting, and how many cards each player holds."""
+        return {"hand": self.hand(seat), "top": self.top, "pile": self.pile, "colour": self.colour,
+                "pending": self.pending, "skips": int(self.state[L.PENDING_SKIPS]),
+                "held": [bin(int(self.state[L.HAND + s])).count("1") for s in range(self.setup.players)]}
+
+    # ---- the pending decision ---------------------------------------------------------------
+    def _advance(self) -> None:
+        """Run the rules to the next decision of this turn, or to the next turn's start (the rules
+        stop there: state[TURN_STOP]), or to the round's end."""
+        if self.state[L.PHASE] == L.PH_TURN_START:
+            self.state[L.TURN_STOP] = self.state[L.TURNS] + 1
+        advance(self.state, self.table)
+
+    def _start_turn(self) -> None:
+        if self.over or self.stalled:
+            raise ValueError("the round is stalled" if self.stalled else "the round is over")
+        self._advance()
+
     def legal(self) -> list[str]:
-        """What the player to move may lay first (no penalty waiting)."""
-        fits = matching_cards(self.state, self.opts[L.OPT_HAND_ON_ANYTHING])
-        return self.names(self.state[L.HAND + self.to_move] & fits)
+        """The names of the pending decision's legal answers (the rules run on to it first; none when
+        the turn needed no decision)."""
+        self._advance()
+        if over(self.state):
+            return []
+        kind = int(self.state[D_KIND])
+        return sorted(self.answer_name(kind, bit) for bit in range(L.NONE + 1) if self.state[D_CHOICES] >> bit & 1)
+
+    def answer_name(self, kind: int, bit: int) -> str:
+        if bit == L.NONE:
+            return L.NONE_WORDS[kind]
+        return L.COLOURS[bit] if kind == L.NAME_COLOUR else self.deck[bit]
+
+    def apply(self, answer) -> None:
+        """Answer the pending decision (a name as ``legal`` lists it); the rules run on."""
+        self._advance()
+        if over(self.state):
+            raise ValueError(f"no decision is pending: the answer {answer!r} was not asked for")
+        pose_pending(self.state, self.table, self.restrict)
+        bit = self._answer(answer)
+        if not self.state[D_CHOICES] >> bit & 1:
+            raise ValueError(f"{answer!r} is not a legal answer at this point")
+        apply_answer(self.state, self.table, bit)
+        self._advance()
 
     def describe(self) -> str:
         lines = [f"top {self.top} (colour in force {self.colour}), talon {len(self.talon)} cards, "
@@ -208,33 +269,37 @@ class Position:
         return (held or cards)[0]
 
     def turn(self, *answers) -> list[str]:
-        """The player to move takes their turn with these scripted answers; the turn passes on, and
-        the round is settled when one player is left holding cards. Returns the turn's events."""
-        script = np.array([self._answer(a) for a in answers], dtype=np.int64)
-        codes = np.full(self.setup.players, SCRIPTED, dtype=np.int64)
-        params = np.zeros((self.setup.players, MAX_POLICY_PARAMS))
-        self.state[L.SCRIPT_POS] = 0
-        self.state[L.SCRIPT_ERROR] = 0
-        events = self._play(codes, params, script)
-        if self.state[L.SCRIPT_ERROR]:
-            raise ValueError("a scripted answer was missing or is not legal at that point")
-        if self.state[L.SCRIPT_POS] != len(script):
-            raise ValueError(f"{len(script) - self.state[L.SCRIPT_POS]} scripted answers were not asked for")
-        return events
+        """The player to move takes (the rest of) their turn with these answers, one per decision with
+        more than one legal answer; the turn passes on, and the round is settled when one player is
+        left holding cards. Returns the turn's events."""
+        first = int(self.state[L.TRACE_LEN])
+        self._start_turn()
+        left = list(answers)
+        while not over(self.state):
+            pose_pending(self.state, self.table, self.restrict)
+            if forced(self.state):
+                bit = answer_of(self.state)
+            elif not left:
+                raise ValueError("an answer is missing: the rules ask for one more")
+            else:
+                bit = self._answer(left.pop(0))
+                if not self.state[D_CHOICES] >> bit & 1:
+                    raise ValueError("an answer is not legal at that point")
+            apply_answer(self.state, self.table, bit)
+            advance(self.state, self.table)
+        if left:
+            raise ValueError(f"{len(left)} answers were not asked for")
+        return self._events(first)
 
     def step(self) -> list[str]:
-        """The player to move takes their turn with their seat's policy."""
-        return self._play(self.setup.policy_codes, self.setup.policy_params, np.zeros(0, dtype=np.int64))
-
-    def _play(self, codes, params, script) -> list[str]:
-        if self.round_over or self.stalled:
-            raise ValueError("the round is over" if self.round_over else "the round is stalled")
+        """The player to move takes (the rest of) their turn with their seat's policy."""
         first = int(self.state[L.TRACE_LEN])
-        play_turn(self.state, self.opts, codes, params, self.restrict, self.rng, script, self.trace, self.work,
-                  self.search)
-        pass_turn(self.state, self.trace)
-        if self.round_over:
-            finish_round(self.state, self.trace)
+        self._start_turn()
+        play_on(self.state, self.opts, self.setup.policy_codes, self.setup.policy_params, self.restrict, self.rng,
+                self.trace, self.mind)
+        return self._events(first)
+
+    def _events(self, first: int) -> list[str]:
         return describe_events(self.trace[first: self.state[L.TRACE_LEN]],
                                [f"seat {s}" for s in range(self.setup.players)], self.deck)
 
