@@ -99,21 +99,20 @@ def views(table: pd.DataFrame, margin: float) -> tuple[pd.DataFrame, pd.DataFram
     """The forbidden table (importance) and the forced table (gain), readable."""
     lose, gain = questions(margin)
     records = table.to_dict("records")
-    forbidden = pd.DataFrame([{
+    return (_view(records, "forbidden", "importance", lose, "important"),
+            _view(records, "forced", "gain", gain, "dominant"))
+
+
+def _view(records: list[dict], played: str, effect: str, question: str, verdict: str) -> pd.DataFrame:
+    """One table: the baseline and the ``played`` win rate, their difference ``effect``, and the
+    ``verdict`` on ``question``, a row per role and card."""
+    def cell(r, name, signed):
+        return points_text(r[name], r[f"{name}_low"], r[f"{name}_high"], signed)
+    return pd.DataFrame([{
         "role": r["role"], "card": r["card"],
-        "baseline %": points_text(r["baseline"], r["baseline_low"], r["baseline_high"], False),
-        "forbidden %": points_text(r["forbidden"], r["forbidden_low"], r["forbidden_high"], False),
-        "importance": points_text(r["importance"], r["importance_low"], r["importance_high"], True),
-        lose: verdict_cell(r["important"], r["p_important"]),
+        "baseline %": cell(r, "baseline", False), f"{played} %": cell(r, played, False),
+        effect: cell(r, effect, True), question: verdict_cell(r[verdict], r[f"p_{verdict}"]),
     } for r in records])
-    forced = pd.DataFrame([{
-        "role": r["role"], "card": r["card"],
-        "baseline %": points_text(r["baseline"], r["baseline_low"], r["baseline_high"], False),
-        "forced %": points_text(r["forced"], r["forced_low"], r["forced_high"], False),
-        "gain": points_text(r["gain"], r["gain_low"], r["gain_high"], True),
-        gain: verdict_cell(r["dominant"], r["p_dominant"]),
-    } for r in records])
-    return forbidden, forced
 
 
 def questions(margin: float) -> tuple[str, str]:
