@@ -252,11 +252,17 @@ class Betting(Reference):
     def _scaled(self, b: float) -> float:
         return (b - self.low) / (self.high - self.low)
 
+    @functools.cached_property
+    def _ordered(self) -> tuple[np.ndarray, np.ndarray]:
+        """The deals in each order (a row each) and their plug-in bets, the same for every b."""
+        z = self.z[self.orders]
+        return z, _plug_in_bets(z)
+
     def _log_capital(self, m: float, side: int) -> float:
         """log of the capital, averaged over the orders, of betting that the mean is above (side
         +1) or below (side -1) ``m`` in (0, 1)."""
-        z = self.z[self.orders]
-        bet = np.minimum(_plug_in_bets(z), BETTING_TRUNCATION / (m if side > 0 else 1 - m))
+        z, bets = self._ordered
+        bet = np.minimum(bets, BETTING_TRUNCATION / (m if side > 0 else 1 - m))
         logs = np.log1p(side * bet * (z - m)).sum(axis=1)
         return float(np.logaddexp.reduce(logs) - math.log(len(logs)))
 

@@ -359,7 +359,7 @@ class Setup:
             "policies": [s.label for s in self.seats],
             "rotate": self.rotate,
             "rotation": self.rotation_text,
-            "max_length": self.max_length or self.game.default_max_length,
+            "max_length": self.game.length_cap(self),
             "assumed": [o.name for o in self.game.options if o.assumed and self.options.get(o.name) == o.default]
             + self.game.assumed_facts(self),
             **({"extra": self.extra_description()} if self.extra else {}),

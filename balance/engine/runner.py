@@ -231,7 +231,7 @@ def study_identity(setup: Setup) -> dict:
         "seats": [{"policy": s.policy.name, "params": {p.name: float(s.row[i]) for i, p in enumerate(s.policy.params)},
                    **({"forbid": list(s.forbid), "prefer": list(s.prefer)} if s.restricted else {})}
                   for s in setup.seats],
-        "rotate": setup.rotate, "max_length": setup.max_length or setup.game.default_max_length,
+        "rotate": setup.rotate, "max_length": setup.game.length_cap(setup),
         "extra": dict(sorted(setup.extra.items())),
         **({"files": files} if files else {}),
     })

@@ -27,7 +27,7 @@ def test_cards_accounted_after_every_move_and_matches_end(players, policy, deck)
         rows, state, trace = GAME.traced(setup, 5, game, checks=True)
         assert state[L.BROKEN] == 0
         played = state[L.ROUND]
-        assert 1 <= played <= GAME.max_rounds(setup)
+        assert 1 <= played <= GAME.length_cap(setup)
         if state[L.MATCH_OVER]:
             stones = state[L.STONES: L.STONES + players]
             assert stones[state[L.WINNER]] >= need and (stones == stones.max()).sum() == 1
@@ -37,7 +37,7 @@ def test_cards_accounted_after_every_move_and_matches_end(players, policy, deck)
 def test_replay_equals_batch():
     setup = GAME.make_setup("base", 4, [("heuristic", {}), ("random", {}), ("hasty", {}), ("patient", {})])
     batch = GAME.simulate(setup, 9, 0, 3 * setup.rotations)
-    per_match = GAME.max_rounds(setup)
+    per_match = GAME.length_cap(setup)
     for game in range(3 * setup.rotations):
         rows, state, trace = GAME.traced(setup, 9, game)
         assert np.array_equal(rows, batch[game * per_match: (game + 1) * per_match])

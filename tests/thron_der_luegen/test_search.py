@@ -111,7 +111,7 @@ def test_the_turns_choice_depends_only_on_the_seats_view():
 def test_replay_equals_batch_with_search_seats():
     setup = GAME.make_setup("base", PLAYERS, [("search", QUICK), ("heuristic", {}), ("search", QUICK), ("random", {})])
     batch = GAME.simulate(setup, 4, 0, 6)
-    per_match = GAME.max_rounds(setup)
+    per_match = GAME.length_cap(setup)
     for game in (0, 3, 5):
         rows = GAME.traced(setup, 4, game)[0]
         assert np.array_equal(rows, batch[game * per_match: (game + 1) * per_match])

@@ -171,7 +171,7 @@ class Dethroned(Game):
         opts[L.O_BOMB_NEEDS_DEFENCE] = o["bomb_needs_defence"]
         opts[L.O_DEFENDER_REDIRECT] = o["defender_may_redirect"]
         opts[L.O_FIRST_VOTE_AFTER_TWO_AT_8] = o["first_vote_after_two_at_8"]
-        opts[L.O_MAX_DECISIONS] = setup.max_length or self.default_max_length
+        opts[L.O_MAX_DECISIONS] = self.length_cap(setup)
         opts[L.O_IMPASSE_ROUNDS] = o["impasse_rounds"]
         opts[L.O_OVERWRITE] = o["attack_by_overwrite"]
         opts[L.O_REDIRECT_DEFENCE] = o["redirect_defending_card"]

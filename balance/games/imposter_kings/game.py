@@ -107,9 +107,6 @@ class ImposterKings(Game):
     def assumed_facts(self, setup: Setup) -> list[str]:
         return assumed_card_texts(setup.mode, setup.options)
 
-    def max_rounds(self, setup: Setup) -> int:
-        return setup.max_length or MAX_ROUNDS
-
     def _kernel_args(self, setup: Setup):
         return config_row(setup.mode, setup.options), setup.policy_codes, setup.policy_params, setup.restrict
 
@@ -123,7 +120,7 @@ class ImposterKings(Game):
         """count matches -> count * max_rounds rows (max_rounds = setup.max_length or 24)."""
         cfg, codes, params, restrict = self._kernel_args(setup)
         return M.simulate_batch(cfg, codes, params, restrict, np.int64(seed), np.int64(start), np.int64(count),
-                                np.int64(setup.rotations), np.int64(self.max_rounds(setup)))
+                                np.int64(setup.rotations), np.int64(self.length_cap(setup)))
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
         """Round rows, plus the rows each quantity counts. A row is a PLAYED round unless a costly
@@ -210,7 +207,7 @@ class ImposterKings(Game):
         cfg, codes, params, restrict = self._kernel_args(setup)
         trace = np.zeros((capacity, L.EVENT_WIDTH), dtype=np.int64)
         rows, fill = M.simulate_traced(cfg, codes, params, restrict, np.int64(seed), np.int64(game_index),
-                                       np.int64(setup.rotations), np.int64(self.max_rounds(setup)), trace)
+                                       np.int64(setup.rotations), np.int64(self.length_cap(setup)), trace)
         return rows, trace[:fill]
 
     def bench_setups(self) -> list[tuple[str, Setup]]:

@@ -110,7 +110,7 @@ class TakeTheThrone(Game):
         order = o["contest_order"]
         opts[L.OPT_MODE] = MODE_CODES[setup.mode]
         opts[L.OPT_PLAYERS] = setup.players
-        opts[L.OPT_MAX_ROUNDS] = setup.max_length or self.default_max_length
+        opts[L.OPT_MAX_ROUNDS] = self.length_cap(setup)
         opts[L.OPT_FEINT_FROM_DISCARD] = o["feint_from_discard"]
         opts[L.OPT_AMBUSH_ON_VIEW] = o["ambush_on_view"]
         opts[L.OPT_CONTEST_ORDER] = sum("abc".index(ch) * 10 ** (2 - i) for i, ch in enumerate(order))

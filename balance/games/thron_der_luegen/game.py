@@ -83,16 +83,13 @@ class ThronDerLuegen(Game):
                     "assumed, the rulebook does not list them"]
         return []
 
-    def max_rounds(self, setup: Setup) -> int:
-        return setup.max_length or self.default_max_length
-
     def kernel_options(self, setup: Setup, deck, checks: bool = False) -> np.ndarray:
         o = setup.options
         opts = np.zeros(L.N_OPTIONS, dtype=np.int64)
         opts[L.OPT_PLAYERS] = setup.players
         opts[L.OPT_STONES_TO_WIN] = o["stones_to_win"] or (
             L.STONES_TO_WIN_LARGE if setup.players >= L.LARGE_TABLE else L.STONES_TO_WIN)
-        opts[L.OPT_MAX_ROUNDS] = self.max_rounds(setup)
+        opts[L.OPT_MAX_ROUNDS] = self.length_cap(setup)
         opts[L.OPT_SPLIT_PLACER] = o["split_cards"] == "placer"
         opts[L.OPT_HUNT_DOUBLED] = o["hunt_with_double"] == "double"
         opts[L.OPT_PAIR_AT_DEAL] = o["pair_at_deal"]
@@ -129,7 +126,7 @@ class ThronDerLuegen(Game):
     # ---- running -----------------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         """count matches -> count * max_rounds rows (unused rows have row = -1)."""
-        out = np.empty((count * self.max_rounds(setup), L.N_COLUMNS), dtype=np.int64)
+        out = np.empty((count * self.length_cap(setup), L.N_COLUMNS), dtype=np.int64)
         simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(setup.rotations),
                        setup.extra["_kernel_options"], setup.policy_codes, setup.policy_params,
                        setup.restrict, out)
