@@ -379,30 +379,42 @@ def games(json_out: bool = JsonOpt):
 
 
 @app.command()
-def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
+def run(scenario: Path = typer.Argument(..., help="Scenario TOML file, or a study folder to resume."),
         games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt,
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Study folder (default runs/<scenario>)."),
-        chunk: int = typer.Option(DEFAULT_CHUNK, help="Games per saved part (resume granularity)."),
+        chunk: Optional[int] = typer.Option(None, help=f"Games per saved part (resume granularity; default "
+                                                       f"{DEFAULT_CHUNK:,})."),
         threads: Optional[int] = ThreadsOpt, executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt,
         worker_wait: float = WorkerWaitOpt,
         json_out: bool = JsonOpt):
     """Play a scenario into a study folder: results.parquet (one row per game, or per round for
     match games) and summary.json. Plays --games, else the scenario's precision plan, else its games.
 
-    Resume rules: run the same command again to continue an interrupted study; ask for more games
+    Resume rules: `balance run FOLDER` (or the same command again) continues an interrupted study
+    from the folder alone, with the seed, chunk and size it was started with; ask for more --games
     to extend it (only the missing games are played). A folder of another setup, seed or chunk, or
     asking for fewer games than it holds, is refused. A damaged part is played again."""
     with user_errors():
         check_common_flags(games, seed, threads, executor, worker_wait)
-        check_flag(chunk, "--chunk", low=1)
-        sc = load(scenario)
-        if seed is not None:
-            sc.seed = seed
-        folder = out or Path("runs") / sc.name
+        if chunk is not None:
+            check_flag(chunk, "--chunk", low=1)
+        if scenario.is_dir():
+            sc, folder, chunk, games = resumed_study(scenario, games, seed, out, chunk)
+        else:
+            sc = load(scenario)
+            if seed is not None:
+                sc.seed = seed
+            folder = out or Path("runs") / sc.name
+            chunk = DEFAULT_CHUNK if chunk is None else chunk
         set_threads(threads)
-        resume = " ".join(["balance run", str(scenario), "--out", str(folder), "--seed", str(sc.seed),
-                           "--chunk", str(chunk)] + (["--games", str(games)] if games is not None else []))
-        with on_interrupt(lambda: f"{held_games(folder):,} games kept in {folder}; resume with: {resume}"), \
+        size = f" --games {games}" if games is not None else ""
+
+        def resume() -> str:  # the folder alone once it holds a study; before that the command itself
+            if (folder / MANIFEST).exists():
+                return f"balance run {folder}{size}"
+            return f"balance run {scenario} --out {folder} --seed {sc.seed} --chunk {chunk}{size}"
+
+        with on_interrupt(lambda: f"{held_games(folder):,} games kept in {folder}; resume with: {resume()}"), \
                 executor_of(executor, scheduler, worker_wait) as engine:
             with progress(sc.name) as tracker:
                 results = run_to_folder(sc, sc.seed, games, folder, chunk=chunk, tracker=tracker, executor=engine)
@@ -415,6 +427,19 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file."),
         else:
             typer.echo(claims_text(sc, summary))
             typer.echo(f"wrote {folder / 'results.parquet'} and {folder / SUMMARY}")
+
+
+def resumed_study(folder: Path, games: int | None, seed: int | None, out: Path | None,
+                  chunk: int | None) -> tuple[Scenario, Path, int, int | None]:
+    """A study folder's scenario, folder, chunk and size to resume it from the folder alone: the
+    run's own seed and chunk (a flag that differs is refused), its --games unless more are asked."""
+    sc, manifest = load_study(folder)
+    if out is not None and out.resolve() != folder.resolve():
+        raise UserError(f"--out: {folder} is a study folder; it is resumed in place (omit --out)")
+    for flag, value, held in (("--seed", seed, sc.seed), ("--chunk", chunk, manifest["chunk"])):
+        if value is not None and value != held:
+            raise UserError(f"{flag}: the study folder {folder} was run with {flag} {held}; omit {flag} to resume it")
+    return sc, folder, manifest["chunk"], manifest.get("asked") if games is None else games
 
 
 @app.command()

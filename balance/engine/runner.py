@@ -9,7 +9,9 @@ policy parameter at full precision), the seed and the chunk size:
 
   manifest.json   the key, the setup it hashes, and every part with its games and checksum
   parts/games-<start>-<end>.parquet   the result rows of games [start, end)
-  scenario.toml   the scenario file as last run (seed and size come from the manifest)
+  scenario.toml   the scenario file as last run (written when the folder is made and when the study
+                  finishes; the seed, chunk and the --games asked come from the manifest), so that
+                  `balance run FOLDER` resumes an interrupted study from the folder alone
   files/<key>/<name>   a copy of each file the setup reads (a deck file), by the scenario key that
                   names it: the study keys on their content, and replays and reports read the copies
   results.parquet, summary.json   the finished study (written by the run that finished it)
@@ -330,9 +332,13 @@ class StudyFolder:
 
     # ---- opening ----
     @classmethod
-    def open(cls, path: Path, setup: Setup, seed: int, chunk: int, games: int | None) -> StudyFolder:
+    def open(cls, path: Path, scenario: Scenario, seed: int, chunk: int, games: int | None,
+             asked: int | None) -> StudyFolder:
         """Validate ``path`` for this study (refusing in one line), then lock it and create it if
-        new. ``games``: the fixed size asked for (None for a sequential study)."""
+        new. ``games``: the fixed size the run plays (None for a sequential study); ``asked``: the
+        --games the user passed (None: the scenario's own size), kept so that the folder alone can
+        resume the run."""
+        setup = scenario.setup
         key = study_key(study_identity(setup), seed, chunk)
         if path.exists() and not path.is_dir():
             raise RunError(f"--out: {path} is a file, not a study folder")
@@ -346,6 +352,9 @@ class StudyFolder:
             manifest = cls._check(path, key, games, setup)
             if manifest is None:
                 manifest = {"format": FOLDER_FORMAT, **key, "parts": [], "copies": _keep_files(path, setup)}
+                write_atomic(path / SCENARIO_COPY, _scenario_source(scenario))
+            if manifest.get("asked", -1) != asked:
+                manifest["asked"] = asked
                 write_atomic(path / MANIFEST, _json(manifest))
             (path / PARTS).mkdir(exist_ok=True)
             for stale in path.glob("**/.*.tmp"):  # temp files of a killed run
@@ -431,11 +440,15 @@ class StudyFolder:
     def finish(self, results: Results, scenario: Scenario) -> None:
         """Record the finished study: its results, the scenario as run, the looks it made. A scenario
         with no file of its own (a sweep cell) is written out from its table."""
-        source = scenario.path.read_bytes() if scenario.path else tomli_w.dumps(scenario.data).encode()
-        write_atomic(self.path / SCENARIO_COPY, source)
+        write_atomic(self.path / SCENARIO_COPY, _scenario_source(scenario))
         write_atomic(self.path / RESULTS, _frame_bytes(results.games))
         self.manifest.update(games=results.n_games, looks=results.meta["looks"], look=results.meta["look"])
         write_atomic(self.path / MANIFEST, _json(self.manifest))
+
+
+def _scenario_source(scenario: Scenario) -> bytes:
+    """The scenario file's text; a scenario with no file of its own (a sweep cell), its table."""
+    return scenario.path.read_bytes() if scenario.path else tomli_w.dumps(scenario.data).encode()
 
 
 def _keep_files(folder: Path, setup: Setup) -> dict[str, str]:
@@ -495,7 +508,7 @@ def run_to_folder(scenario: Scenario, seed: int, games: int | None, out: Path, *
     precision when None; extends what the folder holds, never plays a game twice."""
     looks = study_looks(scenario, games)
     chunk = round_to_deals(chunk, scenario.setup.rotations)
-    folder = StudyFolder.open(out, scenario.setup, seed, chunk, looks[-1] if len(looks) == 1 else None)
+    folder = StudyFolder.open(out, scenario, seed, chunk, looks[-1] if len(looks) == 1 else None, games)
     try:
         results = play_study(scenario, seed, looks, folder=folder, tracker=tracker, executor=executor)
         if results.n_games < folder.held:
@@ -523,7 +536,7 @@ def load_study(folder: Path) -> tuple[Scenario, dict]:
     except (OSError, ValueError):
         raise RunError(f"{folder}: not a study folder (no readable {MANIFEST})") from None
     if manifest.get("format") != FOLDER_FORMAT or not (folder / SCENARIO_COPY).exists():
-        raise RunError(f"{folder}: not a finished study folder of this version of balance")
+        raise RunError(f"{folder}: not a study folder of this version of balance")
     copies = {key: folder / place for key, place in manifest.get("copies", {}).items()}
     scenario = load_scenario(folder / SCENARIO_COPY, copies)
     scenario.seed = manifest["seed"]

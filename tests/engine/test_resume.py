@@ -178,12 +178,49 @@ def test_ctrl_c_says_what_was_kept_and_the_command_that_resumes(tmp_path, monkey
     code, text = invoke("run", scenario, "--out", out, "--chunk", 150)
     assert code == 130
     line = one_line(text)
-    assert line.startswith(f"interrupted: 300 games kept in {out}; resume with: balance run {scenario} --out {out}")
+    assert line.startswith(f"interrupted: 300 games kept in {out}; resume with: balance run {out}"), line
     assert not (out / LOCK).exists()
     monkeypatch.setattr(runner_module, "simulate_frame", real)
     code, text = invoke(*line.split("resume with: balance ")[1].split())
     assert code == 0, text
     assert results_of(out).equals(uninterrupted(scenario, 600))
+
+
+def test_an_interrupted_study_resumes_from_its_folder_alone_with_its_seed_chunk_and_size(tmp_path, monkeypatch):
+    scenario, out = write(tmp_path), tmp_path / "run"
+    real = interrupt_the_third_kernel_call(monkeypatch)
+    assert invoke("run", scenario, "--out", out, "--chunk", 150, "--seed", 9, "--games", 450)[0] == 130
+    monkeypatch.setattr(runner_module, "simulate_frame", real)
+    scenario.unlink()  # the folder alone
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    code, text = invoke("run", out)
+    assert code == 0, text
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert (manifest["seed"], manifest["chunk"], manifest["games"]) == (9, 150, 450)
+    write(tmp_path / "elsewhere")
+    assert results_of(out).equals(uninterrupted(tmp_path / "elsewhere" / "study.toml", 450, seed=9))
+    code, text = invoke("run", out, "--games", 600)  # extended from the folder too
+    assert code == 0 and len(results_of(out)) == 600, text
+
+
+@pytest.mark.parametrize("flags, named", [(["--seed", 6], "--seed 5"), (["--chunk", 300], "--chunk 150"),
+                                          (["--out", "another"], "--out")])
+def test_resuming_a_folder_refuses_another_seed_chunk_or_out_naming_the_flag(tmp_path, monkeypatch, flags, named):
+    scenario, out = write(tmp_path), tmp_path / "run"
+    assert invoke("run", scenario, "--out", out, "--chunk", 150, "--games", 150)[0] == 0
+    monkeypatch.chdir(tmp_path)
+    before = sorted((p, p.stat().st_mtime_ns) for p in tmp_path.rglob("*"))
+    code, text = invoke("run", out, *flags)
+    lines = text.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and named in lines[0] and str(out) in lines[0], text
+    assert sorted((p, p.stat().st_mtime_ns) for p in tmp_path.rglob("*")) == before
+
+
+def test_a_folder_that_holds_no_study_is_refused_as_a_scenario(tmp_path):
+    (tmp_path / "empty").mkdir()
+    code, text = invoke("run", tmp_path / "empty")
+    assert code == 2 and "not a study folder" in text and len(text.strip().splitlines()) == 1, text
 
 
 def test_ctrl_c_shows_no_done_line_before_what_was_kept(tmp_path, monkeypatch):

@@ -4,7 +4,9 @@ and replay, report and resume work from the folder alone, from any working direc
 one line naming the file when an original changed."""
 
 import json
+import shutil
 
+import pandas as pd
 from typer.testing import CliRunner
 
 from balance.cli import app
@@ -132,3 +134,17 @@ def test_a_package_deck_is_kept_too_and_the_same_study_resumes(tmp_path, monkeyp
     assert (tmp_path / "study" / FILES / "options.deck" / "default.toml").exists()
     code, text = invoke("run", scenario, "--out", "study", "--games", 16)
     assert code == 0 and "kept from an earlier run" in text, text
+
+
+def test_a_study_is_extended_from_its_folder_alone_after_the_scenario_and_deck_are_gone(tmp_path, monkeypatch):
+    scenario, deck = make_study(tmp_path)
+    monkeypatch.chdir(tmp_path / "work")
+    assert invoke("run", scenario, "--out", "straight", "--games", 16)[0] == 0
+    assert invoke("run", scenario, "--out", "study")[0] == 0
+    shutil.rmtree(tmp_path / "scenarios")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    code, text = invoke("run", tmp_path / "work" / "study", "--games", 16)
+    assert code == 0, text
+    played = pd.read_parquet(tmp_path / "work" / "study" / "results.parquet")
+    assert played.equals(pd.read_parquet(tmp_path / "work" / "straight" / "results.parquet"))
