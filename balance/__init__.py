@@ -1,4 +1,8 @@
-"""balance: Monte-Carlo balance analysis for tabletop card games."""
+"""balance: Monte-Carlo balance analysis for tabletop card games.
+
+The public Python API (``balance.load``, ``balance.check``, ``balance.play``, ``balance.run``,
+``balance.Study``...) lives in :mod:`balance.api`; its names are read from there on first use, so
+that ``import balance`` stays light for the command line."""
 
 import hashlib
 import os
@@ -35,3 +39,15 @@ def _use_source_keyed_jit_cache() -> None:
 
 
 _use_source_keyed_jit_cache()
+
+
+_API = ("Study", "check", "estimate", "game", "list_games", "load", "play", "position", "run", "summary", "vary")
+__all__ = list(_API)
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from balance import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'balance' has no attribute {name!r}")

@@ -66,3 +66,9 @@ def test_the_imports_are_read():
     """A layering test that reads no import could never fail."""
     assert "balance.stats" in imported_modules(PACKAGE / "studies" / "army_choice.py")
     assert "balance.engine.kernels" in imported_modules(PACKAGE / "engine" / "search.py")
+
+
+def test_the_public_api_does_not_import_the_command_line():
+    imported = imported_modules(PACKAGE / "api.py")
+    assert "balance.engine.runner" in imported
+    assert not any(within(name, "balance.cli") for name in imported)
