@@ -306,7 +306,15 @@ def summary_of(scenario: Scenario, results: Results) -> dict:
             **summarize(results, scenario.claims, analyses(results))}
 
 
-def claims_text(scenario: Scenario, summary: dict) -> str:
+def on_terminal() -> bool:
+    """Colour only for a person at a terminal: never into a file or pipe, nor with NO_COLOR set."""
+    import os
+
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def claims_text(scenario: Scenario, summary: dict, color: bool = False) -> str:
+    """The claims as the terminal shows them (``color``: verdicts coloured)."""
     from balance.stats import count_text, fact_text, p_clause, verdict_text
 
     lines = [f"{scenario.title}  [{scenario.path}]  {count_text(summary)}, {scenario.setup.rotation_text}, "
@@ -320,11 +328,11 @@ def claims_text(scenario: Scenario, summary: dict) -> str:
         lines.append("  claims (effect, deciding interval; p adjusted for Holm and the looks):")
         for claim, rows in table.groupby("claim", sort=False):
             lines.append(f"  {claim}: {rows['text'].iloc[0]}")
-            lines += [f"    {verdict_text(r)}" for r in rows.to_dict("records")]
+            lines += [f"    {verdict_text(r, color)}" for r in rows.to_dict("records")]
     facts = summary.get("facts")
     if facts is not None and len(facts):
         lines.append("  facts of the setup:")
-        lines += [f"    {fact_text(r)}" for r in facts.to_dict("records")]
+        lines += [f"    {fact_text(r, color)}" for r in facts.to_dict("records")]
     for analysis in summary.get("analyses", []):
         lines.append(f"  {analysis['title']}: {analysis['text']}")
         lines += [f"    {line}" for line in analysis["table"].to_string(index=False).splitlines()]
@@ -425,7 +433,7 @@ def run(scenario: Path = typer.Argument(..., help="Scenario TOML file, or a stud
         if json_out:
             typer.echo(json.dumps(payload, indent=2))
         else:
-            typer.echo(claims_text(sc, summary))
+            typer.echo(claims_text(sc, summary, color=on_terminal()))
             typer.echo(f"wrote {folder / 'results.parquet'} and {folder / SUMMARY}")
 
 
@@ -478,7 +486,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                     tracker.phase("summarizing")
                     summary = summary_of(sc, results)
                 failed |= any(bool((summary[part]["verdict"] == "fails").any()) for part in ("claims", "facts"))
-                reports.append(to_jsonable(summary) if json_out else claims_text(sc, summary))
+                reports.append(to_jsonable(summary) if json_out else claims_text(sc, summary, color=on_terminal()))
         typer.echo(json.dumps(reports, indent=2) if json_out else "\n\n".join(reports))
         if strict and failed:
             raise typer.Exit(1)

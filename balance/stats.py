@@ -619,7 +619,7 @@ CLAIM_COLUMNS = ["claim", "text", "by", "group", "estimate", "low", "high", "se"
                  "tolerance", "proportion", "decide_low", "decide_high", "decide_level", "p_holds", "p_fails",
                  "p_holds_adjusted", "p_fails_adjusted", "verdict"]
 FACT_COLUMNS = ["claim", "text", "by", "group", "value", "compare", "target", "tolerance", "band_low", "band_high",
-                "inside", "verdict"]
+                "proportion", "inside", "verdict"]
 
 
 def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
@@ -641,7 +641,8 @@ def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
                 p_h, _ = claim_pvalues(est.reference, claim.target, claim.tolerance, claim.compare)
                 low, high = _band(claim)
                 facts.append({**base, "value": est.estimate, "band_low": low, "band_high": high,
-                              "inside": p_h == 0, "verdict": HOLDS if p_h == 0 else FAILS})
+                              "proportion": is_share(quantity, part), "inside": p_h == 0,
+                              "verdict": HOLDS if p_h == 0 else FAILS})
                 continue
             p_h, p_f = claim_pvalues(est.reference, claim.target, claim.tolerance, claim.compare)
             few = est.clusters < claim.min_deals
@@ -649,7 +650,7 @@ def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
             if reason:
                 p_h = p_f = 1.0
             sampled.append({**base, "estimate": est.estimate, "low": est.low, "high": est.high, "se": est.se,
-                            "n": est.n, "deals": est.clusters, "proportion": _is_proportion(quantity, part),
+                            "n": est.n, "deals": est.clusters, "proportion": is_share(quantity, part),
                             "p_holds": p_h, "p_fails": p_f, "_reason": reason, "_ref": est.reference,
                             "_claim": claim})
     return sampled, facts
@@ -670,14 +671,15 @@ def _band(claim) -> tuple[float, float]:
     return claim.target - claim.tolerance, np.inf
 
 
-def _is_proportion(quantity, frame: pd.DataFrame) -> bool:
-    """A share of games or rows (reported in percentage points): a rate, or a ratio of 0/1 columns."""
+def is_share(quantity, frame: pd.DataFrame) -> bool:
+    """A share (reported in percentage points): a rate, or a ratio whose every numerator lies
+    between 0 and its denominator (rounds kept of rounds played, games won of games)."""
     if quantity.kind == "rate":
         return True
     if quantity.kind != "ratio":
         return False
-    cols = frame[[quantity.column, quantity.denominator]]
-    return bool(cols.isin([0, 1]).all().all() and (cols[quantity.column] <= cols[quantity.denominator]).all())
+    numerator, denominator = frame[quantity.column].to_numpy(float), frame[quantity.denominator].to_numpy(float)
+    return bool((numerator >= 0).all() and (numerator <= denominator).all())
 
 
 def study_looks(results) -> tuple[list[int] | None, int | None]:
@@ -816,9 +818,37 @@ def p_clause(p: float) -> str:
     return f"p {'' if p < P_FLOOR else '= '}{format_p(p)}"
 
 
-def _band_text(compare: str, tolerance: float, scale: float) -> str:
-    tol = f"{tolerance * scale:g}"
-    return {"about": f"band +/- {tol}", "at_most": f"at most +{tol}", "at_least": f"at least -{tol}"}[compare]
+def _band_text(compare: str, target: float, tolerance: float, units: Units) -> str:
+    """The claim's band in its units: "band +/- 5" around the target, or the bound itself."""
+    if compare == "about":
+        return f"band +/- {units.number(tolerance * units.scale)}"
+    bound = target + tolerance if compare == "at_most" else target - tolerance
+    return f"{compare.replace('_', ' ')} {units.number(bound * units.scale)}{units.percent}"
+
+
+@dataclass(frozen=True)
+class Units:
+    """How a claim's numbers print: shares in percentage points (x100), everything else as
+    measured; one number of decimals for every number of the claim, fine enough for its band."""
+    scale: float
+    unit: str
+    percent: str
+    decimals: int
+
+    @classmethod
+    def of(cls, row) -> "Units":
+        share = bool(row["proportion"])
+        scale = 100.0 if share else 1.0
+        resolution = row["tolerance"] * scale or abs(row["target"] * scale) or 1.0
+        decimals = int(min(3, max(1, 1 - np.floor(np.log10(resolution)))))
+        return cls(scale, " points" if share else "", "%" if share else "", decimals)
+
+    def number(self, value: float) -> str:
+        return f"{value:.{self.decimals}f}".rstrip("0").rstrip(".") if np.isfinite(value) else "—"
+
+    def signed(self, value: float) -> str:
+        text = f"{value + 0.0:+.{self.decimals}f}"  # + 0.0: no "-0.0"
+        return "+0" + text[2:] if text.startswith("-") and float(text) == 0 else text
 
 
 def count_text(summary: dict) -> str:
@@ -832,29 +862,71 @@ def _label(row) -> str:
     return f"{row['by']} {row['group']}" if row["by"] else row["claim"]
 
 
-def verdict_text(row) -> str:
+def verdict_text(row, color: bool = False) -> str:
     """A claim row (a mapping) as one line: the effect in the claim's units (percentage points for
     shares), the deciding interval, the band, the verdict and its adjusted p-value, e.g.
-    "seat 0: +3.6 points [+3.2, +4] from 25% (band +/- 5): holds (p < 1e-06)"."""
-    proportion = bool(row["proportion"])
-    scale, unit, percent = (100.0, " points", "%") if proportion else (1.0, "", "")
+    "seat 0: +3.6 points [+3.2, +4.0] from 25% (band +/- 5): holds (p < 1e-06)"; an undecided
+    verdict says about how many times the games would decide it. ``color``: the verdict coloured
+    for a terminal (green holds, red fails, yellow undecided)."""
+    units = Units.of(row)
     target = row["target"]
-    effect = (row["estimate"] - target) * scale
-    low, high = (row["decide_low"] - target) * scale, (row["decide_high"] - target) * scale
-    interval = f"[{low:+.3g}, {high:+.3g}]" if np.isfinite(low) and np.isfinite(high) else "[no interval]"
+    effect = (row["estimate"] - target) * units.scale
+    low, high = (row["decide_low"] - target) * units.scale, (row["decide_high"] - target) * units.scale
+    interval = f"[{units.signed(low)}, {units.signed(high)}]" if np.isfinite(low) and np.isfinite(high) \
+        else "[no interval]"
     p = {HOLDS: row["p_holds_adjusted"], FAILS: row["p_fails_adjusted"]}.get(row["verdict"])
-    p_text = f" ({p_clause(p)})" if p is not None else ""
-    band = _band_text(row["compare"], row["tolerance"], scale)
-    return (f"{_label(row)}: {effect:+.3g}{unit} {interval} from {target * scale:g}{percent} ({band}): "
-            f"{row['verdict']}{p_text}")
+    p_text = f" ({p_clause(p)})" if p is not None else f"; {more_games_text(row)}" if row["verdict"] == UNDECIDED \
+        else ""
+    band = _band_text(row["compare"], target, row["tolerance"], units)
+    verdict = _colored(row["verdict"]) if color else row["verdict"]
+    return (f"{_label(row)}: {units.signed(effect)}{units.unit} {interval} from {units.number(target * units.scale)}"
+            f"{units.percent} ({band}): {verdict}{p_text}")
 
 
-def fact_text(row) -> str:
-    """A fact row (a mapping) as one line: its value, the band, inside or outside."""
-    band = {"about": f"{row['target']:g} +/- {row['tolerance']:g}", "at_most": f"at most {row['band_high']:g}",
-            "at_least": f"at least {row['band_low']:g}"}[row["compare"]]
+MORE_GAMES_LIMIT = 100  # beyond this many times the games, the advice is that no practical count decides
+
+
+def more_games_factor(row) -> float:
+    """About how many times the games would decide an undecided claim if its estimate stayed
+    where it is: the deciding interval narrows as 1/sqrt(games) until it clears the band's nearest
+    edge (inside the band: holds; outside: fails). Infinite for an estimate on the edge."""
+    edges = {"about": (row["target"] - row["tolerance"], row["target"] + row["tolerance"]),
+             "at_most": (row["target"] + row["tolerance"],),
+             "at_least": (row["target"] - row["tolerance"],)}[row["compare"]]
+    distance = min(abs(row["estimate"] - edge) for edge in edges)
+    half = (row["decide_high"] - row["decide_low"]) / 2
+    if not (np.isfinite(half) and distance > 0):
+        return np.inf
+    return max(1.0, (half / distance) ** 2)
+
+
+def more_games_text(row) -> str:
+    factor = more_games_factor(row)
+    if factor > MORE_GAMES_LIMIT:
+        return ("the estimate sits on the band's edge: no practical number of games decides it "
+                "(is the band the claim the rulebook makes?)")
+    return f"about {factor:.2g}x the games would decide it, if the estimate stays"
+
+
+VERDICT_COLORS = {HOLDS: "green", FAILS: "red", UNDECIDED: "yellow"}
+
+
+def _colored(verdict: str) -> str:
+    """ANSI colour for a terminal (bold green, red, yellow; other verdicts as they are)."""
+    codes = {"green": 32, "red": 31, "yellow": 33}
+    color = VERDICT_COLORS.get(verdict)
+    return f"\x1b[1;{codes[color]}m{verdict}\x1b[0m" if color else verdict
+
+
+def fact_text(row, color: bool = False) -> str:
+    """A fact row (a mapping) as one line: its value, the band, inside or outside (shares in %)."""
+    units = Units.of(row)
+    value = lambda v: f"{units.number(v * units.scale)}{units.percent}"  # noqa: E731
+    band = {"about": f"{value(row['target'])} +/- {units.number(row['tolerance'] * units.scale)}{units.unit}",
+            "at_most": f"at most {value(row['band_high'])}", "at_least": f"at least {value(row['band_low'])}"}
     where = "inside" if row["inside"] else "outside"
-    return f"{_label(row)}: {row['value']:.4g}, a fixed fact of the setup, {where} {band}: {row['verdict']}"
+    verdict = _colored(row["verdict"]) if color else row["verdict"]
+    return f"{_label(row)}: {value(row['value'])}, a fixed fact of the setup, {where} {band[row['compare']]}: {verdict}"
 
 
 # ---- seat uniformity ----------------------------------------------------------------------

@@ -249,6 +249,45 @@ def test_verdict_line_states_the_effect_in_points():
     assert line.startswith("rate: +3.6 points [+3.") and "from 25% (band +/- 5): holds" in line
 
 
+def events(count: int, rate: float) -> pd.DataFrame:
+    """``count`` games, one per deal, exactly ``rate`` of them with the event (spread evenly)."""
+    hits = np.floor((np.arange(count) + 1) * rate) - np.floor(np.arange(count) * rate)
+    return pd.DataFrame({"deal": np.arange(count), "event": hits})
+
+
+def test_an_undecided_line_says_how_many_times_the_games_would_decide_it():
+    # a rate of 28% against "25% +/- 5": undecided at 400 games; the line's factor of games decides it
+    first, _ = stats.evaluate_claims(results(events(400, 0.28)), [claim("rate", 0.25, 0.05)])
+    row = first.iloc[0]
+    assert row["verdict"] == "undecided"
+    factor = stats.more_games_factor(row)
+    assert 2 < factor < 20 and f"about {factor:.2g}x the games would decide it" in stats.verdict_text(row)
+    decided, _ = stats.evaluate_claims(results(events(int(400 * factor * 1.2), 0.28)), [claim("rate", 0.25, 0.05)])
+    fewer, _ = stats.evaluate_claims(results(events(int(400 * factor * 0.6), 0.28)), [claim("rate", 0.25, 0.05)])
+    assert decided.iloc[0]["verdict"] == "holds" and fewer.iloc[0]["verdict"] == "undecided"
+
+
+def test_an_estimate_on_the_band_edge_is_told_no_count_decides_it():
+    table, _ = stats.evaluate_claims(results(events(400, 0.30)), [claim("rate", 0.25, 0.05)])
+    assert "no practical number of games decides it" in stats.verdict_text(table.iloc[0])
+
+
+def test_verdict_numbers_share_one_format_fine_enough_for_the_band():
+    table, _ = stats.evaluate_claims(results(events(2000, 0.0005)), [claim("rate", 0.001, 0.0, "at_most")])
+    line = stats.verdict_text(table.iloc[0])
+    assert line.startswith("rate: -0.05 points [") and "from 0.1% (at most 0.1%)" in line, line
+    numbers = line.split("[")[1].split("]")[0].split(", ")
+    assert all(len(n.split(".")[1]) == 2 for n in numbers), line  # the effect's decimals, every number
+    table, _ = stats.evaluate_claims(results(events(2000, 0.36)), [claim("rate", 0.5, 0.1)])
+    assert stats.verdict_text(table.iloc[0]).startswith("rate: -14.0 points [-"), "a share in points, 1 decimal"
+
+
+def test_verdicts_are_coloured_only_when_asked():
+    table, _ = stats.evaluate_claims(results(events(2000, 0.36)), [claim("rate", 0.5, 0.1)])
+    assert "\x1b[1;31mfails\x1b[0m" in stats.verdict_text(table.iloc[0], color=True)
+    assert "\x1b" not in stats.verdict_text(table.iloc[0])
+
+
 # ---- no spread is not certainty; facts are facts ------------------------------------------
 def test_a_ratio_or_mean_without_spread_is_undecided():
     three_of_three = pd.DataFrame({"deal": np.arange(3), "num": [1, 1, 1], "den": [1, 1, 1],
@@ -267,7 +306,7 @@ def test_fixed_facts_are_shown_apart_with_the_edge_inside():
     table, facts = stats.evaluate_claims(results(games), claims)
     assert table.empty  # facts are not in the Holm family
     assert list(facts["verdict"]) == ["holds", "fails", "holds"] and list(facts["inside"]) == [True, False, True]
-    assert "0.4, a fixed fact of the setup, inside 0.5 +/- 0.1: holds" in stats.fact_text(facts.iloc[0])
+    assert "40%, a fixed fact of the setup, inside 50% +/- 10 points: holds" in stats.fact_text(facts.iloc[0])
 
 
 def test_too_few_deals_leave_a_claim_undecided():
