@@ -1,8 +1,11 @@
-"""Every notebook runs in a Jupyter kernel (nbclient, few games), has cell ids, and is committed
-with its outputs. ``python tests/engine/test_notebooks.py`` re-executes the notebooks with their
-own game counts and writes them back with outputs (no timing metadata, so a rerun of the same
-code gives the same file)."""
+"""Every game has a notebook on the public API; each runs in a Jupyter kernel (nbclient, few
+games), has cell ids, and is committed with the outputs of the code it holds.
+``python tests/engine/test_notebooks.py`` re-executes the notebooks with their own game counts and
+writes them back with outputs and the hash of the code that made them (no timing metadata, so a
+rerun of the same code gives the same file)."""
 
+import ast
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -14,6 +17,11 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 TEST_GAMES = "400"
+
+
+def code_hash(nb: nbformat.NotebookNode) -> str:
+    """The hash of the notebook's code cells: the outputs committed are those of this code."""
+    return hashlib.sha256("\n\0".join(c.source for c in nb.cells if c.cell_type == "code").encode()).hexdigest()[:16]
 
 
 def execute(path: Path, games: str | None = None) -> nbformat.NotebookNode:
@@ -56,6 +64,21 @@ def test_notebook_is_committed_with_ids_and_outputs(path):
     assert all(c.execution_count for c in code), f"{path.name}: a cell was not executed"
     assert not any(o.get("output_type") == "error" for c in code for o in c.outputs)
     assert any("image/png" in o.get("data", {}) for c in code for o in c.outputs), f"{path.name}: no figure"
+    assert nb.metadata.get("balance", {}).get("code") == code_hash(nb), \
+        f"{path.name}: its outputs are not those of its code; run python tests/engine/test_notebooks.py {path}"
+
+
+def test_every_game_has_a_notebook_on_the_public_api_only():
+    from balance.games import game_names
+
+    assert sorted(p.stem for p in NOTEBOOKS) == sorted(game_names())
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for cell in (c for c in nb.cells if c.cell_type == "code"):
+            for node in ast.walk(ast.parse(cell.source)):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                    assert not any(n.startswith("balance.") for n in names), f"{path.name}: imports {names}"
 
 
 def write_executed(path: Path) -> None:
@@ -65,7 +88,9 @@ def write_executed(path: Path) -> None:
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i}"
     nbformat.write(nb, path)
-    nbformat.write(execute(path), path)
+    nb = execute(path)
+    nb.metadata["balance"] = {"code": code_hash(nb)}
+    nbformat.write(nb, path)
 
 
 if __name__ == "__main__":
