@@ -43,7 +43,8 @@ OPTIONS = (
 HEURISTIC_PARAMS = (
     Param("shed", 1.0, "value of each card laid this turn", 0.0, 100.0),
     Param("hurt_next", 3.0, "value of a special's effect (a draw of 3, a skip) divided by the next player's "
-                            "hand size", 0.0, 100.0),
+                            "hand size; a draw counts the cards they can draw and cannot lay straight back",
+          0.0, 100.0),
     Param("keep_special", 1.0, "cost of spending a special card (it is worth more later)", 0.0, 100.0),
     Param("colour_majority", 2.0, "value of the share of its remaining hand that fits the new top card "
                                   "(colour majority)", 0.0, 100.0),

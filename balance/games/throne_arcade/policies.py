@@ -12,7 +12,8 @@ each player holds. Never another player's cards or the talon's order.
   fits, and a Hand unless nothing else fits; orders a group so that the colour it holds most of
   ends on top; names the colour it holds most of; always answers a penalty and lays a drawn card.
 - heuristic: scores each possible play with tunable weights (see options.py): cards shed, the
-  harm a special does to the next player against their hand size, the cost of spending a special,
+  harm a special does to the next player against their hand size (a penalty counts only the cards
+  they can draw and cannot lay straight back, see penalty_burden), the cost of spending a special,
   how much of its own hand fits the new top (colour majority), and by card counting the chance that
   the next player can follow (from the cards it has not seen: deck less its hand less the pile).
 - search: the engine's determinized Monte-Carlo search (balance.engine.search) at the card (group)
@@ -236,6 +237,27 @@ def colour_value(state, rest, unseen, next_cards, colour, kind, weights):
 
 
 @kernel(inline="always")
+def penalty_burden(state, group, owed, kind, unseen):
+    """Of the ``owed`` cards the next player must draw once ``group`` (of type ``kind``) is laid, the
+    ones that burden them: no more than the talon and the pile refreshed under the top card hold
+    (the rest of a penalty is never drawn), less those of ``kind``, which they lay straight back on
+    the group's top. The talon's cards are counted by expectation over the seat's ``unseen`` cards;
+    the pile's are known. Without this, with the talon empty and every VII on the pile, each player
+    in turn drew the VIIs and laid them again, and the round never ended."""
+    from_talon = min(owed, state[TALON_LEN])
+    refreshed = state[PILE] | group
+    refreshed_count = bit_count(refreshed) - 1  # the top card stays
+    from_pile = min(owed - from_talon, refreshed_count)
+    same_kind = state[TYPE_CARDS + kind]
+    back = 0.0
+    if from_talon > 0 and unseen != 0:
+        back += from_talon * bit_count(unseen & same_kind) / bit_count(unseen)
+    if from_pile > 0:
+        back += from_pile * (bit_count(refreshed & same_kind) - 1) / refreshed_count
+    return from_talon + from_pile - back
+
+
+@kernel(inline="always")
 def heuristic_first(state, seat, choices, weights, rng, work):
     """Score laying each legal card with every further card of its type, ending on the best colour.
     The play is the card's whole type, so the legal cards of one type share one score (scored once)."""
@@ -254,7 +276,8 @@ def heuristic_first(state, seat, choices, weights, rng, work):
         harm = 0.0
         if group & special:
             kings = bit_count(group & state[TYPE_CARDS + KING]) * state[KING_RULE]
-            draws = bit_count(group & state[PENALTY_CARDS]) + kings * KING_DRAW / DRAW_PER_PENALTY_CARD
+            owed = bit_count(group & state[PENALTY_CARDS]) * DRAW_PER_PENALTY_CARD + kings * KING_DRAW
+            draws = penalty_burden(state, group, owed, kind, unseen) / DRAW_PER_PENALTY_CARD
             harm = (draws + bit_count(group & state[TYPE_CARDS + ACE])) / next_size
         score = weights[P_SHED] * bit_count(group) + weights[P_HURT_NEXT] * harm \
             - weights[P_KEEP_SPECIAL] * bit_count(group & special)

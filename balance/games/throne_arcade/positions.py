@@ -63,11 +63,12 @@ class Position:
     def build(cls, players: int, hands: dict, top: str, *, talon: list | None = None, pile: list | None = None,
               colour: str | None = None, turn: int = 0, pending: int = 0, just_out: int | None = None,
               out_of_round: list | None = None, losses: dict | None = None, options: dict | None = None,
-              seed: int = 0) -> "Position":
+              seed: int = 0, seats: str | list = "random") -> "Position":
         """A round in progress: each seat's hand, the top card (and the cards below it), the talon
         from the card drawn first, the colour in force (default: the top card's), whose turn it is,
-        a draw penalty waiting, the seat that went out on the last turn."""
-        pos = cls(players, options, seed)
+        a draw penalty waiting, the seat that went out on the last turn; ``seats``' policies play
+        it on with ``step``."""
+        pos = cls(players, options, seed, seats)
         s = pos.state
         free = (1 << len(pos.deck)) - 1
         for seat in range(players):
