@@ -8,12 +8,13 @@ refresh, the top card, the colour in force), the penalty and skips waiting, and 
 each player holds. Never another player's cards or the talon's order.
 
 - greedy: lays the largest group of one type it can; holds its specials (VII, green Lord, Ace, and
-  Kings where they penalise) unless the next player is down to ``HURT_AT`` cards or nothing else
-  fits, and a Hand unless nothing else fits; orders a group so that the colour it holds most of
+  Kings where they penalise) unless the next player is down to ``HURT_AT`` cards (and the special
+  hurts them: a penalty they can lay straight back does not) or nothing else fits, and a Hand unless nothing else fits; orders a group so that the colour it holds most of
   ends on top; names the colour it holds most of; always answers a penalty and lays a drawn card.
 - heuristic: scores each possible play with tunable weights (see options.py): cards shed, the
   harm a special does to the next player against their hand size (a penalty counts only the cards
-  they can draw and cannot lay straight back, see penalty_burden), the cost of spending a special,
+  they can draw and cannot lay straight back, and cards it draws straight back from the pile are
+  not shed: see penalty_draws), the cost of spending a special,
   how much of its own hand fits the new top (colour majority), and by card counting the chance that
   the next player can follow (from the cards it has not seen: deck less its hand less the pile).
 - search: the engine's determinized Monte-Carlo search (balance.engine.search) at the card (group)
@@ -180,14 +181,17 @@ def cards_of(choices):
 def greedy_first(state, seat, choices, rng, work):
     hand = state[HAND + seat]
     special = specials(state)
-    hurts = next_hand_size(state, seat) <= HURT_AT
+    short = next_hand_size(state, seat) <= HURT_AT
     m = choices
     while m:
         card = bit_index(m & -m)
         m &= m - 1
-        group = hand & state[TYPE_CARDS + type_of(state, card)]
+        kind = type_of(state, card)
+        group = hand & state[TYPE_CARDS + kind]
         score = float(bit_count(group))
         if (1 << card) & special:
+            # a penalty that hands over no burden (the next player lays the cards straight back) hurts no one
+            hurts = short and (kind == ACE or penalty_effect(state, seat, group, kind)[0] > 0)
             score += GREEDY_SPECIAL_BONUS if hurts else GREEDY_SPECIAL_HOLD
         elif type_of(state, card) == HAND_CARD:
             score += GREEDY_HAND_HOLD
@@ -237,24 +241,38 @@ def colour_value(state, rest, unseen, next_cards, colour, kind, weights):
 
 
 @kernel(inline="always")
-def penalty_burden(state, group, owed, kind, unseen):
-    """Of the ``owed`` cards the next player must draw once ``group`` (of type ``kind``) is laid, the
-    ones that burden them: no more than the talon and the pile refreshed under the top card hold
-    (the rest of a penalty is never drawn), less those of ``kind``, which they lay straight back on
-    the group's top. The talon's cards are counted by expectation over the seat's ``unseen`` cards;
-    the pile's are known. Without this, with the talon empty and every VII on the pile, each player
-    in turn drew the VIIs and laid them again, and the round never ended."""
+def penalty_draws(state, group, owed, kind, unseen):
+    """What the next player's draw of the ``owed`` cards does once ``group`` (of type ``kind``) is
+    laid: (burden, returned). They draw no more than the talon and then the pile refreshed under
+    the top card hold (the rest of a penalty is never drawn). The burden is the cards drawn less
+    those of ``kind``, which they lay straight back on the group's top; returned, the cards of
+    ``kind`` drawn from the refreshed pile: cards just laid that go straight back into play, so not
+    shed at all. The talon's cards are counted by expectation over the seat's ``unseen`` cards; the
+    pile's are known. Without this, with the talon empty and every VII on the pile, each player in
+    turn drew the VIIs and laid them again, and the round never ended."""
     from_talon = min(owed, state[TALON_LEN])
     refreshed = state[PILE] | group
     refreshed_count = bit_count(refreshed) - 1  # the top card stays
     from_pile = min(owed - from_talon, refreshed_count)
     same_kind = state[TYPE_CARDS + kind]
-    back = 0.0
+    talon_back = 0.0
     if from_talon > 0 and unseen != 0:
-        back += from_talon * bit_count(unseen & same_kind) / bit_count(unseen)
+        talon_back = from_talon * bit_count(unseen & same_kind) / bit_count(unseen)
+    returned = 0.0
     if from_pile > 0:
-        back += from_pile * (bit_count(refreshed & same_kind) - 1) / refreshed_count
-    return from_talon + from_pile - back
+        returned = from_pile * (bit_count(refreshed & same_kind) - 1) / refreshed_count
+    return from_talon + from_pile - talon_back - returned, returned
+
+
+@kernel(inline="always")
+def penalty_effect(state, seat, group, kind):
+    """(burden, returned) of laying ``group`` (penalty_draws; (0, 0) for a group that makes no one
+    draw)."""
+    kings = bit_count(group & state[TYPE_CARDS + KING]) * state[KING_RULE]
+    owed = bit_count(group & state[PENALTY_CARDS]) * DRAW_PER_PENALTY_CARD + kings * KING_DRAW
+    if owed == 0:
+        return 0.0, 0.0
+    return penalty_draws(state, group, owed, kind, unseen_cards(state, seat))
 
 
 @kernel(inline="always")
@@ -273,13 +291,12 @@ def heuristic_first(state, seat, choices, weights, rng, work):
         m &= ~same
         group = hand & state[TYPE_CARDS + kind]
         rest = hand & ~group
-        harm = 0.0
+        harm = shed = 0.0
         if group & special:
-            kings = bit_count(group & state[TYPE_CARDS + KING]) * state[KING_RULE]
-            owed = bit_count(group & state[PENALTY_CARDS]) * DRAW_PER_PENALTY_CARD + kings * KING_DRAW
-            draws = penalty_burden(state, group, owed, kind, unseen) / DRAW_PER_PENALTY_CARD
-            harm = (draws + bit_count(group & state[TYPE_CARDS + ACE])) / next_size
-        score = weights[P_SHED] * bit_count(group) + weights[P_HURT_NEXT] * harm \
+            burden, returned = penalty_effect(state, seat, group, kind)
+            harm = (burden / DRAW_PER_PENALTY_CARD + bit_count(group & state[TYPE_CARDS + ACE])) / next_size
+            shed = -min(returned, bit_count(group))
+        score = weights[P_SHED] * (bit_count(group) + shed) + weights[P_HURT_NEXT] * harm \
             - weights[P_KEEP_SPECIAL] * bit_count(group & special)
         if rest == 0:
             score += GOING_OUT
