@@ -8,7 +8,9 @@ import pytest
 from balance.engine.rng import new_stream
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.game import GAME
-from balance.games.thron_der_luegen.policies import ask
+from balance.engine.decision import pose
+from balance.games.thron_der_luegen.match import decide_posed
+from balance.games.thron_der_luegen.policies import new_search_buffers
 from balance.games.thron_der_luegen.positions import Position
 from balance.games.thron_der_luegen.rules import act_choices
 
@@ -111,6 +113,13 @@ def decision_positions(seed: int):
         yield kind, pos, choices
 
 
+def ask(state, opts, seat, kind, choices, codes, params, restrict, rng):
+    """Pose ``seat`` a decision as the rules pose it and return its policy's answer."""
+    pose(state, seat, kind, choices, restrict)
+    return decide_posed(state, opts, codes, params, restrict, rng, np.zeros((0, L.TRACE_FIELDS), dtype=np.int64),
+                        new_search_buffers())
+
+
 def hide_a_card(pos: Position, rng) -> None:
     """Exchange a card seat 0 cannot see (throne 1, 2 or 3, unless it looked at it; another seat's
     hand; a pile card) with another such card."""
@@ -132,13 +141,11 @@ def test_decisions_depend_only_on_what_the_seat_sees(policy):
     for seed in range(25):
         for kind, pos, choices in decision_positions(seed):
             before = pos.state.copy()
-            answer = ask(pos.state, pos.opts, 0, kind, choices, codes, params, restrict, new_stream(seed, 1),
-                         np.zeros(0, dtype=np.int64))
+            answer = ask(pos.state, pos.opts, 0, kind, choices, codes, params, restrict, new_stream(seed, 1))
             for _ in range(4):
                 pos.state[:] = before
                 hide_a_card(pos, rng)
-                again = ask(pos.state, pos.opts, 0, kind, choices, codes, params, restrict, new_stream(seed, 1),
-                            np.zeros(0, dtype=np.int64))
+                again = ask(pos.state, pos.opts, 0, kind, choices, codes, params, restrict, new_stream(seed, 1))
                 assert again == answer, (kind, seed)
             checked.add(kind)
     assert checked == set(range(L.N_KINDS))

@@ -321,6 +321,29 @@ def test_intrigue_peek_then_swap_with_one_of_yours():
     assert pos.thrones()[:2] == ["Winter 5", "Summer 5"]
 
 
+def test_answers_by_name_step_the_rules_as_the_bits_do_and_a_seat_views_only_what_it_knows():
+    # the step kernel's verbs: each pending decision's legal answers by name, answered one at a time
+    by_name = Position.build(4, thrones=THRONES4, hands=HANDS4, pile=["intrigue: peek_swap"])
+    assert by_name.legal() == ["draw", "reveal end"]
+    by_name.apply("draw")
+    assert by_name.legal() == ["swap left held", "swap left drawn", "swap right held", "swap right drawn",
+                               "play drawn", "discard held", "discard drawn"]
+    by_name.apply("play drawn")
+    assert by_name.legal() == ["throne 1", "throne 2"]  # a throne not its own (seat 0's are 0 and 3)
+    by_name.apply("throne 1")
+    assert by_name.legal() == ["keep", "with left", "with right"]
+    by_name.apply("with left")
+    by_bits = Position.build(4, thrones=THRONES4, hands=HANDS4, pile=["intrigue: peek_swap"])
+    by_bits.turn(DRAW, act(PLAY, DRAWN_SLOT), 1, WITH_LEFT)
+    assert by_name.thrones() == by_bits.thrones() == ["Summer 5", "Winter 5", "Spring 2", "Autumn 2"]
+    assert by_name.turn_seat == by_bits.turn_seat == 1 and not by_name.over
+    # seat 2 saw the Summer 5 beside it move to throne 0; throne 3 it has never seen
+    assert by_name.view(2) == {"hand": "Winter 4", "drawn": "-", "thrones": ["Summer 5", "Winter 5", "Spring 2", "?"],
+                               "discards": ["intrigue: peek_swap"], "end_shown": 0, "stones": [0, 0, 0, 0]}
+    with pytest.raises(ValueError):
+        by_name.apply("with left")  # the next turn asks for a turn's choice
+
+
 def test_intrigue_replace_from_pile_and_hide_end():
     # assumed effects: "replace any throne card with the top card of the draw pile (the old one is
     # discarded face up)"; "turn one revealed End card face down"

@@ -16,9 +16,9 @@ from balance.games.thron_der_luegen.game import GAME
 from balance.games.thron_der_luegen.layout import (
     DISCARD, DRAW, DRAWN_SLOT, END_MOON_PAIR, END_PILE, HELD, PLAY, REVEAL_END, SWAP_FAR, SWAP_LEFT, SWAP_RIGHT,
 )
-from balance.games.thron_der_luegen.policies import ask
 from balance.games.thron_der_luegen.positions import Position, act
 from balance.games.thron_der_luegen.rules import act_choices, deal_round, new_match
+from tests.thron_der_luegen.test_play import ask
 
 DEFAULT_NAMES = GAME.deck(GAME.make_setup("base", 4, "random")).names
 
@@ -528,5 +528,5 @@ def test_decisions_ignore_hidden_split_orientations_and_what_others_know(policy)
                 if world:
                     redeal_hidden(pos, rng)
                 answers.add(ask(s, pos.opts, 0, kind, legal, setup.policy_codes, setup.policy_params, restrict,
-                                new_stream(seed, 1), np.zeros(0, dtype=np.int64)))
+                                new_stream(seed, 1)))
             assert len(answers) == 1, (kind, seed)

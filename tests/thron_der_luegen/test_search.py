@@ -5,17 +5,38 @@ equal the batch, and it is not much worse than the heuristic it uses for its rol
 import numpy as np
 from scipy.stats import binomtest
 
-from balance.engine.decision import PREFER
-from balance.engine.rng import bit_index, new_stream
+from balance.engine.rng import new_stream
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.game import GAME
+from balance.games.thron_der_luegen.match import decide_posed, start_match
 from balance.games.thron_der_luegen.policies import new_search_buffers
-from balance.games.thron_der_luegen.rules import deal_round, fix_searched_turn, new_match, next_turn
+from balance.games.thron_der_luegen.rules import advance, apply_answer, deal_round, end_turn, pose_pending
 
 PLAYERS = 4
 QUICK = {"rollouts": 4, "horizon": 1}
-NO_SCRIPT = np.zeros(0, dtype=np.int64)
 NO_TRACE = np.zeros((0, L.TRACE_FIELDS), dtype=np.int64)
+
+
+def decided(setup, state, rng):
+    """Start the turn of the player whose turn it is (rules.advance) and return its seat's answer to
+    the turn's choice, posed with its restriction (the search's, for a search seat)."""
+    opts = setup.extra["_kernel_options"]
+    advance(state, (opts, rng, NO_TRACE))
+    pose_pending(state, (opts, rng, NO_TRACE), setup.restrict)
+    return decide_posed(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, rng, NO_TRACE,
+                        new_search_buffers())
+
+
+def play_turn(setup, state, rng):
+    """The turn of the player whose turn it is, every decision its seat's policy's; then the next player."""
+    opts = setup.extra["_kernel_options"]
+    apply_answer(state, (opts, rng, NO_TRACE), decided(setup, state, rng))
+    while state[L.PHASE] < L.N_KINDS:
+        pose_pending(state, (opts, rng, NO_TRACE), setup.restrict)
+        answer = decide_posed(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, rng, NO_TRACE,
+                              new_search_buffers())
+        apply_answer(state, (opts, rng, NO_TRACE), answer)
+    end_turn(state, opts)
 
 
 def turn_starts(count, seed):
@@ -26,13 +47,13 @@ def turn_starts(count, seed):
     i = 0
     while len(found) < count:
         state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        new_match(state, opts)
+        start_match(state, opts)
         rng = new_stream(seed, i)
         deal_round(state, opts, rng, NO_TRACE)
         for _ in range(i % 9):
             if state[L.END_REASON]:
                 break
-            next_turn(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, rng, NO_SCRIPT, NO_TRACE)
+            play_turn(setup, state, rng)
         if not state[L.END_REASON]:
             found.append(state)
         i += 1
@@ -46,13 +67,8 @@ def search_at(seat, restriction=None):
 
 
 def searched_turn(setup, state, stream_key):
-    """The turn's choice the search seat whose turn it is fixes (its PREFER mask after
-    fix_searched_turn), on a copy of ``state``."""
-    restrict = setup.restrict.copy()
-    seat = state[L.TURN_SEAT]
-    fix_searched_turn(state.copy(), setup.extra["_kernel_options"], setup.policy_codes, setup.policy_params,
-                      restrict, new_stream(*stream_key), new_search_buffers())
-    return bit_index(int(restrict[seat, L.TURN, PREFER]))
+    """The turn's choice of the search seat whose turn it is, on a copy of ``state``."""
+    return decided(setup, state.copy(), new_stream(*stream_key))
 
 
 def redeal_unseen(state, seat, seed):

@@ -11,7 +11,7 @@ from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.deck import DeckError, deck_path, load_deck_file
 from balance.games.thron_der_luegen.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.thron_der_luegen.policies import fill_lookups
-from balance.games.thron_der_luegen.rules import play_traced, simulate_batch
+from balance.games.thron_der_luegen.match import play_traced, simulate_batch
 from balance.games.thron_der_luegen.transcript import describe_events
 
 MAX_ROUNDS = 60  # rows per match at most (the scenario's max_length caps lower)
@@ -166,14 +166,12 @@ class ThronDerLuegen(Game):
             }))
         return pd.concat(parts, ignore_index=True)
 
-    def traced(self, setup: Setup, seed: int, game_index: int, script: np.ndarray | None = None,
-               checks: bool = False):
+    def traced(self, setup: Setup, seed: int, game_index: int, checks: bool = False):
         """One match through the batch kernel's code with the trace on: (rows, final state, trace)."""
         opts = self.kernel_options(setup, self.deck(setup), checks) if checks else setup.extra["_kernel_options"]
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         rows, state = play_traced(np.int64(seed), np.int64(game_index), np.int64(setup.rotations), opts,
-                                  setup.policy_codes, setup.policy_params, setup.restrict,
-                                  np.zeros(0, dtype=np.int64) if script is None else script, trace)
+                                  setup.policy_codes, setup.policy_params, setup.restrict, trace)
         return rows, state, trace[: state[L.TRACE_LEN]]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:

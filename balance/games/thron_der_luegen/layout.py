@@ -144,9 +144,9 @@ HIDDEN = REVEALS + 1  # End cards turned face down again
 WINNER = HIDDEN + 1  # the match's winner, or NOBODY
 MATCH_OVER = WINNER + 1  # 1 once the match is decided
 TRACE_LEN = MATCH_OVER + 1  # events written to the trace buffer
-SCRIPT_POS = TRACE_LEN + 1  # next answer read from the script (scripted policy)
-SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted answer was missing or illegal
-BROKEN = SCRIPT_ERROR + 1  # card invariant breaches seen (with OPT_CHECKS)
+PHASE = TRACE_LEN + 1  # where the rules stand (PH_* below; a decision kind while that decision is pending)
+USED = PHASE + 1  # the intrigue card being carried out (it goes to the discard pile after), or NO_CARD
+BROKEN = USED + 1  # card invariant breaches seen (with OPT_CHECKS)
 ESTIMATE = BROKEN + 1  # per seat: policy scratch, float64 bits: each seat's throne estimate in the deciding
 #                        seat's view (policies.load_estimates)
 SUMMED_DISCARDS = ESTIMATE + MAX_PLAYERS  # policy scratch: the discard mask DISCARDS_VALUE2 was summed for
@@ -179,13 +179,18 @@ N_KINDS = 8
 KIND_DECISION_NAMES = ("turn", "act", "far throne", "swap first", "swap second", "peek target", "peek choice",
                        "replace target")
 
+# ---- phases (state[PHASE]): a pending decision's kind (above), or a step the rules take alone
+PH_TURN_START = N_KINDS  # between turns: the round ends (scored), or the next player's turn starts
+PH_END_TURN = PH_TURN_START + 1  # the turn is done: the card check, then the next player
+PH_ROUND_OVER = PH_END_TURN + 1  # the round is scored and its stones handed out: nothing is pending
+
 # ---- trace events: rows (round, event, seat, a, b, c) -----------------------------------------
 TRACE_FIELDS = 6
 EV_DEAL, EV_DRAW, EV_SWAP, EV_DISCARD, EV_INTRIGUE, EV_THRONES_SWAPPED, EV_PEEK, EV_REPLACE, EV_HIDE, \
     EV_REVEAL_END, EV_MOON_PAIR, EV_SCORE, EV_ROUND_END, EV_MATCH_WIN, EV_CAP = range(15)
 
 # ---- policies (codes; parameters in options.py) -----------------------------------------------
-POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SCRIPTED, POLICY_SEARCH = range(4)
+POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SEARCH = 0, 1, 3  # (2 was a scripted policy's; positions now step the rules)
 
 # ---- result row (one per round; unused rows of a match have row = -1) ------------------------
 SEAT_FIELDS = ("score", "throne", "stones", "total")

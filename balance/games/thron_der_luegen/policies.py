@@ -1,8 +1,7 @@
-"""Thron der Lügen: the policies. Every decision goes through ``ask``.
-
-``ask`` poses the decision through the shared interface (header, restriction), answers a forced
-decision itself, the random policy uniformly, and otherwise asks the seat's policy, which chooses
-among the bits of ``state[D_CHOICES]`` only.
+"""Thron der Lügen: the policies. ``policy`` answers the decision the rules posed (balance.engine.step:
+the engine's ``decide`` answers a forced decision and the random policy itself, and calls
+``search_at`` when ``policy`` returns SEARCH); a policy chooses among the bits of
+``state[D_CHOICES]`` only.
 
 The heuristic sees only what its seat may know: its hand (and the card it drew), its two throne
 cards, the face-up discard pile, the End cards, and the throne cards it placed, moved or looked at
@@ -15,10 +14,10 @@ little more for a card the seat itself was seen to put there), less
 Equally good answers are broken at random from the game's stream.
 
 The search policy is the engine's determinized Monte-Carlo search (balance.engine.search) at the
-turn's choice (draw, or reveal an End card), made at the start of the turn (rules.fix_searched_turn):
-``rollouts`` worlds dealt from the seat's view (``sample_world``), each answer played in each with
-the heuristic at its defaults as every player's rollout policy for ``horizon`` rounds (1: to the
-end of this round) and scored by ``rollout_score``; the best mean. Its other decisions are the
+turn's choice (draw, or reveal an End card): ``rollouts`` worlds dealt from the seat's view
+(``sample_world``), each answer played in each through the rules' own loop with the heuristic at
+its defaults as every player's rollout policy for ``horizon`` rounds (1: to the end of this round)
+and scored by ``rollout_score``; the best mean. Its other decisions are the
 heuristic's at its defaults.
 """
 
@@ -27,20 +26,22 @@ import numpy as np
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import below, bit_count, bit_index, random_bit, shuffle
-from balance.engine.decision import (
-    D_CHOICES, D_KIND, D_SEAT, POLICY_RANDOM, answer_of, forced, pose, random_answer,
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
+from balance.engine.search import (
+    DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players,
 )
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers, seat_rollout_players
+from balance.engine.step import SEARCH, no_search, play
 from balance.games.thron_der_luegen.layout import (
     ACT, DECK_VALUE2, DISCARDS, DISCARDS_VALUE2, EXCHANGE_BEST, DOUBLE, DOUBLE_VALUE, DRAWN, END_SHOWN, FAR_THRONE, FLIP, HAND,
     HIDE_END, HUNT, INTRIGUE, KEEP, KNOWN, LONE, LONE_LIMIT, LOWEST, MAX_PLAYERS, N_ACTS, N_COURT, N_ORIENTED, NO_CARD,
     OPT_ALONE, OPT_FACE, OPT_MEAN2, OPT_PAIR, OPT_PARTNER, OPT_PLACED_FLIP, PAIR, PEEK_CHOICE, PEEK_SWAP,
-    PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, POLICY_SCRIPTED, REACH_ANY, REVEAL_END,
-    SCRIPT_ERROR, SCRIPT_POS, SPLIT, SUMMED_DISCARDS, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
+    PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, REACH_ANY, REVEAL_END, SPLIT, SUMMED_DISCARDS, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
     SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE, MATCH_OVER, NOBODY, OPT_SPLIT_PLACER,
-    PILE, PILE_TOP, POLICY_HEURISTIC, POLICY_SEARCH, SCORE, STATE_SIZE, STONES, TURN_SEAT, WINNER,
+    PILE, PILE_TOP, POLICY_HEURISTIC, ROUND, SCORE, STATE_SIZE, STONES, TRACE_FIELDS, TURN_SEAT, WINNER,
+    OPT_MAX_ROUNDS,
 )
 from balance.games.thron_der_luegen.options import HEURISTIC_PARAMS
+from balance.games.thron_der_luegen.rules import advance, apply_answer, deal_round, over, pose_pending
 from balance.games.thron_der_luegen.scoring import (
     beside, effect_of, face_value, hand_modifier, kind_of, left_throne, own_thrones_mask, pair_score, param_of,
     placement_flip, right_throne,
@@ -62,10 +63,9 @@ WIN_SCORE = 20.0  # on top, for a won (lost: minus) match
 
 # The search's buffers (one set per block of matches; see new_search_buffers): an int64 matrix of
 # STATE_SIZE columns, a float64 matrix and the rollouts' restrictions.
-SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES, SEARCH_SAVED, SEARCH_POOL = range(5)  # int rows: a sampled
-# world, the world a rollout plays on, every rollout player's policy code, the searchers' own PREFER
-# masks, the unseen cards being dealt
-SEARCH_INT_ROWS = 5
+SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES, SEARCH_POOL = range(4)  # int rows: a sampled world, the
+# world a rollout plays on, every rollout player's policy code, the unseen cards being dealt
+SEARCH_INT_ROWS = 4
 SEARCH_PARAMS = 0  # float rows: one parameter row per player (the rollouts'), then the driver's totals
 SEARCH_TOTALS = SEARCH_PARAMS + MAX_PLAYERS
 SEARCH_FLOAT_ROWS = SEARCH_TOTALS + 1
@@ -445,42 +445,17 @@ def heuristic(state, opts, p, rng):
     return pick_best(state, opts, mu, p, est, rng)
 
 
-@kernel
-def scripted(state, script):
-    """The next scripted answer (tests, positions); an illegal or missing one is flagged and the
-    lowest legal answer taken."""
-    k = state[SCRIPT_POS]
-    choices = state[D_CHOICES]
-    if k < script.shape[0] and 0 <= script[k] < 63 and choices >> script[k] & 1:
-        state[SCRIPT_POS] = k + 1
-        return script[k]
-    state[SCRIPT_ERROR] = 1
-    state[SCRIPT_POS] = k + 1
-    return answer_of_lowest(choices)
-
-
+# ---- every decision but the random policy's (balance.engine.step.decide) ----------------------
 @kernel(inline="always")
-def answer_of_lowest(choices):
-    bit = 0
-    while not choices >> bit & 1:
-        bit += 1
-    return bit
-
-
-@kernel
-def ask(state, opts, seat, kind, choices, codes, params, restrict, rng, script):
-    """Pose a decision and return the answer: forced, random, scripted or the heuristic's."""
-    pose(state, seat, kind, choices, restrict)
-    if forced(state):
-        return answer_of(state)
-    code = codes[seat]
-    if code == POLICY_RANDOM:
-        return random_answer(state, rng)
-    if code == POLICY_SCRIPTED:
-        return scripted(state, script)
-    if code == POLICY_SEARCH:  # its turn's choice was fixed at the turn's start (rules.fix_searched_turn)
-        return heuristic(state, opts, HEURISTIC_DEFAULTS, rng)
-    return heuristic(state, opts, params[seat], rng)
+def policy(state, table, seat, code, p, rng, mind):
+    """The seat's answer to the posed decision by its policy ``code`` (parameter row ``p``): a search
+    seat's turn's choice is the search's (SEARCH), its other answers the heuristic's at its defaults.
+    ``mind``: the search's buffers."""
+    if code == POLICY_HEURISTIC:
+        return heuristic(state, table[0], p, rng)
+    if state[D_KIND] == TURN:  # POLICY_SEARCH
+        return SEARCH
+    return heuristic(state, table[0], HEURISTIC_DEFAULTS, rng)
 
 
 # ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
@@ -571,8 +546,37 @@ def rollout_score(world, seat):
     return score
 
 
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
+    """The search's rollout: ``seat`` answers its turn's choice (the pending decision in ``world``)
+    with ``answer``, then the round is played to its end, then rounds to ``horizon`` rounds in all
+    (0: the end of the match), through the rules' own loop, every player the heuristic at its
+    defaults (the rows search_at filled; the searcher keeps its restriction); scored by
+    ``rollout_score``. No trace."""
+    table = (opts, rng, ints[:0, :TRACE_FIELDS])
+    codes = ints[SEARCH_CODES]
+    rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS]
+    mind = (ints, floats, restrict)
+    apply_answer(world, table, answer)
+    play(world, table, rng, codes, rollout_params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
+         no_search)
+    horizon = int(params[S_HORIZON])
+    rounds = 1
+    while not world[MATCH_OVER] and world[ROUND] < opts[OPT_MAX_ROUNDS] and (horizon == 0 or rounds < horizon):
+        deal_round(world, opts, rng, table[2])
+        play(world, table, rng, codes, rollout_params, restrict, mind, advance, over, pose_pending, apply_answer,
+             policy, no_search)
+        rounds += 1
+    return rollout_score(world, seat)
+
+
 @kernel
-def prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict):
-    """Every rollout player plays the heuristic at its defaults (the search buffers' rows)."""
+def search_at(state, table, seat, params_row, restrict, rng, mind):
+    """The search's turn's choice for ``seat`` (the posed TURN): every rollout player the heuristic
+    at its defaults, the driver balance.engine.search with ``sample_world`` and ``play_out``."""
+    ints, floats, rollout_restrict = mind
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
                          floats[SEARCH_PARAMS:], rollout_restrict)
+    return search_answer(state, int(params_row[S_ROLLOUTS]), table[0], params_row, rollout_restrict,
+                         ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
+                         sample_world, play_out)

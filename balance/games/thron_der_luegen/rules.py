@@ -1,4 +1,5 @@
-"""Thron der Lügen: the rules kernel. Every rule of the game is here (scoring in scoring.py), once.
+"""Thron der Lügen: the rules kernel. Every rule of the game is here (scoring in scoring.py), once; no
+policy is.
 
 A match is rounds until a person owns enough point stones. A round: the deal (a throne card
 between each two neighbours, one hand card each, the rest the draw pile); turns clockwise from the
@@ -8,50 +9,36 @@ Moon 3s lie beside one person (at once, 1 stone, no scoring), when the 4th End c
 when the draw pile is used up (that turn is finished); then scoring and the point stones. The next
 round begins left of whoever had the last turn.
 
-The kernel's arguments, ``opts, codes, params, restrict, rng, script, trace``, are passed along to
-every function that needs them: the options vector (with the deck table), each seat's policy code,
-parameter row and restriction, the round's random stream, the scripted answers (tests, positions)
-and the event trace (no rows in batch runs). No function here creates an array.
-
-A search seat chooses its turn's choice at the start of its turn (fix_searched_turn, in the round's
-loop play_round): its rollouts play turns through ``next_turn`` with the heuristic, so the rules
-reach the search only from the loop above a turn, never from inside one.
+The rules are a step kernel (balance.engine.step): ``advance`` runs them until a decision is
+pending (its seat, kind and legal answers in the shared header, state[PHASE] its kind) or the round
+is over (``over``); ``apply_answer`` takes the answer. The match loop (match.py) asks the seats.
+``table`` is ``(opts, rng, trace)``: the options vector (with the deck table), the match's random
+stream (the policies draw from it too) and the event trace (no rows in batch runs). No function
+here creates an array.
 """
 
-import numpy as np
-from numba import prange
-
-from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import (
-    allocating_kernel, any_restriction, claim_block, kernel, seat_policies, seat_restrictions, split_game_index,
-)
-from balance.engine.rng import below, open_stream, shuffle
-from balance.engine.decision import N_KINDS_MAX, PREFER, RESTRICT_SIDES, answer_of, forced, pose
-from balance.engine.search import ROLLOUT_SIGNATURE, search_answer
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, pose
+from balance.engine.kernels import kernel
+from balance.engine.rng import below, shuffle
 from balance.games.thron_der_luegen.layout import (
-    ACT, DECK_VALUE2, C_LAST_ROUND, C_MATCH_CAPPED, C_MATCH_ROUNDS, C_MATCH_WINNER, C_SEATS, DISCARD, DISCARDS, DRAWN, DRAWS, END_CARDS, END_MOON_PAIR, END_PILE, END_REASON, END_SHOWN,
-    EV_CAP, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HIDE, EV_INTRIGUE, EV_MATCH_WIN, EV_MOON_PAIR, EV_PEEK, EV_REPLACE,
-    EV_REVEAL_END, EV_ROUND_END, EV_SCORE, EV_SWAP, EV_THRONES_SWAPPED, FAR_SWAPS, FAR_THRONE, FIRST, FLIP, HAND,
-    HIDDEN, HIDE_END, HIGHEST_STONES, INTRIGUE, INTRIGUES, KEEP, KNOWN, LAST_TURN, LONE, LONE_LIMIT, LONE_STONES,
-    LOWEST, LOWEST_STONES, MATCH_OVER, MAX_PLAYERS, N_COLUMNS, N_COURT, N_END, NO_CARD, NOBODY, OPT_CHECKS,
-    OPT_LONE_ALL_STONES, OPT_MAX_ROUNDS, OPT_MOON_ONE_TOTAL, OPT_PAIR_AT_DEAL, OPT_PLAYERS, OPT_SPLIT_PLACER, OPT_STONES_TO_WIN, PAIR, PAIR_STONES, PENDING, PLACER, PLACING,
-    PEEK_CHOICE, PEEK_SWAP, PEEK_TARGET, PILE, PILE_TOP, PLAY, PLAYERS, REACH_OWN, REPLACE_FROM_PILE,
-    REPLACE_TARGET, REVEAL_END, REVEALS, ROUND, ROUND_STONES, SCORE, SPLIT, STATE_SIZE, STONES, SUN, SWAP_FAR,
-    SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND, SWAP_THRONES, SWAPS, THRONE, THRONE_SCORE, TIED_STONES,
-    TRACE_FIELDS, TRACE_LEN, TURN, TURN_SEAT, TURNS, WINNER, WITH_LEFT, DRAW, BROKEN, POLICY_SEARCH,
-)
-from balance.games.thron_der_luegen.policies import (
-    SEARCH_CODES, SEARCH_PARAMS, SEARCH_SAMPLED, SEARCH_SAVED, SEARCH_TOTALS, SEARCH_WORLD, S_HORIZON, S_ROLLOUTS,
-    ask, deck_value2, new_search_buffers, prepare_rollouts, rollout_score, sample_world,
+    ACT, BROKEN, DISCARD, DISCARDS, DRAW, DRAWN, DRAWS, END_CARDS, END_MOON_PAIR, END_PILE, END_REASON,
+    END_SHOWN, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HIDE, EV_INTRIGUE, EV_MATCH_WIN, EV_MOON_PAIR, EV_PEEK,
+    EV_REPLACE, EV_REVEAL_END, EV_ROUND_END, EV_SCORE, EV_SWAP, EV_THRONES_SWAPPED, FAR_SWAPS, FAR_THRONE,
+    FIRST, FLIP, HAND, HIDDEN, HIDE_END, HIGHEST_STONES, INTRIGUE, INTRIGUES, KEEP, KNOWN, LAST_TURN, LONE,
+    LONE_LIMIT, LONE_STONES, LOWEST, LOWEST_STONES, MATCH_OVER, MAX_PLAYERS, N_COURT, N_END, NO_CARD, NOBODY,
+    OPT_CHECKS, OPT_LONE_ALL_STONES, OPT_MOON_ONE_TOTAL, OPT_PAIR_AT_DEAL, OPT_PLAYERS, OPT_SPLIT_PLACER,
+    OPT_STONES_TO_WIN, PAIR, PAIR_STONES, PEEK_CHOICE, PEEK_SWAP, PEEK_TARGET, PENDING, PHASE, PH_END_TURN,
+    PH_ROUND_OVER, PH_TURN_START, PILE, PILE_TOP, PLACER, PLACING, PLAY, PLAYERS, REACH_OWN, REPLACE_FROM_PILE,
+    REPLACE_TARGET, REVEALS, REVEAL_END, ROUND, ROUND_STONES, SCORE, SPLIT, STONES, SUN, SWAP_FAR, SWAP_FIRST,
+    SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND, SWAP_THRONES, SWAPS, THRONE, THRONE_SCORE, TIED_STONES, TRACE_LEN,
+    TURN, TURNS, TURN_SEAT, USED, WINNER, WITH_LEFT,
 )
 from balance.games.thron_der_luegen.scoring import (
-    effect_of, kind_of, left_throne, lone_sum, own_thrones_mask, param_of, people_of, placement_flip,
-    right_throne, seat_total, throne_score, beside,
+    beside, effect_of, kind_of, left_throne, lone_sum, own_thrones_mask, param_of, people_of, placement_flip,
+    right_throne, seat_total, throne_score,
 )
 
-BLOCK = 64  # matches per block a thread claims (buffers are reused within a block)
 NO_SCORE = -(1 << 20)
-
 
 # ---- small state helpers -----------------------------------------------------------------------
 @kernel(inline="always")
@@ -180,13 +167,14 @@ def deal_round(state, opts, rng, trace):
     state[REVEALS] = state[HIDDEN] = 0
     state[TURN_SEAT] = state[FIRST]
     state[LAST_TURN] = (state[FIRST] + n - 1) % n  # nobody has had a turn: the first player stays first
+    state[PHASE] = PH_TURN_START
     log(state, trace, EV_DEAL, state[FIRST], 0, 0, 0)
     if opts[OPT_PAIR_AT_DEAL]:
         for t in range(n):
             check_moon_pair(state, opts, t, trace)
 
 
-# ---- a turn --------------------------------------------------------------------------------------
+# ---- the act's choices ----------------------------------------------------------------------------
 @kernel
 def act_choices(state, opts, seat):
     """After drawing: each of the two hand cards may be swapped into the left or right throne (a
@@ -202,100 +190,172 @@ def act_choices(state, opts, seat):
     return choices
 
 
-@kernel
-def resolve_intrigue(state, opts, seat, card, codes, params, restrict, rng, script, trace):
-    n = state[PLAYERS]
-    effect, param = effect_of(opts, card), param_of(opts, card)
-    every = (1 << n) - 1
-    own = own_thrones_mask(seat, n)
-    if effect == SWAP_THRONES:
-        a = ask(state, opts, seat, SWAP_FIRST, own if param == REACH_OWN else every, codes, params, restrict, rng,
-                script)
-        state[PENDING] = a
-        b = ask(state, opts, seat, SWAP_SECOND, every & ~(1 << a), codes, params, restrict, rng, script)
-        exchange_thrones(state, a, b)
-        log(state, trace, EV_THRONES_SWAPPED, seat, a, b, 0)
-        check_moon_pair(state, opts, a, trace)
-        check_moon_pair(state, opts, b, trace)
-    elif effect == PEEK_SWAP:
-        t = ask(state, opts, seat, PEEK_TARGET, every & ~own, codes, params, restrict, rng, script)
-        state[KNOWN + seat * MAX_PLAYERS + t] = state[THRONE + t]
-        state[PENDING] = t
-        log(state, trace, EV_PEEK, seat, t, state[THRONE + t], 0)
-        if param:
-            choice = ask(state, opts, seat, PEEK_CHOICE, 0b111, codes, params, restrict, rng, script)
-            if choice != KEEP:
-                mine = left_throne(seat, n) if choice == WITH_LEFT else right_throne(seat, n)
-                exchange_thrones(state, t, mine)
-                log(state, trace, EV_THRONES_SWAPPED, seat, t, mine, 0)
-                check_moon_pair(state, opts, t, trace)
-                check_moon_pair(state, opts, mine, trace)
-    elif effect == REPLACE_FROM_PILE:
-        if pile_left(state) > 0:
-            t = ask(state, opts, seat, REPLACE_TARGET, own if param == REACH_OWN else every, codes, params,
-                    restrict, rng, script)
-            new = draw_card(state)
-            old = put_on_throne(state, opts, t, new, NOBODY, rng)
-            log(state, trace, EV_REPLACE, seat, t, old, new)
-            check_moon_pair(state, opts, t, trace)
-    elif effect == HIDE_END:
-        hidden = min(param, state[END_SHOWN])
-        state[END_SHOWN] -= hidden
-        state[HIDDEN] += hidden
-        log(state, trace, EV_HIDE, seat, hidden, state[END_SHOWN], 0)
+# ---- a turn: the steps the rules take between decisions ----------------------------------------------
+@kernel(inline="always")
+def pend(state, kind, choices):
+    """Stop at a decision of the player whose turn it is: its kind and (unrestricted) legal answers."""
+    state[D_SEAT] = state[TURN_SEAT]
+    state[D_KIND] = kind
+    state[D_CHOICES] = choices
+    state[PHASE] = kind
 
 
-@kernel
-def play_turn(state, opts, codes, params, restrict, rng, script, trace):
-    """One turn of the player whose turn it is; sets END_REASON when the round ends."""
-    seat = state[TURN_SEAT]
-    n = state[PLAYERS]
-    state[LAST_TURN] = seat
+@kernel(inline="always")
+def start_turn(state):
+    """The turn of the player whose turn it is begins: reveal an End card, or draw."""
+    state[LAST_TURN] = state[TURN_SEAT]
     state[TURNS] += 1
-    if ask(state, opts, seat, TURN, (1 << DRAW) | (1 << REVEAL_END), codes, params, restrict, rng,
-           script) == REVEAL_END:
+    pend(state, TURN, (1 << DRAW) | (1 << REVEAL_END))
+
+
+@kernel
+def choose_turn(state, opts, answer, trace):
+    """The turn's choice: an End card revealed (the 4th ends the round), or a card drawn as the second
+    hand card, then what to do with one of the two."""
+    seat = state[TURN_SEAT]
+    if answer == REVEAL_END:
         state[END_SHOWN] += 1
         state[REVEALS] += 1
         log(state, trace, EV_REVEAL_END, seat, state[END_SHOWN], 0, 0)
         if state[END_SHOWN] == N_END:
             state[END_REASON] = END_CARDS
+        state[PHASE] = PH_END_TURN
         return
     state[DRAWN] = draw_card(state)
     state[DRAWS] += 1
     log(state, trace, EV_DRAW, seat, state[DRAWN], 0, 0)
-    answer = ask(state, opts, seat, ACT, act_choices(state, opts, seat), codes, params, restrict, rng, script)
+    pend(state, ACT, act_choices(state, opts, seat))
+
+
+@kernel
+def place(state, opts, throne, card, rng, trace):
+    """The turn's player swaps ``card`` from its hand into ``throne``."""
+    seat = state[TURN_SEAT]
+    old = put_on_throne(state, opts, throne, card, seat, rng)
+    state[SWAPS] += 1
+    log(state, trace, EV_SWAP, seat, card, throne, old)
+    check_moon_pair(state, opts, throne, trace)
+    end_act(state)
+
+
+@kernel
+def do_act(state, opts, answer, rng, trace):
+    """A hand card (the one held or the one drawn) swapped into a throne, played or discarded; the
+    other stays in hand."""
+    seat = state[TURN_SEAT]
+    n = state[PLAYERS]
     act, slot = answer // 2, answer % 2
     held, drawn = state[HAND + seat], state[DRAWN]
     used = drawn if slot else held
     state[HAND + seat] = held if slot else drawn
     state[DRAWN] = NO_CARD
-    if act == SWAP_LEFT or act == SWAP_RIGHT or act == SWAP_FAR:
-        if act == SWAP_LEFT:
-            throne = left_throne(seat, n)
-        elif act == SWAP_RIGHT:
-            throne = right_throne(seat, n)
-        else:
-            state[PLACING] = used
-            throne = ask(state, opts, seat, FAR_THRONE, ((1 << n) - 1) & ~own_thrones_mask(seat, n), codes, params,
-                         restrict, rng, script)
-            state[FAR_SWAPS] += 1
-            state[PLACING] = NO_CARD
-        old = put_on_throne(state, opts, throne, used, seat, rng)
-        state[SWAPS] += 1
-        log(state, trace, EV_SWAP, seat, used, throne, old)
-        check_moon_pair(state, opts, throne, trace)
+    if act == SWAP_LEFT:
+        place(state, opts, left_throne(seat, n), used, rng, trace)
+    elif act == SWAP_RIGHT:
+        place(state, opts, right_throne(seat, n), used, rng, trace)
+    elif act == SWAP_FAR:
+        state[PLACING] = used
+        pend(state, FAR_THRONE, ((1 << n) - 1) & ~own_thrones_mask(seat, n))
     elif act == PLAY:
         state[INTRIGUES] += 1
         log(state, trace, EV_INTRIGUE, seat, used, effect_of(opts, used), 0)
-        resolve_intrigue(state, opts, seat, used, codes, params, restrict, rng, script, trace)
-        to_discards(state, used)  # carried out, then placed on the discard pile
+        state[USED] = used
+        start_intrigue(state, opts, trace)
     else:
         to_discards(state, used)
         log(state, trace, EV_DISCARD, seat, used, 0, 0)
+        end_act(state)
+
+
+@kernel
+def start_intrigue(state, opts, trace):
+    """The intrigue card state[USED] is carried out: its first decision, or at once (hide_end, or a
+    replace_from_pile with the draw pile used up)."""
+    seat = state[TURN_SEAT]
+    n = state[PLAYERS]
+    card = state[USED]
+    effect, param = effect_of(opts, card), param_of(opts, card)
+    every = (1 << n) - 1
+    own = own_thrones_mask(seat, n)
+    if effect == SWAP_THRONES:
+        pend(state, SWAP_FIRST, own if param == REACH_OWN else every)
+    elif effect == PEEK_SWAP:
+        pend(state, PEEK_TARGET, every & ~own)
+    elif effect == REPLACE_FROM_PILE and pile_left(state) > 0:
+        pend(state, REPLACE_TARGET, own if param == REACH_OWN else every)
+    else:
+        if effect == HIDE_END:
+            hidden = min(param, state[END_SHOWN])
+            state[END_SHOWN] -= hidden
+            state[HIDDEN] += hidden
+            log(state, trace, EV_HIDE, seat, hidden, state[END_SHOWN], 0)
+        end_intrigue(state)
+
+
+@kernel
+def answer_intrigue(state, opts, kind, answer, rng, trace):
+    """An intrigue's decision answered: thrones exchanged, a throne card looked at, or one replaced."""
+    seat = state[TURN_SEAT]
+    n = state[PLAYERS]
+    if kind == SWAP_FIRST:
+        state[PENDING] = answer
+        pend(state, SWAP_SECOND, ((1 << n) - 1) & ~(1 << answer))
+        return
+    if kind == SWAP_SECOND:
+        exchange_thrones_seen(state, opts, seat, state[PENDING], answer, trace)
+    elif kind == PEEK_TARGET:
+        state[KNOWN + seat * MAX_PLAYERS + answer] = state[THRONE + answer]
+        state[PENDING] = answer
+        log(state, trace, EV_PEEK, seat, answer, state[THRONE + answer], 0)
+        if param_of(opts, state[USED]):
+            pend(state, PEEK_CHOICE, 0b111)
+            return
+    elif kind == PEEK_CHOICE:
+        if answer != KEEP:
+            mine = left_throne(seat, n) if answer == WITH_LEFT else right_throne(seat, n)
+            exchange_thrones_seen(state, opts, seat, state[PENDING], mine, trace)
+    else:  # REPLACE_TARGET
+        new = draw_card(state)
+        old = put_on_throne(state, opts, answer, new, NOBODY, rng)
+        log(state, trace, EV_REPLACE, seat, answer, old, new)
+        check_moon_pair(state, opts, answer, trace)
+    end_intrigue(state)
+
+
+@kernel(inline="always")
+def exchange_thrones_seen(state, opts, seat, a, b, trace):
+    exchange_thrones(state, a, b)
+    log(state, trace, EV_THRONES_SWAPPED, seat, a, b, 0)
+    check_moon_pair(state, opts, a, trace)
+    check_moon_pair(state, opts, b, trace)
+
+
+@kernel(inline="always")
+def end_intrigue(state):
+    """The intrigue card, carried out, is placed on the discard pile."""
+    to_discards(state, state[USED])
+    state[USED] = NO_CARD
+    end_act(state)
+
+
+@kernel(inline="always")
+def end_act(state):
+    """After the card was used: the draw pile used up ends the round (the turn is finished)."""
     if state[END_REASON] == 0 and pile_left(state) == 0:
         state[END_REASON] = END_PILE
+    state[PHASE] = PH_END_TURN
 
 
+@kernel(inline="always")
+def end_turn(state, opts):
+    """The card check (with OPT_CHECKS), then the next player."""
+    if opts[OPT_CHECKS] and not cards_accounted(state):
+        state[BROKEN] += 1
+    state[TURN_SEAT] = (state[TURN_SEAT] + 1) % state[PLAYERS]
+    state[PHASE] = PH_TURN_START
+
+
+# ---- the card check --------------------------------------------------------------------------------
 @kernel
 def cards_accounted(state):
     """All 28 court cards, each in exactly one place: thrones, hands, the drawn card, the draw pile,
@@ -393,89 +453,60 @@ def finish_round(state, opts, trace):
 
 
 @kernel
-def next_turn(state, opts, codes, params, restrict, rng, script, trace):
-    """The turn of the player whose turn it is (the card check with OPT_CHECKS); then the next player."""
-    play_turn(state, opts, codes, params, restrict, rng, script, trace)
-    if opts[OPT_CHECKS] and not cards_accounted(state):
-        state[BROKEN] += 1
-    state[TURN_SEAT] = (state[TURN_SEAT] + 1) % state[PLAYERS]
-
-
-@kernel
 def end_round(state, opts, trace):
     if state[END_REASON] != END_MOON_PAIR:
         score_round(state, opts, trace)
     finish_round(state, opts, trace)
 
 
-@kernel
-def play_out_round(state, opts, codes, params, restrict, rng, script, trace):
-    """The round's remaining turns and its end (the search's rollouts: no search seat plays)."""
-    while state[END_REASON] == 0:
-        next_turn(state, opts, codes, params, restrict, rng, script, trace)
-    end_round(state, opts, trace)
+# ---- the step kernel (balance.engine.step) --------------------------------------------------------
+@kernel(inline="always")
+def advance(state, table):
+    """Run the rules until a decision is pending or ``over``: a finished turn passes on; a turn starts,
+    or, once the round has ended, the round is scored."""
+    opts, rng, trace = table
+    if state[PHASE] == PH_END_TURN:
+        end_turn(state, opts)
+    if state[PHASE] == PH_TURN_START:
+        if state[END_REASON] == 0:
+            start_turn(state)
+        else:
+            end_round(state, opts, trace)
+            state[PHASE] = PH_ROUND_OVER
 
 
-# ---- the search policy: its turn's choice fixed at the start of its turn ---------------------------
-@kernel(ROLLOUT_SIGNATURE)
-def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
-    """The search's rollout (balance.engine.search): ``seat``'s turn with ``answer`` as its turn's
-    choice (the PREFER mask of that decision; its own restriction otherwise holds), the round to its
-    end, then rounds to ``horizon`` rounds in all (0: the end of the match), every player the
-    heuristic at its defaults (the rows prepare_rollouts filled); scored by ``rollout_score``.
-    Trace and script are empty."""
-    codes = ints[SEARCH_CODES]
-    rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS]
-    no_script = ints[SEARCH_CODES, :0]
-    no_trace = ints[:0, :TRACE_FIELDS]
-    own = restrict[seat, TURN, PREFER]
-    restrict[seat, TURN, PREFER] = 1 << answer
-    next_turn(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace)
-    restrict[seat, TURN, PREFER] = own
-    play_out_round(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace)
-    horizon = int(params[S_HORIZON])
-    rounds = 1
-    while not world[MATCH_OVER] and world[ROUND] < opts[OPT_MAX_ROUNDS] and (horizon == 0 or rounds < horizon):
-        deal_round(world, opts, rng, no_trace)
-        play_out_round(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace)
-        rounds += 1
-    return rollout_score(world, seat)
+@kernel(inline="always")
+def over(state):
+    """Nothing is pending: the round is over (scored, its stones handed out)."""
+    return state[PHASE] == PH_ROUND_OVER
 
 
-@kernel
-def fix_searched_turn(state, opts, codes, params, restrict, rng, search):
-    """The search seat whose turn begins chooses its turn's choice by the engine's search (nothing
-    happens between the turn's start and that choice, so it sees what it would see then), fixed as
-    the PREFER mask of the decision (its own mask kept aside), posed as play_turn poses it."""
-    ints, floats, rollout_restrict = search
-    seat = state[TURN_SEAT]
-    pose(state, seat, TURN, (1 << DRAW) | (1 << REVEAL_END), restrict)
-    if forced(state):
-        answer = answer_of(state)
+@kernel(inline="always")
+def pose_pending(state, table, restrict):
+    """The pending decision narrowed by its seat's restriction (balance.engine.decision.pose)."""
+    pose(state, state[D_SEAT], state[D_KIND], state[D_CHOICES], restrict)
+
+
+@kernel(inline="always")
+def apply_answer(state, table, answer):
+    """The pending decision answered: the turn's choice, the act, a Sun card's far throne, an
+    intrigue's decision."""
+    opts, rng, trace = table
+    kind = state[D_KIND]
+    if kind == TURN:
+        choose_turn(state, opts, answer, trace)
+    elif kind == ACT:
+        do_act(state, opts, answer, rng, trace)
+    elif kind == FAR_THRONE:
+        state[FAR_SWAPS] += 1
+        used = state[PLACING]
+        state[PLACING] = NO_CARD
+        place(state, opts, answer, used, rng, trace)
     else:
-        prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict)
-        answer = search_answer(state, int(params[seat, S_ROLLOUTS]), opts, params[seat], rollout_restrict,
-                               ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
-                               sample_world, play_out)
-    ints[SEARCH_SAVED, seat] = restrict[seat, TURN, PREFER]
-    restrict[seat, TURN, PREFER] = 1 << answer
+        answer_intrigue(state, opts, kind, answer, rng, trace)
 
 
-@kernel
-def play_round(state, opts, codes, params, restrict, rng, script, trace, search):
-    """A round; ``search``: the search's buffers (policies.new_search_buffers)."""
-    deal_round(state, opts, rng, trace)
-    while state[END_REASON] == 0:
-        seat = state[TURN_SEAT]
-        searching = codes[seat] == POLICY_SEARCH
-        if searching:
-            fix_searched_turn(state, opts, codes, params, restrict, rng, search)
-        next_turn(state, opts, codes, params, restrict, rng, script, trace)
-        if searching:
-            restrict[seat, TURN, PREFER] = search[0][SEARCH_SAVED, seat]
-    end_round(state, opts, trace)
-
-
+# ---- a match --------------------------------------------------------------------------------------
 @kernel
 def new_match(state, opts):
     state[:] = 0
@@ -484,100 +515,4 @@ def new_match(state, opts):
     state[WINNER] = NOBODY
     state[DRAWN] = NO_CARD
     state[PLACING] = NO_CARD
-    state[DECK_VALUE2] = deck_value2(opts)
-
-
-# ---- a match, one result row per round -------------------------------------------------------------
-@kernel
-def write_round(row, state, game_index, deal_index, rotation, first):
-    row[0], row[1], row[2], row[3] = game_index, deal_index, rotation, state[ROUND] - 1
-    row[4] = state[PLAYERS]
-    row[5] = first
-    row[6] = state[LAST_TURN]
-    row[7] = state[END_REASON]
-    row[8], row[9], row[10], row[11] = state[TURNS], state[DRAWS], state[SWAPS], state[FAR_SWAPS]
-    row[12], row[13], row[14] = state[INTRIGUES], state[REVEALS], state[HIDDEN]
-    for s in range(MAX_PLAYERS):
-        present = s < state[PLAYERS]
-        row[C_SEATS + s] = state[SCORE + s] if present else -1
-        row[C_SEATS + MAX_PLAYERS + s] = state[THRONE_SCORE + s] if present else -1
-        row[C_SEATS + 2 * MAX_PLAYERS + s] = state[ROUND_STONES + s] if present else -1
-        row[C_SEATS + 3 * MAX_PLAYERS + s] = state[STONES + s] if present else -1
-
-
-@kernel
-def play_match(out, base, state, opts, codes, params, restrict, rng, script, trace, search, game_index, deal_index,
-               rotation):
-    """Rounds until the match is decided or the round cap; rows out[base : base + max_rounds]."""
-    new_match(state, opts)
-    max_rounds = opts[OPT_MAX_ROUNDS]
-    while not state[MATCH_OVER] and state[ROUND] < max_rounds:
-        first = state[FIRST]
-        play_round(state, opts, codes, params, restrict, rng, script, trace, search)
-        write_round(out[base + state[ROUND] - 1], state, game_index, deal_index, rotation, first)
-    if not state[MATCH_OVER]:
-        log(state, trace, EV_CAP, NOBODY, state[ROUND], 0, 0)
-    played = state[ROUND]
-    for r in range(max_rounds):
-        row = out[base + r]
-        if r < played:
-            row[C_MATCH_WINNER] = state[WINNER]
-            row[C_LAST_ROUND] = 1 if r == played - 1 else 0
-            row[C_MATCH_CAPPED] = 0 if state[MATCH_OVER] else 1
-            row[C_MATCH_ROUNDS] = played
-        else:
-            for k in range(row.shape[0]):
-                row[k] = -1
-            row[0] = game_index
-
-
-@allocating_kernel(parallel=True)
-def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, slot_restrict, out):
-    """``count`` matches from global index ``start`` into ``out`` (count * max_rounds rows)."""
-    n = opts[OPT_PLAYERS]
-    max_rounds = opts[OPT_MAX_ROUNDS]
-    blocks = (count + BLOCK - 1) // BLOCK
-    claimed = np.zeros(1, dtype=np.int64)
-    # nobody restricted: each block's restrict stays all zero (a search seat's fixed turn choice is
-    # undone after its turn), so it is not seated again for every match
-    restricted = any_restriction(slot_restrict)
-    for _ in prange(blocks):  # threads claim blocks until none is left (kernels.claim_block)
-        b = claim_block(claimed)
-        while b < blocks:
-            state = np.zeros(STATE_SIZE, dtype=np.int64)
-            rng = np.empty(2, dtype=np.uint64)
-            codes = np.empty(n, dtype=np.int64)
-            params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
-            restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
-            no_script = np.zeros(0, dtype=np.int64)
-            no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
-            search = new_search_buffers()
-            for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-                game_index = start + i
-                deal_index, rotation = split_game_index(game_index, rotations)
-                seat_policies(rotation, slot_codes, slot_params, codes, params)
-                if restricted:
-                    seat_restrictions(rotation, slot_restrict, restrict)
-                open_stream(rng, seed, deal_index)
-                play_match(out, i * max_rounds, state, opts, codes, params, restrict, rng, no_script, no_trace,
-                           search, game_index, deal_index, rotation)
-            b = claim_block(claimed)
-
-
-@allocating_kernel
-def play_traced(seed, game_index, rotations, opts, slot_codes, slot_params, slot_restrict, script, trace):
-    """One match with the trace on, through the batch kernel's own code: (rows, final state)."""
-    n = opts[OPT_PLAYERS]
-    out = np.empty((opts[OPT_MAX_ROUNDS], N_COLUMNS), dtype=np.int64)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    rng = np.empty(2, dtype=np.uint64)
-    codes = np.empty(n, dtype=np.int64)
-    params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
-    restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
-    deal_index, rotation = split_game_index(game_index, rotations)
-    seat_policies(rotation, slot_codes, slot_params, codes, params)
-    seat_restrictions(rotation, slot_restrict, restrict)
-    open_stream(rng, seed, deal_index)
-    play_match(out, 0, state, opts, codes, params, restrict, rng, script, trace, new_search_buffers(), game_index,
-               deal_index, rotation)
-    return out, state
+    state[USED] = NO_CARD
