@@ -53,6 +53,24 @@ def test_random_rounds_conserve_cards_end_and_score_as_the_rulebook_says(mode):
             assert pos.score(pos.winner) == pos.points and pos.score(1 - pos.winner) == 0
 
 
+@pytest.mark.parametrize("mode", ["full", "cutthroat", "cutthroat_mercenaries"])
+def test_a_table_writes_no_observer_row_past_its_seats(mode):
+    """A deal zeroes of KNOWN and KNOWN_CONDEMNED only the rows an n-seat table can write
+    (rules.observer_rows): under random play every word past them stays zero."""
+    for seed in range(20):
+        stream = new_stream(seed, 9)
+        pos = Position.deal(mode, seed=seed)
+        n = int(pos.cfg[L.CFG_PLAYERS])
+        written = R.observer_rows(n)
+        for _ in range(400):
+            if pos.phase_code in (L.PH_ROUND_OVER, L.PH_REDEAL):
+                break
+            legal = pos.legal_codes()
+            R.apply_action(pos.s, pos.cfg, legal[below(stream, len(legal))])
+            for zone in (L.KNOWN, L.KNOWN_CONDEMNED):
+                assert not pos.s[zone + written:zone + L.PLAYERS * L.PLAYERS * L.TYPES].any(), pos.describe()
+
+
 @pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
 def test_matches_end_and_scores_move_only_by_round_points_or_mulligans(policy):
     setup = GAME.make_setup("full", 2, [(policy, {})] * 2)

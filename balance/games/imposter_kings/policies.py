@@ -273,7 +273,7 @@ def best_named(cfg, odds):
     """The card most likely in the opponent's hand (ties: the higher value; the Assassin first)."""
     best = -1
     best_score = -1.0
-    for t in range(TYPES):
+    for t in range(cfg[CFG_TYPES]):  # the mode's types: the others are in no deck
         if cfg[CFG_DECK + t] == 0:
             continue
         score = odds[t] + BASE_VALUE[t] * 1e-3 + (1e-2 if t == ASSASSIN else 0.0)
