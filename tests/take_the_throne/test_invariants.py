@@ -9,8 +9,9 @@ from balance.engine.rng import new_stream
 from balance.engine.runner import simulate
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.game import GAME
-from balance.games.take_the_throne.policies import new_work_buffer
-from balance.games.take_the_throne.rules import advance, deal
+from balance.games.take_the_throne.match import play_on
+from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer
+from balance.games.take_the_throne.rules import deal
 
 SETUPS = [("core", 3), ("core", 4), ("core", 5), ("mirror", 4), ("asymmetric", 5), ("two_player", 2)]
 # Every reading option away from its default, on a table where all of them can come up.
@@ -33,8 +34,8 @@ def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, 
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         rng = new_stream(7, deal_index)
         trace = np.zeros((400, L.TRACE_FIELDS), dtype=np.int64)
-        kernel_args = (opts, setup.policy_codes, setup.policy_params, setup.restrict, rng, np.zeros(0, np.int64),
-                       trace, new_work_buffer())
+        kernel_args = (opts, setup.policy_codes, setup.policy_params, setup.restrict, rng, trace,
+                       (new_work_buffer(), new_search_buffers()))
         deal(state, opts, rng)
         decks = sorted(int(state[L.OWNED + s]) for s in range(players))
         crown = [int(state[L.OWNED + s]) & L.CROWN_MASK for s in range(players)]
@@ -42,7 +43,8 @@ def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, 
         while state[L.WINNER] == L.NOBODY and state[L.ROUND] < opts[L.OPT_MAX_ROUNDS]:
             vp_before = state[L.VP: L.VP + players].copy()
             state[L.TRACE_LEN] = 0
-            advance(state, *kernel_args)
+            state[L.ROUND_STOP] = state[L.ROUND] + 1  # one round
+            play_on(state, *kernel_args)
             for s in range(players):
                 hand, discard, owned = state[L.HAND + s], state[L.DISCARD + s], state[L.OWNED + s]
                 assert hand & discard == 0, "a card in hand and discard pile at once"

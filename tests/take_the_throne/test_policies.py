@@ -8,8 +8,16 @@ from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.game import GAME
-from balance.games.take_the_throne.policies import decide, new_work_buffer
+from balance.games.take_the_throne.match import decide_posed
+from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer
 from balance.games.take_the_throne.rules import deal
+
+
+def decided(setup, state, seed):
+    """The answer of the deciding seat's policy to the decision posed in ``state``."""
+    return decide_posed(state, setup.extra["kernel_options"], setup.policy_codes, setup.policy_params, setup.restrict,
+                        new_stream(seed, 1), np.zeros((0, L.TRACE_FIELDS), np.int64),
+                        (new_work_buffer(), new_search_buffers()))
 
 
 def heuristic_decision(kind, seat, choices, played, revealed, seed):
@@ -26,8 +34,7 @@ def heuristic_decision(kind, seat, choices, played, revealed, seed):
     for s in revealed:
         state[L.REVEALED + s] = 1
     state[D_SEAT], state[D_KIND], state[D_CHOICES] = seat, kind, choices
-    return decide(state, setup.policy_codes, setup.policy_params, new_stream(seed, 1), np.zeros(0, np.int64),
-                  new_work_buffer())
+    return decided(setup, state, seed)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -64,8 +71,7 @@ def mirror_selection(seat, monarch_deck, seed):
         state[L.OWNED + s] = state[L.HAND + s] = state[L.SHOWN + s] = house
     state[L.OWNED] = state[L.HAND] = L.mask_of(L.CARD_IDS[name] for name in monarch_deck)
     state[D_SEAT], state[D_KIND], state[D_CHOICES] = seat, L.SELECT_CARD, state[L.HAND + seat]
-    return decide(state, setup.policy_codes, setup.policy_params, new_stream(seed, 1), np.zeros(0, np.int64),
-                  new_work_buffer())
+    return decided(setup, state, seed)
 
 
 @pytest.mark.parametrize("seed", range(8))

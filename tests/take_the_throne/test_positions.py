@@ -1,4 +1,5 @@
-"""Take the Throne: the rulebook's example turns and every card's effect, as scripted positions.
+"""Take the Throne: the rulebook's example turns and every card's effect, as positions stepped
+through the rules kernel.
 
 Seats: 0 is the Monarch unless said otherwise; reveal and resolution go clockwise 0, 1, 2, 3.
 """
@@ -33,6 +34,43 @@ def test_example_turn_2_sabotage_makes_helen_charge_and_take_the_throne():
     assert sorted(p.deck(0)) == sorted(CORE_HOUSE)  # Jon takes Helen's house cards
     for seat in range(4):  # everybody retrieves every card
         assert sorted(p.hand(seat)) == sorted(p.deck(seat)) and p.discard(seat) == []
+
+
+def test_example_turn_2_one_decision_at_a_time():
+    # The same round answered through the step verbs: every answer has a name (a card, a player),
+    # the chosen cards stay hidden in their hands until everyone has chosen, and a face-down card
+    # is seen only by its player.
+    p = Position(4)
+    assert p.legal() == sorted(CORE_CROWN) and p.decider == 0
+    p.apply("consolidate")
+    assert p.legal() == sorted(CORE_HOUSE) and p.decider == 1
+    assert "consolidate" in p.hand(0) and p.view(1)["in_play"] == [[], [], [], []]
+    for card in ("attack", "sabotage", "infiltrate"):
+        p.apply(card)
+    assert p.decider == 2 and p.legal() == ["seat 0", "seat 1", "seat 3"]  # Sabotage's target
+    assert p.view(2)["in_play"] == [["consolidate"], ["attack"], ["sabotage"], ["face down"]]
+    assert p.view(3)["in_play"][3] == ["infiltrate"]
+    with pytest.raises(ValueError):
+        p.apply("seat 2")  # not itself
+    p.apply(3)
+    assert p.decider == 3 and p.legal() == ["attack", "charge", "feint", "sabotage"]  # Helen's replacement
+    p.apply("charge")
+    assert p.legal() == ["seat 3"]  # the Monarch's tie-break among one: forced, yet posed
+    p.apply("seat 3")
+    assert p.monarch == 3 and p.vp == [1, 1, 1, 2]
+    assert p.scores() == [-1.0, -1.0, -1.0, 1.0]  # each seat's VP lead over the best other
+    assert not p.over and p.decider is None
+
+
+def test_a_won_game_is_over_and_asks_nothing():
+    p = Position(4, vp=[6, 1, 1, 1])
+    p.play_round({0: "defend", 1: "charge", 2: "charge", 3: "attack"})
+    assert p.winner == 0 and p.over and p.legal() == []
+    assert p.scores() == [27.0, -27.0, -27.0, -27.0]  # the lead and WIN_SCORE
+    with pytest.raises(ValueError):
+        p.apply("attack")
+    with pytest.raises(ValueError):
+        p.play_round({0: "raid", 1: "attack", 2: "attack", 3: "attack"})
 
 
 def test_raid_discards_the_chosen_card_and_monarch_breaks_ties():

@@ -8,11 +8,13 @@ import hashlib
 import numpy as np
 import pytest
 
+from balance.engine.decision import pose
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.game import GAME
-from balance.games.take_the_throne.policies import ask, new_work_buffer
-from balance.games.take_the_throne.rules import advance, deal
+from balance.games.take_the_throne.match import decide_posed, play_on
+from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer
+from balance.games.take_the_throne.rules import deal
 
 CARD_KINDS = (L.SELECT_CARD, L.REPLACEMENT_CARD, L.FEINT_EXTRA)
 
@@ -21,6 +23,11 @@ def restricted(mode, players, policy, seat, side, card):
     """A setup (no rotation) whose seat ``seat`` forbids or prefers ``card``; the others are free."""
     seats = [(policy, {}, {side: [L.CARD_NAMES[card]]}) if s == seat else (policy, {}) for s in range(players)]
     return GAME.make_setup(mode, players, seats, rotate=False)
+
+
+def mind():
+    """The policies' scratch buffers (the work buffer, the search's buffers)."""
+    return new_work_buffer(), new_search_buffers()
 
 
 def positions(mode, players, policy, count, seed):
@@ -32,14 +39,20 @@ def positions(mode, players, policy, count, seed):
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         rng = new_stream(seed, d)
         deal(state, opts, rng)
-        for _ in range(d % 7):  # positions from every stage of a game
-            if state[L.WINNER] != L.NOBODY:
-                break
-            advance(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, rng,
-                    np.zeros(0, np.int64), np.zeros((0, L.TRACE_FIELDS), np.int64), new_work_buffer())
+        state[L.ROUND_STOP] = d % 7  # positions from every stage of a game
+        play_on(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, rng,
+                np.zeros((0, L.TRACE_FIELDS), np.int64), mind())
         if state[L.WINNER] == L.NOBODY:
             out.append(state)
     return out
+
+
+def ask(setup, state, kind, seat, choices, rng):
+    """Pose a decision of ``kind`` to ``seat`` in ``state`` (narrowed by its restriction) and let the
+    engine decide it."""
+    pose(state, seat, kind, choices, setup.restrict)
+    return decide_posed(state, setup.extra["kernel_options"], setup.policy_codes, setup.policy_params,
+                        setup.restrict, rng, np.zeros((0, L.TRACE_FIELDS), np.int64), mind())
 
 
 @pytest.mark.parametrize("mode, players", [("core", 4), ("asymmetric", 5), ("two_player", 2)])
@@ -61,8 +74,7 @@ def test_a_restricted_seat_obeys_its_restriction_in_every_card_decision(mode, pl
                     setup = setups[key]
                     kind = CARD_KINDS[(i + card) % len(CARD_KINDS)]
                     state = position.copy()
-                    answer = ask(state, kind, seat, legal, setup.policy_codes, setup.policy_params, setup.restrict,
-                                 new_stream(i, card), np.zeros(0, np.int64), new_work_buffer())
+                    answer = ask(setup, state, kind, seat, legal, new_stream(i, card))
                     asked += 1
                     assert legal >> answer & 1
                     if side == "forbid" and legal != 1 << card:

@@ -2,28 +2,39 @@
 restriction, its card is a function of its seat's information and its stream, replays equal the
 batch, and it beats the heuristic it uses for its rollouts."""
 
+import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from balance.engine.decision import PREFER
-from balance.engine.rng import bit_count, bit_index, new_stream, random_bit
+from balance.engine.decision import D_CHOICES, D_SEAT
+from balance.engine.rng import bit_count, new_stream, random_bit
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.game import GAME
-from balance.games.take_the_throne.policies import new_search_buffers
-from balance.games.take_the_throne.rules import fix_searched_cards
+from balance.games.take_the_throne.match import decide_posed
+from balance.games.take_the_throne.rules import advance, apply_answer, pose_pending
 
-from tests.take_the_throne.test_restrict import positions
+from tests.take_the_throne.test_restrict import mind, positions
 
 QUICK = {"rollouts": 4, "horizon": 2}
 
 
-def searched_card(setup, state, seat, stream_key):
-    """The card the search seat ``seat`` fixes for the coming round (its PREFER mask after
-    fix_searched_cards), on a copy of ``state``."""
-    restrict = setup.restrict.copy()
-    fix_searched_cards(state.copy(), setup.extra["kernel_options"], setup.policy_codes, setup.policy_params,
-                       restrict, new_stream(*stream_key), new_search_buffers())
-    return bit_index(int(restrict[seat, L.SELECT_CARD, PREFER]))
+def searched_card(setup, state, seat, stream_key, others_pick=min):
+    """The card the search seat ``seat`` selects in the round starting in ``state`` (the engine's
+    decide at its posed selection), on a copy of ``state``; the seats asked before it select
+    ``others_pick`` of their cards (their choices are hidden from it)."""
+    state = state.copy()
+    opts = setup.extra["kernel_options"]
+    table = (opts, new_stream(*stream_key), np.zeros((0, L.TRACE_FIELDS), np.int64))
+    state[L.ROUND_STOP] = state[L.ROUND] + 1
+    advance(state, table)
+    while state[D_SEAT] != seat:
+        choices = int(state[D_CHOICES])
+        apply_answer(state, table, others_pick(c for c in range(L.N_CARDS) if choices >> c & 1))
+        advance(state, table)
+    assert state[L.PHASE] == L.SELECT_CARD
+    pose_pending(state, table, setup.restrict)
+    return decide_posed(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, table[1], table[2],
+                        mind())
 
 
 def search_at(mode, players, seat, restriction=None):
@@ -81,8 +92,10 @@ def redeal_unseen(state, other, rng_seed):
 
 def test_the_card_depends_only_on_the_seats_view():
     # Asymmetric 4p: every player's 2 random house cards (the Monarch's 4 crown cards) are hidden
-    # until played. Same view, other hidden cards, same stream: the same card.
+    # until played, and so are the cards the seats before it chose this round. Same view, other
+    # hidden cards, other choices, same stream: the same card.
     compared = 0
+    other_choices = 0
     for i, position in enumerate(positions("asymmetric", 4, "heuristic", 16, seed=8)):
         seat = i % 4
         setup = search_at("asymmetric", 4, seat)
@@ -90,11 +103,14 @@ def test_the_card_depends_only_on_the_seats_view():
         if bit_count(int(hand if hand else position[L.DISCARD + seat])) < 2:
             continue
         chosen = searched_card(setup, position, seat, (i, 1))
+        if seat > 0:
+            assert searched_card(setup, position, seat, (i, 1), others_pick=max) == chosen
+            other_choices += 1
         for other in range(4):
             if other != seat and position[L.OWNED + other] != position[L.SHOWN + other]:
                 assert searched_card(setup, redeal_unseen(position, other, i), seat, (i, 1)) == chosen
                 compared += 1
-    assert compared > 10
+    assert compared > 10 and other_choices > 5
 
 
 def test_replay_equals_batch_with_search_seats():

@@ -10,8 +10,8 @@ from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_sea
 from balance.engine.rng import new_stream
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.options import FAMILY, LADDER, MODE_CODES, MODES, OPTIONS, POLICIES
+from balance.games.take_the_throne.match import N_FIXED_COLUMNS, play_game, simulate_batch
 from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer
-from balance.games.take_the_throne.rules import N_FIXED_COLUMNS, play_game, simulate_batch
 from balance.games.take_the_throne.transcript import describe_events
 
 SEAT_COLUMNS = [f"vp_{s}" for s in range(L.MAX_PLAYERS)] + [f"reigns_{s}" for s in range(L.MAX_PLAYERS)]
@@ -165,8 +165,8 @@ class TakeTheThrone(Game):
             }))
         return pd.concat(parts, ignore_index=True)
 
-    def play_traced(self, setup: Setup, seed: int, game_index: int, script: np.ndarray | None = None):
-        """Play one game through the kernel with the trace on: (state, trace rows)."""
+    def play_traced(self, setup: Setup, seed: int, game_index: int):
+        """Play one game through the batch's own loop with the trace on: (state, trace rows)."""
         deal_index, rotation = divmod(game_index, setup.rotations)
         codes = np.empty(setup.players, dtype=np.int64)
         params = np.empty_like(setup.policy_params)
@@ -175,9 +175,8 @@ class TakeTheThrone(Game):
         seat_restrictions(rotation, setup.restrict, restrict)
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
-        script = np.zeros(0, dtype=np.int64) if script is None else script
-        play_game(state, setup.extra["kernel_options"], codes, params, restrict, new_stream(seed, deal_index), script,
-                  trace, new_work_buffer(), new_search_buffers())
+        play_game(state, setup.extra["kernel_options"], codes, params, restrict, new_stream(seed, deal_index), trace,
+                  (new_work_buffer(), new_search_buffers()))
         return state, trace[: state[L.TRACE_LEN]]
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:

@@ -1,6 +1,7 @@
 """Take the Throne: cards, the state record's layout, decision kinds and trace events.
 
-Shared by the rules kernel (rules.py) and the policies (policies.py); nothing here acts.
+Shared by the rules kernel (rules.py), the policies (policies.py) and the game loop (match.py);
+nothing here acts.
 
 Cards are small integers; a set of cards (a hand, a discard pile, a player's whole deck) is a
 bit mask with bit ``card``. Every house deck holds at most one card of each kind and there is
@@ -121,9 +122,19 @@ CHARGE_CLASHES = TAKES + 1  # rounds where several Charges cancelled
 AMBUSHES = CHARGE_CLASHES + 1
 ENTRAP_FLIPS = AMBUSHES + 1  # Entrap changed who holds the throne
 TRACE_LEN = ENTRAP_FLIPS + 1  # events written to the trace buffer
-SCRIPT_POS = TRACE_LEN + 1  # next decision read from the script (scripted policy)
-SCRIPT_ERROR = SCRIPT_POS + 1  # 1 once a scripted decision was missing or illegal
-STATE_SIZE = SCRIPT_ERROR + 1
+PHASE = TRACE_LEN + 1  # where the rules stand (PH_* below; a decision kind while that decision is pending)
+ROUND_STOP = PHASE + 1  # the rules stop at a round's start once ROUND reaches this (a position's round,
+# a rollout's horizon; NEVER in a game)
+STAGE = ROUND_STOP + 1  # PH_REVEAL or PH_AWARD: the stage a decision taken inside it returns to
+CURSOR = STAGE + 1  # the stage's next step: a reveal (k-th seat from the Monarch), or an end-of-turn
+# text (2k + slot: the k-th seat's main card, then its Feint's additional card)
+ACTING = CURSOR + 1  # the revealed card whose immediate action resolves (NO_CARD: none), or the
+# end-of-turn text that asked (Authority, Raven)
+TAKER = ACTING + 1  # who takes the throne this round (NOBODY: the Monarch keeps or takes it back)
+RETAINED = TAKER + 1  # 1 when the Monarch retains it
+ALLY_SETTLED = RETAINED + 1  # 1 once this round's Ally offer was made (the taker decides once)
+STATE_SIZE = ALLY_SETTLED + 1
+NEVER = 1 << 62  # ROUND_STOP of a game played to its end
 
 # ---- decision kinds (state[D_KIND]): every choice is "pick one set bit of this mask" -------
 # A card mask has bit ``card`` per card id above; a seat mask bit ``seat``.
@@ -138,7 +149,23 @@ TIE_BREAK = 7  # seat mask: the Monarch picks the taker among tied
 ENTRAP_GIVE = 8  # seat mask
 ALLY_ACCEPT = 9  # mask 0b11: bit 0 decline, bit 1 take the extra VP
 STEAL_VICTIM = 10  # seat mask (Raven, Authority)
+N_KINDS = 11
 DECLINE, ACCEPT = 0, 1
+ALLY_WORDS = ("decline", "accept")  # the readable names of ALLY_ACCEPT's answers
+CARD_KINDS = (SELECT_CARD, REPLACEMENT_CARD, FEINT_EXTRA)  # the kinds whose answers are cards (else seats, or Ally's)
+
+# ---- phases (state[PHASE]): a pending decision's kind (above), or a step the rules take alone
+PH_ROUND_START = N_KINDS  # between rounds: the game ends (a winner, the round cap), stops (ROUND_STOP), or a round starts
+PH_SELECT = PH_ROUND_START + 1  # every player without a card chosen chooses; then the cards are played
+PH_REVEAL = PH_SELECT + 1  # reveals clockwise from the Monarch, each immediate action at once
+PH_COMMAND_REPLACE = PH_REVEAL + 1  # Command, after its look: a house player replaces its card
+PH_SETTLE = PH_COMMAND_REPLACE + 1  # resolution: Defend, the contest checks, who would take (the Monarch breaks ties)
+PH_ENTRAP = PH_SETTLE + 1  # resolution: Entrap and Abdicate settle who holds the throne
+PH_TALLY = PH_ENTRAP + 1  # VP for the throne
+PH_AWARD = PH_TALLY + 1  # the other end-of-turn texts, clockwise from the Monarch
+PH_CLEANUP = PH_AWARD + 1  # cleanup, the round counted, the win check
+PH_TWO_PLAYER = PH_CLEANUP + 1  # the 2-player round after its selection (no decision is left in it)
+PH_GAME_OVER = PH_TWO_PLAYER + 1
 
 # ---- trace events: rows (round, event, seat, card, other, value) --------------------------
 TRACE_FIELDS = 6
@@ -156,4 +183,4 @@ VP_REASONS = ("retains the throne", "takes the throne", "Consolidate", "Sabotage
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
 # POLICY_RANDOM = 0 is the engine's (uniform over the legal answers, the same code in every game).
-POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH, POLICY_SCRIPTED = range(1, 5)
+POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH = range(1, 4)

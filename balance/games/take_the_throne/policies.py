@@ -1,8 +1,8 @@
-"""Take the Throne: compiled policies. Every decision of the kernel comes through ``decide``.
-
-A decision is "pick one set bit of ``choices``" (a card mask or a seat mask, see layout.py),
-posed through the engine's decision interface (balance.engine.decision): a seat's restriction has
-already narrowed the choices, so every policy binds to it without knowing. Policies:
+"""Take the Throne: compiled policies. Each answers a decision the rules posed (the engine's shared
+header at state offsets 0-2, narrowed by the seat's restriction, so every policy binds to it
+without knowing): "pick one set bit of state[D_CHOICES]" (a card mask or a seat mask, see
+layout.py). The engine's ``decide`` (balance.engine.step) asks ``policy`` after a forced answer
+and the random policy, and ``search_at`` when ``policy`` returns SEARCH. Policies:
 - random: uniform over the legal choices.
 - greedy: fixed card priorities (house: Charge, Infiltrate, Attack, ...; Monarch: Defend,
   Consolidate, Raid, ...), targets the VP leader, breaks ties towards the lowest VP.
@@ -17,10 +17,8 @@ already narrowed the choices, so every policy binds to it without knowing. Polic
   card choice: ``rollouts`` worlds dealt from the seat's view (``sample_world``), each candidate
   card played in each world for ``horizon`` rounds (0: to the end of the game) with the heuristic
   at its defaults as every player's rollout policy, scored by the seat's VP lead and the win
-  (``rollout_score``); the best mean. The card is chosen before the round's selection (nothing
-  public happens between the round's start and the simultaneous selection), by
-  ``rules.fix_searched_cards``; every other decision is the heuristic's at its defaults.
-- scripted: replays a list of decisions (tests, positions).
+  (``rollout_score``); the best mean. The rollouts play through the rules' own loop
+  (``play_out``); every other decision is the heuristic's at its defaults.
 
 What a policy sees: what every player knows who remembers every shown card. At the card
 selection, the cards each player can play from, as far as they were shown: the decks of the core
@@ -33,24 +31,26 @@ revealed cards: a face-down card is any of the cards its player chose from (poss
 
 import numpy as np
 
-from balance.engine.kernels import allocating_kernel, kernel
-
-from balance.engine.decision import (
-    D_CHOICES, D_KIND, D_SEAT, POLICY_RANDOM, answer_of, forced, pose, random_answer)
+from balance.engine.decision import D_CHOICES, D_KIND
 from balance.engine.game import MAX_POLICY_PARAMS
+from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers, seat_rollout_players
+from balance.engine.search import (
+    DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players,
+)
+from balance.engine.step import SEARCH, no_search, play
 from balance.games.take_the_throne.layout import (
-    ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, AMBUSH_VP, ATTACK, AUTHORITY, CHAOS, CHARGE, COMMAND,
+    ABDICATE, ACCEPT, ALLY, ALLY_ACCEPT, AMBUSH, AMBUSH_VP, ATTACK, AUTHORITY, CHAOS, CHARGE, CHOICE, COMMAND,
     COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECLINE, DEFEND,
     DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, EXTRA, FEINT, FEINT_EXTRA, HAND, INFILTRATE, MAIN,
-    MAX_PLAYERS, MIRROR_CROWN_POOL_MASK, MIRROR_HOUSE_POOL_MASK, MODE_TWO_PLAYER, MONARCH, NOBODY, NO_CARD, N_CARDS,
-    OWNED, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH, RAID, RAID_TARGET, RAVEN, REINFORCE,
-    REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, RULESET, SABOTAGE, SABOTAGE_TARGET, SCRIPT_ERROR,
-    SCRIPT_POS, SELECT_CARD, SHOWN, STATE_SIZE, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK, VIEWED_CARD,
-    VIEWED_SEAT, VP, WIN_VP, WINNER,
+    MAX_PLAYERS, MIRROR_CROWN_POOL_MASK, MIRROR_HOUSE_POOL_MASK, MODE_TWO_PLAYER, MONARCH, NEVER, NOBODY, NO_CARD,
+    N_CARDS, OWNED, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, RAID, RAID_TARGET, RAVEN, REINFORCE,
+    REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, ROUND, ROUND_STOP, RULESET, SABOTAGE,
+    SABOTAGE_TARGET, SELECT_CARD, SHOWN, STATE_SIZE, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK,
+    TRACE_FIELDS, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, WINNER,
 )
 from balance.games.take_the_throne.options import HEURISTIC_PARAMS
+from balance.games.take_the_throne.rules import advance, apply_answer, available_cards, over, pose_pending
 
 # ---- heuristic parameters (index into the seat's parameter row) ---------------------------
 P_W_ATTACK, P_W_INFILTRATE, P_W_CHARGE, P_W_DOMINATE, P_W_OTHER, P_THRONE_VALUE, P_WIN_VALUE, P_KEEP_COST, \
@@ -76,9 +76,9 @@ WORK_WIDTH = max(N_CARDS, MAX_POLICY_PARAMS)
 
 # The search's buffers (one set per block of games; see new_search_buffers): an int64 matrix of
 # STATE_SIZE columns, a float64 matrix and the rollouts' restrictions.
-SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES, SEARCH_SAVED = range(4)  # int rows: a sampled world, the
-# world a rollout plays on, every rollout player's policy code, the searchers' own PREFER masks
-SEARCH_INT_ROWS = 4
+SEARCH_SAMPLED, SEARCH_WORLD, SEARCH_CODES = range(3)  # int rows: a sampled world, the world a
+# rollout plays on, every rollout player's policy code
+SEARCH_INT_ROWS = 3
 # float rows: the rollouts' work buffer (WORK_ROWS rows), then one parameter row per player, then
 # the driver's totals per card
 SEARCH_PARAMS = WORK_ROWS
@@ -139,13 +139,6 @@ def softmax_pick(rng, choices, work):
         if pick <= 0.0:
             return c
     return best
-
-
-@kernel(inline="always")
-def available_cards(state, seat):
-    """What a player can play from: the hand, or the discard pile when the hand is empty."""
-    hand = state[HAND + seat]
-    return hand if hand != 0 else state[DISCARD + seat]
 
 
 @kernel(inline="always")
@@ -566,72 +559,7 @@ def contest_strength(card, a, b):
     return STRENGTH[card]
 
 
-# ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
-@kernel(DETERMINIZE_SIGNATURE)
-def sample_world(state, sampled, seat, opts, ints, rng):
-    """A world consistent with what ``seat`` knows at the round's card choice (the view the
-    heuristic reads, see the module docstring), built from that view alone: a copy of the state in
-    which every other player's unshown cards (Mirror's and Asymmetric's random cards never played:
-    they are in the hand) are dealt again at random from the cards its deck may hold that nobody
-    has been shown. Only how many such cards a player holds is read (deck sizes are public), never
-    which, so one view and one stream give one world. Everything else is shown or public; the
-    others' choices this round are not made yet (the rollouts draw them)."""
-    copy_world(sampled, state, STATE_SIZE)
-    for other in range(state[PLAYERS]):
-        if other == seat:
-            continue
-        unseen = bit_count(state[OWNED + other]) - bit_count(state[SHOWN + other])
-        if unseen == 0:
-            continue
-        pool = MIRROR_CROWN_POOL_MASK if other == state[MONARCH] else MIRROR_HOUSE_POOL_MASK
-        candidates = pool & ~state[SHOWN + other]
-        dealt = 0
-        for _ in range(unseen):
-            card = random_bit(rng, candidates)
-            candidates &= ~(1 << card)
-            dealt |= 1 << card
-        sampled[OWNED + other] = state[SHOWN + other] | dealt
-        sampled[HAND + other] = (state[HAND + other] & state[SHOWN + other]) | dealt
-
-
-@kernel
-def rollout_score(world, seat):
-    """A rollout's end for ``seat``: its VP lead over the best other player, plus WIN_SCORE for a
-    won game (minus for a lost one)."""
-    best_other = -1
-    for s in range(world[PLAYERS]):
-        if s != seat and (best_other < 0 or world[VP + s] > best_other):
-            best_other = world[VP + s]
-    score = float(world[VP + seat] - best_other)
-    if world[WINNER] == seat:
-        return score + WIN_SCORE
-    if world[WINNER] != NOBODY:
-        return score - WIN_SCORE
-    return score
-
-
-@kernel
-def prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict):
-    """Every rollout player plays the heuristic at its defaults (the search buffers' rows)."""
-    seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
-                         floats[SEARCH_PARAMS:], rollout_restrict)
-
-
-# ---- dispatch -----------------------------------------------------------------------------
-@kernel
-def scripted_choice(state, choices, script):
-    """The next scripted decision. A missing or illegal one sets SCRIPT_ERROR (the position API
-    reports it) and takes the lowest legal choice, so the kernel itself never raises."""
-    pos = state[SCRIPT_POS]
-    state[SCRIPT_POS] = pos + 1
-    if pos < len(script):
-        value = script[pos]
-        if value >= 0 and choices >> value & 1:
-            return value
-    state[SCRIPT_ERROR] = 1
-    return bit_index(choices & -choices)
-
-
+# ---- the policies' answers ------------------------------------------------------------------
 @kernel
 def greedy_choice(state, kind, seat, choices, rng):
     if kind == SELECT_CARD or kind == REPLACEMENT_CARD or kind == FEINT_EXTRA:
@@ -683,35 +611,97 @@ def heuristic_choice(state, kind, seat, choices, rng, work):
     return seat_with_max_vp(state, choices, rng)
 
 
-@kernel
-def decide(state, policy_codes, policy_params, rng, script, work):
-    """The one door through which every decision of the kernel passes: the pending decision (the
-    engine's header D_SEAT, D_KIND, D_CHOICES, already narrowed by the seat's restriction) is part
-    of the state, so this is compiled once, not once per decision kind."""
-    if forced(state):
-        return answer_of(state)  # nothing to decide
-    seat = state[D_SEAT]
-    code = policy_codes[seat]
-    if code == POLICY_RANDOM:
-        return random_answer(state, rng)
+# ---- every decision but the random policy's (balance.engine.step.decide) ----------------------
+@kernel(inline="always")
+def policy(state, table, seat, code, params_row, rng, mind):
+    """The seat's answer to the posed decision by its policy ``code`` (parameter row
+    ``params_row``); a search seat's card is the search's (SEARCH), its other answers the
+    heuristic's at its defaults. ``mind``: (the work buffer, the search's buffers)."""
+    work = mind[0]
     kind = state[D_KIND]
     choices = state[D_CHOICES]
     if code == POLICY_GREEDY:
         return greedy_choice(state, kind, seat, choices, rng)
     if code == POLICY_HEURISTIC:
         for k in range(MAX_POLICY_PARAMS):
-            work[ROW_PARAMS, k] = policy_params[seat, k]
+            work[ROW_PARAMS, k] = params_row[k]
         return heuristic_choice(state, kind, seat, choices, rng, work)
-    if code == POLICY_SEARCH:  # its card was fixed before the round (rules.fix_searched_cards)
-        for k in range(MAX_POLICY_PARAMS):
-            work[ROW_PARAMS, k] = HEURISTIC_DEFAULTS[k]
-        return heuristic_choice(state, kind, seat, choices, rng, work)
-    return scripted_choice(state, choices, script)
+    if kind == SELECT_CARD:  # POLICY_SEARCH
+        return SEARCH
+    for k in range(MAX_POLICY_PARAMS):
+        work[ROW_PARAMS, k] = HEURISTIC_DEFAULTS[k]
+    return heuristic_choice(state, kind, seat, choices, rng, work)
 
 
-@kernel(inline="always")
-def ask(state, kind, seat, choices, policy_codes, policy_params, restrict, rng, script, work):
-    """Pose a decision (a ``kind`` and its legal ``choices``) to ``seat``'s policy, narrowed by the
-    seat's restriction."""
-    pose(state, seat, kind, choices, restrict)
-    return decide(state, policy_codes, policy_params, rng, script, work)
+# ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
+@kernel(DETERMINIZE_SIGNATURE)
+def sample_world(state, sampled, seat, opts, ints, rng):
+    """A world consistent with what ``seat`` knows at the round's card choice (the view the
+    heuristic reads, see the module docstring), built from that view alone: a copy of the state in
+    which every other player's unshown cards (Mirror's and Asymmetric's random cards never played:
+    they are in the hand) are dealt again at random from the cards its deck may hold that nobody
+    has been shown. Only how many such cards a player holds is read (deck sizes are public), never
+    which, so one view and one stream give one world. Everything else is shown or public but the
+    cards the others chose this round (the selection is simultaneous): they are left unmade, and
+    the rollouts draw them."""
+    copy_world(sampled, state, STATE_SIZE)
+    for other in range(state[PLAYERS]):
+        if other == seat:
+            continue
+        sampled[CHOICE + other] = NO_CARD
+        unseen = bit_count(state[OWNED + other]) - bit_count(state[SHOWN + other])
+        if unseen == 0:
+            continue
+        pool = MIRROR_CROWN_POOL_MASK if other == state[MONARCH] else MIRROR_HOUSE_POOL_MASK
+        candidates = pool & ~state[SHOWN + other]
+        dealt = 0
+        for _ in range(unseen):
+            card = random_bit(rng, candidates)
+            candidates &= ~(1 << card)
+            dealt |= 1 << card
+        sampled[OWNED + other] = state[SHOWN + other] | dealt
+        sampled[HAND + other] = (state[HAND + other] & state[SHOWN + other]) | dealt
+
+
+@kernel
+def rollout_score(world, seat):
+    """A rollout's end for ``seat``: its VP lead over the best other player, plus WIN_SCORE for a
+    won game (minus for a lost one)."""
+    best_other = -1
+    for s in range(world[PLAYERS]):
+        if s != seat and (best_other < 0 or world[VP + s] > best_other):
+            best_other = world[VP + s]
+    score = float(world[VP + seat] - best_other)
+    if world[WINNER] == seat:
+        return score + WIN_SCORE
+    if world[WINNER] != NOBODY:
+        return score - WIN_SCORE
+    return score
+
+
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
+    """The search's rollout: ``seat`` plays ``card`` (its pending selection in ``world``), then the
+    round and on to ``horizon`` rounds in all (0: the end of the game) through the rules' own loop,
+    every player the heuristic at its defaults (the rows search_at filled; the searcher keeps its
+    restriction); scored by ``rollout_score``. No trace."""
+    horizon = int(params[S_HORIZON])
+    world[ROUND_STOP] = world[ROUND] + horizon if horizon else NEVER
+    table = (opts, rng, ints[:0, :TRACE_FIELDS])
+    mind = (floats[:WORK_ROWS], (ints, floats, restrict))
+    apply_answer(world, table, card)
+    play(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind,
+         advance, over, pose_pending, apply_answer, policy, no_search)
+    return rollout_score(world, seat)
+
+
+@kernel
+def search_at(state, table, seat, params_row, restrict, rng, mind):
+    """The search's card for ``seat`` (its posed selection): every rollout player the heuristic at
+    its defaults, the driver balance.engine.search with ``sample_world`` and ``play_out``."""
+    ints, floats, rollout_restrict = mind[1]
+    seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
+                         floats[SEARCH_PARAMS:], rollout_restrict)
+    return search_answer(state, int(params_row[S_ROLLOUTS]), table[0], params_row, rollout_restrict,
+                         ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
+                         sample_world, play_out)

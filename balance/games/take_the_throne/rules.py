@@ -1,62 +1,49 @@
-"""Take the Throne: the rules kernel. Every rule of the game is here, once.
+"""Take the Throne: the rules kernel. Every rule of the game is here, once; no policy is.
 
-The state record is laid out in layout.py. The kernel's arguments,
-``opts, codes, params, restrict, rng, script, trace, work``, are passed along to every function that needs
-them: the rule options vector, the policy code and parameter row of each seat, the game's random
-stream, the scripted decisions (tests and positions), the event trace buffer (size 0 in batch
-runs) and the policies' scratch buffer (allocated once per block of games, not per decision).
-They are passed as separate arrays, not as a tuple, and no kernel function creates array views:
-that lets Numba drop all reference counting from these functions, which would otherwise cost
-more than the rules themselves.
+The state record is laid out in layout.py. The rules are a step kernel (balance.engine.step):
+``advance`` runs them until a decision is pending (its seat, kind and legal answers in the shared
+header, state[PHASE] its kind) or nothing is (``over``); ``apply_answer`` takes the answer. The
+game loop (match.py) asks the seats. ``table`` is ``(opts, rng, trace)``: the rule options vector,
+the game's random stream and the event trace buffer (size 0 in batch runs). The step functions
+take those arrays one by one, not the tuple, and create no array views: that lets Numba drop the
+reference counting from them, which would otherwise cost more than the rules themselves.
 
 Round (3 to 5 players): simultaneous selection; reveal from the Monarch clockwise, each card's
 immediate action resolving at once; resolution (Defend and the contest checks, ties chosen by the
 Monarch, Entrap and Abdicate); VP for the throne, then the other end-of-turn texts clockwise from
 the Monarch; cleanup; the Monarch with 8+ VP after cleanup wins. Defend and Authority act at
 resolution unless their timing options move them to their reveal. The 2-player mode has its own
-round (play_two_player_round).
+round after the selection (resolve_two_player).
 
-The search policy chooses its card before each round (fix_searched_cards, in the game loop
-play_on): its rollouts play rounds through ``advance`` with the heuristic, so the rules reach the
-search only from the loop above them, never from inside a round.
+The selection is simultaneous: the rules ask the players one at a time, in seat order, but no card
+leaves a hand before every player has chosen, and the cards chosen (state[CHOICE]) are hidden
+until then: no policy reads them, and a world dealt for the search leaves the others' unmade.
 """
 
-import numpy as np
-from numba import prange
-
-from balance.engine.decision import N_KINDS_MAX, PREFER, RESTRICT_SIDES, answer_of, forced, pose
-from balance.engine.search import ROLLOUT_SIGNATURE, search_answer
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
-from balance.engine.rng import open_stream, random_bit
-from balance.engine.game import MAX_POLICY_PARAMS
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, pose
+from balance.engine.kernels import kernel
+from balance.engine.rng import random_bit
 from balance.games.take_the_throne.layout import (
-    ABDICATE, ABDICATED, ACCEPT, ALLY, ALLY_ACCEPT, ALLY_VP, AMBUSH, AMBUSH_SPRUNG, AMBUSH_VP, AMBUSHES, ATTACK,
-    AUTHORITY, BY_ALLY, BY_CHARGES, BY_DEFEND, BY_NO_ATTACK, BY_NO_SINGLE_CHARGE, BY_RAID, CHAOS, CHARGE,
-    CHARGE_CLASHES, CHECK_CHARGES, CHECK_INFILTRATE, CHOICE, COMMAND, COMMAND_REPLACE, COMMAND_VIEW,
-    CONSOLIDATE, CROWN_CORE, DEFEND, DISCARD, DOMINATE, ENTRAP, ENTRAP_FLIPS, ENTRAP_GIVE, EV_AMBUSH, EV_CAP,
-    EV_DISCARD, EV_FEINT, EV_PICKUP, EV_REINFORCE, EV_REPLACE, EV_RETAIN, EV_REVEAL, EV_ROUND, EV_SELECT, EV_SWAP,
-    EV_TAKE, EV_TAKE_BACK, EV_VIEW, EV_VP, EV_WIN, EXTRA, FEINT, FEINT_EXTRA, HAND, HOUSE_CORE, INFILTRATE, MAIN,
-    MAX_PLAYERS, MIRROR_CROWN_KEPT, MIRROR_CROWN_POOL, MIRROR_HOUSE_KEPT, MIRROR_HOUSE_POOL,
-    MIRROR_CROWN_KEPT_MASK, MIRROR_HOUSE_KEPT_MASK, MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR,
-    MODE_TWO_PLAYER, MONARCH, MONARCH_HAND_SIZE, HOUSE_HAND_SIZE, N_CARDS,
-    NO_CARD, NOBODY, OPT_ABDICATE_SABOTAGE, OPT_AMBUSH_ON_VIEW, OPT_AUTHORITY_IMMEDIATE, OPT_CONTEST_ORDER,
-    OPT_CUSTOM_CROWN, OPT_CUSTOM_HOUSE, OPT_DEFEND_IMMEDIATE, OPT_ENTRAP_RETAINS_AFTER_ABDICATE,
-    OPT_FEINT_FROM_DISCARD, OPT_MAX_ROUNDS, OPT_MODE, OPT_PLAYERS, OPT_REPLACE_PICKS_UP, OPT_SABOTAGE_MONARCH,
-    OPT_TAKE_BACK_PAYS, OWNED, POLICY_SEARCH,
-    PLAYERS, PLAYS, RAID, RAID_TARGET, RAVEN, REIGNS, REINFORCE, REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER,
-    RETENTIONS, REVEALED, ROUND, RULESET, SABOTAGE, SABOTAGE_TARGET, SELECT_CARD, SHOWN, START_VP,
-    START_VP_TWO_PLAYER, STATE_SIZE, STEAL_VICTIM, STRENGTH, TAKE_BACK_PAY, TAKE_BACK_VP, TAKE_VP,
-    TAKE_VP_TWO_PLAYER, TAKES, TIE_BREAK,
-    TRACE_FIELDS, TRACE_LEN, TWO_PLAYER_CARDS, VIEWED_CARD, VIEWED_SEAT, VP, VP_ABDICATE, VP_ALLY, VP_ALLY_BONUS,
-    VP_AMBUSH, VP_AUTHORITY, VP_CONSOLIDATE, VP_ENTRAP, VP_FEINT, VP_FEINT_COST, VP_RAVEN, VP_REINFORCE, VP_RETAIN,
-    VP_SABOTAGE, VP_TAKE, VP_TAKE_BACK, WIN_VP, WINNER,
+    ABDICATE, ABDICATED, ACCEPT, ACTING, ALLY, ALLY_ACCEPT, ALLY_SETTLED, ALLY_VP, AMBUSH, AMBUSH_SPRUNG, AMBUSH_VP,
+    AMBUSHES, ATTACK, AUTHORITY, BY_ALLY, BY_CHARGES, BY_DEFEND, BY_NO_ATTACK, BY_NO_SINGLE_CHARGE, BY_RAID, CHAOS,
+    CHARGE, CHARGE_CLASHES, CHECK_CHARGES, CHECK_INFILTRATE, CHOICE, COMMAND, COMMAND_REPLACE, COMMAND_VIEW,
+    CONSOLIDATE, CROWN_CORE, CURSOR, DECLINE, DEFEND, DISCARD, DOMINATE, ENTRAP, ENTRAP_FLIPS, ENTRAP_GIVE,
+    EV_AMBUSH, EV_CAP, EV_DISCARD, EV_FEINT, EV_PICKUP, EV_REINFORCE, EV_REPLACE, EV_RETAIN, EV_REVEAL, EV_ROUND,
+    EV_SELECT, EV_SWAP, EV_TAKE, EV_TAKE_BACK, EV_VIEW, EV_VP, EV_WIN, EXTRA, FEINT, FEINT_EXTRA, HAND, HOUSE_CORE,
+    INFILTRATE, MAIN, MAX_PLAYERS, MIRROR_CROWN_KEPT, MIRROR_CROWN_KEPT_MASK, MIRROR_CROWN_POOL, MIRROR_HOUSE_KEPT,
+    MIRROR_HOUSE_KEPT_MASK, MIRROR_HOUSE_POOL, MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER,
+    MONARCH, MONARCH_HAND_SIZE, HOUSE_HAND_SIZE, NEVER, NO_CARD, NOBODY, N_KINDS, OPT_ABDICATE_SABOTAGE,
+    OPT_AMBUSH_ON_VIEW, OPT_AUTHORITY_IMMEDIATE, OPT_CONTEST_ORDER, OPT_CUSTOM_CROWN, OPT_CUSTOM_HOUSE,
+    OPT_DEFEND_IMMEDIATE, OPT_ENTRAP_RETAINS_AFTER_ABDICATE, OPT_FEINT_FROM_DISCARD, OPT_MAX_ROUNDS, OPT_MODE,
+    OPT_PLAYERS, OPT_REPLACE_PICKS_UP, OPT_SABOTAGE_MONARCH, OPT_TAKE_BACK_PAYS, OWNED, PHASE, PH_AWARD, PH_CLEANUP,
+    PH_COMMAND_REPLACE, PH_ENTRAP, PH_GAME_OVER, PH_REVEAL, PH_ROUND_START, PH_SELECT, PH_SETTLE, PH_TALLY,
+    PH_TWO_PLAYER, PLAYERS, PLAYS, RAID, RAID_TARGET, RAVEN, REIGNS, REINFORCE, REPLACEMENT_CARD, RETAIN_VP,
+    RETAIN_VP_TWO_PLAYER, RETAINED, RETENTIONS, REVEALED, ROUND, ROUND_STOP, RULESET, SABOTAGE, SABOTAGE_TARGET,
+    SELECT_CARD, SHOWN, STAGE, START_VP, START_VP_TWO_PLAYER, STEAL_VICTIM, STRENGTH, TAKE_BACK_PAY, TAKE_BACK_VP,
+    TAKER, TAKE_VP, TAKE_VP_TWO_PLAYER, TAKES, TIE_BREAK, TRACE_LEN, TWO_PLAYER_CARDS, VIEWED_CARD, VIEWED_SEAT, VP,
+    VP_ABDICATE, VP_ALLY, VP_ALLY_BONUS, VP_AMBUSH, VP_AUTHORITY, VP_CONSOLIDATE, VP_ENTRAP, VP_FEINT,
+    VP_FEINT_COST, VP_RAVEN, VP_REINFORCE, VP_RETAIN, VP_SABOTAGE, VP_TAKE, VP_TAKE_BACK, WIN_VP, WINNER,
 )
-from balance.games.take_the_throne.policies import (
-    SEARCH_CODES, SEARCH_PARAMS, SEARCH_SAMPLED, SEARCH_SAVED, SEARCH_TOTALS, SEARCH_WORLD, S_HORIZON, S_ROLLOUTS,
-    WORK_ROWS, ask, available_cards, new_search_buffers, new_work_buffer, prepare_rollouts, rollout_score,
-    sample_world)
-
-BLOCK = 256  # games per parallel work item (scratch buffers are reused within a block)
 
 
 # ---- small state helpers -------------------------------------------------------------------
@@ -171,34 +158,161 @@ def swap_in(state, seat, new_card, trace):
     log(state, trace, EV_REPLACE, seat, new_card, old, 0)
 
 
+@kernel(inline="always")
+def available_cards(state, seat):
+    """What a player can play from: the hand, or the discard pile when the hand is empty."""
+    hand = state[HAND + seat]
+    return hand if hand != 0 else state[DISCARD + seat]
+
+
+# ---- stopping at a decision ----------------------------------------------------------------
+@kernel(inline="always")
+def pend(state, seat, kind, choices):
+    """Stop at a decision of ``seat``'s: its kind and (unrestricted) legal answers."""
+    state[D_SEAT] = seat
+    state[D_KIND] = kind
+    state[D_CHOICES] = choices
+    state[PHASE] = kind
+
+
+@kernel(inline="always")
+def start_stage(state, stage):
+    """Enter the reveals or the end-of-turn texts at their first step."""
+    state[STAGE] = stage
+    state[CURSOR] = 0
+    state[ACTING] = NO_CARD
+    state[PHASE] = stage
+
+
 @kernel
-def replace_by_choice(state, seat, opts, codes, params, restrict, rng, script, trace, work):
-    """The player swaps their card in play for one of their choice from hand (picking up the
-    discard pile first if the hand is empty: can_replace allows that only where the option does)."""
+def replace_by_choice(state, seat, trace):
+    """Command or Sabotage made ``seat`` replace its card in play with one of its choice from hand
+    (picking up the discard pile first if the hand is empty: can_replace allows that only where the
+    option does)."""
     spring_ambush(state, seat, trace)
     pick_up_if_empty(state, seat, trace)
-    new_card = ask(state, REPLACEMENT_CARD, seat, state[HAND + seat], codes, params, restrict, rng, script, work)
-    swap_in(state, seat, new_card, trace)
+    pend(state, seat, REPLACEMENT_CARD, state[HAND + seat])
 
 
 # ---- VP transfers --------------------------------------------------------------------------
 @kernel
-def take_from_richer(state, seat, codes, params, restrict, rng, script, trace, work):
-    """Authority: if another player has more VP, take 1 VP from one of them (the owner's choice)."""
+def take_from_richer(state, seat):
+    """Authority: if another player has more VP, its owner chooses one of them to take 1 VP from."""
     richer = 0
     for o in range(state[PLAYERS]):
         if o != seat and state[VP + o] > state[VP + seat]:
             richer |= 1 << o
     if richer:
-        victim = ask(state, STEAL_VICTIM, seat, richer, codes, params, restrict, rng, script, work)
-        steal_vp(state, seat, victim, VP_AUTHORITY, trace)
+        state[ACTING] = AUTHORITY
+        pend(state, seat, STEAL_VICTIM, richer)
 
 
-# ---- immediate actions ---------------------------------------------------------------------
 @kernel
-def resolve_immediate(state, seat, card, opts, codes, params, restrict, rng, script, trace, work):
-    """Resolve ``card``'s immediate action. Returns the card whose immediate action follows
-    (Feint's additional card), or NO_CARD."""
+def settle_ally(state, taker, trace):
+    """The taker took Ally's extra VP: every Ally player gains 2."""
+    add_vp(state, taker, 1, VP_ALLY, trace)
+    for s in range(state[PLAYERS]):
+        if s != taker:
+            for slot in (MAIN, EXTRA):
+                if state[slot + s] == ALLY:
+                    add_vp(state, s, ALLY_VP, VP_ALLY_BONUS, trace)
+
+
+# ---- a round: the selection ----------------------------------------------------------------
+@kernel
+def start_round(state, opts, trace):
+    """Between rounds: the game is over once a Monarch has won or the round cap is reached; the
+    rules stop at ROUND_STOP (the phase stays PH_ROUND_START). Otherwise a round starts: the
+    Monarch's reign is counted, every player with an empty hand picks up their discard pile, and
+    nobody has chosen a card."""
+    if state[WINNER] != NOBODY:
+        state[PHASE] = PH_GAME_OVER
+        return
+    if state[ROUND] >= opts[OPT_MAX_ROUNDS]:
+        log(state, trace, EV_CAP, NOBODY, NO_CARD, NO_CARD, state[ROUND])
+        state[PHASE] = PH_GAME_OVER
+        return
+    if state[ROUND] >= state[ROUND_STOP]:
+        return
+    state[REIGNS + state[MONARCH]] += 1
+    log(state, trace, EV_ROUND, state[MONARCH], NO_CARD, NO_CARD, 0)
+    for s in range(state[PLAYERS]):
+        pick_up_if_empty(state, s, trace)
+        state[CHOICE + s] = NO_CARD
+    state[PHASE] = PH_SELECT
+
+
+@kernel
+def select(state, trace):
+    """All players choose at once: the first player (in seat order) who has not chosen chooses from
+    their hand; once all have, every card leaves its hand and is played."""
+    n = state[PLAYERS]
+    for s in range(n):
+        if state[CHOICE + s] == NO_CARD:
+            pend(state, s, SELECT_CARD, state[HAND + s])
+            return
+    for s in range(n):
+        card = state[CHOICE + s]
+        state[HAND + s] &= ~(1 << card)
+        state[MAIN + s] = card
+        state[PLAYS + card] += 1
+        log(state, trace, EV_SELECT, s, card, NO_CARD, 0)
+    if state[RULESET] == MODE_TWO_PLAYER:
+        state[PHASE] = PH_TWO_PLAYER
+    else:
+        start_stage(state, PH_REVEAL)
+
+
+# ---- a round: reveals and immediate actions --------------------------------------------------
+@kernel(inline="always")
+def reveal_seat(state):
+    """The seat whose reveal is resolving (the last one the cursor passed)."""
+    return (state[MONARCH] + state[CURSOR] - 1) % state[PLAYERS]
+
+
+@kernel
+def reveal(state, opts, rng, trace):
+    """Reveals clockwise from the Monarch, from state[CURSOR] on; each card's immediate action
+    resolves at once (a Feint's additional card's right after it). Stops at a decision, or moves on
+    to resolution."""
+    n = state[PLAYERS]
+    while state[PHASE] == PH_REVEAL:
+        if state[ACTING] != NO_CARD:
+            resolve_immediate(state, opts, rng, trace)
+        elif state[CURSOR] < n:
+            s = (state[MONARCH] + state[CURSOR]) % n
+            state[CURSOR] += 1
+            state[REVEALED + s] = 1
+            card = state[MAIN + s]
+            if card != NO_CARD:
+                log(state, trace, EV_REVEAL, s, card, NO_CARD, 0)
+                state[ACTING] = card
+        else:
+            state[PHASE] = PH_SETTLE
+
+
+@kernel
+def command_replace(state, seat, opts):
+    """Command, after its look: the Monarch chooses a house player who replaces its card in play."""
+    targets = 0
+    house = seats_mask(state, state[MONARCH])
+    for s in range(state[PLAYERS]):
+        if house >> s & 1 and can_replace(state, s, opts):
+            targets |= 1 << s
+    if targets:
+        pend(state, seat, COMMAND_REPLACE, targets)
+    else:
+        state[PHASE] = PH_REVEAL
+
+
+@kernel
+def resolve_immediate(state, opts, rng, trace):
+    """The immediate action of the revealing seat's card state[ACTING]: it resolves (ACTING
+    cleared), or stops at a decision whose answer resolves the rest (apply_answer); Feint's answer
+    is the card whose immediate action follows."""
+    card = state[ACTING]
+    state[ACTING] = NO_CARD
+    seat = reveal_seat(state)
     monarch = state[MONARCH]
     house = seats_mask(state, monarch)
     if card == RAID:
@@ -207,28 +321,16 @@ def resolve_immediate(state, seat, card, opts, codes, params, restrict, rng, scr
             if house >> s & 1 and state[MAIN + s] != NO_CARD:
                 targets |= 1 << s
         if targets:
-            target = ask(state, RAID_TARGET, seat, targets, codes, params, restrict, rng, script, work)
-            log(state, trace, EV_REVEAL, target, state[MAIN + target], RAID, 0)
-            spring_ambush(state, target, trace)
-            discard_slot(state, target, MAIN, BY_RAID, trace)
+            pend(state, seat, RAID_TARGET, targets)
     elif card == COMMAND:
         viewable = 0
         for s in range(state[PLAYERS]):
             if s != seat and state[MAIN + s] != NO_CARD and not state[REVEALED + s]:
                 viewable |= 1 << s
         if viewable:
-            viewed = ask(state, COMMAND_VIEW, seat, viewable, codes, params, restrict, rng, script, work)
-            state[VIEWED_SEAT], state[VIEWED_CARD] = viewed, state[MAIN + viewed]
-            log(state, trace, EV_VIEW, viewed, state[MAIN + viewed], seat, 0)
-            if opts[OPT_AMBUSH_ON_VIEW]:
-                spring_ambush(state, viewed, trace)
-        targets = 0
-        for s in range(state[PLAYERS]):
-            if house >> s & 1 and can_replace(state, s, opts):
-                targets |= 1 << s
-        if targets:
-            target = ask(state, COMMAND_REPLACE, seat, targets, codes, params, restrict, rng, script, work)
-            replace_by_choice(state, target, opts, codes, params, restrict, rng, script, trace, work)
+            pend(state, seat, COMMAND_VIEW, viewable)
+        else:
+            command_replace(state, seat, opts)
     elif card == CHAOS:
         for k in range(1, state[PLAYERS]):
             s = (monarch + k) % state[PLAYERS]
@@ -247,8 +349,7 @@ def resolve_immediate(state, seat, card, opts, codes, params, restrict, rng, scr
             if s != seat and can_replace(state, s, opts) and (s != monarch or opts[OPT_SABOTAGE_MONARCH]):
                 targets |= 1 << s
         if targets:
-            target = ask(state, SABOTAGE_TARGET, seat, targets, codes, params, restrict, rng, script, work)
-            replace_by_choice(state, target, opts, codes, params, restrict, rng, script, trace, work)
+            pend(state, seat, SABOTAGE_TARGET, targets)
     elif card == FEINT:
         sources = state[HAND + seat]
         if opts[OPT_FEINT_FROM_DISCARD]:
@@ -256,21 +357,14 @@ def resolve_immediate(state, seat, card, opts, codes, params, restrict, rng, scr
         if sources:
             if state[VP + seat] > 0:
                 add_vp(state, seat, -1, VP_FEINT_COST, trace)
-            extra = ask(state, FEINT_EXTRA, seat, sources, codes, params, restrict, rng, script, work)
-            state[HAND + seat] &= ~(1 << extra)
-            state[DISCARD + seat] &= ~(1 << extra)
-            state[EXTRA + seat] = extra
-            state[PLAYS + extra] += 1
-            log(state, trace, EV_FEINT, seat, extra, NO_CARD, 0)
-            return extra
+            pend(state, seat, FEINT_EXTRA, sources)
     elif card == ALLY:
         if state[MAIN + monarch] != NO_CARD:
             discard_slot(state, monarch, MAIN, BY_ALLY, trace)
     elif card == DEFEND and opts[OPT_DEFEND_IMMEDIATE]:
         discard_in_play(state, ATTACK, BY_DEFEND, trace)
     elif card == AUTHORITY and opts[OPT_AUTHORITY_IMMEDIATE]:
-        take_from_richer(state, seat, codes, params, restrict, rng, script, trace, work)
-    return NO_CARD
+        take_from_richer(state, seat)
 
 
 # ---- the contest -------------------------------------------------------------------------
@@ -307,10 +401,15 @@ def strength_of(state, seat):
     return best
 
 
+# ---- a round: resolution and the end of the turn ---------------------------------------------
 @kernel
-def would_take(state, opts, codes, params, restrict, rng, script, trace, work):
-    """The house player with the highest strength left (the Monarch breaks ties), or NOBODY."""
+def settle_contest(state, opts, trace):
+    """Resolution up to who would take the throne: Defend (at resolution), the contest checks, then
+    the house player with the highest strength left; the Monarch chooses among the tied."""
     monarch = state[MONARCH]
+    if state[MAIN + monarch] == DEFEND and not opts[OPT_DEFEND_IMMEDIATE]:
+        discard_in_play(state, ATTACK, BY_DEFEND, trace)
+    run_contest_checks(state, opts, trace)
     top, tied = 0, 0
     for s in range(state[PLAYERS]):
         if s == monarch:
@@ -320,115 +419,92 @@ def would_take(state, opts, codes, params, restrict, rng, script, trace, work):
             top, tied = strength, 1 << s
         elif strength == top and strength > 0:
             tied |= 1 << s
-    if tied == 0:
-        return NOBODY
-    return ask(state, TIE_BREAK, monarch, tied, codes, params, restrict, rng, script, work)
-
-
-# ---- a round, 3 to 5 players --------------------------------------------------------------
-@kernel
-def select_cards(state, opts, codes, params, restrict, rng, script, trace, work):
-    """All players choose at once: every choice is made before any card leaves a hand."""
-    n = state[PLAYERS]
-    for s in range(n):
-        pick_up_if_empty(state, s, trace)
-    for s in range(n):
-        state[CHOICE + s] = ask(state, SELECT_CARD, s, state[HAND + s], codes, params, restrict, rng, script, work)
-    for s in range(n):
-        card = state[CHOICE + s]
-        state[HAND + s] &= ~(1 << card)
-        state[MAIN + s] = card
-        state[PLAYS + card] += 1
-        log(state, trace, EV_SELECT, s, card, NO_CARD, 0)
+    state[TAKER] = NOBODY
+    if tied:
+        pend(state, monarch, TIE_BREAK, tied)
+    else:
+        state[PHASE] = PH_ENTRAP
 
 
 @kernel
-def reveal_all(state, opts, codes, params, restrict, rng, script, trace, work):
-    n = state[PLAYERS]
-    for k in range(n):
-        s = (state[MONARCH] + k) % n
-        state[REVEALED + s] = 1
-        card = state[MAIN + s]
-        if card != NO_CARD:
-            log(state, trace, EV_REVEAL, s, card, NO_CARD, 0)
-        while card != NO_CARD:
-            card = resolve_immediate(state, s, card, opts, codes, params, restrict, rng, script, trace, work)
-
-
-@kernel
-def settle_throne(state, opts, codes, params, restrict, rng, script, trace, work):
-    """Resolution up to who holds the throne. Returns (taker or NOBODY, retained); NOBODY and not
-    retained is an Abdicating Monarch taking the throne back."""
+def settle_throne(state, opts):
+    """Who holds the throne (TAKER, NOBODY if the Monarch keeps it or takes it back; RETAINED):
+    Entrap stops a taker, or gives the throne away when nobody would take it; an Abdicating
+    Monarch nobody replaces takes it back without retaining it."""
     monarch = state[MONARCH]
-    if state[MAIN + monarch] == DEFEND and not opts[OPT_DEFEND_IMMEDIATE]:
-        discard_in_play(state, ATTACK, BY_DEFEND, trace)
-    run_contest_checks(state, opts, trace)
-    taker = would_take(state, opts, codes, params, restrict, rng, script, trace, work)
+    state[PHASE] = PH_TALLY
     if state[MAIN + monarch] == ENTRAP:
         state[ENTRAP_FLIPS] += 1
-        if taker != NOBODY:
+        if state[TAKER] != NOBODY:
             # "you retain it instead", even when an Abdicate was replaced by this Entrap (option)
-            return NOBODY, not state[ABDICATED] or opts[OPT_ENTRAP_RETAINS_AFTER_ABDICATE] != 0
-        taker = ask(state, ENTRAP_GIVE, monarch, seats_mask(state, monarch), codes, params, restrict, rng, script, work)
-        if state[VP + monarch] > 0:
-            add_vp(state, monarch, -1, VP_ENTRAP, trace)
-        add_vp(state, taker, 1, VP_ENTRAP, trace)
-        return taker, False
-    if taker != NOBODY:
-        return taker, False
-    return NOBODY, not state[ABDICATED]
+            state[TAKER] = NOBODY
+            state[RETAINED] = not state[ABDICATED] or opts[OPT_ENTRAP_RETAINS_AFTER_ABDICATE] != 0
+        else:
+            pend(state, monarch, ENTRAP_GIVE, seats_mask(state, monarch))
+        return
+    state[RETAINED] = state[TAKER] == NOBODY and not state[ABDICATED]
 
 
 @kernel
-def award_end_of_turn(state, taker, retained, opts, codes, params, restrict, rng, script, trace, work):
-    """VP for the throne, then every other end-of-turn text, clockwise from the Monarch."""
-    n = state[PLAYERS]
+def tally(state, trace):
+    """The throne settled: the round's outcome logged, and VP for it (retaining, taking, or taking
+    it back after Abdicate where the option pays); then the other end-of-turn texts."""
     monarch = state[MONARCH]
-    if retained:
+    taker = state[TAKER]
+    if state[RETAINED]:
+        state[RETENTIONS] += 1
+        log(state, trace, EV_RETAIN, monarch, NO_CARD, NO_CARD, 0)
         add_vp(state, monarch, RETAIN_VP, VP_RETAIN, trace)
     elif taker != NOBODY:
+        state[TAKES] += 1
+        log(state, trace, EV_TAKE, taker, NO_CARD, NO_CARD, 0)
         add_vp(state, taker, TAKE_VP, VP_TAKE, trace)
-    elif state[TAKE_BACK_PAY]:
-        add_vp(state, monarch, state[TAKE_BACK_PAY], VP_TAKE_BACK, trace)
-    sabotage_pays = retained or (taker == NOBODY and opts[OPT_ABDICATE_SABOTAGE])
-    single_raven = count_in_play(state, RAVEN) == 1
-    ally_settled = False
-    for k in range(n):
-        s = (monarch + k) % n
-        for slot in (MAIN, EXTRA):
-            card = state[slot + s]
-            if card == CONSOLIDATE and retained:
-                add_vp(state, s, 1, VP_CONSOLIDATE, trace)
-            elif card == AUTHORITY and not opts[OPT_AUTHORITY_IMMEDIATE]:
-                take_from_richer(state, s, codes, params, restrict, rng, script, trace, work)
-            elif card == SABOTAGE and sabotage_pays:
-                add_vp(state, s, 1, VP_SABOTAGE, trace)
-            elif card == FEINT and taker == s:
-                add_vp(state, s, 1, VP_FEINT, trace)
-            elif card == ALLY and not ally_settled and taker != NOBODY and taker != s:
-                ally_settled = True
-                settle_ally(state, taker, opts, codes, params, restrict, rng, script, trace, work)
-            elif card == RAVEN and single_raven:
-                victims = 0
-                for o in range(n):
-                    if o != s and state[VP + o] > 0:
-                        victims |= 1 << o
-                if victims:
-                    steal_vp(state, s, ask(state, STEAL_VICTIM, s, victims, codes, params, restrict, rng, script, work),
-                             VP_RAVEN, trace)
+    else:
+        log(state, trace, EV_TAKE_BACK, monarch, NO_CARD, NO_CARD, 0)
+        if state[TAKE_BACK_PAY]:
+            add_vp(state, monarch, state[TAKE_BACK_PAY], VP_TAKE_BACK, trace)
+    state[ALLY_SETTLED] = 0
+    start_stage(state, PH_AWARD)
 
 
 @kernel
-def settle_ally(state, taker, opts, codes, params, restrict, rng, script, trace, work):
-    """The taker decides once whether to take the extra VP; if so every Ally player gains 2."""
-    if ask(state, ALLY_ACCEPT, taker, (1 << ACCEPT) | 1, codes, params, restrict, rng, script, work) != ACCEPT:
-        return
-    add_vp(state, taker, 1, VP_ALLY, trace)
-    for s in range(state[PLAYERS]):
-        if s != taker:
-            for slot in (MAIN, EXTRA):
-                if state[slot + s] == ALLY:
-                    add_vp(state, s, ALLY_VP, VP_ALLY_BONUS, trace)
+def award(state, opts, trace):
+    """The end-of-turn texts other than the throne's VP, clockwise from the Monarch, each seat's
+    main card then its Feint's additional card, from state[CURSOR] on. Stops at a decision
+    (Authority's or Raven's victim, the taker's answer to Ally), or moves on to cleanup."""
+    n = state[PLAYERS]
+    monarch = state[MONARCH]
+    taker = state[TAKER]
+    retained = state[RETAINED]
+    sabotage_pays = retained or (taker == NOBODY and opts[OPT_ABDICATE_SABOTAGE])
+    single_raven = count_in_play(state, RAVEN) == 1
+    while state[PHASE] == PH_AWARD:
+        step = state[CURSOR]
+        if step == 2 * n:
+            state[PHASE] = PH_CLEANUP
+            return
+        state[CURSOR] = step + 1
+        s = (monarch + step // 2) % n
+        card = state[(MAIN if step % 2 == 0 else EXTRA) + s]
+        if card == CONSOLIDATE and retained:
+            add_vp(state, s, 1, VP_CONSOLIDATE, trace)
+        elif card == AUTHORITY and not opts[OPT_AUTHORITY_IMMEDIATE]:
+            take_from_richer(state, s)
+        elif card == SABOTAGE and sabotage_pays:
+            add_vp(state, s, 1, VP_SABOTAGE, trace)
+        elif card == FEINT and taker == s:
+            add_vp(state, s, 1, VP_FEINT, trace)
+        elif card == ALLY and not state[ALLY_SETTLED] and taker != NOBODY and taker != s:
+            state[ALLY_SETTLED] = 1  # the taker decides once, whatever the number of Allies
+            pend(state, taker, ALLY_ACCEPT, (1 << ACCEPT) | (1 << DECLINE))
+        elif card == RAVEN and single_raven:
+            victims = 0
+            for o in range(n):
+                if o != s and state[VP + o] > 0:
+                    victims |= 1 << o
+            if victims:
+                state[ACTING] = RAVEN
+                pend(state, s, STEAL_VICTIM, victims)
 
 
 @kernel
@@ -472,34 +548,23 @@ def cleanup(state, taker, trace):
 
 
 @kernel
-def play_round(state, opts, codes, params, restrict, rng, script, trace, work):
-    trace = trace
-    state[REIGNS + state[MONARCH]] += 1
-    log(state, trace, EV_ROUND, state[MONARCH], NO_CARD, NO_CARD, 0)
-    select_cards(state, opts, codes, params, restrict, rng, script, trace, work)
-    reveal_all(state, opts, codes, params, restrict, rng, script, trace, work)
-    taker, retained = settle_throne(state, opts, codes, params, restrict, rng, script, trace, work)
-    if retained:
-        state[RETENTIONS] += 1
-        log(state, trace, EV_RETAIN, state[MONARCH], NO_CARD, NO_CARD, 0)
-    elif taker != NOBODY:
-        state[TAKES] += 1
-        log(state, trace, EV_TAKE, taker, NO_CARD, NO_CARD, 0)
-    else:
-        log(state, trace, EV_TAKE_BACK, state[MONARCH], NO_CARD, NO_CARD, 0)
-    award_end_of_turn(state, taker, retained, opts, codes, params, restrict, rng, script, trace, work)
-    cleanup(state, taker, trace)
+def end_round(state, trace):
+    """The round counted; the Monarch after cleanup with 8+ VP wins."""
+    state[ROUND] += 1
+    monarch = state[MONARCH]
+    if state[VP + monarch] >= WIN_VP:
+        state[WINNER] = monarch
+        log(state, trace, EV_WIN, monarch, NO_CARD, NO_CARD, state[VP + monarch])
+    state[PHASE] = PH_ROUND_START
 
 
 # ---- a round, 2 players ------------------------------------------------------------------
 @kernel
-def play_two_player_round(state, opts, codes, params, restrict, rng, script, trace, work):
-    """Both reveal at once; the non-Monarch takes the throne only with strictly higher strength."""
+def resolve_two_player(state, opts, trace):
+    """After the selection: both reveal at once; the non-Monarch takes the throne only with
+    strictly higher strength."""
     monarch = state[MONARCH]
     other = 1 - monarch
-    state[REIGNS + monarch] += 1
-    log(state, trace, EV_ROUND, monarch, NO_CARD, NO_CARD, 0)
-    select_cards(state, opts, codes, params, restrict, rng, script, trace, work)
     for s in range(2):
         state[REVEALED + s] = 1
         log(state, trace, EV_REVEAL, s, state[MAIN + s], NO_CARD, 0)
@@ -555,6 +620,8 @@ def deal(state, opts, rng):
         state[EXTRA + s] = NO_CARD
     state[VIEWED_SEAT] = NOBODY
     state[VIEWED_CARD] = NO_CARD
+    state[PHASE] = PH_ROUND_START
+    state[ROUND_STOP] = NEVER
     if mode == MODE_TWO_PLAYER:
         for s in range(n):
             state[OWNED + s] = card_set(TWO_PLAYER_CARDS)
@@ -593,139 +660,102 @@ def deal(state, opts, rng):
             state[SHOWN + s] = MIRROR_HOUSE_KEPT_MASK
 
 
-@kernel
-def advance(state, opts, codes, params, restrict, rng, script, trace, work):
-    """One whole round, then the win check: the Monarch after cleanup with 8+ VP wins."""
-    if state[RULESET] == MODE_TWO_PLAYER:
-        play_two_player_round(state, opts, codes, params, restrict, rng, script, trace, work)
-    else:
-        play_round(state, opts, codes, params, restrict, rng, script, trace, work)
-    state[ROUND] += 1
-    monarch = state[MONARCH]
-    if state[VP + monarch] >= WIN_VP:
-        state[WINNER] = monarch
-        log(state, trace, EV_WIN, monarch, NO_CARD, NO_CARD, state[VP + monarch])
+# ---- the step kernel (balance.engine.step) ---------------------------------------------------
+@kernel(inline="always")  # into the game loop, as the rules were one call tree before the step
+def advance(state, table):
+    """Run the rules until a decision is pending or ``over``."""
+    opts, rng, trace = table
+    while True:
+        phase = state[PHASE]
+        if phase == PH_ROUND_START:
+            start_round(state, opts, trace)
+            if state[PHASE] == PH_ROUND_START:  # stopped at ROUND_STOP
+                return
+        elif phase == PH_SELECT:
+            select(state, trace)
+        elif phase == PH_REVEAL:
+            reveal(state, opts, rng, trace)
+        elif phase == PH_COMMAND_REPLACE:
+            command_replace(state, reveal_seat(state), opts)
+        elif phase == PH_SETTLE:
+            settle_contest(state, opts, trace)
+        elif phase == PH_ENTRAP:
+            settle_throne(state, opts)
+        elif phase == PH_TALLY:
+            tally(state, trace)
+        elif phase == PH_AWARD:
+            award(state, opts, trace)
+        elif phase == PH_CLEANUP:
+            cleanup(state, state[TAKER], trace)
+            end_round(state, trace)
+        elif phase == PH_TWO_PLAYER:
+            resolve_two_player(state, opts, trace)
+            end_round(state, trace)
+        else:  # a decision is pending, or the game is over
+            return
 
 
-# ---- the search policy: its card fixed before each round -------------------------------------
-@kernel(ROLLOUT_SIGNATURE)
-def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
-    """The search's rollout (balance.engine.search): this round with ``seat`` playing ``card`` (the
-    PREFER mask of its selection; its own restriction otherwise holds), then on to ``horizon``
-    rounds in all (0: the end of the game), every player the heuristic at its defaults (the rows
-    prepare_rollouts filled); scored by ``rollout_score``. Trace and script are empty."""
-    codes = ints[SEARCH_CODES]
-    rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS]
-    work = floats[:WORK_ROWS]
-    no_script = ints[SEARCH_CODES, :0]
-    no_trace = ints[:0, :TRACE_FIELDS]
-    own = restrict[seat, SELECT_CARD, PREFER]
-    restrict[seat, SELECT_CARD, PREFER] = 1 << card
-    advance(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace, work)
-    restrict[seat, SELECT_CARD, PREFER] = own
-    horizon = int(params[S_HORIZON])
-    rounds = 1
-    while world[WINNER] == NOBODY and world[ROUND] < opts[OPT_MAX_ROUNDS] and (horizon == 0 or rounds < horizon):
-        advance(world, opts, codes, rollout_params, restrict, rng, no_script, no_trace, work)
-        rounds += 1
-    return rollout_score(world, seat)
+@kernel(inline="always")
+def over(state):
+    """No decision is pending: the game is over, or the rules stopped at ROUND_STOP."""
+    return state[PHASE] >= N_KINDS
 
 
-@kernel
-def fix_searched_cards(state, opts, codes, params, restrict, rng, search):
-    """Every search seat chooses its card for the coming round by the engine's search, before the
-    selection (nothing public happens between the round's start and the simultaneous selection,
-    so it sees what it would see then), and the card is fixed as the PREFER mask of its selection
-    (its own mask kept aside). The choice is posed as the selection will be: from its hand, or its
-    discard pile when the hand is empty, less what its restriction forbids."""
-    ints, floats, rollout_restrict = search
-    for seat in range(state[PLAYERS]):
-        if codes[seat] != POLICY_SEARCH:
-            continue
-        pose(state, seat, SELECT_CARD, available_cards(state, seat), restrict)
-        if forced(state):
-            card = answer_of(state)
-        else:
-            prepare_rollouts(state, seat, restrict, ints, floats, rollout_restrict)
-            card = search_answer(state, int(params[seat, S_ROLLOUTS]), opts, params[seat], rollout_restrict,
-                                 ints[SEARCH_SAMPLED], ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, rng,
-                                 sample_world, play_out)
-        ints[SEARCH_SAVED, seat] = restrict[seat, SELECT_CARD, PREFER]
-        restrict[seat, SELECT_CARD, PREFER] = 1 << card
+@kernel(inline="always")
+def pose_pending(state, table, restrict):
+    """The pending decision narrowed by its seat's restriction (balance.engine.decision.pose)."""
+    pose(state, state[D_SEAT], state[D_KIND], state[D_CHOICES], restrict)
 
 
-@kernel
-def release_searched_cards(state, codes, restrict, search):
-    """The search seats' own PREFER masks back after the round."""
-    ints = search[0]
-    for seat in range(state[PLAYERS]):
-        if codes[seat] == POLICY_SEARCH:
-            restrict[seat, SELECT_CARD, PREFER] = ints[SEARCH_SAVED, seat]
-
-
-@kernel
-def play_on(state, opts, codes, params, restrict, rng, script, trace, work, search):
-    """Play rounds until a Monarch wins or the round cap is reached; ``search``: the search's
-    buffers (policies.new_search_buffers)."""
-    while state[WINNER] == NOBODY and state[ROUND] < opts[OPT_MAX_ROUNDS]:
-        fix_searched_cards(state, opts, codes, params, restrict, rng, search)
-        advance(state, opts, codes, params, restrict, rng, script, trace, work)
-        release_searched_cards(state, codes, restrict, search)
-    if state[WINNER] == NOBODY:
-        log(state, trace, EV_CAP, NOBODY, NO_CARD, NO_CARD, state[ROUND])
-
-
-@kernel
-def play_game(state, opts, codes, params, restrict, rng, script, trace, work, search):
-    deal(state, opts, rng)
-    play_on(state, opts, codes, params, restrict, rng, script, trace, work, search)
-
-
-# ---- batch -------------------------------------------------------------------------------
-# Result columns written by write_row (names in game.py).
-N_FIXED_COLUMNS = 12
-
-
-@kernel
-def write_row(row, state, game_index, deal_index, rotation):
-    row[0], row[1], row[2] = game_index, deal_index, rotation
-    row[3] = state[PLAYERS]
-    row[4] = state[WINNER]
-    row[5] = state[WINNER] == NOBODY
-    row[6] = state[ROUND]
-    row[7] = state[RETENTIONS]
-    row[8] = state[TAKES]
-    row[9] = state[CHARGE_CLASHES]
-    row[10] = state[AMBUSHES]
-    row[11] = state[ENTRAP_FLIPS]
-    k = N_FIXED_COLUMNS
-    for s in range(MAX_PLAYERS):
-        row[k + s] = state[VP + s] if s < state[PLAYERS] else -1
-        row[k + MAX_PLAYERS + s] = state[REIGNS + s] if s < state[PLAYERS] else -1
-    k += 2 * MAX_PLAYERS
-    for c in range(N_CARDS):
-        row[k + c] = state[PLAYS + c]
-
-
-@allocating_kernel(parallel=True)
-def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, slot_restrict, out):
-    n = opts[OPT_PLAYERS]
-    blocks = (count + BLOCK - 1) // BLOCK
-    for b in prange(blocks):
-        state = np.empty(STATE_SIZE, dtype=np.int64)
-        rng = np.empty(2, dtype=np.uint64)
-        codes = np.empty(n, dtype=np.int64)
-        params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
-        restrict = np.empty((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
-        no_script = np.zeros(0, dtype=np.int64)
-        no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
-        work = new_work_buffer()
-        search = new_search_buffers()
-        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            game_index = start + i
-            deal_index, rotation = split_game_index(game_index, rotations)
-            seat_policies(rotation, slot_codes, slot_params, codes, params)
-            seat_restrictions(rotation, slot_restrict, restrict)
-            open_stream(rng, seed, deal_index)
-            play_game(state, opts, codes, params, restrict, rng, no_script, no_trace, work, search)
-            write_row(out[i], state, game_index, deal_index, rotation)
+@kernel(inline="always")
+def apply_answer(state, table, answer):
+    """The pending decision answered; the stage it was asked in goes on (``advance``)."""
+    opts, rng, trace = table
+    kind = state[D_KIND]
+    seat = state[D_SEAT]
+    if kind == SELECT_CARD:
+        state[CHOICE + seat] = answer
+        state[PHASE] = PH_SELECT
+    elif kind == RAID_TARGET:
+        log(state, trace, EV_REVEAL, answer, state[MAIN + answer], RAID, 0)
+        spring_ambush(state, answer, trace)
+        discard_slot(state, answer, MAIN, BY_RAID, trace)
+        state[PHASE] = PH_REVEAL
+    elif kind == COMMAND_VIEW:
+        state[VIEWED_SEAT], state[VIEWED_CARD] = answer, state[MAIN + answer]
+        log(state, trace, EV_VIEW, answer, state[MAIN + answer], seat, 0)
+        if opts[OPT_AMBUSH_ON_VIEW]:
+            spring_ambush(state, answer, trace)
+        state[PHASE] = PH_COMMAND_REPLACE
+    elif kind == COMMAND_REPLACE or kind == SABOTAGE_TARGET:
+        replace_by_choice(state, answer, trace)
+    elif kind == REPLACEMENT_CARD:
+        swap_in(state, seat, answer, trace)
+        state[PHASE] = PH_REVEAL
+    elif kind == FEINT_EXTRA:
+        state[HAND + seat] &= ~(1 << answer)
+        state[DISCARD + seat] &= ~(1 << answer)
+        state[EXTRA + seat] = answer
+        state[PLAYS + answer] += 1
+        log(state, trace, EV_FEINT, seat, answer, NO_CARD, 0)
+        state[ACTING] = answer  # its immediate action follows
+        state[PHASE] = PH_REVEAL
+    elif kind == STEAL_VICTIM:
+        steal_vp(state, seat, answer, VP_RAVEN if state[ACTING] == RAVEN else VP_AUTHORITY, trace)
+        state[ACTING] = NO_CARD
+        state[PHASE] = state[STAGE]
+    elif kind == TIE_BREAK:
+        state[TAKER] = answer
+        state[PHASE] = PH_ENTRAP
+    elif kind == ENTRAP_GIVE:
+        monarch = state[MONARCH]
+        if state[VP + monarch] > 0:
+            add_vp(state, monarch, -1, VP_ENTRAP, trace)
+        add_vp(state, answer, 1, VP_ENTRAP, trace)
+        state[TAKER] = answer
+        state[RETAINED] = 0
+        state[PHASE] = PH_TALLY
+    else:  # ALLY_ACCEPT
+        if answer == ACCEPT:
+            settle_ally(state, seat, trace)
+        state[PHASE] = PH_AWARD
