@@ -9,28 +9,7 @@ from typer.testing import CliRunner
 
 import balance
 from balance.cli import app
-
-SMALL = """
-game = "take_the_throne"
-mode = "core"
-players = 3
-seed = 5
-games = 600
-seats = "heuristic"
-
-[[claims]]
-id = "fair"
-quantity = "win_rate"
-by = "seat"
-target = 0.333
-tolerance = 0.3
-
-[[claims]]
-id = "short"
-quantity = "game_length"
-target = 8
-tolerance = 6
-"""
+from tests.engine.test_cli import SMALL  # the same small Take the Throne study
 
 
 @pytest.fixture
