@@ -9,7 +9,8 @@ A game supplies compiled functions; the engine's ``decide`` and ``play`` take th
 - ``over(state)``: nothing is pending: the game (or the part of it being played, a round, a
   rollout's horizon) is over;
 - ``pose_pending(state, table, restrict)``: narrow the pending decision by the deciding seat's
-  restriction (``decision.pose``);
+  restriction (``decision.pose``); this module's own serves every game whose rules leave the
+  decision in the header alone;
 - ``apply_answer(state, table, answer)``: the pending decision answered;
 - ``policy(state, table, seat, code, params_row, rng, mind)``: the seat's hand-written policies
   (every code but POLICY_RANDOM) answering the posed decision, or ``SEARCH`` to have ``search_at``
@@ -29,7 +30,7 @@ policy inlined when the game marks it so), nothing is dispatched at run time, an
 stays in the on-disk cache (a compiled function that took function arguments would not).
 """
 
-from balance.engine.decision import D_SEAT, POLICY_RANDOM, answer_of, forced, random_answer
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, POLICY_RANDOM, answer_of, forced, pose, random_answer
 from balance.engine.kernels import kernel
 
 SEARCH = -1  # a policy's answer "let the search decide this one" (search_at answers it)
@@ -60,6 +61,13 @@ def play(state, table, rng, codes, params, restrict, mind, advance, over, pose_p
         pose_pending(state, table, restrict)
         apply_answer(state, table, decide(state, table, rng, codes, params, restrict, mind, policy, search_at))
         advance(state, table)
+
+
+@kernel(inline="always")
+def pose_pending(state, table, restrict):
+    """The pending decision, as the rules left it in the header, narrowed by its seat's restriction
+    (``decision.pose``): the ``pose_pending`` of every game whose rules pend in the header alone."""
+    pose(state, state[D_SEAT], state[D_KIND], state[D_CHOICES], restrict)
 
 
 @kernel

@@ -20,7 +20,8 @@ leaves a hand before every player has chosen, and the cards chosen (state[CHOICE
 until then: no policy reads them, and a world dealt for the search leaves the others' unmade.
 """
 
-from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, pose
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
+from balance.engine.step import pose_pending  # noqa: F401 (the rules' pose_pending: the header's decision, narrowed)
 from balance.engine.kernels import kernel
 from balance.engine.rng import random_bit
 from balance.games.take_the_throne.layout import (
@@ -699,12 +700,6 @@ def advance(state, table):
 def over(state):
     """No decision is pending: the game is over, or the rules stopped at ROUND_STOP."""
     return state[PHASE] >= N_KINDS
-
-
-@kernel(inline="always")
-def pose_pending(state, table, restrict):
-    """The pending decision narrowed by its seat's restriction (balance.engine.decision.pose)."""
-    pose(state, state[D_SEAT], state[D_KIND], state[D_CHOICES], restrict)
 
 
 @kernel(inline="always")

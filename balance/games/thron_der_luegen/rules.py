@@ -17,7 +17,8 @@ stream (the policies draw from it too) and the event trace (no rows in batch run
 here creates an array.
 """
 
-from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, pose
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
+from balance.engine.step import pose_pending  # noqa: F401 (the rules' pose_pending: the header's decision, narrowed)
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, shuffle
 from balance.games.thron_der_luegen.layout import (
@@ -479,12 +480,6 @@ def advance(state, table):
 def over(state):
     """Nothing is pending: the round is over (scored, its stones handed out)."""
     return state[PHASE] == PH_ROUND_OVER
-
-
-@kernel(inline="always")
-def pose_pending(state, table, restrict):
-    """The pending decision narrowed by its seat's restriction (balance.engine.decision.pose)."""
-    pose(state, state[D_SEAT], state[D_KIND], state[D_CHOICES], restrict)
 
 
 @kernel(inline="always")

@@ -15,7 +15,8 @@ a player who empties their hand leaves the round; the last player holding cards 
 out of the game if they started the round with one card.
 """
 
-from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, pose
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
+from balance.engine.step import pose_pending  # noqa: F401 (the rules' pose_pending: the header's decision, narrowed)
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, bit_count, bit_index, shuffle
 from balance.games.throne_arcade.layout import (
@@ -283,12 +284,6 @@ def advance(state, table):
 def over(state):
     """No decision is pending: the round is over, or the rules stopped at TURN_STOP."""
     return state[PHASE] >= N_KINDS
-
-
-@kernel(inline="always")
-def pose_pending(state, table, restrict):
-    """The pending decision narrowed by its seat's restriction (balance.engine.decision.pose)."""
-    pose(state, state[D_SEAT], state[D_KIND], state[D_CHOICES], restrict)
 
 
 @kernel(inline="always")
