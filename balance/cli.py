@@ -453,23 +453,35 @@ def resumed_study(folder: Path, games: int | None, seed: int | None, out: Path |
 @app.command()
 def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or folders."),
           games: Optional[int] = GamesOpt, seed: Optional[int] = SeedOpt, threads: Optional[int] = ThreadsOpt,
-          strict: bool = typer.Option(False, "--strict", help="Exit 1 when any claim fails, a fact of the setup included (with --robust: "
-                                                                 "robust fails)."),
+          strict: bool = typer.Option(False, "--strict", help="Exit 1 when any claim fails, a fact of the setup included (with --robust: robust fails; with --skill: "
+                                                                 "fails at the strongest rung)."),
           robust: bool = typer.Option(False, "--robust", help="Every claim under every member of the policy family "
                                                               "(the same deals), one reading per claim."),
+          skill: bool = typer.Option(False, "--skill", help="Every claim under the scenario's players and the two "
+                                                            "stronger skill rungs (the same deals): converged, moves "
+                                                            "with skill or undecided."),
           executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
           json_out: bool = JsonOpt):
     """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict.
     With --robust: under every member of the game's policy family (or the scenario's \\[robustness]
     members), --games or the scenario's `games` each, Holm over claims x members: robust holds,
-    robust fails, policy-sensitive or undecided."""
+    robust fails, policy-sensitive or undecided.
+    With --skill: under the scenario's players and every seat moved up to the stronger skill rungs
+    (the game's, or the scenario's \\[skill] rungs), the same deals; each claim converged (the two
+    strongest rungs agree within a third of its tolerance: the strongest's verdict is the game's),
+    moves with skill (they differ: the verdict describes the players) or undecided."""
     from balance.studies.robust import ROBUST_FAILS, robust_json, robust_text
+    from balance.studies.skill import skill_json, skill_text
 
     with user_errors():
         check_common_flags(games, seed, threads, executor, worker_wait)
+        if robust and skill:
+            raise UserError("--skill: give --robust or --skill, not both")
         loaded = [load(f) for f in scenario_paths(scenarios)]  # validate every file before playing any
         if robust:
             checked_families(loaded)
+        if skill:
+            checked_rungs(loaded)
         set_threads(threads)
         reports, failed = [], False
         with on_interrupt(nothing_kept), executor_of(executor, scheduler, worker_wait) as engine:
@@ -480,6 +492,11 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
                     rob = play_robust(sc, games)
                     failed |= bool((rob.readings["reading"] == ROBUST_FAILS).any())
                     reports.append(to_jsonable(robust_json(rob)) if json_out else robust_text(rob))
+                    continue
+                if skill:
+                    study = play_skill(sc, games)
+                    failed |= bool((study.readings["verdict"] == "fails").any())
+                    reports.append(to_jsonable(skill_json(study)) if json_out else skill_text(study))
                     continue
                 with progress(sc.name) as tracker:
                     results = play(sc, games, tracker, engine)
@@ -501,6 +518,25 @@ def checked_families(scenarios: list[Scenario]) -> None:
             member_setups(sc)
         except SetupError as err:
             raise ScenarioError(str(sc.path), err.key, err.message) from None
+
+
+def checked_rungs(scenarios: list[Scenario]) -> None:
+    """Build every skill rung's setup before anything plays (a scenario without a stronger rung
+    is bad input)."""
+    from balance.studies.skill import rung_setups
+
+    for sc in scenarios:
+        try:
+            rung_setups(sc)
+        except SetupError as err:
+            raise ScenarioError(str(sc.path), err.key, err.message) from None
+
+
+def play_skill(sc: Scenario, games: int | None):
+    from balance.studies.skill import evaluate
+
+    with progress(f"{sc.name} (skill rungs)") as tracker:
+        return evaluate(sc, games, tracker)
 
 
 def play_robust(sc: Scenario, games: int | None):

@@ -482,6 +482,27 @@ def ratio_estimate(numerator: np.ndarray, denominator: np.ndarray, clusters: np.
     return _with_reference(r, len(numerator), k, se, f"{method}: t over deals", StudentT(float(r), se, k - 1), level)
 
 
+def paired_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
+                      level: float = LEVEL) -> Estimate:
+    """sum(a_y) / sum(a_x) - sum(b_y) / sum(b_x): one ratio's difference between two studies of the
+    same deals (common random numbers), each given as its per-deal sums (numerator, denominator),
+    aligned by deal. The deal is the unit: the two ratios' delta-method residuals are differenced
+    deal by deal, so what the deals share cancels, and the difference gets a Student t on deals - 1
+    degrees of freedom (its error rates: tests/engine/test_stats_error_rates.py)."""
+    (ay, ax), (by, bx) = ((np.asarray(y, float), np.asarray(x, float)) for y, x in (a, b))
+    k = len(ay)
+    if k == 0 or ax.sum() == 0 or bx.sum() == 0:
+        return Estimate(np.nan, np.nan, np.nan, 0, 0, np.nan, "paired difference")
+    ra, rb = ay.sum() / ax.sum(), by.sum() / bx.sum()
+    d = ra - rb
+    residual = (ay - ra * ax) / ax.mean() - (by - rb * bx) / bx.mean()
+    se = float(np.sqrt(k / (k - 1) * np.sum(residual**2)) / k) if k > 1 else np.nan
+    if k < 2 or not se > EXACT * max(1.0, abs(ra), abs(rb)):
+        return Estimate(float(d), np.nan, np.nan, k, k, 0.0 if k > 1 else np.nan, "paired difference: no spread",
+                        Untestable())
+    return _with_reference(d, k, k, se, "paired difference: t over deals", StudentT(float(d), se, k - 1), level)
+
+
 def estimate_mean(values: np.ndarray, clusters: np.ndarray, level: float = LEVEL,
                   bounds: tuple[float, float] | None = None) -> Estimate:
     values = np.asarray(values, dtype=float)

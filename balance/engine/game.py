@@ -198,6 +198,12 @@ class FamilyMember:
                  {side: seat[side] for side in ("forbid", "prefer") if side in seat}) for seat in self.seats]
 
 
+def every_seat(entries: tuple[tuple[str, str, dict], ...], players: int) -> list[FamilyMember]:
+    """Tables of ``players`` seats all playing one policy: (a designer's name, policy, parameters) each."""
+    return [FamilyMember(name, [{"policy": policy, "params": dict(params)} for _ in range(players)])
+            for name, policy, params in entries]
+
+
 @dataclass(frozen=True)
 class Quantity:
     """A measurable quantity that claims can name.
@@ -404,6 +410,10 @@ class Game:
     family: tuple[tuple[str, str, dict], ...] = ()
     # The strength ladder (``balance ladder``): policy names from the weakest rung up.
     ladder: tuple[str, ...] = ()
+    # The skill rungs (``balance check --skill``): (a designer's name, policy, parameters) from the
+    # weakest up, every seat playing the rung; declared where a game's strongest players need
+    # parameters (a search's budget). Default: the ladder's policies at their defaults.
+    skill: tuple[tuple[str, str, dict], ...] = ()
 
     # ---- declarations -------------------------------------------------------------------
     def policy(self, name: str, key: str) -> Policy:
@@ -415,9 +425,11 @@ class Game:
     def policy_family(self, setup: Setup) -> list[FamilyMember]:
         """The members of the game's policy family for ``setup``, every seat playing the member
         (default without a declared family: each policy at its defaults)."""
-        family = self.family or tuple((p.name, p.name, {}) for p in self.policies)
-        return [FamilyMember(name, [{"policy": policy, "params": dict(params)} for _ in range(setup.players)])
-                for name, policy, params in family]
+        return every_seat(self.family or tuple((p.name, p.name, {}) for p in self.policies), setup.players)
+
+    def skill_rungs(self, setup: Setup) -> list[FamilyMember]:
+        """The game's skill rungs for ``setup``, weakest first, every seat playing the rung."""
+        return every_seat(self.skill or tuple((p, p, {}) for p in self.ladder), setup.players)
 
     def option(self, name: str) -> Option:
         for o in self.options:

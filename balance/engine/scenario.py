@@ -16,6 +16,10 @@ Keys (top level):
   [robustness] members = [{name = "...", seats = "heuristic", params = {...}}, ...]: the policy
               family ``check --robust`` plays instead of the game's own; ``seats`` a policy every
               seat plays (with ``params``), or one {policy, params} table per seat as in ``seats``
+  [skill]     rungs = [{name = "...", seats = "search", params = {...}}, ...] (as [robustness]'s
+              members): the players ``check --skill`` moves every seat up to, weakest first,
+              instead of the game's own rungs; margin_share = the share of a claim's tolerance
+              within which the two strongest rungs must agree (default 1/3)
   [sweep]     what-if cells for ``balance sweep`` (ignored by run, check and report; see below)
   plus any table the game itself declares (``Game.parse_extra``).
 
@@ -58,9 +62,10 @@ from balance.games import get_game
 SAMPLE_SEED = 1  # the deal played to see which values a claim's `where` can name
 COMPARES = ("about", "at_most", "at_least")
 TOP_KEYS = {"game", "mode", "players", "title", "description", "seed", "games", "rotate", "max_length",
-            "precision", "options", "seats", "claims", "min_deals", "robustness", "sweep"}
+            "precision", "options", "seats", "claims", "min_deals", "robustness", "skill", "sweep"}
 SEAT_KEYS = ("policy", "params", "forbid", "prefer")
 MIN_DEALS = 30  # default: fewer independent deals leave a sampled claim undecided
+SKILL_MARGIN_SHARE = 1 / 3  # default: skill rungs agree when within a third of a claim's tolerance
 INT64_MAX = 2**63 - 1
 
 
@@ -79,6 +84,15 @@ class Claim:
     min_deals: int = MIN_DEALS  # fewer independent deals: "undecided (too few deals)"
     half_width: float | None = None  # precision target in the claim's units (sequential studies)
     relative_half_width: float | None = None  # precision target relative to the estimate
+
+
+@dataclass(frozen=True)
+class Skill:
+    """The [skill] table: the rungs ``check --skill`` plays (None: the game's own) and the share of a
+    claim's tolerance within which the two strongest rungs must agree."""
+
+    rungs: list[FamilyMember] | None = None
+    margin_share: float = SKILL_MARGIN_SHARE
 
 
 @dataclass(frozen=True)
@@ -108,6 +122,7 @@ class Scenario:
     claims: list[Claim]
     precision: Precision | None = None
     robustness: list[FamilyMember] | None = None  # the scenario's own policy family ([robustness])
+    skill: Skill = field(default_factory=Skill)  # the scenario's [skill] table
     data: dict[str, Any] = field(default_factory=dict)  # the whole TOML table it was read from
 
     @property
@@ -255,35 +270,54 @@ def _parse_robustness(raw: Any, game: Game) -> list[FamilyMember]:
     unknown = set(raw) - {"members"}
     if unknown:
         raise SetupError(f"robustness.{sorted(unknown)[0]}", "unknown key (known: members)")
-    entries = _expect(raw.get("members"), list, "robustness.members")
+    return _parse_members(raw.get("members"), game, "robustness.members", "member")
+
+
+def _parse_skill(raw: Any, game: Game) -> Skill:
+    """The [skill] table: its rungs (validated as [robustness]'s members) and margin share."""
+    _expect(raw, dict, "skill")
+    unknown = set(raw) - {"rungs", "margin_share"}
+    if unknown:
+        raise SetupError(f"skill.{sorted(unknown)[0]}", "unknown key (known: rungs, margin_share)")
+    rungs = _parse_members(raw["rungs"], game, "skill.rungs", "rung") if "rungs" in raw else None
+    share = _finite(raw.get("margin_share", SKILL_MARGIN_SHARE), "skill.margin_share")
+    if not 0 < share <= 1:
+        raise SetupError("skill.margin_share", f"must be in (0, 1]; got {share:g}")
+    return Skill(rungs, share)
+
+
+def _parse_members(raw: Any, game: Game, key: str, word: str) -> list[FamilyMember]:
+    """A list of tables of players ([robustness] members, [skill] rungs): name, and seats (a policy
+    every seat plays, with params, or one {policy, params} table per seat)."""
+    entries = _expect(raw, list, key)
     if not entries:
-        raise SetupError("robustness.members", "name at least one member")
+        raise SetupError(key, f"name at least one {word}")
     members, names = [], set()
     for i, entry in enumerate(entries):
-        key = f"robustness.members[{i}]"
-        _expect(entry, dict, key)
+        at = f"{key}[{i}]"
+        _expect(entry, dict, at)
         unknown = set(entry) - {"name", "seats", "params"}
         if unknown:
-            raise SetupError(f"{key}.{sorted(unknown)[0]}", "unknown key (known: name, seats, params)")
+            raise SetupError(f"{at}.{sorted(unknown)[0]}", "unknown key (known: name, seats, params)")
         for required in ("name", "seats"):
             if required not in entry:
-                raise SetupError(f"{key}.{required}", "missing")
-        name = _expect(entry["name"], str, f"{key}.name")
+                raise SetupError(f"{at}.{required}", "missing")
+        name = _expect(entry["name"], str, f"{at}.name")
         if name in names:
-            raise SetupError(f"{key}.name", f"duplicate member name '{name}'")
+            raise SetupError(f"{at}.name", f"duplicate {word} name '{name}'")
         names.add(name)
         seats = entry["seats"]
         if isinstance(seats, str):
-            params = _expect(entry.get("params", {}), dict, f"{key}.params")
-            game.policy(seats, f"{key}.seats").param_row(params, f"{key}.params")
+            params = _expect(entry.get("params", {}), dict, f"{at}.params")
+            game.policy(seats, f"{at}.seats").param_row(params, f"{at}.params")
             members.append(FamilyMember(name, [{"policy": seats, "params": params}]))
             continue
         if "params" in entry:
-            raise SetupError(f"{key}.params", "give params inside each seat table when seats is a list")
+            raise SetupError(f"{at}.params", "give params inside each seat table when seats is a list")
         try:
-            parsed = _parse_seats(_expect(seats, list, f"{key}.seats"), 0)
+            parsed = _parse_seats(_expect(seats, list, f"{at}.seats"), 0)
         except SetupError as err:
-            raise SetupError(err.key if err.key.startswith(key) else f"{key}.{err.key}", err.message) from None
+            raise SetupError(err.key if err.key.startswith(at) else f"{at}.{err.key}", err.message) from None
         members.append(FamilyMember(name, _seat_tables(parsed)))
     return members
 
@@ -379,15 +413,23 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None, copies: dict[
             if half is None and relative is None:
                 half = Precision.half_width
             precision = Precision(max_games, batch, half, relative)
+        def tables_of(members: list[FamilyMember], key: str) -> list[FamilyMember]:
+            """The members with a table each of this scenario's size, every setup built (checked)."""
+            for i, member in enumerate(members):
+                seats = _member_seats(member, players)
+                members[i] = FamilyMember(member.name, _seat_tables(seats))
+                game.make_setup(mode, players, seats, options=data.get("options", {}), rotate=setup.rotate,
+                                max_length=setup.max_length, extra=extra, key=f"{key}[{i}]", files=files)
+            return members
+
         robustness = None
         if "robustness" in data:
-            robustness = _parse_robustness(data["robustness"], game)
-            for i, member in enumerate(robustness):
-                seats = _member_seats(member, players)
-                robustness[i] = FamilyMember(member.name, _seat_tables(seats))
-                game.make_setup(mode, players, seats, options=data.get("options", {}), rotate=setup.rotate,
-                                max_length=setup.max_length, extra=extra, key=f"robustness.members[{i}]",
-                                files=files)
+            robustness = tables_of(_parse_robustness(data["robustness"], game), "robustness.members")
+        skill = Skill()
+        if "skill" in data:
+            skill = _parse_skill(data["skill"], game)
+            if skill.rungs is not None:
+                skill = Skill(tables_of(skill.rungs, "skill.rungs"), skill.margin_share)
         min_deals = _count(data.get("min_deals", MIN_DEALS), "min_deals", 2)
         claims = _parse_claims(data.get("claims", []), game, min_deals)
         _check_where(claims, setup)
@@ -395,7 +437,7 @@ def parse_scenario(data: dict[str, Any], path: Path | None = None, copies: dict[
         description = _expect(data.get("description", ""), str, "description")
     except SetupError as err:
         raise ScenarioError(where, err.key, err.message) from None
-    return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, data)
+    return Scenario(path, title, description, setup, seed, games, claims, precision, robustness, skill, data)
 
 
 def load_scenario(path: str | Path, copies: dict[str, Path] | None = None) -> Scenario:

@@ -125,7 +125,7 @@ def classify(table: pd.DataFrame, members: list[str] | None = None) -> pd.DataFr
 
 
 # ---- output -------------------------------------------------------------------------------
-def _worst(rows: pd.DataFrame) -> dict:
+def worst_group(rows: pd.DataFrame) -> dict:
     """The group farthest from its target (the one a designer looks at first)."""
     effect = (rows["estimate"] - rows["target"]).abs()
     return rows.loc[effect.idxmax() if effect.notna().any() else rows.index[0]].to_dict()
@@ -145,7 +145,7 @@ def robust_text(rob: Robustness) -> str:
                                if r[v] and r["reading"] in (SENSITIVE, UNDECIDED)))
         part = rob.claims[rob.claims["claim"] == r["claim"]]
         for member, rows in part.groupby("member", sort=False):
-            worst = _worst(rows)
+            worst = worst_group(rows)
             label = " -" if len(rows) == 1 else f" ({len(rows)} groups), farthest from the target:"
             lines.append(f"      {member}: {member_verdict(rows['verdict'])}{label} {verdict_text(worst)}")
     if len(rob.facts):

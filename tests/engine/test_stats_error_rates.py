@@ -230,3 +230,49 @@ def test_sequential_study_keeps_its_error_over_the_looks(truth, wrong):
         table, _ = stats.evaluate_claims(res, claims)
         errors += table.iloc[0]["verdict"] == wrong
     assert errors / reps <= ERROR
+
+
+# ---- skill: two rungs of players on the same deals (check --skill) -------------------------
+def paired_rungs(rng, deals: int, difference: float, ratio: bool):
+    """Per-deal (wins, games) of two rungs on the same deals: the deal moves both rungs' chances
+    together (common random numbers); the stronger rung's share is ``difference`` above the other's.
+    ``ratio``: a random number of rounds per deal (a ratio of counts), else 4 games (rotations)."""
+    base = 0.25 + 0.15 * (rng.random(deals) - 0.5)
+    games = (1 + rng.poisson(7, (2, deals))) if ratio else np.full((2, deals), 4)
+    wins = rng.binomial(games, np.vstack([base + difference, base]))
+    return (wins[0], games[0]), (wins[1], games[1])
+
+
+@pytest.mark.parametrize("ratio", [False, True])
+@pytest.mark.parametrize("deals", [200, 2000])
+def test_skill_comparisons_keep_their_error_at_the_margin(deals, ratio):
+    """Two rungs exactly a margin apart: "converged" and "moves with skill" are both wrong
+    statements there, each at most 5% of the time (skill.MIN_DEALS: from 200 deals up)."""
+    from balance.studies.skill import MIN_DEALS
+
+    assert deals >= MIN_DEALS
+    rng = np.random.default_rng(deals + ratio)
+    margin = 0.05 / 3
+    converged = moves = 0
+    for _ in range(REPS):
+        p_converged, p_moves = stats.claim_pvalues(
+            stats.paired_difference(*paired_rungs(rng, deals, margin, ratio)).reference, 0.0, margin, "about")
+        converged += p_converged < stats.ALPHA
+        moves += p_moves < stats.ALPHA
+    assert converged / REPS <= ERROR and moves / REPS <= ERROR
+
+
+def test_skill_comparison_interval_covers_the_difference():
+    rng = np.random.default_rng(7)
+    truth = 0.03
+    assert coverage(lambda: stats.paired_difference(*paired_rungs(rng, 300, truth, True)), truth) >= COVERAGE
+
+
+def test_skill_comparison_shows_agreement_when_the_rungs_agree():
+    # the other side of the test's size: equal rungs over 6,000 deals of 4 games (standard error
+    # 0.4 points against a margin of 1.7) converge nearly always
+    rng = np.random.default_rng(8)
+    margin = 0.05 / 3
+    shown = [stats.claim_pvalues(stats.paired_difference(*paired_rungs(rng, 6000, 0.0, False)).reference,
+                                 0.0, margin, "about")[0] < stats.ALPHA for _ in range(200)]
+    assert np.mean(shown) >= 0.9

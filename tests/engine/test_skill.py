@@ -1,0 +1,118 @@
+"""``balance check --skill``: a scenario's claims read against stronger players (issue 28 item 3)."""
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from balance.engine.scenario import Claim, load_scenario
+from balance.studies.skill import CONVERGED, MOVES, evaluate, margin_of, rung_setups
+from tests.engine.test_cli import SMALL, invoke, write
+
+# Three rungs whose truth is known: the greedy mirror of Take the Throne (3 players) is one fixed
+# game (seat 0 always wins: no spread), the heuristic spreads the wins over the seats, random and
+# heuristic tables keep the throne about as often (both about 17 points under half).
+RUNGS = """
+[skill]
+rungs = [{name = "random", seats = "random"}, {name = "heuristic", seats = "heuristic"}, {name = "greedy", seats = "greedy"}]
+"""
+
+
+def test_the_default_rungs_are_the_ladders_above_the_scenarios_players(tmp_path):
+    heuristic = load_scenario(write(tmp_path, SMALL))
+    assert [m.name for m, _ in rung_setups(heuristic)][1:] == ["search"]
+    random = load_scenario(write(tmp_path, SMALL.replace('seats = "heuristic"', 'seats = "random"')))
+    names = [m.name for m, s in rung_setups(random)]
+    assert names[0] == "the scenario's players (random)" and names[1:] == ["heuristic", "search"]
+    setups = [s for _, s in rung_setups(random)]
+    assert [s.seats[0].policy.name for s in setups] == ["random", "heuristic", "search"]
+    assert all(len({seat.policy.name for seat in s.seats}) == 1 for s in setups)
+
+
+def test_a_scenario_of_the_strongest_players_has_no_rung_above(tmp_path):
+    top = write(tmp_path, SMALL.replace('seats = "heuristic"', 'seats = "search"'))
+    code, text = invoke("check", "--skill", top)
+    assert code == 2 and len(text.strip().splitlines()) == 1 and str(top) in text and " seats:" in text
+
+
+def test_the_margin_is_a_share_of_the_tolerance_or_of_the_target():
+    fair = Claim("fair", "", "win_rate", target=0.333, tolerance=0.3)
+    assert margin_of(fair, 1 / 3) == pytest.approx(0.1)
+    assert margin_of(replace(fair, tolerance=0.0, compare="at_most"), 0.5) == pytest.approx(0.1665)
+    assert margin_of(replace(fair, tolerance=0.0, target=0.0, compare="at_most"), 1.0) is None
+
+
+def test_skill_reads_a_claim_that_moves_and_one_that_converged(tmp_path):
+    scenario = load_scenario(write(tmp_path, SMALL + RUNGS))
+    study = evaluate(scenario, games=300)
+    assert [m.name for m in study.rungs] == ["the scenario's players (heuristic)", "random", "heuristic", "greedy"]
+    readings = {r["claim"]: r for r in study.readings.to_dict("records")}
+    # greedy against heuristic: seat 0 wins every greedy game, about a third of the heuristic ones
+    fair = readings["fair"]
+    assert fair["reading"] == MOVES and fair["largest_group"] == "0" and fair["difference"] > 0.5
+    # every rung plays the same deals (common random numbers)
+    deals = [set(r.games["deal"]) for r in study.results.values()]
+    assert all(d == deals[0] for d in deals) and len(deals[0]) == 300
+    comparisons = study.comparisons[study.comparisons["claim"] == "fair"]
+    assert list(comparisons["group"]) == ["0", "1", "2"] and (comparisons["stronger"] == "greedy").all()
+    assert (comparisons["low"] <= comparisons["estimate"]).all() and (comparisons["estimate"] <= comparisons["high"]).all()
+
+
+def test_skill_converges_when_the_two_strongest_rungs_agree(tmp_path):
+    # random against heuristic in the 3-player core game keep the throne about as often
+    text = SMALL.replace("seats = \"heuristic\"", "seats = \"greedy\"") + """
+[skill]
+rungs = [{name = "random", seats = "random"}, {name = "heuristic", seats = "heuristic"}]
+
+[[claims]]
+id = "retention"
+quantity = "monarch_retention"
+target = 0.5
+tolerance = 0.1
+"""
+    study = evaluate(load_scenario(write(tmp_path, text)), games=400)
+    readings = {r["claim"]: r for r in study.readings.to_dict("records")}
+    assert readings["retention"]["reading"] == CONVERGED and readings["retention"]["verdict"] == "fails"
+    assert readings["retention"]["verdicts"][-2:] == ["fails", "fails"]
+
+
+def test_check_skill_json_is_the_same_from_the_same_seed_whatever_the_threads(tmp_path):
+    scenario = write(tmp_path, SMALL + RUNGS)
+    one = invoke("check", "--skill", scenario, "--games", 200, "--json", "--threads", 1)
+    two = invoke("check", "--skill", scenario, "--games", 200, "--json", "--threads", 2)
+    assert one[0] == two[0] == 0 and one[1] == two[1]
+    [report] = json.loads(one[1])
+    assert [r["name"] for r in report["rungs"]][1:] == ["random", "heuristic", "greedy"]
+    assert {r["reading"] for r in report["readings"]} <= {CONVERGED, MOVES, "undecided"}
+    assert report["margin_share"] == pytest.approx(1 / 3)
+
+
+def test_check_skill_text_says_which_way_skill_pushes_a_claim(tmp_path):
+    code, text = invoke("check", "--skill", write(tmp_path, SMALL + RUNGS), "--games", 300)
+    assert code == 0
+    assert "MOVES WITH SKILL: stronger players push it up by" in text and "(seat 0)" in text
+    assert "they agree within 1/3 of a claim's tolerance" in text
+
+
+BAD = [
+    ("unknown_key", '[skill]\nlevels = 3', "skill.levels"),
+    ("share", '[skill]\nmargin_share = 0', "skill.margin_share"),
+    ("rung_policy", '[skill]\nrungs = [{name = "a", seats = "wizard"}]', "skill.rungs[0].seats"),
+    ("rung_param", '[skill]\nrungs = [{name = "a", seats = "search", params = {rollouts = -1}}]',
+     "skill.rungs[0].params.rollouts"),
+    ("duplicate", '[skill]\nrungs = [{name = "a", seats = "random"}, {name = "a", seats = "greedy"}]',
+     "skill.rungs[1].name"),
+]
+
+
+@pytest.mark.parametrize("name, table, key", BAD, ids=[b[0] for b in BAD])
+def test_a_bad_skill_table_is_one_line_naming_file_and_key(tmp_path, name, table, key):
+    scenario = write(tmp_path, f"{SMALL}\n{table}\n")
+    code, text = invoke("check", "--skill", scenario)
+    lines = text.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and str(scenario) in lines[0] and f" {key}:" in lines[0], lines
+
+
+def test_robust_and_skill_together_are_refused(tmp_path):
+    code, text = invoke("check", "--skill", "--robust", write(tmp_path, SMALL))
+    assert code == 2 and "--skill" in text and len(text.strip().splitlines()) == 1
