@@ -3,6 +3,7 @@ restriction, its turn's choice is a function of its seat's information and its s
 equal the batch, and it is not much worse than the heuristic it uses for its rollouts."""
 
 import numpy as np
+import pytest
 from scipy.stats import binomtest
 
 from balance.engine.rng import new_stream
@@ -144,3 +145,58 @@ def test_search_is_not_much_worse_than_the_heuristic():
     won = seats[(seats["policy"] == setup.seats[0].label) & (seats["last_round"] == 1)]["match_won"]
     assert len(won) == 400
     assert binomtest(int(won.sum()), len(won), 0.125, alternative="greater").pvalue < 0.05
+
+
+def intrigue_decisions(seed, count):
+    """Positions where an intrigue card is being carried out and its player decides (heuristic play)."""
+    setup = GAME.make_setup("base", PLAYERS, "heuristic", rotate=False)
+    opts = setup.extra["_kernel_options"]
+    found, i = [], 0
+    while len(found) < count:
+        state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        start_match(state, opts)
+        rng = new_stream(seed, i)
+        deal_round(state, opts, rng, NO_TRACE)
+        while not state[L.END_REASON] and len(found) < count:
+            apply_answer(state, (opts, rng, NO_TRACE), decided(setup, state, rng))
+            while state[L.PHASE] < L.N_KINDS:
+                pose_pending(state, (opts, rng, NO_TRACE), setup.restrict)
+                if state[L.USED] != L.NO_CARD:
+                    found.append(state.copy())
+                answer = decide_posed(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, rng,
+                                      NO_TRACE, new_search_buffers())
+                apply_answer(state, (opts, rng, NO_TRACE), answer)
+            end_turn(state, opts)
+        i += 1
+    return setup, found
+
+
+def card_places(state):
+    """Every court card's place: thrones, hands, the drawn card, the card being placed or carried
+    out, the draw pile, the face-up discards."""
+    n = state[L.PLAYERS]
+    cards = [*state[L.THRONE:L.THRONE + n], *state[L.HAND:L.HAND + n]]
+    cards += [state[f] for f in (L.DRAWN, L.PLACING, L.USED) if state[f] != L.NO_CARD]
+    cards += list(state[L.PILE + state[L.PILE_TOP]:L.PILE + L.N_COURT])
+    cards += [c for c in range(L.N_COURT) if state[L.DISCARDS] >> c & 1]
+    return sorted(int(c) for c in cards)
+
+
+def test_the_intrigue_card_being_carried_out_is_seen_by_every_seat():
+    # issue 28: while an intrigue card was carried out, the heuristic counted it among the unseen
+    # cards and the search's worlds dealt it again (a card twice, another lost)
+    from balance.games.thron_der_luegen.policies import load_view, sample_world, unseen_cards, unseen_mean
+
+    setup, positions = intrigue_decisions(5, 12)
+    opts = setup.extra["_kernel_options"]
+    ints = new_search_buffers()[0]
+    for state in positions:
+        assert card_places(state) == list(range(L.N_COURT))
+        for seat in range(PLAYERS):
+            assert not unseen_cards(state, seat) >> state[L.USED] & 1
+            world = np.zeros_like(state)
+            sample_world(state, world, seat, opts, ints, new_stream(1, seat))
+            assert card_places(world) == list(range(L.N_COURT))
+            unseen = [c for c in range(L.N_COURT) if unseen_cards(state, seat) >> c & 1]
+            mean = np.mean([opts[L.OPT_MEAN2 + c] / 2 for c in unseen])
+            assert unseen_mean(state, opts, seat, load_view(state, seat)) == pytest.approx(mean)

@@ -37,7 +37,7 @@ from balance.games.thron_der_luegen.layout import (
     OPT_ALONE, OPT_FACE, OPT_MEAN2, OPT_PAIR, OPT_PARTNER, OPT_PLACED_FLIP, PAIR, PEEK_CHOICE, PEEK_SWAP,
     PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, REACH_ANY, REVEAL_END, SPLIT, SUMMED_DISCARDS, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
     SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE, MATCH_OVER, NOBODY, OPT_SPLIT_PLACER,
-    PILE, PILE_TOP, POLICY_HEURISTIC, ROUND, SCORE, STATE_SIZE, STONES, TRACE_FIELDS, TURN_SEAT, WINNER,
+    PILE, PILE_TOP, POLICY_HEURISTIC, ROUND, SCORE, STATE_SIZE, STONES, TRACE_FIELDS, TURN_SEAT, USED, WINNER,
     OPT_MAX_ROUNDS,
 )
 from balance.games.thron_der_luegen.options import HEURISTIC_PARAMS
@@ -164,7 +164,7 @@ def discards_value2(state, opts):
 @kernel(inline="always")
 def unseen_mean(state, opts, seat, view_cards):
     """The mean value of the court cards ``seat`` has not seen (not face up, not in its hand, not on a
-    throne it knows: ``view_cards``, from load_view): what an unknown throne card is worth on average.
+    throne it knows: ``view_cards``, from load_view; the intrigue card being carried out is face up): what an unknown throne card is worth on average.
     The deck's total less the seen cards' values, in whole numbers (twice the values), so the mean
     does not depend on the order."""
     discards = state[DISCARDS]
@@ -173,6 +173,8 @@ def unseen_mean(state, opts, seat, view_cards):
         seen_mask |= 1 << state[DRAWN]
     if state[PLACING] != NO_CARD:
         seen_mask |= 1 << state[PLACING]
+    if state[USED] != NO_CARD:  # the intrigue card being carried out lies face up
+        seen_mask |= 1 << state[USED]
     seen_mask &= ~discards
     count = N_COURT - bit_count(seen_mask | discards)
     total2 = state[DECK_VALUE2] - discards_value2(state, opts)
@@ -467,14 +469,16 @@ def new_search_buffers():
 
 @kernel
 def unseen_cards(state, seat):
-    """The court cards ``seat`` has not seen (mask): not face up, not in its hand or drawn by it,
-    not on a throne it knows."""
+    """The court cards ``seat`` has not seen (mask): not face up (the discards, the intrigue card
+    being carried out), not in its hand or drawn by it, not on a throne it knows."""
     n = state[PLAYERS]
     seen_mask = state[DISCARDS] | (1 << state[HAND + seat])
     if state[DRAWN] != NO_CARD and state[TURN_SEAT] == seat:
         seen_mask |= 1 << state[DRAWN]
     if state[PLACING] != NO_CARD and state[TURN_SEAT] == seat:
         seen_mask |= 1 << state[PLACING]
+    if state[USED] != NO_CARD:  # the intrigue card being carried out lies face up
+        seen_mask |= 1 << state[USED]
     for t in range(n):
         card = state[THRONE + t] if beside(seat, t, n) else state[KNOWN + seat * MAX_PLAYERS + t]
         if card != NO_CARD:
