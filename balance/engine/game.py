@@ -520,6 +520,11 @@ class Game:
         """Game ``game_index`` replayed through the batch kernel, as readable lines."""
         raise NotImplementedError
 
+    def stepper(self, setup: Setup):
+        """``setup``'s games stepped decision by decision from Python with the batch's compiled
+        functions (a balance.engine.stepper.Stepper)."""
+        raise NotImplementedError
+
     def bench_setups(self) -> list[tuple[str, Setup]]:
         """The (label, setup) pairs ``balance bench`` measures."""
         return []

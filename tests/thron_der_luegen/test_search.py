@@ -171,21 +171,11 @@ def intrigue_decisions(seed, count):
     return setup, found
 
 
-def card_places(state):
-    """Every court card's place: thrones, hands, the drawn card, the card being placed or carried
-    out, the draw pile, the face-up discards."""
-    n = state[L.PLAYERS]
-    cards = [*state[L.THRONE:L.THRONE + n], *state[L.HAND:L.HAND + n]]
-    cards += [state[f] for f in (L.DRAWN, L.PLACING, L.USED) if state[f] != L.NO_CARD]
-    cards += list(state[L.PILE + state[L.PILE_TOP]:L.PILE + L.N_COURT])
-    cards += [c for c in range(L.N_COURT) if state[L.DISCARDS] >> c & 1]
-    return sorted(int(c) for c in cards)
-
-
 def test_the_intrigue_card_being_carried_out_is_seen_by_every_seat():
     # issue 28: while an intrigue card was carried out, the heuristic counted it among the unseen
     # cards and the search's worlds dealt it again (a card twice, another lost)
     from balance.games.thron_der_luegen.policies import load_view, sample_world, unseen_cards, unseen_mean
+    from balance.games.thron_der_luegen.positions import card_places
 
     setup, positions = intrigue_decisions(5, 12)
     opts = setup.extra["_kernel_options"]

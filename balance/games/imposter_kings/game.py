@@ -176,6 +176,11 @@ class ImposterKings(Game):
                  for t in SIGNATURE_TYPES]
         return {"army_cards": pd.concat(parts, ignore_index=True)}
 
+    def stepper(self, setup: Setup):
+        from balance.games.imposter_kings.positions import Steps
+
+        return Steps(setup)
+
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         rows, events = self.traced(setup, seed, game_index)
         labels = [s.label for s in setup.seats]

@@ -36,8 +36,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.game import SetupError
+from balance.engine.stepper import Run, Stepper
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
+from balance.engine.rng import STREAM_SIZE, below, open_stream
+from balance.games.imposter_kings.match import POLICY_SALT, choose_signatures
+from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_WEIGHTS, HEURISTIC_DEFAULTS,
+                                                   HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH, choose, sample_world)
 from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_row
 
 INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_PICK_COURT)
@@ -430,3 +435,76 @@ def _match_start(mode: str, options: dict | None, true_king: int) -> tuple[np.nd
     R.open_armies(s, cfg)
     R.open_signatures(s, cfg)
     return s, cfg
+
+
+# ---- the step contract from Python (balance.engine.stepper) ---------------------------------------
+def every_card(s: np.ndarray, cfg: np.ndarray) -> np.ndarray:
+    """Every card of the match by type: the round's zones, the face-down Armies and their Exhaust
+    zones (an Army card taken into the round moves between them)."""
+    seats = int(cfg[L.CFG_PLAYERS])
+    return R.count_cards(s) + sum(s[zone + q * L.TYPES:zone + (q + 1) * L.TYPES]
+                                  for q in range(seats) for zone in (L.ARMY, L.EXHAUST))
+
+
+class Steps(Stepper):
+    """A setup's rounds stepped with the batch's compiled functions (balance.engine.stepper); a run
+    is a match's first round, after the match's start (the True King drawn, the Armies, the
+    Signature Cards chosen by the seats' policies as the batch does)."""
+
+    def __init__(self, setup):
+        self.setup, self.players = setup, setup.players
+        self.cfg = config_row(setup.mode, setup.options)
+        self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
+        self.cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
+        self.actions = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+        self.scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
+        self.fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
+        self.fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS] = HEURISTIC_DEFAULTS
+        self.no_trace = np.zeros((0, L.EVENT_WIDTH), dtype=np.int64)
+
+    def start(self, seed: int, deal_index: int) -> Run:
+        """The batch's match start (match.play_match) and its first deal; ``run.rng`` is the deals'
+        stream, ``run.extra`` the policies' stream and the match's census of cards."""
+        cfg = self.cfg
+        s = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        deals, moves = np.zeros(STREAM_SIZE, dtype=np.uint64), np.zeros(STREAM_SIZE, dtype=np.uint64)
+        open_stream(deals, seed, deal_index)
+        open_stream(moves, seed ^ POLICY_SALT, deal_index)
+        R.open_armies(s, cfg)
+        s[L.TRUE_KING] = below(deals, int(cfg[L.CFG_PLAYERS]))
+        R.open_signatures(s, cfg)
+        if cfg[L.CFG_SIGNATURES] != L.SIG_NONE:
+            choose_signatures(s, cfg, deals, moves, 0, self.codes, self.params, self.restrict, self.cards,
+                                self.actions, self.scratch, self.fscratch, self.no_trace, np.zeros(1, dtype=np.int64))
+        R.deal_round(s, cfg, deals, 0, self.cards)
+        return Run(s, deals, (moves, every_card(s, cfg)))
+
+    def advance(self, run: Run) -> None:
+        """A called mulligan deals again (the rules run on by themselves after every answer)."""
+        s = run.state
+        while s[L.PHASE] == L.PH_REDEAL:
+            mulligans = s[L.MULLIGANS]
+            R.deal_round(s, self.cfg, run.rng, 0, self.cards)
+            s[L.MULLIGANS] = mulligans
+
+    def over(self, run: Run) -> bool:
+        return bool(run.state[L.PHASE] == L.PH_ROUND_OVER)
+
+    def pose(self, run: Run) -> None:
+        R.pose_pending(run.state, self.cfg, self.restrict)
+
+    def decide(self, run: Run) -> int:
+        seat = run.seat
+        return int(choose(run.state, self.cfg, self.codes[seat], self.params[seat], self.restrict, run.extra[0],
+                          self.actions, self.scratch, self.fscratch))
+
+    def apply(self, run: Run, answer: int) -> None:
+        R.apply_action(run.state, self.cfg, answer)
+
+    def world(self, run: Run, seat: int, stream: np.ndarray) -> Run:
+        world = run.copy()
+        sample_world(run.state, world.state, seat, self.cfg, self.scratch, stream)
+        return world
+
+    def conserved(self, run: Run) -> bool:
+        return bool(np.array_equal(every_card(run.state, self.cfg), run.extra[1]))

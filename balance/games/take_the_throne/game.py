@@ -179,6 +179,11 @@ class TakeTheThrone(Game):
                   (new_work_buffer(), new_search_buffers()))
         return state, trace[: state[L.TRACE_LEN]]
 
+    def stepper(self, setup: Setup):
+        from balance.games.take_the_throne.positions import Steps
+
+        return Steps(setup)
+
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         state, trace = self.play_traced(setup, seed, game_index)
         rotation = game_index % setup.rotations

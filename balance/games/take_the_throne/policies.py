@@ -634,33 +634,55 @@ def policy(state, table, seat, code, params_row, rng, mind):
 
 
 # ---- the search policy's per-game pieces (the driver is balance.engine.search) ----------------
+@kernel(inline="always")
+def known_cards(state, seat, other):
+    """The cards of ``other``'s deck ``seat`` knows: those every player was shown, its discard pile
+    (every card in it was shown), its cards in play once revealed, and the card the Monarch's
+    Command looked at."""
+    known = state[SHOWN + other] | state[DISCARD + other]
+    if other == seat or state[REVEALED + other]:
+        for slot in (MAIN, EXTRA):
+            if state[slot + other] != NO_CARD:
+                known |= 1 << state[slot + other]
+    if seat == state[MONARCH] and state[VIEWED_SEAT] == other and state[VIEWED_CARD] != NO_CARD:
+        known |= 1 << state[VIEWED_CARD]
+    return known & state[OWNED + other]
+
+
 @kernel(DETERMINIZE_SIGNATURE)
 def sample_world(state, sampled, seat, opts, ints, rng):
-    """A world consistent with what ``seat`` knows at the round's card choice (the view the
-    heuristic reads, see the module docstring), built from that view alone: a copy of the state in
-    which every other player's unshown cards (Mirror's and Asymmetric's random cards never played:
-    they are in the hand) are dealt again at random from the cards its deck may hold that nobody
-    has been shown. Only how many such cards a player holds is read (deck sizes are public), never
-    which, so one view and one stream give one world. Everything else is shown or public but the
-    cards the others chose this round (the selection is simultaneous): they are left unmade, and
-    the rollouts draw them."""
+    """A world consistent with what ``seat`` knows (the view the heuristic reads, see the module
+    docstring), built from that view alone: a copy of the state in which every other player's cards
+    it does not know (Mirror's and Asymmetric's random cards never shown: in the hand, or in play
+    face down) are dealt again at random from the cards its deck may hold that nobody has been
+    shown, a card face down in play first. Only how many such cards a player holds is read (deck
+    sizes are public), never which, so one view and one stream give one world. Everything else is
+    shown or public but the cards the others chose this round (the selection is simultaneous): they
+    are left unmade, and the rollouts draw them."""
     copy_world(sampled, state, STATE_SIZE)
     for other in range(state[PLAYERS]):
         if other == seat:
             continue
         sampled[CHOICE + other] = NO_CARD
-        unseen = bit_count(state[OWNED + other]) - bit_count(state[SHOWN + other])
+        known = known_cards(state, seat, other)
+        unseen = bit_count(state[OWNED + other]) - bit_count(known)
         if unseen == 0:
             continue
         pool = MIRROR_CROWN_POOL_MASK if other == state[MONARCH] else MIRROR_HOUSE_POOL_MASK
-        candidates = pool & ~state[SHOWN + other]
+        candidates = pool & ~known
         dealt = 0
         for _ in range(unseen):
             card = random_bit(rng, candidates)
             candidates &= ~(1 << card)
             dealt |= 1 << card
-        sampled[OWNED + other] = state[SHOWN + other] | dealt
-        sampled[HAND + other] = (state[HAND + other] & state[SHOWN + other]) | dealt
+        sampled[OWNED + other] = known | dealt
+        for slot in (MAIN, EXTRA):  # a card face down in play is one of the unknown ones
+            card = state[slot + other]
+            if card != NO_CARD and not known >> card & 1:
+                card = random_bit(rng, dealt)
+                sampled[slot + other] = card
+                dealt &= ~(1 << card)
+        sampled[HAND + other] = (state[HAND + other] & known) | dealt
 
 
 @kernel

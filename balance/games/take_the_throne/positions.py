@@ -29,9 +29,11 @@ import numpy as np
 
 from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, answer_of, forced, no_restrictions
 from balance.engine.rng import new_stream
+from balance.engine.stepper import Run, Stepper
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.game import GAME
-from balance.games.take_the_throne.policies import rollout_score
+from balance.games.take_the_throne.match import decide_posed
+from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer, rollout_score, sample_world
 from balance.games.take_the_throne.rules import advance, apply_answer, available_cards, deal, over, pose_pending
 from balance.games.take_the_throne.transcript import describe_events
 
@@ -225,3 +227,59 @@ class Position:
             raise ValueError(f"{len(left)} decisions were not asked for")
         return describe_events(self.trace[first: self.state[L.TRACE_LEN]], [f"seat {s}" for s in range(self.players)],
                                vp_before)
+
+
+# ---- the step contract from Python (balance.engine.stepper) ---------------------------------------
+class Steps(Stepper):
+    """A setup's games stepped with the batch's compiled functions (balance.engine.stepper); a run is
+    a whole game."""
+
+    def __init__(self, setup):
+        self.setup, self.players = setup, setup.players
+        self.opts = setup.extra["kernel_options"]
+        self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
+        self.mind = (new_work_buffer(), new_search_buffers())
+        self.no_trace = np.zeros((0, L.TRACE_FIELDS), dtype=np.int64)
+
+    def table(self, run: Run) -> tuple:
+        return self.opts, run.rng, self.no_trace
+
+    def start(self, seed: int, deal_index: int) -> Run:
+        run = Run(np.empty(L.STATE_SIZE, dtype=np.int64), new_stream(seed, deal_index))
+        deal(run.state, self.opts, run.rng)
+        return run
+
+    def advance(self, run: Run) -> None:
+        advance(run.state, self.table(run))
+
+    def over(self, run: Run) -> bool:
+        return bool(over(run.state))
+
+    def pose(self, run: Run) -> None:
+        pose_pending(run.state, self.table(run), self.restrict)
+
+    def decide(self, run: Run) -> int:
+        return int(decide_posed(run.state, self.opts, self.codes, self.params, self.restrict, run.rng,
+                                self.no_trace, self.mind))
+
+    def apply(self, run: Run, answer: int) -> None:
+        apply_answer(run.state, self.table(run), answer)
+
+    def world(self, run: Run, seat: int, stream: np.ndarray) -> Run:
+        world = run.copy()
+        sample_world(run.state, world.state, seat, self.opts, self.mind[1][0], stream)
+        return world
+
+    def conserved(self, run: Run) -> bool:
+        """Each seat's cards (its deck, OWNED) are in its hand, its discard pile or in play, each in
+        one place; the Monarch holds the crown's hand size, every House the House's."""
+        s = run.state
+        for seat in range(self.players):
+            hand, discard, owned = int(s[L.HAND + seat]), int(s[L.DISCARD + seat]), int(s[L.OWNED + seat])
+            in_play = sum(1 << int(s[f + seat]) for f in (L.MAIN, L.EXTRA) if s[f + seat] != L.NO_CARD)
+            if hand & discard or discard & in_play or (hand | discard | in_play) != owned:
+                return False
+            crowned = seat == s[L.MONARCH] and self.setup.mode != "two_player"
+            if bin(owned).count("1") != (L.MONARCH_HAND_SIZE if crowned else L.HOUSE_HAND_SIZE):
+                return False
+        return True

@@ -174,6 +174,11 @@ class ThronDerLuegen(Game):
                                   setup.policy_codes, setup.policy_params, setup.restrict, trace)
         return rows, state, trace[: state[L.TRACE_LEN]]
 
+    def stepper(self, setup: Setup):
+        from balance.games.thron_der_luegen.positions import Steps
+
+        return Steps(setup)
+
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         rows, state, trace = self.traced(setup, seed, game_index)
         rotation = game_index % setup.rotations

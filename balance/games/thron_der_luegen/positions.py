@@ -29,12 +29,14 @@ import numpy as np
 
 from balance.engine.decision import D_CHOICES, D_KIND, answer_of, forced, no_restrictions
 from balance.engine.rng import new_stream
+from balance.engine.stepper import Run, Stepper
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.game import GAME
+from balance.games.thron_der_luegen.match import decide_posed, start_match
 from balance.games.thron_der_luegen.rules import (
-    advance, apply_answer, cards_accounted, end_round, end_turn, pose_pending, score_round,
+    advance, apply_answer, cards_accounted, deal_round, end_round, end_turn, over, pose_pending, score_round,
 )
-from balance.games.thron_der_luegen.policies import deck_value2, rollout_score
+from balance.games.thron_der_luegen.policies import deck_value2, new_search_buffers, rollout_score, sample_world
 from balance.games.thron_der_luegen.scoring import beside, seat_total, throne_score
 
 TRACE_ROWS = 4096
@@ -261,3 +263,60 @@ class Position:
         end_round(self.state, self.opts, self.trace[:0])
         self.state[L.PHASE] = L.PH_ROUND_OVER
         return self.stones()
+
+
+# ---- the step contract from Python (balance.engine.stepper) ---------------------------------------
+def card_places(state) -> list[int]:
+    """Every court card where it lies, sorted: thrones, hands, the drawn card, the card being placed
+    or carried out, the draw pile, the face-up discards (each of the 28 once when conserved)."""
+    n = state[L.PLAYERS]
+    cards = [*state[L.THRONE:L.THRONE + n], *state[L.HAND:L.HAND + n]]
+    cards += [state[f] for f in (L.DRAWN, L.PLACING, L.USED) if state[f] != L.NO_CARD]
+    cards += list(state[L.PILE + state[L.PILE_TOP]:L.PILE + L.N_COURT])
+    cards += [c for c in range(L.N_COURT) if state[L.DISCARDS] >> c & 1]
+    return sorted(int(c) for c in cards)
+
+
+class Steps(Stepper):
+    """A setup's rounds stepped with the batch's compiled functions (balance.engine.stepper); a run
+    is the first round of a match."""
+
+    def __init__(self, setup):
+        self.setup, self.players = setup, setup.players
+        self.opts = setup.extra["_kernel_options"]
+        self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
+        self.mind = new_search_buffers()
+        self.no_trace = np.zeros((0, L.TRACE_FIELDS), dtype=np.int64)
+
+    def table(self, run: Run) -> tuple:
+        return self.opts, run.rng, self.no_trace
+
+    def start(self, seed: int, deal_index: int) -> Run:
+        run = Run(np.zeros(L.STATE_SIZE, dtype=np.int64), new_stream(seed, deal_index))
+        start_match(run.state, self.opts)
+        deal_round(run.state, self.opts, run.rng, self.no_trace)
+        return run
+
+    def advance(self, run: Run) -> None:
+        advance(run.state, self.table(run))
+
+    def over(self, run: Run) -> bool:
+        return bool(over(run.state))
+
+    def pose(self, run: Run) -> None:
+        pose_pending(run.state, self.table(run), self.restrict)
+
+    def decide(self, run: Run) -> int:
+        return int(decide_posed(run.state, self.opts, self.codes, self.params, self.restrict, run.rng,
+                                self.no_trace, self.mind))
+
+    def apply(self, run: Run, answer: int) -> None:
+        apply_answer(run.state, self.table(run), answer)
+
+    def world(self, run: Run, seat: int, stream: np.ndarray) -> Run:
+        world = run.copy()
+        sample_world(run.state, world.state, seat, self.opts, self.mind[0], stream)
+        return world
+
+    def conserved(self, run: Run) -> bool:
+        return card_places(run.state) == list(range(L.N_COURT))

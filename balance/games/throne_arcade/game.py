@@ -246,6 +246,11 @@ class ThroneArcade(Game):
                                             setup.policy_params, setup.restrict, trace)
         return rows, state, trace[:fill]
 
+    def stepper(self, setup: Setup):
+        from balance.games.throne_arcade.positions import Steps
+
+        return Steps(setup)
+
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         _, _, events = self.traced(setup, seed, game_index)
         rotation = game_index % setup.rotations
