@@ -70,10 +70,11 @@ TREE_FLOAT_ROWS = 1
 BUDGETS = (64, 256, 1024)  # the ladder's rungs: the policy at each budget (``ismcts_policies``)
 
 
-def ismcts_policies(code: int, heuristic: str) -> tuple[Policy, ...]:
+def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCHED) -> tuple[Policy, ...]:
     """The search's entries in a game's policy registry: ``ismcts`` (parameters below, the budget
     256 iterations) and one preset per budget of BUDGETS, ``ismcts-64`` and so on, the ladder's
-    rungs. ``heuristic`` says what the game's rollout heuristic is."""
+    rungs. ``heuristic`` says what the game's rollout heuristic is; ``opponents`` is the game's
+    default of that parameter (the one its measurements favour)."""
     def params(iterations):
         return (Param("iterations", float(iterations), "iterations (sampled worlds, one tree descent and rollout "
                                                          "each) per decision", 1.0, float(MAX_ITERATIONS),
@@ -82,7 +83,7 @@ def ismcts_policies(code: int, heuristic: str) -> tuple[Policy, ...]:
                 Param("rollout", float(ROLLOUT_HEURISTIC), f"rollout policy of every seat: {ROLLOUT_RANDOM} random, "
                                                            f"{ROLLOUT_HEURISTIC} {heuristic}",
                       ROLLOUT_RANDOM, ROLLOUT_HEURISTIC, integer=True),
-                Param("opponents", float(OPPONENTS_SEARCHED),
+                Param("opponents", float(opponents),
                       f"the other seats' decisions: {OPPONENTS_SEARCHED} nodes of the tree (SO-ISMCTS), "
                       f"{OPPONENTS_MODELLED} answered by the rollout policy in each world (it reads that seat's "
                       f"cards there), the tree holding the seat's own decisions only",
