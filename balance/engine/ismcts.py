@@ -44,7 +44,7 @@ from balance.engine.decision import (
 )
 from balance.engine.game import Param, Policy
 from balance.engine.kernels import allocating_kernel, kernel
-from balance.engine.rng import below, bit_index, random_bit
+from balance.engine.rng import below, random_bit
 from balance.engine.search import seat_rollout_players
 from balance.engine.step import decide, no_search
 

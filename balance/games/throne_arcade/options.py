@@ -3,8 +3,8 @@
 from balance.engine.game import Mode, Option, Param, Policy
 from balance.engine.ismcts import ismcts_policies
 from balance.games.throne_arcade.layout import (
-    DEFAULT_DECK, MAX_PLAYERS, MIN_PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_RANDOM, POLICY_SEARCH,
-    START_HAND,
+    DEFAULT_DECK, MAX_PLAYERS, MIN_PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_RANDOM,
+    POLICY_SEARCH, START_HAND,
 )
 
 MODES = {
