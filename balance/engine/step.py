@@ -15,8 +15,9 @@ A game supplies compiled functions; the engine's ``decide`` and ``play`` take th
 - ``policy(state, table, seat, code, params_row, rng, mind)``: the seat's hand-written policies
   (every code but POLICY_RANDOM) answering the posed decision, or ``SEARCH`` to have ``search_at``
   answer it instead;
-- ``search_at(state, table, seat, params_row, restrict, rng, mind)``: the search's answer
-  (balance.engine.search, with the game's ``sample_world`` and a rollout through ``play``);
+- ``search_at(state, table, seat, code, params_row, restrict, rng, mind)``: the answer of the search
+  policy ``code`` (the flat balance.engine.search, or the tree search balance.engine.ismcts, with
+  the game's ``sample_world`` and rollouts through ``play``);
 - ``score(state, seat)`` and ``sample_world`` (balance.engine.search.DETERMINIZE_SIGNATURE): a
   rollout's value and a world dealt from the seat's view.
 
@@ -48,7 +49,7 @@ def decide(state, table, rng, codes, params, restrict, mind, policy, search_at):
         return random_answer(state, rng)
     answer = policy(state, table, seat, code, params[seat], rng, mind)
     if answer == SEARCH:
-        answer = search_at(state, table, seat, params[seat], restrict, rng, mind)
+        answer = search_at(state, table, seat, code, params[seat], restrict, rng, mind)
     return answer
 
 
@@ -71,6 +72,6 @@ def pose_pending(state, table, restrict):
 
 
 @kernel
-def no_search(state, table, seat, params_row, restrict, rng, mind):
+def no_search(state, table, seat, code, params_row, restrict, rng, mind):
     """``search_at`` for a loop whose policies never ask the search (a rollout's): never called."""
     return SEARCH

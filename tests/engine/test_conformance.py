@@ -22,7 +22,7 @@ SEED = 20261203
 MAX_DECISIONS = 5000  # a run (a game, or a match's first round) ends well before this under random play
 VIEW_DECISIONS = 40  # decisions checked per run for view independence
 SEARCH_DECISIONS = 6  # the search is slow: fewer
-CHEAP_SEARCH = {"rollouts": 2, "horizon": 1}  # the search's parameters here, where the policy has them
+CHEAP_SEARCH = {"rollouts": 2, "horizon": 1, "iterations": 16}  # the searches' parameters here, where a policy has them
 
 NOT_ON_THE_CONTRACT = {"dethroned": "DETHRONED is not on the step contract yet (issue 27)"}
 
@@ -34,6 +34,10 @@ def modes():
             marks = [pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=NOT_ON_THE_CONTRACT[name])] \
                 if name in NOT_ON_THE_CONTRACT else []
             yield pytest.param(name, mode, max(declared.players), marks=marks, id=f"{name}-{mode}")
+
+
+def searches(policy) -> bool:
+    return policy.name.startswith(("search", "ismcts"))
 
 
 def setup_of(game, mode, players, policy="random", restriction=None):
@@ -76,7 +80,7 @@ def test_every_policy_answers_within_its_posed_restricted_choices(name, mode, pl
         restriction = {"forbid": [action.name]} if action else None
         steps = game.stepper(setup_of(game, mode, players, policy.name, restriction))
         run = steps.start(SEED, 1)
-        budget = SEARCH_DECISIONS if policy.name == "search" else VIEW_DECISIONS
+        budget = SEARCH_DECISIONS if searches(policy) else VIEW_DECISIONS
         for _ in range(budget):
             if not steps.next_decision(run):
                 break
@@ -95,7 +99,7 @@ def test_same_view_different_hidden_cards_same_decision(name, mode, players):
     for policy in game.policies:
         steps = game.stepper(setup_of(game, mode, players, policy.name))
         run = steps.start(SEED, 2)
-        budget = SEARCH_DECISIONS if policy.name == "search" else VIEW_DECISIONS
+        budget = SEARCH_DECISIONS if searches(policy) else VIEW_DECISIONS
         for k in range(budget):
             if not steps.next_decision(run):
                 break

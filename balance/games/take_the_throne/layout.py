@@ -183,4 +183,4 @@ VP_REASONS = ("retains the throne", "takes the throne", "Consolidate", "Sabotage
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
 # POLICY_RANDOM = 0 is the engine's (uniform over the legal answers, the same code in every game).
-POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH = range(1, 4)
+POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH, POLICY_ISMCTS = range(1, 5)

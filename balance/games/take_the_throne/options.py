@@ -4,9 +4,10 @@ from itertools import permutations
 
 from balance.engine.decision import POLICY_RANDOM
 from balance.engine.game import Mode, Option, Param, Policy
+from balance.engine.ismcts import ismcts_policies
 from balance.games.take_the_throne.layout import (
     MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER, POLICY_GREEDY, POLICY_HEURISTIC,
-    POLICY_SEARCH,
+    POLICY_ISMCTS, POLICY_SEARCH,
 )
 
 MODES = {
@@ -122,7 +123,8 @@ POLICIES = (
                                     "with the heuristic as every player's rollout policy, the best mean VP "
                                     "lead; its other decisions are the heuristic's at its defaults.",
            SEARCH_PARAMS),
-)
+) + ismcts_policies(POLICY_ISMCTS, "heuristic at its defaults; a rollout plays to the game's end, each seat "
+                                   "valued by its VP lead and the win (20)")
 
 # The policy family (``balance check --robust``): the plausible players, every seat the same kind.
 # The heuristic's temperature at its issue-11 points (0.25, 1, 4) and its throne weight at the two

@@ -35,6 +35,7 @@ from balance.engine.decision import D_CHOICES, D_KIND
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
+from balance.engine.ismcts import ismcts_answer, ismcts_buffers
 from balance.engine.search import (
     DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players,
 )
@@ -44,7 +45,7 @@ from balance.games.take_the_throne.layout import (
     COMMAND_REPLACE, COMMAND_VIEW, CONSOLIDATE, CROWN_MASK, DECLINE, DEFEND,
     DISCARD, DOMINATE, ENTRAP, ENTRAP_GIVE, EXTRA, FEINT, FEINT_EXTRA, HAND, INFILTRATE, MAIN,
     MAX_PLAYERS, MIRROR_CROWN_POOL_MASK, MIRROR_HOUSE_POOL_MASK, MODE_TWO_PLAYER, MONARCH, NEVER, NOBODY, NO_CARD,
-    N_CARDS, OWNED, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, RAID, RAID_TARGET, RAVEN, REINFORCE,
+    N_CARDS, OWNED, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, RAID, RAID_TARGET, RAVEN, REINFORCE,
     REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, ROUND, ROUND_STOP, RULESET, SABOTAGE,
     SABOTAGE_TARGET, SELECT_CARD, SHOWN, STATE_SIZE, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK,
     TRACE_FIELDS, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, WINNER,
@@ -103,8 +104,10 @@ def new_work_buffer():
 
 @allocating_kernel
 def new_search_buffers():
-    """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
-    return search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, WORK_WIDTH, MAX_PLAYERS)
+    """The searches' buffers (rows above): (int matrix, float matrix, the rollouts' restrictions,
+    the tree search's buffers)."""
+    ints, floats, restrict = search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, WORK_WIDTH, MAX_PLAYERS)
+    return ints, floats, restrict, ismcts_buffers(STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS)
 
 
 @kernel
@@ -616,7 +619,8 @@ def heuristic_choice(state, kind, seat, choices, rng, work):
 def policy(state, table, seat, code, params_row, rng, mind):
     """The seat's answer to the posed decision by its policy ``code`` (parameter row
     ``params_row``); a search seat's card is the search's (SEARCH), its other answers the
-    heuristic's at its defaults. ``mind``: (the work buffer, the search's buffers)."""
+    heuristic's at its defaults; an ismcts seat's every answer is the tree search's (SEARCH).
+    ``mind``: (the work buffer, the searches' buffers)."""
     work = mind[0]
     kind = state[D_KIND]
     choices = state[D_CHOICES]
@@ -626,7 +630,7 @@ def policy(state, table, seat, code, params_row, rng, mind):
         for k in range(MAX_POLICY_PARAMS):
             work[ROW_PARAMS, k] = params_row[k]
         return heuristic_choice(state, kind, seat, choices, rng, work)
-    if kind == SELECT_CARD:  # POLICY_SEARCH
+    if code == POLICY_ISMCTS or kind == SELECT_CARD:  # or POLICY_SEARCH's card
         return SEARCH
     for k in range(MAX_POLICY_PARAMS):
         work[ROW_PARAMS, k] = HEURISTIC_DEFAULTS[k]
@@ -718,10 +722,23 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
 
 
 @kernel
-def search_at(state, table, seat, params_row, restrict, rng, mind):
-    """The search's card for ``seat`` (its posed selection): every rollout player the heuristic at
-    its defaults, the driver balance.engine.search with ``sample_world`` and ``play_out``."""
-    ints, floats, rollout_restrict = mind[1]
+def finish(world, table, rng, codes, params, restrict, mind):
+    """The tree search's rollout: the game played to its end through the rules' own loop."""
+    play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
+         no_search)
+
+
+@kernel
+def search_at(state, table, seat, code, params_row, restrict, rng, mind):
+    """The tree search's answer for ``seat`` (balance.engine.ismcts, every rollout player random or
+    the heuristic at its defaults, each seat valued by ``rollout_score``), or the flat search's card
+    (its posed selection): every rollout player the heuristic at its defaults, the driver
+    balance.engine.search with ``sample_world`` and ``play_out``."""
+    ints, floats, rollout_restrict, tree = mind[1]
+    if code == POLICY_ISMCTS:
+        return ismcts_answer(state, (table[0], rng, ints[:0, :TRACE_FIELDS]), rng, state[PLAYERS], params_row,
+                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind, tree, ints, advance, over,
+                             pose_pending, apply_answer, policy, sample_world, finish, rollout_score)
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
                          floats[SEARCH_PARAMS:], rollout_restrict)
     return search_answer(state, int(params_row[S_ROLLOUTS]), table[0], params_row, rollout_restrict,

@@ -190,7 +190,7 @@ EV_DEAL, EV_DRAW, EV_SWAP, EV_DISCARD, EV_INTRIGUE, EV_THRONES_SWAPPED, EV_PEEK,
     EV_REVEAL_END, EV_MOON_PAIR, EV_SCORE, EV_ROUND_END, EV_MATCH_WIN, EV_CAP = range(15)
 
 # ---- policies (codes; parameters in options.py) -----------------------------------------------
-POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SEARCH = 0, 1, 3  # (2 was a scripted policy's; positions now step the rules)
+POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SEARCH, POLICY_ISMCTS = 0, 1, 3, 4  # (2 was a scripted policy's; positions now step the rules)
 
 # ---- result row (one per round; unused rows of a match have row = -1) ------------------------
 SEAT_FIELDS = ("score", "throne", "stones", "total")

@@ -150,5 +150,5 @@ N_COLUMNS = len(COLUMNS)
 
 # ---- policies (codes; parameters are documented in options.py) ----------------------------
 # POLICY_RANDOM (0) is the engine's, the same in every game.
-POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH = 1, 2, 3
+POLICY_GREEDY, POLICY_HEURISTIC, POLICY_SEARCH, POLICY_ISMCTS = 1, 2, 3, 4
 assert POLICY_RANDOM == 0

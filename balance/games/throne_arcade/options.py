@@ -1,8 +1,10 @@
 """Throne Arcade: the mode, rule options (scenario keys) and the policy registry."""
 
 from balance.engine.game import Mode, Option, Param, Policy
+from balance.engine.ismcts import ismcts_policies
 from balance.games.throne_arcade.layout import (
-    DEFAULT_DECK, MAX_PLAYERS, MIN_PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SEARCH, START_HAND,
+    DEFAULT_DECK, MAX_PLAYERS, MIN_PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_RANDOM,
+    POLICY_SEARCH, START_HAND,
 )
 
 MODES = {
@@ -80,7 +82,8 @@ POLICIES = (
                                     "view, the round played on with the heuristic as every player's rollout "
                                     "policy, the best mean of not losing the round (20) and cards left in hand; "
                                     "its other decisions are the heuristic's at its defaults.", SEARCH_PARAMS),
-)
+) + ismcts_policies(POLICY_ISMCTS, "heuristic at its defaults; a rollout plays to the round's end, each seat "
+                                   "valued by not losing the round (20) and cards left in hand")
 
 # The policy family (``balance check --robust``): the plausible players, every seat the same kind.
 FAMILY = (

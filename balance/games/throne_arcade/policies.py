@@ -32,6 +32,7 @@ from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_count, bit_index, random_bit, shuffle
 from balance.engine.decision import D_CHOICES, D_KIND
+from balance.engine.ismcts import ismcts_answer, ismcts_buffers
 from balance.engine.search import (
     DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players,
 )
@@ -39,7 +40,7 @@ from balance.engine.step import SEARCH, no_search, play
 from balance.games.throne_arcade.layout import (
     ACE, COLOURS_MASK, COLOUR_CARDS, DEALT, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, IN_ROUND, KING, KING_DRAW,
     KING_RULE, LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NEVER, NONE, NONE_BIT, NO_CARD, N_COLOURS,
-    PENALTY_CARDS, PILE, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, ROUND_CAPPED, STATE_SIZE, TALON, TALON_LEN,
+    PENALTY_CARDS, PILE, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, ROUND_CAPPED, STATE_SIZE, TALON, TALON_LEN,
     TRACE_FIELDS, TURNS, TURN_STOP, TYPE_CARDS,
 )
 from balance.games.throne_arcade.options import HEURISTIC_PARAMS
@@ -88,8 +89,10 @@ def new_work_buffer():
 
 @allocating_kernel
 def new_search_buffers():
-    """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
-    return search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, WORK_WIDTH, MAX_PLAYERS)
+    """The searches' buffers (rows above): (int matrix, float matrix, the rollouts' restrictions,
+    the tree search's buffers)."""
+    ints, floats, restrict = search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, WORK_WIDTH, MAX_PLAYERS)
+    return ints, floats, restrict, ismcts_buffers(STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS)
 
 
 # ---- what a seat may see -----------------------------------------------------------------
@@ -333,13 +336,14 @@ def heuristic_choice(state, seat, weights, rng, work):
 def policy(state, table, seat, code, weights, rng, mind):
     """The seat's answer to the posed decision by its policy ``code`` (parameter row ``weights``);
     a search seat's first card of a play is the search's (SEARCH), its other answers the heuristic's
-    at its defaults. ``mind``: (the work buffer, the search's buffers)."""
+    at its defaults; an ismcts seat's every answer is the tree search's (SEARCH). ``mind``: (the
+    work buffer, the searches' buffers)."""
     work = mind[0]
     if code == POLICY_GREEDY:
         return greedy_choice(state, seat, rng, work)
     if code == POLICY_HEURISTIC:
         return heuristic_choice(state, seat, weights, rng, work)
-    if state[D_KIND] == LAY_FIRST:  # POLICY_SEARCH
+    if code == POLICY_ISMCTS or state[D_KIND] == LAY_FIRST:  # or POLICY_SEARCH's card
         return SEARCH
     return heuristic_choice(state, seat, HEURISTIC_DEFAULTS, rng, work)
 
@@ -406,10 +410,23 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
 
 
 @kernel
-def search_at(state, table, seat, params_row, restrict, rng, mind):
-    """The search's first card for ``seat`` (the posed LAY_FIRST): every rollout player the
-    heuristic at its defaults, the driver balance.engine.search with ``sample_world`` and ``play_out``."""
-    ints, floats, rollout_restrict = mind[1]
+def finish(world, table, rng, codes, params, restrict, mind):
+    """The tree search's rollout: the round played to its end through the rules' own loop."""
+    play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
+         no_search)
+
+
+@kernel
+def search_at(state, table, seat, code, params_row, restrict, rng, mind):
+    """The tree search's answer for ``seat`` (balance.engine.ismcts, every rollout player random or
+    the heuristic at its defaults, each seat valued by ``rollout_score``), or the flat search's first
+    card (the posed LAY_FIRST): every rollout player the heuristic at its defaults, the driver
+    balance.engine.search with ``sample_world`` and ``play_out``."""
+    ints, floats, rollout_restrict, tree = mind[1]
+    if code == POLICY_ISMCTS:
+        return ismcts_answer(state, (table[0], rng, ints[:0, :TRACE_FIELDS]), rng, state[PLAYERS], params_row,
+                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind, tree, ints, advance, over,
+                             pose_pending, apply_answer, policy, sample_world, finish, rollout_score)
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
                          floats[SEARCH_PARAMS:], rollout_restrict)
     return search_answer(state, int(params_row[S_ROLLOUTS]), table[0], params_row, rollout_restrict,
