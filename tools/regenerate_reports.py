@@ -4,6 +4,7 @@
     python tools/regenerate_reports.py --only take_the_throne --only thron_der_luegen
     python tools/regenerate_reports.py --games 40 --out /tmp/small   # tiny counts (tests/engine/test_report_pages.py)
     python tools/regenerate_reports.py --list           # the commands, one a line
+    python tools/regenerate_reports.py --file report.html   # only the balance reports of every game
 
 Each report is one `balance` command; ``--games`` replaces every command's game count (-n/--games)
 and ``--out`` writes under another folder (the same layout). Install with the pins first
@@ -110,13 +111,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", help="a game folder (repeatable; default: every game)")
     parser.add_argument("--out", type=Path, default=Path("reports"), help="the reports folder (default reports/)")
+    parser.add_argument("--file", action="append", help="a report file name, e.g. report.html (repeatable)")
     parser.add_argument("--games", type=int, help="every command's game count (small-scale checks)")
     parser.add_argument("--list", action="store_true", help="print the commands and stop")
     opts = parser.parse_args()
     os.chdir(ROOT)  # the commands name scenarios from the repository root
     cli = get_command(app)
-    for game, _, args in COMMANDS:
-        if opts.only and game not in opts.only:
+    for game, name, args in COMMANDS:
+        if (opts.only and game not in opts.only) or (opts.file and name not in opts.file):
             continue
         out = opts.out / game
         argv, stdout = command(args, out, opts.games)

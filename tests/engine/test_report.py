@@ -235,7 +235,7 @@ def test_a_headline_panel_grouped_otherwise_names_its_own_rows(monkeypatch):
     results = simulate(scenario.setup, scenario.seed, round_to_deals(8, scenario.setup.rotations))
     study = Study(scenario, results, summary_of(scenario, results), scenario.name)
     assert report_module.headline_figure([study])
-    assert shown == {"round_points_edge by position": True, "match_stones_edge by seat": True}
+    assert shown == {study.title("round_points_edge", "position"): True, study.title("match_stones_edge", "seat"): True}
 
 
 def test_table_cells_wrap_so_a_wide_table_fits_the_page():
