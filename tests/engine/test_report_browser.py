@@ -59,6 +59,7 @@ KNOWN = {
     "thron_der_luegen/robust.html": "made before the templates (claims x members table); not yet regenerated",
     "thron_der_luegen/report.html": "54,000 px: its 28 study sections need their own pages",
     "throne_arcade/report.html": "20,900 px: its study sections need their own pages",
+    "thron_der_luegen/readings.html": "19,700 px: a dot plot per scenario and claim, every cell a row",
 }
 
 
