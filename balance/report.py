@@ -905,7 +905,6 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
         ax.set_xticks(range(len(group_order)), group_order, rotation=40, ha="right")
         ax.set_yticks(range(len(study_order)), study_order)
         ax.grid(False)
-        unit = " (%)" if share else ""
         ax.set_title(f"{studies[0].title(quantity, by)}; colour: estimate minus the claim's target; bold: the claim "
                      f"fails", loc="left", wrap=True)
         fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target")
