@@ -20,7 +20,8 @@ import html
 import io
 import os
 import re
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import matplotlib
@@ -33,18 +34,20 @@ from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
 
-from balance.stats import FAILS, HOLDS, UNDECIDED, estimate_row, quantity_estimate, running_estimate  # noqa: E402
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
+from markupsafe import Markup  # noqa: E402
 
-CSS = """body{font-family:system-ui,sans-serif;max-width:960px;margin:1.5em auto;padding:0 12px;color:#222;
-line-height:1.4}
-table{border-collapse:collapse;margin:0.6em 0;font-size:0.8em}td,th{border:1px solid #ccc;padding:2px 5px;
-text-align:right;vertical-align:top;white-space:nowrap}th{background:#f3f3f3;white-space:normal}
-td:first-child,th:first-child{text-align:left}
-td.text{text-align:left;white-space:normal}.holds{color:#187a2f;font-weight:bold}.fails{color:#b3261e;font-weight:bold}
-.undecided{color:#8a6d00;font-weight:bold}code{background:#f6f6f6;padding:1px 4px}img{max-width:100%;display:block;
-margin:0.5em 0}.scroll{overflow-x:auto}nav ol{columns:2;margin:0.3em 0}nav>ol{columns:1}nav li{break-inside:avoid}details{margin:0.6em 0}
-summary{cursor:pointer;color:#234d8f}section{border-top:2px solid #ddd;margin-top:2em}.note{color:#555;
-font-size:0.9em}"""
+from balance.stats import (FAILS, HOLDS, UNDECIDED, count_text, effect_text, estimate_row, fact_text,  # noqa: E402
+                           quantity_estimate, running_estimate)
+
+TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
+TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
+                           undefined=StrictUndefined, keep_trailing_newline=True)
+MARKDOWN_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=False,
+                           undefined=StrictUndefined, keep_trailing_newline=True)
+MARKDOWN_ENV.filters["md_cell"] = lambda text: str(text).replace("|", "\\|").replace("\n", "<br>")
+
+CSS = (TEMPLATES / "report.css").read_text(encoding="utf-8")  # the pages' style sheet (templates/)
 
 DPI = 100
 PAGE_INCHES = 9.4  # figure width: 940 px at 100% zoom, the page's content width
@@ -112,6 +115,23 @@ class Study:
 
     def is_share(self, name: str) -> bool:
         return self.quantity_bounds(name) == (0.0, 1.0)
+
+    def in_points(self, name: str) -> bool:
+        """Shown in percentage points: a share, or a difference of shares (a mean of win-rate
+        differences between -1 and 1, such as DETHRONED's seat_edge, a seat's win rate minus the field's)."""
+        if self.is_share(name):
+            return True
+        q = self.game.quantity(name, name)
+        values = self.results.table(q.table)[q.column].to_numpy(float)
+        return q.kind == "mean" and "rate" in q.doc.lower() and bool((np.abs(values) <= 1).all())
+
+    def title(self, quantity: str, by: str = "") -> str:
+        """A quantity as a panel title says it: its meaning (the first clause of its doc) with its unit
+        and grouping, e.g. "share of games won by the first Monarch, % (by seat)"."""
+        doc = self.game.quantity(quantity, quantity).doc
+        label = re.split(r", |; | \((?!the )", doc, maxsplit=1)[0].rstrip(".")
+        unit = ", %" if self.is_share(quantity) else ", points" if self.in_points(quantity) else ""
+        return f"{label[0].lower() + label[1:] if label[1:2].islower() else label}{unit}" + (f" (by {by})" if by else "")
 
     def quantity_rows(self, quantity: str, by: str) -> pd.DataFrame:
         """The quantity table's rows for (quantity, by); the ungrouped estimate of a quantity the
@@ -221,27 +241,26 @@ def _drop_empty(df: pd.DataFrame) -> pd.DataFrame:
     return df[shown.loc[:, df.columns].notna().any(axis=1)]
 
 
-def _html_table(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tuple[str, ...] = (),
-                links: dict[str, dict[str, str]] | None = None) -> str:
-    """``verdict_col``: coloured by its worst verdict ("2 holds, 1 fails" as fails).
-    ``links``: column -> cell text -> the anchor that cell links to. A cell of several lines
-    (newlines) shows them as lines, each verdict word in it coloured."""
+def _table_block(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tuple[str, ...] = (),
+                 links: dict[str, dict[str, str]] | None = None, news: dict[str, str] | None = None) -> dict:
+    """A table as the page templates draw it. ``verdict_col``: coloured by its worst verdict ("2 holds,
+    1 fails" as fails), or by ``news`` (verdict -> css class: what the verdict means for the game,
+    where "fails" is not bad news). ``links``: column -> cell text -> the anchor that cell links to.
+    A cell of several lines (newlines) shows them as lines, each verdict word in it coloured."""
     links = links or {}
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = []
+    rows = []
     for row in df.itertuples(index=False):
         cells = []
         for col, v in zip(df.columns, row):
             worst = next((k for k in (FAILS, UNDECIDED, HOLDS) if k in str(v)), "") if col == verdict_col else ""
-            cls = f' class="{worst}"' if worst else ' class="text"' if col in text_cols else ""
-            text = html.escape(_fmt(v))
-            if "\n" in text:
-                text = VERDICT_WORD.sub(r"<span class='\1'>\1</span>", text).replace("\n", "<br>")
-            if str(v) in links.get(col, {}):
-                text = f"<a href='#{links[col][str(v)]}'>{text}</a>"
-            cells.append(f"<td{cls}>{text}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<div class='scroll'><table><tr>{head}</tr>{''.join(body)}</table></div>"
+            worst = (news or {}).get(worst, worst)
+            text = _fmt(v)
+            lines = [[(part, part if part in (HOLDS, FAILS, UNDECIDED) and "\n" in text else "")
+                      for part in VERDICT_WORD.split(line) if part] for line in text.split("\n")]
+            cells.append({"cls": worst or ("text" if col in text_cols else ""), "lines": lines,
+                          "link": links.get(col, {}).get(str(v), ""), "md": text})
+        rows.append(cells)
+    return {"kind": "table", "header": [str(c) for c in df.columns], "rows": rows}
 
 
 def markdown_table(df: pd.DataFrame) -> str:
@@ -271,10 +290,10 @@ def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
     for r in claims.to_dict("records"):
         claim = study.claim(r["claim"])
         bounds = study.quantity_bounds(claim.quantity)
-        share = bounds == (0.0, 1.0)
+        share = study.in_points(claim.quantity)
         effect = r.get("effect", r["estimate"] - r["target"])
-        row = {"claim": r["claim"], "group": study.group_label(claim.by or "", r["group"]),
-               "compare": COMPARE_WORDS[r["compare"]], "target": r["target"], "tolerance": r["tolerance"],
+        row = {"claim": r["claim"], "group": study.group_label(claim.by or "", r["group"]), "verdict": r["verdict"],
+               "says": claim_words(r["compare"], r["target"], r["tolerance"]),
                "estimate": r["estimate"], "95% interval": fmt_interval(r["low"], r["high"], bounds),
                "deciding interval": fmt_interval(r["decide_low"], r["decide_high"], bounds),
                "effect": fmt_effect(effect, share) if isinstance(effect, (float, np.floating)) else effect,
@@ -282,7 +301,6 @@ def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
         for col in extra:
             v = r[col]
             row[col.replace("_", " ")] = fmt_p(v) if col.startswith("p_") else v
-        row["verdict"] = r["verdict"]
         rows.append(row)
     return _drop_empty(pd.DataFrame(rows))
 
@@ -327,7 +345,8 @@ def _quantity_view(study: Study) -> pd.DataFrame:
         unit = table_unit(study.game, quantity.table)
         rows.append({"quantity": r["quantity"], "by": r["by"], "group": study.group_label(r["by"], r["group"]),
                      "estimate": r["estimate"],
-                     "95% interval": fmt_interval(r["low"], r["high"], study.quantity_bounds(r["quantity"])),
+                     "95% interval": "(fixed)" if str(r["method"]).startswith("fixed") else
+                     fmt_interval(r["low"], r["high"], study.quantity_bounds(r["quantity"])),
                      "n": f"{r['n']:,} {unit}s", "deals": r.get("clusters", np.nan), "method": r["method"]})
     return _drop_empty(pd.DataFrame(rows))
 
@@ -369,7 +388,9 @@ def seat_uniformity_text(study: Study) -> str:
         return f"Seat uniformity: no test ({uni['untestable']})."
     seats = study.results.seats
     rates = seats.groupby("seat")["won"].mean()
-    return (f"Seat uniformity: {uni['test']}, chi-square = {uni['statistic']:.2f} on {uni['df']} df, "
+    statistic = (f"F = {uni['statistic']:.2f} on {uni['df']} and {uni['df2']:,} df" if "df2" in uni
+                 else f"chi-square = {uni['statistic']:.2f} on {uni['df']} df")
+    return (f"Seat uniformity: {uni['test']}, {statistic}, "
             f"p {fmt_p(uni['p']) if uni['p'] < P_FLOOR else '= ' + fmt_p(uni['p'])}. Seat win rates run from "
             f"{rates.min():.3f} to {rates.max():.3f}: a spread of {(rates.max() - rates.min()) * 100:.1f} pts.")
 
@@ -381,7 +402,7 @@ def verdict_summary(studies: list[Study]) -> pd.DataFrame:
     for s in studies:
         for claim_id, part in s.summary["claims"].groupby("claim", sort=False):
             claim = s.claim(claim_id)
-            share = s.is_share(claim.quantity)
+            share = s.in_points(claim.quantity)
             effect = part["estimate"] - part["target"]
             worst = effect.abs().idxmax() if effect.notna().any() else part.index[0]
             if len(part) == 1:
@@ -395,10 +416,96 @@ def verdict_summary(studies: list[Study]) -> pd.DataFrame:
                 verdict = ", ".join(f"{counts[v]} {v}" for v in (HOLDS, FAILS, UNDECIDED) if v in counts)
                 largest = (f"{fmt_effect(effect[worst], share)} "
                            f"({s.group_label(claim.by or '', part.loc[worst, 'group'])})")
-            rows.append({"study": s.name, "claim": claim_id, "says": claim_words(claim.compare, claim.target,
-                                                                                 claim.tolerance),
-                         "estimate (95% interval)": estimate, "effect (largest)": largest, "verdict": verdict})
+            rows.append({"study": s.name, "claim": claim_id, "verdict": verdict,
+                         "says": claim_words(claim.compare, claim.target, claim.tolerance),
+                         "estimate (95% interval)": estimate, "effect (largest)": largest})
     return pd.DataFrame(rows)
+
+
+# ---- findings: the page's first block ------------------------------------------------------------
+VERDICT_ORDER = (FAILS, UNDECIDED, HOLDS)  # a claim group's verdict: its worst
+
+
+def players_text(scenario) -> str:
+    """Who played: "heuristic players" (every seat alike), "1 heuristic and 3 random players"."""
+    counts: dict[str, int] = {}
+    for policy in scenario.describe()["policies"]:
+        counts[policy] = counts.get(policy, 0) + 1
+    if len(counts) == 1:
+        return f"{next(iter(counts))} players"
+    parts = [f"{n} {name}" for name, n in counts.items()]
+    return f"{', '.join(parts[:-1])} and {parts[-1]} players"
+
+
+def games_text(studies: list[Study]) -> str:
+    """The studies' sizes: "200,000 games", or their range "100,000 to 200,000 games each"."""
+    sizes = sorted({s.summary["games"] for s in studies})
+    if len(sizes) == 1:
+        return count_text(studies[0].summary) + (" each" if len(studies) > 1 else "")
+    word = plural(studies[0].game_word)
+    return f"{sizes[0]:,} to {sizes[-1]:,} {word} each"
+
+
+def _worst(verdicts) -> str:
+    verdicts = [UNDECIDED if str(v).startswith(UNDECIDED) else str(v) for v in verdicts]
+    return next((v for v in VERDICT_ORDER if v in verdicts), "")
+
+
+def finding_items(studies: list[Study]) -> list[dict]:
+    """One plain sentence per claim group: a claim (by id) over every study of the page that makes
+    it, in the claim's units (points for shares), with its verdict (the worst over its studies and
+    groups), the effect furthest from the target with its deciding interval and band, and the
+    players and games it was measured with. Facts of the setup follow, one per claim group too."""
+    groups: dict[str, list[tuple[Study, pd.DataFrame]]] = {}
+    for s in studies:
+        for claim_id, part in s.summary["claims"].groupby("claim", sort=False):
+            part = part.assign(proportion=s.in_points(s.claim(claim_id).quantity))
+            groups.setdefault(claim_id, []).append((s, part))
+    items = []
+    for claim_id, measured in groups.items():
+        rows = [(s, r) for s, part in measured for r in part.to_dict("records")]
+        verdict = _worst(r["verdict"] for _, r in rows)
+        s, worst = max(rows, key=lambda sr: abs(sr[1]["estimate"] - sr[1]["target"])
+                       if np.isfinite(sr[1]["estimate"]) else -1.0)
+        where = s.group_label(worst["by"], worst["group"]) if worst["by"] else ""
+        if len(measured) > 1:
+            where = f"{s.name}{', ' + where if where else ''}"
+        counts = [f"{sum(_worst([r['verdict']]) == v for _, r in rows)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
+                  if any(_worst([r["verdict"]]) == v for _, r in rows)]
+        spread = f"{', '.join(counts)} over {len(rows)} {'studies and groups' if len(measured) > 1 else 'groups'}; " \
+            if len(rows) > 1 else ""
+        furthest = f"furthest from the target: {where} " if where else ""
+        players = " or ".join(dict.fromkeys(players_text(st.scenario) for st, _ in measured))
+        counts_of = f"{len(measured)} studies, " if len(measured) > 1 else ""
+        measured_with = f"{counts_of}{players}, {games_text([st for st, _ in measured])}"
+        items.append({"where": claim_id, "anchor": measured[0][0].anchor, "text": measured[0][0].claim(claim_id).text,
+                      "verdict": verdict, "verdict_class": verdict,
+                      "detail": f"{spread}{furthest}{effect_text(worst)}; {measured_with}"})
+    facts: dict[str, list[tuple[Study, dict]]] = {}
+    for s in studies:
+        table = s.summary.get("facts")
+        for r in (table.to_dict("records") if table is not None else []):
+            facts.setdefault(r["claim"], []).append((s, r))
+    for claim_id, rows in facts.items():
+        verdict = _worst(r["verdict"] for _, r in rows)
+        s, r = next(((s, r) for s, r in rows if r["verdict"] == verdict), rows[0])
+        detail = fact_text(r)
+        if len(rows) > 1:
+            detail = f"{sum(r['verdict'] == verdict for _, r in rows)} of {len(rows)} {verdict}; e.g. {s.name}, {detail}"
+        items.append({"where": claim_id, "anchor": s.anchor, "text": r["text"], "verdict": verdict,
+                      "verdict_class": verdict, "detail": detail})
+    return items
+
+
+def finding_line(items: list[dict]) -> str:
+    """A page's one-line finding (its meta description, reports/index.html): how many claim
+    groups hold, fail, stay undecided, and the first one."""
+    if not items:
+        return ""
+    counts = [f"{sum(i['verdict'] == v for i in items)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
+              if any(i["verdict"] == v for i in items)]
+    first = items[0]
+    return f"{len(items)} claims: {', '.join(counts)}. First: {first['text']}: {first['verdict']}."
 
 
 # ---- figures -----------------------------------------------------------------------------
@@ -461,7 +568,16 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
     else:
         ax.tick_params(axis="y", labelleft=False)
     ax.grid(axis="y", visible=False)
-    ax.set_title(title, loc="left")
+    ax.set_title(wrapped(ax, title), loc="left")
+
+
+TITLE_CHARS_PER_INCH = 12  # characters of a panel title per inch of panel width at FONT_POINTS + 1
+
+
+def wrapped(ax, title: str) -> str:
+    """A panel title broken into lines that fit its panel (side-by-side titles ran into each other)."""
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    return textwrap.fill(title, width=max(16, int(width * TITLE_CHARS_PER_INCH)))
 
 
 def verdict_legend(fig) -> None:
@@ -497,7 +613,7 @@ def rate_figure(study: Study) -> bytes | None:
     for (quantity, by), part in q[q["by"] != ""].groupby(["quantity", "by"], sort=False):
         if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.is_share(quantity) \
                 and part["estimate"].notna().any():
-            panels.append((f"{quantity} by {by}", study_dots(study, quantity, by), study.quantity_bounds(quantity)))
+            panels.append((study.title(quantity, by), study_dots(study, quantity, by), study.quantity_bounds(quantity)))
     if not panels:
         return None
     return _panel_grid(panels, columns=2 if len(panels) > 1 else 1)
@@ -741,7 +857,8 @@ def headline_figure(studies: list[Study]) -> bytes | None:
                 dots += rows or [Dot(s.name)]
         bounds = next(s.quantity_bounds(quantity) for s in studies
                       if (s.summary["quantities"]["quantity"] == quantity).any())
-        columns.append((f"{quantity}" + (f" by {by}" if by else ""), dots, bounds))
+        titled = next(s for s in studies if (s.summary["quantities"]["quantity"] == quantity).any())
+        columns.append((titled.title(quantity, by), dots, bounds))
     if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
         return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
     height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0
@@ -788,9 +905,8 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
         ax.set_xticks(range(len(group_order)), group_order, rotation=40, ha="right")
         ax.set_yticks(range(len(study_order)), study_order)
         ax.grid(False)
-        unit = " (%)" if share else ""
-        ax.set_title(f"{quantity} by {by}{unit}; colour: estimate minus the claim's target; bold: the claim fails",
-                     loc="left")
+        ax.set_title(f"{studies[0].title(quantity, by)}; colour: estimate minus the claim's target; bold: the claim "
+                     f"fails", loc="left", wrap=True)
         fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target")
         return _png(fig)
 
@@ -878,7 +994,7 @@ def breakdown_figure(study: Study) -> bytes | None:
                 band = [v for v in claim_band(c.compare, c.target, c.tolerance) if np.isfinite(v)]
                 ax.axhspan(*(band if len(band) == 2 else (band[0], band[0])), color=BAND_COLOUR, alpha=0.4)
             ax.set_xlabel(by)
-            ax.set_title(f"{quantity} by {by}", loc="left")
+            ax.set_title(wrapped(ax, study.title(quantity, by)), loc="left")
         return _png(fig)
 
 
@@ -894,24 +1010,35 @@ def convergence_plot(study: Study) -> bytes | None:
         ax.plot(run["n"], run["estimate"], color="#333")
         ax.fill_between(run["n"], run["low"].clip(0, 1), run["high"].clip(0, 1), alpha=0.3)
         ax.set_xscale("log")
-        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))  # 1-2-5 steps, labelled as counts
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        # labels at powers of ten only, short ("10k"): 1-2-5 labels ran together ("1,0002,0005,000")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0,)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: count_label(v)))
+        ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(f"{plural(study.game.unit)} played")
         ax.set_ylabel(f"win rate of {study.group_label('seat', str(seat))}")
         return _png(fig)
 
 
+def count_label(v: float) -> str:
+    """A count as a short axis label: 100, 10k, 1M."""
+    for size, suffix in ((1e6, "M"), (1e3, "k")):
+        if v >= size:
+            return f"{v / size:g}{suffix}"
+    return f"{v:g}"
+
+
 def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | None = None) -> bytes:
     """The policy ladder: the row policy's win rate (one seat) against the column policy; white at
-    ``fair`` (default: a fair share, 1 / players)."""
+    ``fair`` (default: the mean of the diagonal, where one policy sits in every seat: the average
+    seat's rate, 1 / players with one winner a game, 3/4 when a cell counts not losing of four)."""
     names = list(dict.fromkeys(matrix["row"]))
     grid = matrix.pivot(index="row", columns="column", values="win_rate").reindex(index=names, columns=names)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(min(PAGE_INCHES, 2.2 + 1.3 * len(names)), 1.2 + 0.7 * len(names)),
                                layout="constrained")
         if fair is None:
-            fair = 1 / matrix["players"].iloc[0] if "players" in matrix else 0.5
+            fair = float(np.nanmean(np.diag(grid.to_numpy(float))))
         image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
         for r in matrix.itertuples():
             ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
@@ -921,10 +1048,11 @@ def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | 
         ax.set_xlabel("policy in the other seats")
         ax.set_ylabel("policy in one seat")
         ax.grid(False)
-        fig.colorbar(image, ax=ax, shrink=0.8, label="win rate of the row policy")
+        fig.colorbar(image, ax=ax, shrink=0.8, label="rate of the row policy")
         games = int(matrix["games"].max())
-        ax.set_title(f"mode {matrix['mode'].iloc[0]}: policy matrix, {games:,} {plural(game_word)} a cell",
-                     loc="left")
+        players = f", {matrix['players'].iloc[0]} players" if "players" in matrix else ""
+        ax.set_title(f"mode {matrix['mode'].iloc[0]}{players}: policy matrix, {games:,} {plural(game_word)} a "
+                     f"cell; white: {fair:.3g}", loc="left")
         return _png(fig)
 
 
@@ -1007,58 +1135,66 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
 
 # ---- the page ----------------------------------------------------------------------------
 class Page:
-    """The HTML and Markdown texts, written side by side, and the images beside the Markdown."""
+    """A page as a list of blocks (headings, texts, tables, images...) that the templates
+    (balance/templates/page.html.j2 and page.md.j2) draw as HTML and as Markdown; the images are
+    embedded in the HTML and written beside the Markdown (in ``assets``)."""
 
-    def __init__(self, assets: Path):
-        self.html: list[str] = []
-        self.md: list[str] = []
+    def __init__(self, assets: Path, title: str = "balance report"):
+        self.blocks: list[dict] = []
         self.assets = assets
+        self.title = title
         self.images: dict[str, bytes] = {}
+        self.finding = ""  # the page's one-line finding (its meta description; reports/index.html)
 
     def heading(self, level: int, text: str, anchor: str = "") -> None:
-        ident = f" id='{anchor}'" if anchor else ""
-        self.html.append(f"<h{level}{ident}>{html.escape(text)}</h{level}>")
-        self.md += ["#" * level + " " + text, ""]
+        self.blocks.append({"kind": "heading", "level": level, "text": text, "anchor": anchor})
 
     def text(self, text: str, markup: str | None = None, css: str = "") -> None:
-        if not text:
-            return
-        cls = f" class='{css}'" if css else ""
-        self.html.append(f"<p{cls}>{markup if markup is not None else html.escape(text)}</p>")
-        self.md += [text, ""]
+        """A paragraph; ``markup``: its HTML (trusted, made here) where it has more than the text."""
+        if text:
+            self.blocks.append({"kind": "text", "text": text, "css": css,
+                                "markup": Markup(markup) if markup is not None else None})
 
     def table(self, df: pd.DataFrame, verdict_col: str | None = None, text_cols: tuple[str, ...] = (),
-              links: dict[str, dict[str, str]] | None = None) -> None:
-        if df.empty:
-            return
-        self.html.append(_html_table(df, verdict_col, text_cols, links))
-        self.md += [markdown_table(df), ""]
+              links: dict[str, dict[str, str]] | None = None, news: dict[str, str] | None = None) -> None:
+        if not df.empty:
+            self.blocks.append(_table_block(df, verdict_col, text_cols, links, news))
 
     def image(self, name: str, png: bytes | None, alt: str, caption: str = "") -> None:
         if png is None:
             return
         self.images[name] = png
-        data = base64.b64encode(png).decode()
-        self.html.append(f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>")
-        self.md += [f"![{alt}]({self.assets.name}/{name})", ""]
+        width, height = (int.from_bytes(png[at:at + 4], "big") for at in (16, 20))  # the PNG's IHDR
+        self.blocks.append({"kind": "image", "name": name, "alt": alt, "width": width, "height": height,
+                            "data": base64.b64encode(png).decode()})
         self.text(caption, css="note")
 
+    def findings(self, items: list[dict]) -> None:
+        """The Findings block: one item per claim (where, text, verdict, detail, anchor)."""
+        if items:
+            self.blocks.append({"kind": "findings", "items": items})
+
+    def contents(self, items: list[tuple[str, str, list[tuple[str, str]]]]) -> None:
+        """A contents list: (title, anchor, [(title, anchor)...]) per entry."""
+        self.blocks.append({"kind": "contents", "items": items})
+
     def open_details(self, summary: str) -> None:
-        self.html.append(f"<details><summary>{html.escape(summary)}</summary>")
-        self.md += [f"**{summary}**", ""]
+        self.blocks.append({"kind": "details", "summary": summary})
 
     def close_details(self) -> None:
-        self.html.append("</details>")
+        self.blocks.append({"kind": "end_details"})
 
+    def open_section(self) -> None:
+        self.blocks.append({"kind": "section"})
 
-def _contents(games: dict[str, list[Study]]) -> str:
-    items = ["<li><a href='#summary'>Summary</a><ol>"]
-    items += [f"<li><a href='#game-{html.escape(name)}'>{html.escape(ss[0].game.title)}</a></li>"
-              for name, ss in games.items()]
-    items.append("</ol></li><li><a href='#studies'>Studies</a><ol>")
-    items += [f"<li><a href='#{s.anchor}'>{html.escape(s.name)}</a></li>" for ss in games.values() for s in ss]
-    items.append("</ol></li>")
-    return f"<nav><b>Contents</b><ol>{''.join(items)}</ol></nav>"
+    def close_section(self) -> None:
+        self.blocks.append({"kind": "end_section"})
+
+    def render(self) -> tuple[str, str]:
+        """The page's HTML and Markdown."""
+        context = {"title": self.title, "finding": self.finding, "blocks": self.blocks, "assets": self.assets.name}
+        return (TEMPLATE_ENV.get_template("page.html.j2").render(context),
+                re.sub(r"\n{3,}", "\n\n", MARKDOWN_ENV.get_template("page.md.j2").render(context)).strip() + "\n")
 
 
 def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd.DataFrame]) -> None:
@@ -1097,7 +1233,7 @@ def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd
 
 
 def _study_section(page: Page, s: Study) -> None:
-    page.html.append("<section>")
+    page.open_section()
     page.heading(3, s.scenario.title, s.anchor)
     page.text(s.scenario.description)
     page.table(pd.DataFrame(header_rows(s.scenario, s.summary), columns=["", "setup"]), text_cols=("setup",))
@@ -1123,7 +1259,7 @@ def _study_section(page: Page, s: Study) -> None:
     page.image(f"{s.anchor}_breakdown.png", breakdown_figure(s), f"{s.name}: breakdowns")
     page.image(f"{s.anchor}_convergence.png", convergence_plot(s), f"{s.name}: convergence")
     page.close_details()
-    page.html.append("</section>")
+    page.close_section()
 
 
 def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tuple[Path, Path]:
@@ -1139,8 +1275,14 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
         games.setdefault(s.game.name, []).append(s)
     matrices = [pd.DataFrame(m) for m in matrices]
 
-    page = open_page(assets, "balance report", "Balance report")
-    page.html.append(_contents(games))
+    titles = list(dict.fromkeys(ss[0].game.title for ss in games.values()))
+    page = open_page(assets, f"balance report: {', '.join(titles)}", f"{', '.join(titles)}: balance report")
+    items = finding_items(studies)
+    page.finding = finding_line(items)
+    page.findings(items)
+    page.contents([("Findings", "findings", []),
+                   ("Summary", "summary", [(ss[0].game.title, f"game-{name}") for name, ss in games.items()]),
+                   ("Studies", "studies", [(s.name, s.anchor) for s in studies])])
     page.heading(2, "Summary", "summary")
     page.text(re.sub("<[^>]+>", "", VERDICT_LEGEND), VERDICT_LEGEND, css="note")
     for name, group in games.items():
@@ -1151,23 +1293,16 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
     return save_page(page, output)
 
 
-def page_head(title: str) -> str:
-    return (f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
-            f"content='width=device-width'><title>{html.escape(title)}</title><style>{CSS}</style></head><body>")
-
-
 def open_page(assets: Path, title: str, heading: str) -> Page:
     """A page with its head (``title``) and first heading."""
-    page = Page(assets)
-    page.html.append(page_head(title))
+    page = Page(assets, title)
     page.heading(1, heading)
     return page
 
 
-def save_page(page: Page, output: Path, close: str = "</body></html>") -> tuple[Path, Path]:
-    """Write the page as ``output`` (HTML, ended by ``close``), ``output.md`` and the Markdown's
-    images in its assets folder (images no longer drawn are removed)."""
-    page.html.append(close)
+def save_page(page: Page, output: Path) -> tuple[Path, Path]:
+    """Write the page as ``output`` (HTML), ``output.md`` and the Markdown's images in its assets
+    folder (images no longer drawn are removed)."""
     assets = page.assets
     assets.mkdir(exist_ok=True)
     for old in assets.glob("*.png"):
@@ -1176,7 +1311,7 @@ def save_page(page: Page, output: Path, close: str = "</body></html>") -> tuple[
     for name, png in page.images.items():
         (assets / name).write_bytes(png)
     md_path = output.with_suffix(".md")
-    for path, text in ((output, "\n".join(page.html)), (md_path, "\n".join(page.md))):
+    for path, text in zip((output, md_path), page.render()):
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
@@ -1184,21 +1319,42 @@ def save_page(page: Page, output: Path, close: str = "</body></html>") -> tuple[
 
 
 # ---- restricted play (balance restrict) ----------------------------------------------------
+# What a restricted-play verdict means for the game: an action that is important (a player loses by
+# going without it) is news about the design, not bad news; a dominant one (forcing it wins more) is a
+# strategy that may crowd out the others: red. A failed test is the quiet case (grey).
+IMPORTANCE_NEWS = {HOLDS: "key", FAILS: "quiet", UNDECIDED: UNDECIDED}
+DOMINANCE_NEWS = {HOLDS: FAILS, FAILS: "quiet", UNDECIDED: UNDECIDED}
+NEWS_COLOURS = {"key": "#2a6fbb", "quiet": "#9a9a9a", FAILS: VERDICT_COLOURS[FAILS],
+                UNDECIDED: VERDICT_COLOURS[UNDECIDED]}
+NEWS_LABELS = {"importance": {"key": "important", "quiet": "not shown important", UNDECIDED: "undecided"},
+               "gain": {FAILS: "dominant (forcing it wins more)", "quiet": "not dominant", UNDECIDED: "undecided"}}
+
+
+def measured_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a restricted-play table that measure something (an action never restricted
+    in any game has no estimate: an empty row says nothing)."""
+    effects = [c for c in ("importance", "gain") if c in table.columns]
+    return table[table[effects].notna().any(axis=1)].reset_index(drop=True)
+
+
 def importance_figure(study) -> bytes:
     """Horizontal bars: each action's importance (and, where played, its gain when forced) in
-    points with 95% whiskers, coloured by the verdict against the margin (dashed)."""
-    table = study.table
-    panels = [("importance", "important", "importance: baseline - forbidden (points)")]
+    points with 95% whiskers, coloured by what the verdict against the margin (dashed) means:
+    blue important, red dominant, grey neither, amber undecided."""
+    table = measured_rows(study.table)
+    panels = [("importance", "important", IMPORTANCE_NEWS,
+               "importance: win rate lost when forbidden (points)")]
     if table["gain"].notna().any():
-        panels.append(("gain", "dominant", "gain: forced - baseline (points)"))
+        panels.append(("gain", "dominant", DOMINANCE_NEWS, "gain: win rate gained when forced (points)"))
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, len(panels), sharey=True, squeeze=False, layout="constrained",
                                  figsize=(PAGE_INCHES, 1.0 + ROW_INCHES * 1.3 * len(table)))
         y = np.arange(len(table))
-        for ax, (effect, verdict, title) in zip(axes[0], panels):
+        handles = []
+        for ax, (effect, verdict, news, title) in zip(axes[0], panels):
             values = table[effect].to_numpy(float) * 100
             low, high = table[f"{effect}_low"].to_numpy(float) * 100, table[f"{effect}_high"].to_numpy(float) * 100
-            colours = [VERDICT_COLOURS.get(v, VERDICT_COLOURS[""]) if isinstance(v, str) else "#cccccc"
+            colours = [NEWS_COLOURS[news[v]] if isinstance(v, str) and v in news else "#cccccc"
                        for v in table[verdict]]
             ax.barh(y, np.nan_to_num(values), color=colours, alpha=0.8)
             ax.errorbar(values, y, xerr=[values - low, high - values], fmt="none", ecolor="#222", capsize=2,
@@ -1210,38 +1366,46 @@ def importance_figure(study) -> bytes:
                 ax.axhline(np.argmax(seats) - 0.5, color="#888", linewidth=0.8)
             ax.set_title(title, loc="left")
             ax.grid(axis="y", visible=False)
+            handles += [plt.Rectangle((0, 0), 1, 1, color=NEWS_COLOURS[k], label=label)
+                        for k, label in NEWS_LABELS[effect].items() if k != UNDECIDED]
         axes[0][0].set_yticks(y, table["action"])
         axes[0][0].set_ylim(len(table) - 0.5, -0.5)
-        handles = [plt.Rectangle((0, 0), 1, 1, color=c, label=v) for v, c in VERDICT_COLOURS.items() if v]
+        handles.append(plt.Rectangle((0, 0), 1, 1, color=NEWS_COLOURS[UNDECIDED], label=UNDECIDED))
         handles.append(Line2D([], [], color="#444", linestyle="--", label=f"margin {study.margin * 100:g} points"))
-        fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, bbox_to_anchor=(0.5, 1.0))
+        fig.legend(handles=handles, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, 1.0))
         return _png(fig)
 
 
+RESTRICT_NOTE = ("Importance is what a player loses when forbidden the action (the rules still force it when "
+                 "nothing else is legal); gain is what it wins when made to play it whenever legal. \"{lose}\" "
+                 "and \"{gain}\" hold when the one-sided bound passes the margin, fail when the other bound stays "
+                 "below it, else undecided (p-values Holm-adjusted over every test). Colours say what a verdict "
+                 "means for the game: blue an important action, red a dominant one (forcing it wins more: a "
+                 "strategy that may crowd out the others), grey neither, amber undecided.")
+
+
 def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
-    """A restricted-play study (balance.studies.restrict) as an HTML section with its importance chart,
-    and its Markdown copy (images in output_files/)."""
+    """A restricted-play study (balance.studies.restrict) as a page with its findings, its importance
+    chart and its table, and its Markdown copy (images in output_files/)."""
     from balance.studies.restrict import findings_text, header_text, questions, table_view
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    page = Page(output.with_name(output.stem + "_files"))
-    page.html.append(page_head(f"{title}: restricted play") + "<section>")
-    page.heading(2, f"{title}: restricted play")
+    page = open_page(output.with_name(output.stem + "_files"), f"{title}: restricted play",
+                     f"{title}: restricted play")
+    found = findings_text(study)
+    page.finding = f"Restricted play: {found}"
+    page.findings([{"where": "Restricted play", "text": found, "verdict": "", "detail": "", "anchor": ""}])
     page.text(header_text(study) + ".")
-    page.text(findings_text(study) + ".")
     lose, gain = questions(study)
-    page.text(f"Importance is what a player loses when forbidden the action (the rules still force it when "
-              f"nothing else is legal); gain is what it wins when made to play it whenever legal. \"{lose}\" "
-              f"and \"{gain}\" hold when the one-sided bound passes the margin, fail when the other bound stays "
-              f"below it, else undecided (p-values Holm-adjusted over every test). Seat rows come from the "
-              f"baseline's games: the slot forced to sit at that seat, or never to.", css="note")
+    page.text(RESTRICT_NOTE.format(lose=lose, gain=gain) + " Seat rows come from the baseline's games: the slot "
+              "forced to sit at that seat, or never to.", css="note")
     page.image(f"{output.stem}_importance.png", importance_figure(study), f"{title}: importance",
-               "Bars: the estimate, whiskers: its 95% interval (paired by deal), dashed: the margin; colour: "
-               "the verdict.")
-    view = table_view(study)
-    page.table(view, verdict_col=lose, text_cols=("action",))
-    return save_page(page, output, close="</section></body></html>")
+               "Bars: the estimate, whiskers: its 95% interval (paired by deal), dashed: the margin.")
+    view = table_view(replace(study, table=measured_rows(study.table)))
+    page.table(view, verdict_col=lose, text_cols=("action",), news=IMPORTANCE_NEWS)
+    return save_page(page, output)
+
 
 # ---- policy robustness (balance check/report --robust) ------------------------------------
 ROBUST_LEGEND = ("Every claim is played under every member of the policy family (each a table where every seat "
@@ -1300,7 +1464,7 @@ def _readings_view(rob) -> pd.DataFrame:
 
 def _robust_section(page: Page, rob, anchor: str) -> None:
     sc = rob.scenario
-    page.html.append("<section>")
+    page.open_section()
     page.heading(2, sc.title, anchor)
     d = sc.describe()
     word = plural(sc.setup.game.report_view(sc.setup).match_word or "game")
@@ -1328,14 +1492,25 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
         page.heading(3, f"{r['claim']}: {r['reading']}")
         page.text(r["text"])
         page.image(f"{anchor}_{r['claim']}.png", robust_strip(rob, r["claim"]), f"{r['claim']} under every member")
-    page.html.append("</section>")
+    page.close_section()
 
 
 def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
     """The policy-robustness report of one or more scenarios (``balance.studies.robust.Robustness``)."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    page = open_page(output.with_name(output.stem + "_files"), "balance: policy robustness", "Policy robustness")
+    titles = ", ".join(dict.fromkeys(rob.scenario.setup.game.title for rob in robs))
+    page = open_page(output.with_name(output.stem + "_files"), f"balance: {titles} policy robustness",
+                     f"{titles}: policy robustness")
+    items = [{"where": r["claim"], "anchor": "", "text": next(c.text for c in rob.scenario.claims if c.id == r["claim"]),
+              "verdict": r["reading"], "verdict_class": _worst([r["reading"].removeprefix("robust ")]) or "undecided",
+              "detail": f"{rob.scenario.name}: estimates {_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])} over "
+                        f"{len(rob.members)} members"}
+             for rob in robs for r in rob.readings.to_dict("records")]
+    readings = [i["verdict"] for i in items]
+    page.finding = (f"{len(items)} claims under every member of the policy family: " +
+                    ", ".join(f"{readings.count(v)} {v}" for v in dict.fromkeys(readings)) + ".")
+    page.findings(items)
     page.text(re.sub("<[^>]+>", "", ROBUST_LEGEND), ROBUST_LEGEND, css="note")
     used: set[str] = set()
     for rob in robs:
@@ -1378,6 +1553,10 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
               f"({BOOTSTRAP_REPLICATES} replicates, the same deals resampled in every cell). A rung against itself "
               f"is not played.", css="note")
     skills = pd.DataFrame([lad.skill() for lad in ladders])
+    items = [{"where": f"{lad.mode}, {lad.players} players", "anchor": f"mode-{lad.mode}-{lad.players}",
+              "text": skill_text(lad.skill()), "verdict": "", "verdict_class": "", "detail": ""} for lad in ladders]
+    page.finding = "; ".join(f"{i['where']}: {i['text']}" for i in items)
+    page.findings(items)
     page.heading(2, "How much skill matters")
     page.table(pd.DataFrame({"mode": skills["mode"], "players": skills["players"], "best rung": skills["best"],
                              "against": skills["against"], "win rate": skills.get("win_rate", np.nan),
@@ -1404,3 +1583,33 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
                                  "comparisons won": table["comparisons_won"].round(0).astype(int),
                                  "comparisons lost": table["comparisons_lost"].round(0).astype(int)}))
     return save_page(page, output)
+
+
+# ---- reports/index.html ---------------------------------------------------------------------
+GAME_FOLDERS = {"take_the_throne": "Take the Throne", "dethroned": "DETHRONED", "imposter_kings": "The Imposter Kings",
+                "throne_arcade": "Throne Arcade", "thron_der_luegen": "Thron der Lügen"}
+
+
+def page_summary(path: Path) -> tuple[str, str]:
+    """A report page's title and one-line finding (its meta description; "" for an older page)."""
+    head = path.read_text(encoding="utf-8")[:4000]
+    title = re.search(r"<title>([^<]*)</title>", head)
+    finding = re.search(r'<meta name="description" content="([^"]*)"', head)
+    return (html.unescape(title.group(1)) if title else path.stem,
+            html.unescape(finding.group(1)) if finding else "")
+
+
+def write_index(folder: Path) -> Path:
+    """``folder``/index.html: every report page under ``folder`` (one sub-folder per game) with its
+    one-line finding."""
+    games = []
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        pages = []
+        for page in sorted(sub.glob("*.html")):
+            title, finding = page_summary(page)
+            pages.append({"href": f"{sub.name}/{page.name}", "title": title, "finding": finding})
+        if pages:
+            games.append((GAME_FOLDERS.get(sub.name, sub.name), pages))
+    out = folder / "index.html"
+    out.write_text(TEMPLATE_ENV.get_template("index.html.j2").render(games=games), encoding="utf-8")
+    return out

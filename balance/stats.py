@@ -889,19 +889,24 @@ def verdict_text(row, color: bool = False) -> str:
     "seat 0: +3.6 points [+3.2, +4.0] from 25% (band +/- 5): holds (p < 1e-06)"; an undecided
     verdict says about how many times the games would decide it. ``color``: the verdict coloured
     for a terminal (green holds, red fails, yellow undecided)."""
+    p = {HOLDS: row["p_holds_adjusted"], FAILS: row["p_fails_adjusted"]}.get(row["verdict"])
+    p_text = f" ({p_clause(p)})" if p is not None else f"; {more_games_text(row)}" if row["verdict"] == UNDECIDED \
+        else ""
+    verdict = _colored(row["verdict"]) if color else row["verdict"]
+    return f"{_label(row)}: {effect_text(row)}: {verdict}{p_text}"
+
+
+def effect_text(row) -> str:
+    """A claim row's effect in its units with the deciding interval and the band, e.g.
+    "+3.6 points [+3.2, +4.0] from 25% (band +/- 5)" (verdict lines, the reports' findings)."""
     units = Units.of(row)
     target = row["target"]
     effect = (row["estimate"] - target) * units.scale
     low, high = (row["decide_low"] - target) * units.scale, (row["decide_high"] - target) * units.scale
     interval = f"[{units.signed(low)}, {units.signed(high)}]" if np.isfinite(low) and np.isfinite(high) \
         else "[no interval]"
-    p = {HOLDS: row["p_holds_adjusted"], FAILS: row["p_fails_adjusted"]}.get(row["verdict"])
-    p_text = f" ({p_clause(p)})" if p is not None else f"; {more_games_text(row)}" if row["verdict"] == UNDECIDED \
-        else ""
     band = _band_text(row["compare"], target, row["tolerance"], units)
-    verdict = _colored(row["verdict"]) if color else row["verdict"]
-    return (f"{_label(row)}: {units.signed(effect)}{units.unit} {interval} from {units.number(target * units.scale)}"
-            f"{units.percent} ({band}): {verdict}{p_text}")
+    return f"{units.signed(effect)}{units.unit} {interval} from {units.number(target * units.scale)}{units.percent} ({band})"
 
 
 MORE_GAMES_LIMIT = 100  # beyond this many times the games, the advice is that no practical count decides

@@ -30,7 +30,7 @@ from balance.engine.game import Setup
 from balance.engine.runner import write_atomic
 from balance.games.dethroned.game import GAME
 from balance.games.dethroned.setups import SUGGESTED_SETUPS
-from balance.report import Page, importance_figure, page_head, save_page
+from balance.report import IMPORTANCE_NEWS, DOMINANCE_NEWS, importance_figure, open_page, save_page
 from balance.stats import HOLDS
 from balance.studies.restrict import FORBID, FORCE, MARGIN, paired, points_text, rate, verdict_cell, verdicts
 
@@ -134,16 +134,16 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
     the table of estimates as CSV."""
     output.parent.mkdir(parents=True, exist_ok=True)
     title = "DETHRONED: restricted play per role"
-    page = Page(output.with_name(output.stem + "_files"))
-    page.html.append(page_head(title) + "<section>")
-    page.heading(2, title)
+    page = open_page(output.with_name(output.stem + "_files"), title, title)
     tests = int(table["important"].notna().sum() + table["dominant"].notna().sum())
     page.text(f"Every player plays the {POLICY} policy; the player dealt the role is forbidden the card, or made to "
               f"play it whenever it can (forced), and its win rate is compared with the same role's in the "
               f"unrestricted games of the same deals: {games:,} games (deals) per run, seed {seed}, default "
               f"rule options. Win rates in %, differences in points with 95% intervals paired by deal; verdicts "
               f"against a margin of {margin * 100:g} points, Holm-adjusted over the study's {tests} tests.")
-    page.text(findings(table, margin) + ".")
+    found = findings(table, margin)
+    page.finding = f"Restricted play per role: {found}"
+    page.findings([{"where": "Restricted play per role", "text": found, "verdict": "", "detail": "", "anchor": ""}])
     lose, gain = questions(margin)
     page.text(f"No DETHRONED role has an ability of its own: every deck holds the same Double, Halve, Redirect and "
               f"Bomb, so every role of the setups is studied (Full House: the 8 roles of Traitors and Kings; Town "
@@ -162,9 +162,9 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
                    "the verdict.")
         forbidden, forced = views(part, margin)
         page.text(f"{name}: each role forbidden the card.")
-        page.table(forbidden, verdict_col=lose, text_cols=("role", "card"))
+        page.table(forbidden, verdict_col=lose, text_cols=("role", "card"), news=IMPORTANCE_NEWS)
         page.text(f"{name}: each role made to play the card whenever it can.")
-        page.table(forced, verdict_col=gain, text_cols=("role", "card"))
+        page.table(forced, verdict_col=gain, text_cols=("role", "card"), news=DOMINANCE_NEWS)
     write_atomic(output.with_suffix(".csv"), table.to_csv(index=False, float_format="%.6g").encode())
-    return save_page(page, output, close="</section></body></html>")
+    return save_page(page, output)
 

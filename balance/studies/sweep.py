@@ -445,12 +445,7 @@ def sweep_text(sweep: Sweep, table: pd.DataFrame, adjust: str) -> str:
 
 
 # ---- the report --------------------------------------------------------------------------------
-VERDICT_MARKS = {"holds": "+", "fails": "-", "undecided": "?"}  # marks in the wide table
 REPORT_FLOAT = "%.6g"  # numbers of the report's CSV
-
-
-def _mark(verdict: str) -> str:
-    return VERDICT_MARKS.get(verdict, "?")
 
 
 def cell_summary(table: pd.DataFrame) -> pd.DataFrame:
@@ -474,9 +469,9 @@ def cell_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def wide_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Estimates with a verdict mark: one row per scenario, claim and group, one column per cell."""
+    """Estimates with their verdict in words: one row per scenario, claim and group, one column per cell."""
     claims = table[table["kind"] == "claim"]
-    text = claims.assign(shown=[f"{e:.3f} {_mark(v)}" for e, v in zip(claims["estimate"], claims["verdict"])])
+    text = claims.assign(shown=[f"{e:.3f} {v}" for e, v in zip(claims["estimate"], claims["verdict"])])
     order = list(dict.fromkeys(claims["cell"]))
     wide = text.pivot_table(index=["scenario", "claim", "group"], columns="cell", values="shown", aggfunc="first")
     return wide[order].reset_index()
@@ -494,7 +489,7 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
     from balance.report import sweep_heatmap, sweep_line_figure
 
     if len(sweep.grid) not in (1, 2) or any(k not in sweep.grid for k in sweep.keys):
-        return []
+        return cell_list_figures(table)
     figures = []
     claims = table[table["kind"] == "claim"]
     for (base, claim), rows in claims.groupby(["scenario", "claim"], sort=False):
@@ -529,6 +524,26 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
     return figures
 
 
+def cell_list_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
+    """(name, png, caption) per scenario and claim of a sweep over a list of cells (no grid): a dot
+    per cell and claim group with its 95% interval, coloured by its verdict, against the claim's band."""
+    from balance.report import Dot, _panel_grid
+
+    figures = []
+    claims = table[table["kind"] == "claim"]
+    for (base, claim), rows in claims.groupby(["scenario", "claim"], sort=False):
+        first = rows.iloc[0]
+        by = first["by"]
+        dots = [Dot(f"{r['cell']} ({by} {r['group']})" if by else str(r["cell"]), r["estimate"], r["low"], r["high"],
+                    r["verdict"], _band(r), r["target"]) for r in rows.to_dict("records")]
+        bounds = (0.0, 1.0) if first["proportion"] else (-np.inf, np.inf)
+        png = _panel_grid([(f"{base}: {claim}", dots, bounds)], columns=1)
+        figures.append((f"{folder_name(f'{base}-{claim}')}.png", png,
+                        f"{first['text']}: the estimate in each cell with its 95% interval, coloured by its verdict; "
+                        f"green: the values the claim allows; dark tick: the target."))
+    return figures
+
+
 def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: str) -> tuple[Path, Path, Path]:
     """The sweep's report: ``output`` (HTML), its Markdown copy and the tidy table as CSV beside it
     (6 significant digits)."""
@@ -537,6 +552,13 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
     output.parent.mkdir(parents=True, exist_ok=True)
     page = open_page(output.with_name(output.stem + "_files"), f"sweep: {sweep.title}", f"What-if sweep: {sweep.title}")
     games = sorted(set(table["games"]))
+    moved = cell_summary(table)
+    changed = moved.loc[moved["verdicts changed vs baseline"] > 0, "cell"].unique()
+    page.finding = (f"{len(sweep.cells)} cells: {len(changed)} change a claim's verdict from the baseline's"
+                    + (f" ({', '.join(map(str, changed[:6]))}{', ...' if len(changed) > 6 else ''})." if len(changed)
+                       else "."))
+    page.findings([{"where": "Sweep", "anchor": "", "text": page.finding.rstrip("."), "verdict": "",
+                    "verdict_class": "", "detail": ""}])
     approximate = sorted({c.label for c in sweep.cells if c.deal_changed})
     page.text(f"{len(sweep.cells)} cells over {len(sweep.bases)} scenario(s), "
               f"{'/'.join(f'{g:,}' for g in games)} games per cell. Every cell plays its scenario's own seed, so "
@@ -558,7 +580,7 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
         summary[column] = summary[column].map(lambda v: f"{v:.3f}" if np.isfinite(v) else "")
     page.table(summary, text_cols=("claim", "cell"))
     page.heading(2, "Estimates by cell")
-    page.text("Each entry: the estimate and its verdict (+ holds, - fails, ? undecided); every number with its "
+    page.text("Each entry: the estimate and its verdict; every number with its "
               "interval and difference from the baseline is in the CSV beside this report.", css="note")
     page.table(wide_table(table), text_cols=("scenario", "claim", "group"))
     html_path, md_path = save_page(page, output)

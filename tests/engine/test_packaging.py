@@ -133,10 +133,10 @@ def test_a_committed_report_image_reproduces_under_the_pinned_versions():
     from balance.cli import read_matrix
     from balance.report import matrix_heatmap
 
-    folder = ROOT / "reports" / "imposter_kings"
-    matrix = pd.DataFrame(read_matrix(folder / "matrix.json"))
+    folder = ROOT / "reports" / "throne_arcade"  # regenerated under the page templates (2026-12-03)
+    matrix = pd.DataFrame(read_matrix(folder / "matrix_4p.json"))
     drawn = matrix_heatmap(matrix, "match")
-    assert drawn == (folder / "report_files" / "imposter_kings_matrix_0.png").read_bytes()
+    assert drawn == (folder / "report_files" / "throne_arcade_matrix_1.png").read_bytes()
 
 
 def test_the_reports_page_regenerates_under_the_constraints():

@@ -163,7 +163,7 @@ def test_take_the_throne_seats_are_labelled_by_meaning(studies):
     scenario, results, summary = studies["take_the_throne"][0]
     view = _claims_view(summary["claims"], Study(scenario, results, summary, "core_4p"))
     assert "seat 0 - first Monarch" in set(view["group"])
-    assert {"target", "tolerance", "effect"} <= set(view.columns)
+    assert {"says", "verdict", "effect"} <= set(view.columns)
 
 
 def test_a_game_without_a_declared_headline_gets_its_first_claim(studies, tmp_path, monkeypatch):
@@ -235,16 +235,24 @@ def test_a_headline_panel_grouped_otherwise_names_its_own_rows(monkeypatch):
     results = simulate(scenario.setup, scenario.seed, round_to_deals(8, scenario.setup.rotations))
     study = Study(scenario, results, summary_of(scenario, results), scenario.name)
     assert report_module.headline_figure([study])
-    assert shown == {"round_points_edge by position": True, "match_stones_edge by seat": True}
+    assert shown == {study.title("round_points_edge", "position"): True, study.title("match_stones_edge", "seat"): True}
 
 
-def test_column_headers_wrap_so_a_wide_table_fits_the_page():
-    # a sweep's summary headers ("differences shown (95% interval excludes 0)") are wider than their
-    # numbers: kept on one line they pushed its last columns past the page (seen at 1000 px)
+def test_table_cells_wrap_so_a_wide_table_fits_the_page():
+    # cells kept on one line pushed the verdict column out of sight behind a horizontal scroll
     from balance.report import CSS
 
-    header_rules = re.findall(r"(?:^|})\s*th\{([^}]*)\}", CSS)
-    assert any("white-space:normal" in rule for rule in header_rules), header_rules
+    assert "nowrap" not in CSS and "overflow-x" not in CSS
+
+
+def test_the_page_opens_with_its_findings_one_per_claim(report, studies):
+    page = parse(report)
+    assert page.order[0] == ("id", "findings")
+    html_text = report.read_text(encoding="utf-8")
+    claims = {c.id for group in studies.values() for sc, _, _ in group for c in sc.claims}
+    findings = html_text[html_text.index('id="findings"'):html_text.index("</ul>")]
+    assert {c for c in claims if f'>{c}</a>:' in findings} == claims
+    assert re.search(r'<meta name="description" content="\d+ claims: ', html_text)
 
 
 # ---- the opening table: first-player and seat advantage by mode and policy rung ---------------------

@@ -1,0 +1,31 @@
+"""The committed pages are what the code makes: regenerated at a tiny game count into a temporary
+folder by tools/regenerate_reports.py (the one command that makes them all), a report has the same
+sections (heading anchors) and the same claims in its Findings block as the committed page. The
+figures differ (other game counts); the structure may not."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FINDING = re.compile(r'<li><a href="#[^"]*">([^<]+)</a>:')
+ANCHOR = re.compile(r'<h[1-4] id="([^"]+)"')
+
+
+def structure(page: Path) -> tuple[list[str], list[str]]:
+    text = page.read_text(encoding="utf-8")
+    findings = text[text.index('id="findings"'):text.index("</ul>", text.index('id="findings"'))]
+    return FINDING.findall(findings), ANCHOR.findall(text)
+
+
+@pytest.mark.parametrize("game", ["take_the_throne", "thron_der_luegen"])
+def test_a_committed_report_has_the_sections_and_claims_the_code_makes(game, tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "tools" / "regenerate_reports.py"), "--only", game, "--file",
+                    "report.html", "--games", "40", "--out", str(tmp_path)], check=True, capture_output=True)
+    made = structure(tmp_path / game / "report.html")
+    committed = structure(ROOT / "reports" / game / "report.html")
+    assert made[0] and made == committed
+    assert (tmp_path / "index.html").exists()
