@@ -562,11 +562,14 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                                                                     "heatmap under its game (repeatable)."),
            robust: bool = typer.Option(False, "--robust", help="A policy-robustness report of scenario files: "
                                                               "claims x members table, a strip per claim."),
+           skill: bool = typer.Option(False, "--skill", help="A report of scenario files read against stronger "
+                                                            "players: each claim's estimate at every rung, a reading."),
            executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
            json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies. With
-    --robust: the policy-robustness report of scenario files (see `check --robust`)."""
-    from balance.report import write_report, write_robust_report
+    --robust: the policy-robustness report of scenario files (see `check --robust`); with --skill:
+    the skill report (see `check --skill`)."""
+    from balance.report import write_report, write_robust_report, write_skill_report
 
     with user_errors():
         check_common_flags(games, seed, threads, executor, worker_wait)
@@ -574,19 +577,24 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
             raise UserError(f"-o: {output}: the report file must end in .html")
         if output.is_dir():
             raise UserError(f"-o: {output} is a folder")
-        if robust:
+        if robust and skill:
+            raise UserError("--skill: give --robust or --skill, not both")
+        if robust or skill:
+            flag = "--robust" if robust else "--skill"
             for src in sources:
                 if src.is_dir() and (src / MANIFEST).exists():
-                    raise UserError(f"--robust: {src} is a study folder (one set of players); give scenario files")
+                    raise UserError(f"{flag}: {src} is a study folder (one set of players); give scenario files")
             loaded = [load(f) for f in scenario_paths(sources)]
-            checked_families(loaded)
+            (checked_families if robust else checked_rungs)(loaded)
             set_threads(threads)
             with on_interrupt(nothing_kept):
                 for sc in loaded:
                     if seed is not None:
                         sc.seed = seed
-                robs = [play_robust(sc, games) for sc in loaded]
-                html, md = write_robust_report(robs, output)
+                if robust:
+                    html, md = write_robust_report([play_robust(sc, games) for sc in loaded], output)
+                else:
+                    html, md = write_skill_report([play_skill(sc, games) for sc in loaded], output)
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}) if json_out else f"wrote {html} and {md}")
             return
         pending = []

@@ -1417,9 +1417,9 @@ ROBUST_LEGEND = ("Every claim is played under every member of the policy family 
                  "coloured by its verdict, against the claim's band (green).")
 
 
-def robust_strip(rob, claim_id: str) -> bytes | None:
-    """One claim under every member: a panel per group, a row per member (estimate, 95% interval,
-    verdict colour) against the claim's band."""
+def members_strip(rob, claim_id: str) -> bytes | None:
+    """One claim under every member of a policy family (or every skill rung): a panel per group, a
+    row per member (estimate, 95% interval, verdict colour) against the claim's band."""
     part = rob.claims[rob.claims["claim"] == claim_id]
     if part.empty:
         return None
@@ -1434,14 +1434,14 @@ def robust_strip(rob, claim_id: str) -> bytes | None:
     return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
 
 
-def _members_view(rob) -> pd.DataFrame:
+def _members_view(members, claims: pd.DataFrame, word: str = "member") -> pd.DataFrame:
     """The claims x members table, a row per member (the page's width holds a few claims, not
     eight member names): each member's verdict on the claim and its estimate (or their range over
     the claim's groups)."""
     from balance.studies.robust import member_verdict
 
-    rows = {m.name: {"#": i + 1, "member": m.name} for i, m in enumerate(rob.members)}
-    for claim, part in rob.claims.groupby("claim", sort=False):
+    rows = {m.name: {"#": i + 1, word: m.name} for i, m in enumerate(members)}
+    for claim, part in claims.groupby("claim", sort=False):
         for member, cells in part.groupby("member", sort=False):
             lo, hi = cells["estimate"].min(), cells["estimate"].max()
             value = _fmt(lo) if len(cells) == 1 else f"{_fmt(lo)} to {_fmt(hi)}"
@@ -1481,7 +1481,7 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
     page.heading(3, "Readings")
     page.table(_readings_view(rob), "reading", text_cols=("claim",))
     page.heading(3, "Claims x members: each member's verdict and estimate (the range over a claim's groups)")
-    page.table(_members_view(rob), text_cols=("member",))
+    page.table(_members_view(rob.members, rob.claims), text_cols=("member",))
     for c in rob.skipped:
         page.text(f"{c.id}: left out (it names a policy; under a family member every seat plays the same one).",
                   css="note")
@@ -1491,7 +1491,7 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
     for r in rob.readings.to_dict("records"):
         page.heading(3, f"{r['claim']}: {r['reading']}")
         page.text(r["text"])
-        page.image(f"{anchor}_{r['claim']}.png", robust_strip(rob, r["claim"]), f"{r['claim']} under every member")
+        page.image(f"{anchor}_{r['claim']}.png", members_strip(rob, r["claim"]), f"{r['claim']} under every member")
     page.close_section()
 
 
@@ -1519,6 +1519,98 @@ def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
             anchor += "-2"
         used.add(anchor)
         _robust_section(page, rob, anchor)
+    return save_page(page, output)
+
+
+# ---- verdicts read against skill (balance check/report --skill) ------------------------------
+SKILL_LEGEND = ("Every claim is played by the scenario's players and again with every seat moved up together to "
+                "the stronger skill rungs, on the same deals (same seed). Each claim is read on the two strongest "
+                "rungs: <b>converged</b>: they agree within the margin (a share of the claim's tolerance), shown by "
+                "a paired equivalence test, so the verdict at the strongest rung is the game's; <b>moves with "
+                "skill</b>: they differ by more than the margin, so the verdict describes the players; "
+                "<b>undecided</b>: neither is shown. Holm over the comparisons. Strips: each rung's estimate with its "
+                "95% interval, coloured by its verdict, against the claim's band (green).")
+
+
+def _skill_finding(study, r: dict) -> dict:
+    from balance.studies.skill import CONVERGED, MOVES, direction_text
+
+    strongest = study.rungs[-1].name
+    if r["reading"] == CONVERGED:
+        detail, css = f"the game's verdict (at {strongest}): {r['verdict']}", _worst([r["verdict"]]) or UNDECIDED
+    elif r["reading"] == MOVES:
+        detail, css = direction_text(r, study.comparisons), UNDECIDED
+    else:
+        detail, css = "the two strongest rungs neither agree nor differ beyond the margin", UNDECIDED
+    return {"where": r["claim"], "anchor": "", "text": r["text"], "verdict": r["reading"], "verdict_class": css,
+            "detail": f"{study.scenario.name}: {detail}"}
+
+
+def _skill_section(page: Page, study, anchor: str) -> None:
+    from balance.studies.skill import difference_text, share_text
+
+    sc = study.scenario
+    page.open_section()
+    page.heading(2, sc.title, anchor)
+    d = sc.describe()
+    word = plural(sc.setup.game.report_view(sc.setup).match_word or "game")
+    setup = [("game", f"{sc.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])), ("mode", d["mode"]),
+             ("players", str(d["players"])),
+             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
+             ("played", f"{study.games:,} {word} under each of {len(study.rungs)} rungs, the same deals"),
+             ("seed", str(sc.seed)),
+             ("margin", f"{share_text(sc.skill.margin_share)} of each claim's tolerance"),
+             ("family", f"Holm over {len(study.comparisons)} comparisons; verdicts: Holm over {len(study.claims)} tests")]
+    page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
+    page.heading(3, "Rungs (weakest first)")
+    page.table(pd.DataFrame({"#": range(1, len(study.rungs) + 1), "rung": [m.name for m in study.rungs],
+                             "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in study.setups]}),
+               text_cols=("rung", "seats"))
+    page.heading(3, "Readings")
+    rows = []
+    for r in study.readings.to_dict("records"):
+        claim = next(c for c in sc.claims if c.id == r["claim"])
+        comparisons = study.comparisons[study.comparisons["claim"] == r["claim"]].to_dict("records")
+        rows.append({"claim": r["claim"], "reading": r["reading"],
+                     "says": claim_words(claim.compare, claim.target, claim.tolerance),
+                     "at the strongest rung": r["verdict"],
+                     "strongest - second": "; ".join(difference_text(c) for c in comparisons)})
+    page.table(pd.DataFrame(rows), "reading", text_cols=("claim", "strongest - second"))
+    page.heading(3, "Claims x rungs: each rung's verdict and estimate (the range over a claim's groups)")
+    page.table(_members_view(study.rungs, study.claims, "rung"), text_cols=("rung",))
+    for c, why in study.skipped:
+        page.text(f"{c.id}: left out ({why}).", css="note")
+    if len(study.facts):
+        page.heading(3, "Facts of the setup (the same for every player)")
+        page.table(_drop_empty(study.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
+    for r in study.readings.to_dict("records"):
+        page.heading(3, f"{r['claim']}: {r['reading']}")
+        page.text(r["text"])
+        page.image(f"{anchor}_{r['claim']}.png", members_strip(study, r["claim"]), f"{r['claim']} at every rung")
+    page.close_section()
+
+
+def write_skill_report(studies, output: Path) -> tuple[Path, Path]:
+    """The skill report of one or more scenarios (``balance.studies.skill.SkillStudy``): each claim's
+    estimate at every rung against its band, and its reading."""
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    titles = ", ".join(dict.fromkeys(st.scenario.setup.game.title for st in studies))
+    page = open_page(output.with_name(output.stem + "_files"), f"balance: {titles} verdicts against skill",
+                     f"{titles}: verdicts against skill")
+    items = [_skill_finding(st, r) for st in studies for r in st.readings.to_dict("records")]
+    readings = [i["verdict"] for i in items]
+    page.finding = (f"{len(items)} claims read against stronger players: " +
+                    ", ".join(f"{readings.count(v)} {v}" for v in dict.fromkeys(readings)) + ".")
+    page.findings(items)
+    page.text(re.sub("<[^>]+>", "", SKILL_LEGEND), SKILL_LEGEND, css="note")
+    used: set[str] = set()
+    for st in studies:
+        anchor = re.sub(r"[^a-z0-9_-]+", "-", st.scenario.name.lower())
+        while anchor in used:
+            anchor += "-2"
+        used.add(anchor)
+        _skill_section(page, st, anchor)
     return save_page(page, output)
 
 

@@ -116,3 +116,22 @@ def test_a_bad_skill_table_is_one_line_naming_file_and_key(tmp_path, name, table
 def test_robust_and_skill_together_are_refused(tmp_path):
     code, text = invoke("check", "--skill", "--robust", write(tmp_path, SMALL))
     assert code == 2 and "--skill" in text and len(text.strip().splitlines()) == 1
+
+
+def test_report_skill_writes_each_claims_reading_and_a_strip_per_claim(tmp_path):
+    out = tmp_path / "skill.html"
+    code, text = invoke("report", "--skill", write(tmp_path, SMALL + RUNGS), "-n", 300, "-o", out)
+    assert code == 0, text
+    html = out.read_text()
+    assert "moves with skill" in html and "stronger players push it up by" in html
+    assert html.index("Findings") < html.index("Readings")
+    strips = sorted(p.name for p in (tmp_path / "skill_files").glob("*.png"))
+    assert [name for name in strips if name.endswith(("_fair.png", "_game_length.png"))], strips
+
+
+def test_report_skill_refuses_a_study_folder(tmp_path):
+    scenario = write(tmp_path, SMALL)
+    folder = tmp_path / "study"
+    assert invoke("run", scenario, "--out", folder, "-n", 30)[0] == 0
+    code, text = invoke("report", "--skill", folder, "-o", tmp_path / "r.html")
+    assert code == 2 and "--skill" in text and len(text.strip().splitlines()) == 1
