@@ -1497,28 +1497,35 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
 
 def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
     """The policy-robustness report of one or more scenarios (``balance.studies.robust.Robustness``)."""
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    titles = ", ".join(dict.fromkeys(rob.scenario.setup.game.title for rob in robs))
-    page = open_page(output.with_name(output.stem + "_files"), f"balance: {titles} policy robustness",
-                     f"{titles}: policy robustness")
     items = [{"where": r["claim"], "anchor": "", "text": next(c.text for c in rob.scenario.claims if c.id == r["claim"]),
               "verdict": r["reading"], "verdict_class": _worst([r["reading"].removeprefix("robust ")]) or "undecided",
               "detail": f"{rob.scenario.name}: estimates {_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])} over "
                         f"{len(rob.members)} members"}
              for rob in robs for r in rob.readings.to_dict("records")]
+    return _scenario_sections_page(robs, output, "policy robustness", items,
+                                   "claims under every member of the policy family", ROBUST_LEGEND, _robust_section)
+
+
+def _scenario_sections_page(studies, output: Path, what: str, items: list[dict], finding: str, legend: str,
+                            section) -> tuple[Path, Path]:
+    """A page of one section per scenario (``section(page, study, anchor)``), its Findings first
+    (``items``, summed up as "N ``finding``: k of each reading") and the ``legend``."""
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    titles = ", ".join(dict.fromkeys(st.scenario.setup.game.title for st in studies))
+    page = open_page(output.with_name(output.stem + "_files"), f"balance: {titles} {what}", f"{titles}: {what}")
     readings = [i["verdict"] for i in items]
-    page.finding = (f"{len(items)} claims under every member of the policy family: " +
+    page.finding = (f"{len(items)} {finding}: " +
                     ", ".join(f"{readings.count(v)} {v}" for v in dict.fromkeys(readings)) + ".")
     page.findings(items)
-    page.text(re.sub("<[^>]+>", "", ROBUST_LEGEND), ROBUST_LEGEND, css="note")
+    page.text(re.sub("<[^>]+>", "", legend), legend, css="note")
     used: set[str] = set()
-    for rob in robs:
-        anchor = re.sub(r"[^a-z0-9_-]+", "-", rob.scenario.name.lower())
+    for st in studies:
+        anchor = re.sub(r"[^a-z0-9_-]+", "-", st.scenario.name.lower())
         while anchor in used:
             anchor += "-2"
         used.add(anchor)
-        _robust_section(page, rob, anchor)
+        section(page, st, anchor)
     return save_page(page, output)
 
 
@@ -1593,25 +1600,9 @@ def _skill_section(page: Page, study, anchor: str) -> None:
 def write_skill_report(studies, output: Path) -> tuple[Path, Path]:
     """The skill report of one or more scenarios (``balance.studies.skill.SkillStudy``): each claim's
     estimate at every rung against its band, and its reading."""
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    titles = ", ".join(dict.fromkeys(st.scenario.setup.game.title for st in studies))
-    page = open_page(output.with_name(output.stem + "_files"), f"balance: {titles} verdicts against skill",
-                     f"{titles}: verdicts against skill")
     items = [_skill_finding(st, r) for st in studies for r in st.readings.to_dict("records")]
-    readings = [i["verdict"] for i in items]
-    page.finding = (f"{len(items)} claims read against stronger players: " +
-                    ", ".join(f"{readings.count(v)} {v}" for v in dict.fromkeys(readings)) + ".")
-    page.findings(items)
-    page.text(re.sub("<[^>]+>", "", SKILL_LEGEND), SKILL_LEGEND, css="note")
-    used: set[str] = set()
-    for st in studies:
-        anchor = re.sub(r"[^a-z0-9_-]+", "-", st.scenario.name.lower())
-        while anchor in used:
-            anchor += "-2"
-        used.add(anchor)
-        _skill_section(page, st, anchor)
-    return save_page(page, output)
+    return _scenario_sections_page(studies, output, "verdicts against skill", items,
+                                   "claims read against stronger players", SKILL_LEGEND, _skill_section)
 
 
 # ---- the skill ladder (balance ladder) ----------------------------------------------------

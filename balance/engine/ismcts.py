@@ -96,6 +96,14 @@ def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCH
             + tuple(Policy(f"ismcts-{b}", code, doc.format(b), params(b)) for b in BUDGETS))
 
 
+def skill_rungs(hand_written: str = "heuristic") -> tuple[tuple[str, str, dict], ...]:
+    """A game's skill rungs (``Game.skill``, read by ``balance check --skill``): its best
+    hand-written policy, then the tree search at its two largest budgets (the players a verdict is
+    re-read with; measured stronger than the heuristic in every game that has them: docs/games)."""
+    return ((hand_written, hand_written, {}),
+            *((f"tree search, {b} iterations", f"ismcts-{b}", {}) for b in BUDGETS[-2:]))
+
+
 @allocating_kernel
 def ismcts_buffers(state_size, max_players, params_width):
     """The search's buffers (one set per block of games): the tree (an int matrix, a float matrix,

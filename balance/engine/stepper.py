@@ -85,3 +85,44 @@ class Stepper:
             return False
         self.pose(run)
         return True
+
+
+class TableSteps(Stepper):
+    """The verbs of a game whose compiled rules take the table ``(options, the run's stream, a
+    trace)`` and whose policies draw from that same stream (Take the Throne, Thron der Lügen, Throne
+    Arcade): its rules' ``advance``, ``over``, ``pose_pending``, ``apply_answer``, its match's
+    ``decide_posed`` and its ``sample_world`` (called with ``world_scratch``, the int matrix its search
+    deals in). A game adds ``start`` and ``conserved``."""
+
+    def __init__(self, setup, opts, mind, world_scratch, trace_fields: int, rules: tuple, decide_posed,
+                 sample_world):
+        self.setup, self.players, self.opts, self.mind = setup, setup.players, opts, mind
+        self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
+        self.world_scratch = world_scratch
+        self.no_trace = np.zeros((0, trace_fields), dtype=np.int64)
+        self._advance, self._over, self._pose, self._apply = rules
+        self._decide, self._sample_world = decide_posed, sample_world
+
+    def table(self, run: Run) -> tuple:
+        return self.opts, run.rng, self.no_trace
+
+    def advance(self, run: Run) -> None:
+        self._advance(run.state, self.table(run))
+
+    def over(self, run: Run) -> bool:
+        return bool(self._over(run.state))
+
+    def pose(self, run: Run) -> None:
+        self._pose(run.state, self.table(run), self.restrict)
+
+    def decide(self, run: Run) -> int:
+        return int(self._decide(run.state, self.opts, self.codes, self.params, self.restrict, run.rng, self.no_trace,
+                                self.mind))
+
+    def apply(self, run: Run, answer: int) -> None:
+        self._apply(run.state, self.table(run), answer)
+
+    def world(self, run: Run, seat: int, stream: np.ndarray) -> Run:
+        world = run.copy()
+        self._sample_world(run.state, world.state, seat, self.opts, self.world_scratch, stream)
+        return world

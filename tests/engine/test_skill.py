@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -18,19 +19,20 @@ rungs = [{name = "random", seats = "random"}, {name = "heuristic", seats = "heur
 """
 
 
-def test_the_default_rungs_are_the_ladders_above_the_scenarios_players(tmp_path):
+def test_the_default_rungs_are_the_games_strongest_above_the_scenarios_players(tmp_path):
     heuristic = load_scenario(write(tmp_path, SMALL))
-    assert [m.name for m, _ in rung_setups(heuristic)][1:] == ["search"]
+    tree = ["tree search, 256 iterations", "tree search, 1024 iterations"]
+    assert [m.name for m, _ in rung_setups(heuristic)][1:] == tree
     random = load_scenario(write(tmp_path, SMALL.replace('seats = "heuristic"', 'seats = "random"')))
     names = [m.name for m, s in rung_setups(random)]
-    assert names[0] == "the scenario's players (random)" and names[1:] == ["heuristic", "search"]
+    assert names[0] == "the scenario's players (random)" and names[1:] == tree  # at most the two strongest
     setups = [s for _, s in rung_setups(random)]
-    assert [s.seats[0].policy.name for s in setups] == ["random", "heuristic", "search"]
+    assert [s.seats[0].policy.name for s in setups] == ["random", "ismcts-256", "ismcts-1024"]
     assert all(len({seat.policy.name for seat in s.seats}) == 1 for s in setups)
 
 
 def test_a_scenario_of_the_strongest_players_has_no_rung_above(tmp_path):
-    top = write(tmp_path, SMALL.replace('seats = "heuristic"', 'seats = "search"'))
+    top = write(tmp_path, SMALL.replace('seats = "heuristic"', 'seats = "ismcts-1024"'))
     code, text = invoke("check", "--skill", top)
     assert code == 2 and len(text.strip().splitlines()) == 1 and str(top) in text and " seats:" in text
 
@@ -135,3 +137,11 @@ def test_report_skill_refuses_a_study_folder(tmp_path):
     assert invoke("run", scenario, "--out", folder, "-n", 30)[0] == 0
     code, text = invoke("report", "--skill", folder, "-o", tmp_path / "r.html")
     assert code == 2 and "--skill" in text and len(text.strip().splitlines()) == 1
+
+
+def test_a_game_without_a_player_stronger_than_its_heuristic_says_so():
+    # DETHRONED's search rates below its heuristic: no default rung above it
+    scenario = Path(__file__).parents[2] / "scenarios" / "dethroned" / "dethroned.toml"
+    code, text = invoke("check", "--skill", scenario)
+    assert code == 2 and "strongest skill rung of dethroned (heuristic)" in text
+    assert len(text.strip().splitlines()) == 1

@@ -84,6 +84,9 @@ class Dethroned(Game):
     policies = POLICIES
     family = FAMILY
     ladder = LADDER
+    # No stronger player yet: the search rates below the heuristic on the ladder, so check --skill asks
+    # for a scenario's [skill] rungs.
+    skill = (("heuristic", "heuristic", {}),)
     columns = L.GAME_COLUMNS + tuple(
         f"{field}_{seat}" for seat in range(L.MAX_PLAYERS) for field in L.SEAT_FIELDS)
     rows_per_game = 1

@@ -8,6 +8,7 @@ import pandas as pd
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_seat
 from balance.engine.rng import new_stream
+from balance.engine.ismcts import skill_rungs
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.options import FAMILY, LADDER, MODE_CODES, MODES, OPTIONS, POLICIES
 from balance.games.take_the_throne.match import N_FIXED_COLUMNS, play_game, simulate_batch
@@ -58,6 +59,7 @@ class TakeTheThrone(Game):
     policies = POLICIES
     family = FAMILY
     ladder = LADDER
+    skill = skill_rungs()
     columns = COLUMNS
     default_max_length = 100
     length_column = "rounds"

@@ -7,6 +7,7 @@ import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import slot_at_seat
+from balance.engine.ismcts import skill_rungs
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.deck import DeckError, deck_path, load_deck_file
 from balance.games.thron_der_luegen.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
@@ -39,6 +40,7 @@ class ThronDerLuegen(Game):
     rotation_keeps_deal = True  # the shuffles stay on the seats (seat 0 begins); rotation moves the policies
     family = FAMILY  # read by the robustness checks (merged separately)
     ladder = LADDER
+    skill = skill_rungs()
     quantities = (
         Quantity("round_points_edge", "a seat's round score above the table's mean score that round, in round "
                                       "points (rounds that are scored: not ended by the Moon 3s)", "ratio", "edge",

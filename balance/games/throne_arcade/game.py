@@ -14,6 +14,7 @@ import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.kernels import slot_at_seat
+from balance.engine.ismcts import skill_rungs
 from balance.games.throne_arcade import layout as L
 from balance.games.throne_arcade.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.throne_arcade.match import simulate_batch, simulate_traced
@@ -55,6 +56,7 @@ class ThroneArcade(Game):
     policies = POLICIES
     family = FAMILY  # read by the engine's robustness checks (issue 11's robust branch)
     ladder = LADDER
+    skill = skill_rungs()
     columns = L.COLUMNS
     default_max_length = L.START_HAND * L.MAX_PLAYERS  # rows per match; a match needs at most start_hand x players - 1
     length_column = "turns"

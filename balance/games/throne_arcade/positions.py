@@ -29,7 +29,7 @@ import numpy as np
 
 from balance.engine.decision import D_CHOICES, D_KIND, answer_of, forced, no_restrictions
 from balance.engine.rng import new_stream
-from balance.engine.stepper import Run, Stepper
+from balance.engine.stepper import Run, TableSteps
 from balance.games.throne_arcade import layout as L
 from balance.games.throne_arcade.game import GAME
 from balance.games.throne_arcade.match import decide_posed, play_on
@@ -312,46 +312,20 @@ class Position:
 
 
 # ---- the step contract from Python (balance.engine.stepper) ---------------------------------------
-class Steps(Stepper):
+class Steps(TableSteps):
     """A setup's rounds stepped with the batch's compiled functions (balance.engine.stepper); a run
     is the first round of a match."""
 
     def __init__(self, setup):
-        self.setup, self.players = setup, setup.players
-        self.opts = setup.extra["_kernel_options"]
-        self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
-        self.mind = (new_work_buffer(), new_search_buffers())
-        self.no_trace = np.zeros((0, L.TRACE_FIELDS), dtype=np.int64)
-
-    def table(self, run: Run) -> tuple:
-        return self.opts, run.rng, self.no_trace
+        mind = (new_work_buffer(), new_search_buffers())
+        super().__init__(setup, setup.extra["_kernel_options"], mind, mind[1][0], L.TRACE_FIELDS,
+                         (advance, over, pose_pending, apply_answer), decide_posed, sample_world)
 
     def start(self, seed: int, deal_index: int) -> Run:
         run = Run(np.zeros(L.STATE_SIZE, dtype=np.int64), new_stream(seed, deal_index))
         start_match(run.state, self.opts, run.rng)
         deal_round(run.state, self.opts, run.rng, self.no_trace)
         return run
-
-    def advance(self, run: Run) -> None:
-        advance(run.state, self.table(run))
-
-    def over(self, run: Run) -> bool:
-        return bool(over(run.state))
-
-    def pose(self, run: Run) -> None:
-        pose_pending(run.state, self.table(run), self.restrict)
-
-    def decide(self, run: Run) -> int:
-        return int(decide_posed(run.state, self.opts, self.codes, self.params, self.restrict, run.rng,
-                                self.no_trace, self.mind))
-
-    def apply(self, run: Run, answer: int) -> None:
-        apply_answer(run.state, self.table(run), answer)
-
-    def world(self, run: Run, seat: int, stream: np.ndarray) -> Run:
-        world = run.copy()
-        sample_world(run.state, world.state, seat, self.opts, self.mind[1][0], stream)
-        return world
 
     def conserved(self, run: Run) -> bool:
         """Hands, talon and pile hold the whole deck, each card once, the top card on the pile."""
