@@ -10,7 +10,9 @@ each player holds. Never another player's cards or the talon's order.
 - greedy: lays the largest group of one type it can; holds its specials (VII, green Lord, Ace, and
   Kings where they penalise) unless the next player is down to ``HURT_AT`` cards (and the special
   hurts them: a penalty they can lay straight back does not) or nothing else fits, and a Hand unless nothing else fits; orders a group so that the colour it holds most of
-  ends on top; names the colour it holds most of; always answers a penalty and lays a drawn card.
+  ends on top, laying more of a penalty type only while each card adds to the next player's draw
+  (``adds_burden``; the heuristic's "more of the type" too); names the colour it holds most of;
+  always answers a penalty and lays a drawn card.
 - heuristic: scores each possible play with tunable weights (see options.py): cards shed, the
   harm a special does to the next player against their hand size (a penalty counts only the cards
   they can draw and cannot lay straight back, and cards it draws straight back from the pile are
@@ -39,9 +41,9 @@ from balance.engine.search import (
 from balance.engine.step import SEARCH, no_search, play
 from balance.games.throne_arcade.layout import (
     ACE, COLOURS_MASK, COLOUR_CARDS, DEALT, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, IN_ROUND, KING, KING_DRAW,
-    KING_RULE, LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NEVER, NONE, NONE_BIT, NO_CARD, N_COLOURS,
+    KING_RULE, LAID, LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NEVER, NONE, NONE_BIT, NO_CARD, N_COLOURS,
     PENALTY_CARDS, PILE, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, ROUND_CAPPED, STATE_SIZE, TALON, TALON_LEN,
-    TRACE_FIELDS, TURNS, TURN_STOP, TYPE_CARDS,
+    TOP, TRACE_FIELDS, TURNS, TURN_STOP, TYPE_CARDS,
 )
 from balance.games.throne_arcade.options import HEURISTIC_PARAMS
 from balance.games.throne_arcade.rules import advance, apply_answer, over, pose_pending
@@ -205,6 +207,23 @@ def greedy_first(state, seat, choices, rng, work):
 
 
 @kernel(inline="always")
+def adds_burden(state, seat, cards):
+    """Whether laying ``cards`` (more of the type on top) after the cards laid this turn makes the
+    next player's draw heavier (penalty_effect). A penalty the talon and the pile cannot supply is a
+    card spent for nothing: with the talon empty and every VII on the pile, six short hands laid
+    the VIIs as a pack, drew them back and laid them again, and the round never ended. Cards that
+    make no one draw (plain cards, Aces) always add."""
+    penalising = state[PENALTY_CARDS]
+    if state[KING_RULE]:
+        penalising |= state[TYPE_CARDS + KING]
+    if cards & penalising == 0:
+        return True
+    kind = type_of(state, state[TOP])
+    laid = state[LAID]
+    return penalty_effect(state, seat, laid | cards, kind)[0] > penalty_effect(state, seat, laid, kind)[0]
+
+
+@kernel(inline="always")
 def greedy_choice(state, seat, rng, work):
     kind = state[D_KIND]
     choices = state[D_CHOICES]
@@ -216,6 +235,8 @@ def greedy_choice(state, seat, rng, work):
     if cards == 0:
         return NONE
     if kind == LAY_MORE:
+        if not adds_burden(state, seat, cards):
+            return NONE
         return top_card_last(state, seat, cards, rng)
     return random_bit(rng, cards)  # answer a penalty, lay the drawn card: shedding beats drawing
 
