@@ -380,6 +380,27 @@ def header_rows(scenario, summary) -> list[tuple[str, str]]:
     return rows
 
 
+def capped_count(study: Study) -> tuple[int, int]:
+    """(stopped by a cap, played): the study's games, or rounds, that its game's ``cap_quantity``
+    counts as capped, out of those it counts at all. (0, 0) for a game that declares none."""
+    name = study.game.cap_quantity
+    if not name:
+        return 0, 0
+    q = study.game.quantity(name, name)
+    table = study.results.table(q.table)
+    played = int(table[q.denominator].sum()) if q.denominator else len(table)
+    return int(table[q.column].astype(int).sum()), played
+
+
+def capped_text(study: Study) -> str:
+    """"none of 4,000 games", or "12 of 4,000 rounds (0.30%): the cap's, not the game's"."""
+    capped, played = capped_count(study)
+    unit = plural(study.game.unit)
+    if not capped:
+        return f"none of {played:,} {unit}"
+    return f"{capped:,} of {played:,} {unit} ({capped / played:.2%}): the cap's result, not the game's"
+
+
 def seat_uniformity_text(study: Study) -> str:
     uni = study.summary.get("seat_uniformity")
     if not uni or uni.get("untestable") == "one seat":
@@ -478,6 +499,11 @@ def finding_items(studies: list[Study]) -> list[dict]:
         players = " or ".join(dict.fromkeys(players_text(st.scenario) for st, _ in measured))
         counts_of = f"{len(measured)} studies, " if len(measured) > 1 else ""
         measured_with = f"{counts_of}{players}, {games_text([st for st, _ in measured])}"
+        capped = [(st, capped_count(st)) for st, _ in measured]
+        if any(c for _, (c, _) in capped):
+            # a figure that counts capped games is labelled: they are the cap's, not the game's
+            total, played = (sum(x) for x in zip(*(c for _, c in capped)))
+            measured_with += f", {total:,} of the {played:,} {plural(measured[0][0].game.unit)} stopped by the cap"
         items.append({"where": claim_id, "anchor": measured[0][0].anchor, "text": measured[0][0].claim(claim_id).text,
                       "verdict": verdict, "verdict_class": verdict,
                       "detail": f"{spread}{furthest}{effect_text(worst)}; {measured_with}"})
@@ -1236,7 +1262,10 @@ def _study_section(page: Page, s: Study) -> None:
     page.open_section()
     page.heading(3, s.scenario.title, s.anchor)
     page.text(s.scenario.description)
-    page.table(pd.DataFrame(header_rows(s.scenario, s.summary), columns=["", "setup"]), text_cols=("setup",))
+    rows = header_rows(s.scenario, s.summary)
+    if s.game.cap_quantity:
+        rows.append(("stopped by the cap", capped_text(s)))
+    page.table(pd.DataFrame(rows, columns=["", "setup"]), text_cols=("setup",))
     claims = _claims_view(s.summary["claims"], s)
     if not claims.empty:
         page.heading(4, "Claims")

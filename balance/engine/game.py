@@ -414,6 +414,9 @@ class Game:
     # weakest up, every seat playing the rung; declared where a game's strongest players need
     # parameters (a search's budget). Default: the ladder's policies at their defaults.
     skill: tuple[tuple[str, str, dict], ...] = ()
+    # The quantity (a rate) that counts the games, or rounds, stopped by a cap: a capped game is the
+    # cap's, never the game's, so reports count them and label every figure of a study that has any.
+    cap_quantity: str = ""
 
     # ---- declarations -------------------------------------------------------------------
     def policy(self, name: str, key: str) -> Policy:

@@ -76,18 +76,7 @@ def ending_setups():
                 yield name, mode, min(declared.players), search, SEARCH_GAMES
 
 
-# Known defects (issue 28), kept visible: the test fails the day they are fixed (strict).
-# With the talon empty and every VII on the pile, six short hands pass the VIIs round the table:
-# greedy lays specials whenever the next hand is short, `aggressive` values no special it keeps.
-CYCLING = {("throne_arcade", "standard", 6, "greedy"): "greedy passes the VIIs round six short hands "
-                                                       "(10 of 2,000 matches capped)",
-           ("throne_arcade", "standard", 6, "aggressive"): "aggressive passes the VIIs round six short hands "
-                                                           "(3 of 2,000 matches capped)"}
-ENDING = [pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=CYCLING[case[:4]]))
-          if case[:4] in CYCLING else case for case in ending_setups()]
-
-
-@pytest.mark.parametrize("name, mode, players, policy, games", ENDING,
+@pytest.mark.parametrize("name, mode, players, policy, games", list(ending_setups()),
                          ids=[f"{n}-{m}-{p}p-{pol}" for n, m, p, pol, _ in ending_setups()])
 def test_every_policy_ends_its_games_before_the_cap(name, mode, players, policy, games):
     """A capped game is the cap's, not the game's: a policy that cycles (a heuristic laying the same
@@ -96,7 +85,7 @@ def test_every_policy_ends_its_games_before_the_cap(name, mode, players, policy,
 
     game = get_game(name)
     setup = game.make_setup(mode, players, policy, extra=game.default_extra(mode, players))
-    column = next(q.column for q in game.quantities if q.name in ("capped", "capped_rate"))
+    column = game.quantity(game.cap_quantity, "cap_quantity").column
     rows = simulate(setup, 20261203, games).games
     capped = int(rows.groupby("game")[column].max().sum())
     assert capped <= CAP_SHARE * games, f"{capped} of {games} games reach the cap"

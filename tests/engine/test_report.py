@@ -3,6 +3,7 @@ summary, no table shows "nan", every interval lies inside its quantity's range, 
 reproducible. Tiny game counts: these tests check the page, not the games."""
 
 import base64
+import html
 import io
 import re
 from html.parser import HTMLParser
@@ -20,8 +21,8 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.report import (Study, _claims_view, _quantity_view, advantage_cells, advantage_table, fmt_effect,  # noqa: E402
-                            fmt_interval, fmt_p, write_report)
+from balance.report import (Study, _claims_view, _quantity_view, advantage_cells, advantage_table, capped_count,  # noqa: E402
+                            finding_items, fmt_effect, fmt_interval, fmt_p, write_report)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {  # two studies of each game, so that the headline compares studies
@@ -284,3 +285,24 @@ def test_the_report_opens_with_first_player_and_seat_advantage_by_mode_and_rung(
     assert next(item for item in page.order[start:] if item[0] == "img") == ("img", f"{title}: advantage")
     assert any(cell.startswith("first ") and "chooser " in cell for cell in page.cells)
     assert "| mode | fair share | random | heuristic |" in (tmp_path / "r.md").read_text()
+
+
+# ---- a capped game is the cap's, not the game's ---------------------------------------------------
+def test_a_study_with_capped_games_counts_them_and_labels_its_findings(studies, tmp_path):
+    text = (ROOT / "scenarios" / "take_the_throne" / "core_4p.toml").read_text(encoding="utf-8")
+    path = tmp_path / "capped.toml"
+    path.write_text(text.replace('seats = "heuristic"', 'seats = "heuristic"\nmax_length = 6', 1), encoding="utf-8")
+    scenario = load_scenario(path)
+    results = simulate(scenario.setup, scenario.seed, 60)
+    study = Study(scenario, results, summary_of(scenario, results), "capped")
+    capped, played = capped_count(study)
+    assert played == 60 and 0 < capped == int(results.games["capped"].sum()) < 60
+    label = f"{capped:,} of the 60 games stopped by the cap"
+    assert all(label in item["detail"] for item in finding_items([study]))
+    out = tmp_path / "report.html"
+    write_report([(scenario, results, study.summary)], out)
+    assert f"{capped:,} of 60 games ({capped / 60:.2%}): the cap's result, not the game's" in \
+        html.unescape(out.read_text(encoding="utf-8"))
+    uncapped = Study(*studies["take_the_throne"][0], "core")
+    assert capped_count(uncapped)[0] == 0
+    assert not any("stopped by the cap" in item["detail"] for item in finding_items([uncapped]))

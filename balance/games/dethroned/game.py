@@ -82,6 +82,7 @@ class Dethroned(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    cap_quantity = "capped_rate"
     family = FAMILY
     ladder = LADDER
     # No stronger player yet: the search rates below the heuristic on the ladder, so check --skill asks

@@ -34,6 +34,7 @@ class ImposterKings(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    cap_quantity = "capped"
     family = FAMILY
     ladder = LADDER
     columns = L.COLUMNS

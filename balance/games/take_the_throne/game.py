@@ -57,6 +57,7 @@ class TakeTheThrone(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    cap_quantity = "capped_rate"
     family = FAMILY
     ladder = LADDER
     skill = skill_rungs()

@@ -34,6 +34,7 @@ class ThronDerLuegen(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    cap_quantity = "capped"
     columns = L.COLUMNS
     default_max_length = DEFAULT_ROUNDS
     length_column = "turns"

@@ -54,6 +54,7 @@ class ThroneArcade(Game):
     modes = MODES
     options = OPTIONS
     policies = POLICIES
+    cap_quantity = "capped"
     family = FAMILY  # read by the engine's robustness checks (issue 11's robust branch)
     ladder = LADDER
     skill = skill_rungs()
