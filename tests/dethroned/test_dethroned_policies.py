@@ -88,6 +88,8 @@ def test_shopkeeper_continues_a_vote_with_its_lowest_card():
 
 
 def test_shopkeeper_never_takes_a_kill_by_redirecting_an_attack_on_itself():
+    # a 10 no one left can beat (the Maniac's last card is a 6, the Assassin's hand is empty): sent
+    # on, it would kill and cost the Shopkeeper its "no kill"; it lets it land
     pos = Position(ON_SALE, hands=[["10"], ["Redirect", "1", "2"], ["6"]], decks=[[], HIGH_DECK, []])
     pos.attack(0, "10", 1)
     t = Table(pos)
@@ -96,6 +98,35 @@ def test_shopkeeper_never_takes_a_kill_by_redirecting_an_attack_on_itself():
                    options={"redirect_credit": False})
     pos.attack(0, "10", 1)
     assert any(L.action_kind(Table(pos).act(1, seed)) == L.ACT_REDIRECT for seed in range(20))  # no credit: fine
+
+
+def test_shopkeeper_facing_certain_death_redirects_to_the_player_likeliest_to_beat_the_attack():
+    # issue 28's reproduction: On Sale, the Shopkeeper holds only Modifiers against a 1 (no Battle
+    # card to beat it, a Halve or Double cannot save it). It used to die on every seed. Dead, it has
+    # lost; sent on, a 1 is beaten by any Battle card, so its "no kill" survives unless the new
+    # victim holds none. The Assassin's hand is empty after its attack; the Maniac holds cards.
+    pos = Position(ON_SALE, hands=[["1"], ["Redirect", "Halve", "Double"], ["6", "3"]],
+                   decks=[["9", "8"], HIGH_DECK, ["10", "7", "5"]])
+    a = pos.attack(0, "1", 1)
+    t = Table(pos)
+    moves = [t.act(1, seed) for seed in range(30)]
+    assert all(L.action_kind(m) == L.ACT_REDIRECT and L.action_target(m) == 2 for m in moves)
+    pos.apply(1, moves[0])
+    assert pos.victim(a) == 2
+    pos.defend(2, "3", a)  # the Maniac beats it: no one dies, the Shopkeeper is alive with no kill
+    assert pos.beaten(a)
+    assert pos.advance(30) == [] and pos.alive(1) and pos.kills(1) == 0
+
+
+def test_shopkeeper_that_can_save_itself_does_not_redirect():
+    # the same attack with a 2 in hand: it beats the 1 itself and keeps the Redirect
+    pos = Position(ON_SALE, hands=[["1"], ["Redirect", "2", "Double"], ["6", "3"]],
+                   decks=[["9", "8"], HIGH_DECK, ["10", "7", "5"]])
+    a = pos.attack(0, "1", 1)
+    t = Table(pos)
+    moves = [t.act(1, seed) for seed in range(30)]
+    assert all(L.action_kind(m) == L.ACT_DEFEND and card(pos, 1, m) == "2" and L.action_attack(m) == a
+               for m in moves)
 
 
 def test_sentinel_hunts_players_who_have_not_killed():

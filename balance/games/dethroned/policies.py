@@ -425,8 +425,8 @@ def self_redirect_ok(s, opts, roles, want_kill, belief, p):
 def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream, allowed):
     """Under attack: let its own attack land if that death completes its win; Redirect an attack
     onto itself if that is its route; Redirect the strongest attack it cannot beat at its
-    favourite target (the attacker if none; never when the kill would count against it), else deal
-    with the attack whose count ends first."""
+    favourite target (the attacker if none; when the kill would count against it, only if it cannot
+    save itself, at the player likeliest to beat it), else deal with the attack whose count ends first."""
     killing = strongest_attack_on(s, p)
     if (allows(allowed, ACT_PASS) and killing >= 0 and s[abase(killing) + AT_CREDIT] == p
             and own_death_wins(s, opts, roles, belief, p, 0)):
@@ -446,14 +446,63 @@ def heuristic_defend(s, opts, roles, want_cond, want_kill, want_total, belief, g
                     strongest < 0 or attack_power(s, a) > attack_power(s, strongest)):
                 strongest = a
     takes_credit = opts[O_REDIRECT_CREDIT] and must_not_kill(s, roles, p)
-    if (redirect_slot >= 0 and strongest >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT
-            and not takes_credit):
-        target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
-        if target < 0 or not redirect_target_ok(s, p, strongest, target):
-            target = s[abase(strongest) + AT_OWNER]
-        if target != p and alive(s, target) and redirect_target_ok(s, p, strongest, target):
-            return encode(ACT_REDIRECT, redirect_slot, strongest, target, 0)
+    if redirect_slot >= 0 and strongest >= 0 and opts[O_DEFENDER_REDIRECT] and s[H_PHASE] == PHASE_COMBAT:
+        if not takes_credit:
+            target, score = best_target(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
+            if target < 0 or not redirect_target_ok(s, p, strongest, target):
+                target = s[abase(strongest) + AT_OWNER]
+            if target != p and alive(s, target) and redirect_target_ok(s, p, strongest, target):
+                return encode(ACT_REDIRECT, redirect_slot, strongest, target, 0)
+        elif (roles[s[pbase(p) + PL_ROLE], ROLE_SELF] == SELF_ALIVE
+              and action_kind(save_attack(s, opts, p, strongest, stream, params, roles, True, allowed)) == ACT_PASS):
+            # It cannot save itself, and a dead player that must live has lost: sent on, the attack
+            # breaks its "no kill" only if the new victim fails to beat it, so it goes to the player
+            # likeliest to beat it (the Shopkeeper used to die rather than Redirect)
+            target = sturdiest_target(s, p, strongest, stream)
+            if target >= 0:
+                return encode(ACT_REDIRECT, redirect_slot, strongest, target, 0)
     return save_attack(s, opts, p, urgent, stream, params, roles, True, allowed)
+
+
+@kernel
+def beating_chance(s, q, needed):
+    """The chance that q holds a Battle card worth at least ``needed``, as anyone can count it: its
+    hand (of known size) drawn from the cards of its deck not yet played (hand and undrawn deck)."""
+    unseen = beating = 0
+    for kind in range(DECK_SIZE):
+        where = s[CARD_BASE + card_id(q, kind)]
+        if where == LOC_DECK or where == LOC_HAND:
+            unseen += 1
+            if is_battle(kind) and kind + 1 >= needed:
+                beating += 1
+    missing = 1.0
+    for i in range(hand_count(s, q)):
+        if unseen - i <= 0:
+            break
+        missing *= max(0.0, (unseen - beating - i) / (unseen - i))
+    return 1.0 - missing
+
+
+@kernel
+def sturdiest_target(s, p, a, stream):
+    """The living player other than p that attack ``a`` may be sent to with the best chance to beat
+    it (beating_chance); -1 if no one can (equal chances: at random)."""
+    best = -1
+    best_chance = 0.0
+    ties = 0
+    for q in range(s[H_PLAYERS]):
+        if q == p or not alive(s, q) or not redirect_target_ok(s, p, a, q):
+            continue
+        chance = beating_chance(s, q, attack_power(s, a))
+        if chance <= 0.0 or chance < best_chance:
+            continue
+        if chance > best_chance:
+            best, best_chance, ties = q, chance, 1
+        else:
+            ties += 1
+            if tie_wins(stream, ties):
+                best = q
+    return best
 
 
 @kernel(inline="always")
