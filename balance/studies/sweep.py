@@ -468,6 +468,15 @@ def cell_summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def inert_cells(table: pd.DataFrame) -> list[str]:
+    """Cells (not baselines) whose every claim group, in every swept scenario, has the very
+    outcome of its baseline in every deal: the players never take the path the cell changes (a
+    rule reading no player uses cannot move a result measured with those players)."""
+    claims = table[(table["kind"] == "claim") & ~table["baseline"].astype(bool)]
+    same = (claims["difference"] == 0) & (claims["difference_low"] == 0) & (claims["difference_high"] == 0)
+    return [str(cell) for cell, part in same.groupby(claims["cell"], sort=False) if part.all()]
+
+
 def wide_table(table: pd.DataFrame) -> pd.DataFrame:
     """Estimates with their verdict in words: one row per scenario, claim and group, one column per cell."""
     claims = table[table["kind"] == "claim"]
@@ -557,8 +566,15 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
     page.finding = (f"{len(sweep.cells)} cells: {len(changed)} change a claim's verdict from the baseline's"
                     + (f" ({', '.join(map(str, changed[:6]))}{', ...' if len(changed) > 6 else ''})." if len(changed)
                        else "."))
-    page.findings([{"where": "Sweep", "anchor": "", "text": page.finding.rstrip("."), "verdict": "",
-                    "verdict_class": "", "detail": ""}])
+    items = [{"where": "Sweep", "anchor": "", "text": page.finding.rstrip("."), "verdict": "",
+              "verdict_class": "", "detail": ""}]
+    inert = inert_cells(table)
+    if inert:
+        items.append({"where": "No effect possible", "anchor": "", "verdict": "", "verdict_class": "", "detail": "",
+                      "text": f"{', '.join(inert)}: every game identical to the baseline's; the players never take "
+                              "the path this changes, so it cannot move a finding measured with them (a statement "
+                              "about the players, not the rule)"})
+    page.findings(items)
     approximate = sorted({c.label for c in sweep.cells if c.deal_changed})
     page.text(f"{len(sweep.cells)} cells over {len(sweep.bases)} scenario(s), "
               f"{'/'.join(f'{g:,}' for g in games)} games per cell. Every cell plays its scenario's own seed, so "

@@ -14,8 +14,8 @@ from balance.cli import app
 from balance.engine.runner import load_results, simulate
 from balance.engine.scenario import load_scenario, scenario_files
 from balance.stats import estimate_rate, evaluate_claims
-from balance.studies.sweep import (SweepError, apply_changes, folder_name, paired_difference, parse_vary, play_sweep,
-                                   plan_sweep, sweep_table, write_sweep_report, write_table)
+from balance.studies.sweep import (SweepError, apply_changes, folder_name, inert_cells, paired_difference, parse_vary,
+                                   play_sweep, plan_sweep, sweep_table, write_sweep_report, write_table)
 
 runner = CliRunner()
 
@@ -106,6 +106,12 @@ def test_a_cell_equal_to_the_baseline_differs_by_exactly_zero_and_is_played_once
     # the paired difference is the difference of the two estimates, with an interval around it
     assert np.allclose(other["difference"].to_numpy(), other["estimate"].to_numpy() - base["estimate"].to_numpy())
     assert (other["difference_low"] <= other["difference"]).all() and (other["difference"] <= other["difference_high"]).all()
+    # a cell that cannot move any game (here: the default itself) is named in the report's findings
+    assert inert_cells(table) == ["options.take_back_pays=true"]
+    html, _, _ = write_sweep_report(plan, table, tmp_path / "sweep.html", "bh")
+    findings = html.read_text(encoding="utf-8").split('id="findings"')[1].split("</ul>")[0]
+    assert "options.take_back_pays=true: every game identical to the baseline" in findings
+    assert "options.take_back_pays=false:" not in findings
 
 
 def test_paired_differences_use_the_pairing_of_the_deals():
