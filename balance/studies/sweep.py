@@ -498,6 +498,8 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
     from balance.report import sweep_heatmap, sweep_line_figure
 
     if len(sweep.grid) not in (1, 2) or any(k not in sweep.grid for k in sweep.keys):
+        if table["scenario"].nunique() > MAX_SCENARIO_FIGURES:
+            return cell_move_figures(table)
         return cell_list_figures(table)
     figures = []
     claims = table[table["kind"] == "claim"]
@@ -530,6 +532,42 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
             caption = (f"{first['text']}: the estimate in each cell of the grid; blue below the target "
                        f"{first['target']:g}, red above; outlined: the scenario's own values.")
         figures.append((f"{name}.png", png, caption))
+    return figures
+
+
+# A cell list over more scenarios than this draws one figure per claim (how far each cell moves it)
+# rather than one per scenario and claim: DETHRONED's 23 setups made a 25 MB page of 46 figures.
+MAX_SCENARIO_FIGURES = 4
+
+
+def cell_move_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
+    """(name, png, caption) per claim of a cell-list sweep over many scenarios: for each cell, the
+    median and the largest absolute paired difference from the baseline over every scenario and
+    claim group (cell_summary), in points for shares."""
+    import matplotlib.pyplot as plt
+
+    from balance.report import _png
+
+    claims = table[table["kind"] == "claim"]
+    baselines = set(claims.loc[claims["baseline"].astype(bool), "cell"])
+    figures = []
+    for claim, part in cell_summary(table).groupby("claim", sort=False):
+        part = part[~part["cell"].isin(baselines)]
+        rows = claims[claims["claim"] == claim]
+        scale, unit = (100.0, "points") if rows["proportion"].astype(bool).all() else (1.0, "the claim's units")
+        y = np.arange(len(part))
+        fig, ax = plt.subplots(figsize=(8, 0.28 * len(part) + 1.4))
+        ax.barh(y, part["largest move"] * scale, color="#c9d6e8", label="largest move")
+        ax.plot(part["median move"] * scale, y, "o", color="#2a6fbb", label="median move")
+        ax.set_yticks(y, part["cell"])
+        ax.invert_yaxis()
+        ax.set_xlabel(f"absolute difference from the baseline, {unit}")
+        ax.set_title(f"{claim}: how far each cell moves it", loc="left", fontsize=10)
+        ax.legend(loc="lower right", fontsize=8)
+        figures.append((f"{folder_name(claim)}-moves.png", _png(fig),
+                        f"{rows['text'].iloc[0]}: for each cell, over every scenario and claim group, the median "
+                        f"(dot) and largest (bar) absolute paired difference from the scenario's baseline, in {unit}; "
+                        "every estimate is in the table below and the CSV beside this report."))
     return figures
 
 

@@ -14,8 +14,9 @@ from balance.cli import app
 from balance.engine.runner import load_results, simulate
 from balance.engine.scenario import load_scenario, scenario_files
 from balance.stats import estimate_rate, evaluate_claims
-from balance.studies.sweep import (SweepError, apply_changes, folder_name, inert_cells, paired_difference, parse_vary,
-                                   play_sweep, plan_sweep, sweep_table, write_sweep_report, write_table)
+import balance.studies.sweep as sweep_module
+from balance.studies.sweep import (SweepError, apply_changes, folder_name, grid_figures, inert_cells, paired_difference,
+                                   parse_vary, play_sweep, plan_sweep, sweep_table, write_sweep_report, write_table)
 
 runner = CliRunner()
 
@@ -202,7 +203,7 @@ tolerance = 0.1
 """
 
 
-def test_a_sweep_file_sweeps_several_scenarios_and_folders_skip_it(tmp_path):
+def test_a_sweep_file_sweeps_several_scenarios_and_folders_skip_it(tmp_path, monkeypatch):
     write(tmp_path, DET.format(roles='["Fool", "King", "Assassin"]'), "a.toml")
     write(tmp_path, DET.format(roles='["King", "Assassin", "Sage"]'), "b.toml")
     sweep_file = write(tmp_path, """
@@ -226,3 +227,8 @@ cells = [{ label = "art symbols", "options.symbols" = "art" }, { label = "random
     res = simulate(load_scenario(tmp_path / "a.toml").setup, 4, 60)
     fool = res.seats[res.seats["role"] == "Fool"]
     assert a0.loc["Fool", "estimate"] == estimate_rate(fool["won"].to_numpy(), fool["deal"].to_numpy()).estimate
+    # few scenarios: a figure per scenario and claim; many: one per claim, how far each cell moves it
+    assert [name for name, _, _ in grid_figures(plan, table)] == ["a-roles.png", "b-roles.png"]
+    monkeypatch.setattr(sweep_module, "MAX_SCENARIO_FIGURES", 1)
+    (name, png, caption), = grid_figures(plan, table)
+    assert name == "roles-moves.png" and png.startswith(b"\x89PNG") and "largest (bar)" in caption
