@@ -538,6 +538,9 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
 # A cell list over more scenarios than this draws one figure per claim (how far each cell moves it)
 # rather than one per scenario and claim: DETHRONED's 23 setups made a 25 MB page of 46 figures.
 MAX_SCENARIO_FIGURES = 4
+# The estimates-by-cell table has a column per cell: beyond this many it overflows a page and only
+# the CSV holds it.
+MAX_CELL_COLUMNS = 8
 
 
 def cell_move_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
@@ -634,9 +637,15 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
         summary[column] = summary[column].map(lambda v: f"{v:.3f}" if np.isfinite(v) else "")
     page.table(summary, text_cols=("claim", "cell"))
     page.heading(2, "Estimates by cell")
-    page.text("Each entry: the estimate and its verdict; every number with its "
-              "interval and difference from the baseline is in the CSV beside this report.", css="note")
-    page.table(wide_table(table), text_cols=("scenario", "claim", "group"))
+    wide = wide_table(table)
+    if wide.shape[1] - 3 > MAX_CELL_COLUMNS:
+        page.text(f"The estimates of the {wide.shape[1] - 3} cells, by scenario, claim and group, with their "
+                  f"intervals, verdicts and differences from the baseline, are in the CSV beside this report "
+                  f"({output.with_suffix('.csv').name}): a table of so many columns does not fit a page.", css="note")
+    else:
+        page.text("Each entry: the estimate and its verdict; every number with its "
+                  "interval and difference from the baseline is in the CSV beside this report.", css="note")
+        page.table(wide, text_cols=("scenario", "claim", "group"))
     html_path, md_path = save_page(page, output)
     csv_path = output.with_suffix(".csv")
     table.to_csv(csv_path, index=False, float_format=REPORT_FLOAT)  # full precision: sweep.parquet in --out

@@ -232,3 +232,9 @@ cells = [{ label = "art symbols", "options.symbols" = "art" }, { label = "random
     monkeypatch.setattr(sweep_module, "MAX_SCENARIO_FIGURES", 1)
     (name, png, caption), = grid_figures(plan, table)
     assert name == "roles-moves.png" and png.startswith(b"\x89PNG") and "largest (bar)" in caption
+    # a table of more cell columns than a page holds is left to the CSV
+    page = write_sweep_report(plan, table, tmp_path / "wide.html", "bh")[1].read_text()
+    assert "| a | roles |" in page
+    monkeypatch.setattr(sweep_module, "MAX_CELL_COLUMNS", 2)
+    page = write_sweep_report(plan, table, tmp_path / "narrow.html", "bh")[1].read_text()
+    assert "| a | roles |" not in page and "estimates of the 3 cells" in page and "narrow.csv" in page
