@@ -100,16 +100,21 @@ def test_shopkeeper_never_takes_a_kill_by_redirecting_an_attack_on_itself():
     assert any(L.action_kind(Table(pos).act(1, seed)) == L.ACT_REDIRECT for seed in range(20))  # no credit: fine
 
 
+def shopkeeper_attacked_by_a_1(shopkeeper_hand):
+    """On Sale: the Assassin attacks the Shopkeeper (holding ``shopkeeper_hand``) with its last card, a
+    1; the Maniac holds a 6 and a 3. (position, the attack, the Shopkeeper's move on 30 seeds)"""
+    pos = Position(ON_SALE, hands=[["1"], shopkeeper_hand, ["6", "3"]], decks=[["9", "8"], HIGH_DECK, ["10", "7", "5"]])
+    a = pos.attack(0, "1", 1)
+    t = Table(pos)
+    return pos, a, [t.act(1, seed) for seed in range(30)]
+
+
 def test_shopkeeper_facing_certain_death_redirects_to_the_player_likeliest_to_beat_the_attack():
     # issue 28's reproduction: On Sale, the Shopkeeper holds only Modifiers against a 1 (no Battle
     # card to beat it, a Halve or Double cannot save it). It used to die on every seed. Dead, it has
     # lost; sent on, a 1 is beaten by any Battle card, so its "no kill" survives unless the new
     # victim holds none. The Assassin's hand is empty after its attack; the Maniac holds cards.
-    pos = Position(ON_SALE, hands=[["1"], ["Redirect", "Halve", "Double"], ["6", "3"]],
-                   decks=[["9", "8"], HIGH_DECK, ["10", "7", "5"]])
-    a = pos.attack(0, "1", 1)
-    t = Table(pos)
-    moves = [t.act(1, seed) for seed in range(30)]
+    pos, a, moves = shopkeeper_attacked_by_a_1(["Redirect", "Halve", "Double"])
     assert all(L.action_kind(m) == L.ACT_REDIRECT and L.action_target(m) == 2 for m in moves)
     pos.apply(1, moves[0])
     assert pos.victim(a) == 2
@@ -120,11 +125,7 @@ def test_shopkeeper_facing_certain_death_redirects_to_the_player_likeliest_to_be
 
 def test_shopkeeper_that_can_save_itself_does_not_redirect():
     # the same attack with a 2 in hand: it beats the 1 itself and keeps the Redirect
-    pos = Position(ON_SALE, hands=[["1"], ["Redirect", "2", "Double"], ["6", "3"]],
-                   decks=[["9", "8"], HIGH_DECK, ["10", "7", "5"]])
-    a = pos.attack(0, "1", 1)
-    t = Table(pos)
-    moves = [t.act(1, seed) for seed in range(30)]
+    pos, a, moves = shopkeeper_attacked_by_a_1(["Redirect", "2", "Double"])
     assert all(L.action_kind(m) == L.ACT_DEFEND and card(pos, 1, m) == "2" and L.action_attack(m) == a
                for m in moves)
 
