@@ -1262,14 +1262,17 @@ def _study_section(page: Page, s: Study) -> None:
     page.open_section()
     page.heading(3, s.scenario.title, s.anchor)
     page.text(s.scenario.description)
-    rows = header_rows(s.scenario, s.summary)
-    if s.game.cap_quantity:
-        rows.append(("stopped by the cap", capped_text(s)))
-    page.table(pd.DataFrame(rows, columns=["", "setup"]), text_cols=("setup",))
     claims = _claims_view(s.summary["claims"], s)
     if not claims.empty:
         page.heading(4, "Claims")
         page.table(claims, "verdict", text_cols=("claim", "group"))
+    # the claims above answer; the setup and the figures behind them open on demand, so that a page
+    # of many studies stays short enough to read (the Findings block and these claims come first)
+    page.open_details(f"Setup, facts, figures and every quantity of {s.name}")
+    rows = header_rows(s.scenario, s.summary)
+    if s.game.cap_quantity:
+        rows.append(("stopped by the cap", capped_text(s)))
+    page.table(pd.DataFrame(rows, columns=["", "setup"]), text_cols=("setup",))
     facts = _facts_view(s)
     if not facts.empty:
         page.heading(4, "Facts of the setup (no sampling error)")
@@ -1283,7 +1286,6 @@ def _study_section(page: Page, s: Study) -> None:
     page.text(seat_uniformity_text(s))
     page.image(f"{s.anchor}_rates.png", rate_figure(s), f"{s.name}: rates")
     page.image(f"{s.anchor}_length.png", length_and_outcome_figure(s), f"{s.name}: length and outcomes")
-    page.open_details(f"All quantities of {s.name}, per-round breakdowns, convergence")
     page.table(_quantity_view(s), text_cols=("quantity", "by", "group"))
     page.image(f"{s.anchor}_breakdown.png", breakdown_figure(s), f"{s.name}: breakdowns")
     page.image(f"{s.anchor}_convergence.png", convergence_plot(s), f"{s.name}: convergence")
