@@ -487,13 +487,14 @@ def beating_chance(s, q, needed):
 def sturdiest_target(s, p, a, stream):
     """The living player other than p that attack ``a`` may be sent to with the best chance to beat
     it (beating_chance); -1 if no one can (equal chances: at random)."""
+    needed = attack_power(s, a)
     best = -1
     best_chance = 0.0
     ties = 0
     for q in range(s[H_PLAYERS]):
         if q == p or not alive(s, q) or not redirect_target_ok(s, p, a, q):
             continue
-        chance = beating_chance(s, q, attack_power(s, a))
+        chance = beating_chance(s, q, needed)
         if chance <= 0.0 or chance < best_chance:
             continue
         if chance > best_chance:

@@ -99,12 +99,18 @@ def new_search_buffers():
 
 # ---- what a seat may see -----------------------------------------------------------------
 @kernel(inline="always")
-def specials(state):
-    """The cards that act on the next player: the draw-3 cards, Aces, and Kings where they draw 5."""
-    mask = state[PENALTY_CARDS] | state[TYPE_CARDS + ACE]
+def penalising(state):
+    """The cards that make the next player draw: the draw-3 cards, and Kings where they draw 5."""
+    mask = state[PENALTY_CARDS]
     if state[KING_RULE]:
         mask |= state[TYPE_CARDS + KING]
     return mask
+
+
+@kernel(inline="always")
+def specials(state):
+    """The cards that act on the next player: those that make them draw, and Aces."""
+    return penalising(state) | state[TYPE_CARDS + ACE]
 
 
 @kernel(inline="always")
@@ -213,10 +219,7 @@ def adds_burden(state, seat, cards):
     card spent for nothing: with the talon empty and every VII on the pile, six short hands laid
     the VIIs as a pack, drew them back and laid them again, and the round never ended. Cards that
     make no one draw (plain cards, Aces) always add."""
-    penalising = state[PENALTY_CARDS]
-    if state[KING_RULE]:
-        penalising |= state[TYPE_CARDS + KING]
-    if cards & penalising == 0:
+    if cards & penalising(state) == 0:
         return True
     kind = type_of(state, state[TOP])
     laid = state[LAID]
