@@ -7,10 +7,10 @@ import pytest
 
 from balance.engine.decision import FORBID, PREFER, no_restrictions
 from balance.engine.game import SetupError
-from balance.engine.rng import new_stream
-from balance.games.dethroned import combat, policies, rules
+from balance.games.dethroned import combat
 from balance.games.dethroned import layout as L
 from balance.games.dethroned.game import GAME
+from balance.games.dethroned.positions import Steps
 
 ROYAL_SHOWDOWN = ["King", "King's Hand", "Assassin", "Fool"]
 TOWN_MEETING = list(L.GT)
@@ -52,28 +52,19 @@ def positions(roles, policy, count, seed=7):
 
 
 class Seat:
-    """What the kernel hands a seat's policy at a decision, for a position built outside a game."""
+    """A seat's decisions at a position met outside a game, stepped through the game's step kernel
+    (positions.Steps): its policy answers every posed step under ``restrict``."""
 
     def __init__(self, st, s, restrict, seed):
-        self.c = GAME.compiled(st)
-        players = st.players
-        self.s = s
-        self.belief = np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, self.c["roles"].shape[0]))
-        self.grudge = np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS))
-        policies.init_beliefs(s, self.c["role_count"], self.belief, self.grudge)
-        self.marks = np.zeros((policies.MARKS, players), dtype=np.int64)
-        self.marks[policies.MARK_SEEN] = policies.NOT_SEEN
-        self.marks[policies.MARK_PLAN_MOVE] = policies.NO_PLAN
-        self.args = (self.c["opts"], self.c["roles"], self.c["want_cond"], self.c["want_kill"], self.c["want_total"],
-                     self.c["role_count"], st.policy_codes, st.policy_params, self.belief, self.grudge,
-                     np.zeros((players, 0), dtype=np.int64), self.marks, restrict)
-        self.stream = new_stream(np.uint64(seed), 0)
+        self.steps = Steps(st)
+        self.run = self.steps.at(s, seed)
+        self.steps.restrict(self.run)[:] = restrict
 
     def reaction(self, p):
-        return int(rules.reaction(self.s, *self.args, p, self.stream))
+        return self.steps.reaction(self.run, p)
 
     def vote(self, p):
-        return int(rules.vote(self.s, *self.args, p, self.stream))
+        return self.steps.vote(self.run, p)
 
 
 def legal(st, s, p):

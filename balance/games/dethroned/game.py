@@ -9,10 +9,9 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
-from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_seat, split_game_index
-from balance.engine.rng import STREAM_SIZE, open_stream
+from balance.engine.kernels import slot_at_seat
 from balance.games.dethroned import layout as L
-from balance.games.dethroned import rules
+from balance.games.dethroned import match
 from balance.games.dethroned.custom_roles import parse_custom_role, role_table
 from balance.games.dethroned.layout import (
     BUILTIN_ROLES, GT, KILL_ASSAILANT, KILL_COMMONER, KILL_ROLE, KILL_ROYAL, NOT_IN_PLAY, ROLE_ASSAILANT_ART,
@@ -20,7 +19,6 @@ from balance.games.dethroned.layout import (
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, RoleSpec,
 )
 from balance.games.dethroned.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
-from balance.games.dethroned.policies import MARKS, POLICY_SCRIPTED, new_search_buffers
 from balance.games.dethroned.setups import SUGGESTED_SETUPS
 
 DEFAULT_MAX_DECISIONS = 3000
@@ -199,7 +197,7 @@ class Dethroned(Game):
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         c = self.compiled(setup)
         out = np.empty((count, len(self.columns)), dtype=np.int32)
-        rules.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
+        match.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
                               c["want_kill"], c["want_total"], c["setup_roles"], c["role_count"],
                               setup.policy_codes, setup.policy_params, setup.restrict, c["restricted_role"], out)
         return out
@@ -264,36 +262,34 @@ class Dethroned(Game):
     # ---- one game, readable -----------------------------------------------------------------
     def replay(self, setup: Setup, seed: int, game_index: int, trace_size: int = 20_000,
                script: np.ndarray | None = None, checked: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(state, trace, row) of game ``game_index`` through the batch kernel's play_game."""
-        c = self.compiled(setup)
-        players = setup.players
-        deal_index, rotation = split_game_index(game_index, setup.rotations)
-        codes = np.zeros(players, dtype=np.int64)
-        params = np.zeros_like(setup.policy_params)
-        restrict = np.zeros_like(setup.restrict)
-        seat_policies(rotation, setup.policy_codes, setup.policy_params, codes, params)
-        seat_restrictions(rotation, setup.restrict, restrict)
-        if script is not None:
-            codes[:] = POLICY_SCRIPTED
+        """(state, trace, row) of game ``game_index``, stepped with the batch's compiled rules and
+        policies. ``script``: every seat's moves instead of its policy (``script[p, k]``: the action
+        of p's k-th move at a reaction or vote, -1 or past the end: pass; claims truthful, credit
+        to the first candidate); ``checked``: stop at an illegal action or a card out of place."""
+        from balance.games.dethroned.positions import Steps
+
+        steps = Steps(setup, rotation=game_index % setup.rotations, trace_size=trace_size, checked=checked)
+        run = steps.start(seed, game_index // setup.rotations)
+        if script is None:
+            steps.play(run)
         else:
-            script = np.zeros((players, 0), dtype=np.int64)
-        s = self.last_replay_state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        stream = np.zeros(STREAM_SIZE, dtype=np.uint64)
-        open_stream(stream, np.uint64(seed), deal_index)
-        trace = self.last_replay_trace = np.zeros((trace_size, L.TRACE_FIELDS), dtype=np.int64)
-        rules.play_game(s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["setup_roles"],
-                         c["role_count"], codes, params, restrict, c["restricted_role"],
-                         np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, c["roles"].shape[0])),
-                         np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS)), np.zeros(L.MAX_LEGAL, dtype=np.int64),
-                         np.zeros(L.MAX_ATTACKS, dtype=np.int64), script,
-                         np.zeros((MARKS, players), dtype=np.int64), stream, trace, checked, new_search_buffers())
+            steps.play_script(run, script)
+        s = run.state
+        self.last_replay_state = s
         if s[L.H_ERROR] == L.ERROR_ILLEGAL_ACTION:
             raise ValueError("policy chose an illegal action")
         if s[L.H_ERROR] == L.ERROR_CARDS:
             raise ValueError("a card is not in exactly one place")
+        c = steps.compiled
         row = np.empty((1, len(self.columns)), dtype=np.int32)
-        rules.write_row(s, c["opts"], c["roles"], row, 0, game_index, deal_index, rotation)
-        return s, trace[: s[L.H_TRACE_LEN]], row[0]
+        match.write_row(s, c["opts"], c["roles"], row, 0, game_index, game_index // setup.rotations,
+                        game_index % setup.rotations)
+        return s, steps.trace(run)[: s[L.H_TRACE_LEN]], row[0]
+
+    def stepper(self, setup: Setup):
+        from balance.games.dethroned.positions import Steps
+
+        return Steps(setup)
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         s, trace, row = self.replay(setup, seed, game_index)

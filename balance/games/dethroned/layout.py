@@ -83,7 +83,38 @@ H_ERROR = H_VERSION + 1  # checked runs only: why the game was stopped (ERROR_*)
 H_MOVE = H_ERROR + 1  # the move being assembled from the answers of its posed steps (an action code)
 H_MOVE_STEPS = H_MOVE + 1  # bit mask of the decision kinds (DK_*) answered so far for that move
 H_MOVE_SERIAL = H_MOVE_STEPS + 1  # counts moves begun: a policy's plan belongs to one move
-HEADER_SIZE = H_MOVE_SERIAL + 1
+# Where the step kernel (rules.py) stands: its stage (STAGE_*), the seat whose move is posed
+H_STAGE = H_MOVE_SERIAL + 1
+H_FIRST_CLAIMER = H_STAGE + 1  # the discussion's first speaker (drawn at the deal)
+H_CLAIMS = H_FIRST_CLAIMER + 1  # claims made so far
+H_VOTER = H_CLAIMS + 1  # the seat voting (seats vote in seat order)
+H_VOTE_IMPASSE = H_VOTER + 1  # this vote was called at an impasse (nobody continuing: a stalemate)
+H_VOTE_BEST = H_VOTE_IMPASSE + 1  # the fastest seat voting to continue so far (-1: none)
+H_VOTE_ACTION = H_VOTE_BEST + 1  # its attack
+H_VOTE_DELAY = H_VOTE_ACTION + 1  # its reaction delay
+H_VOTE_TIES = H_VOTE_DELAY + 1  # seats tied at that delay so far
+H_STOP_AT = H_VOTE_TIES + 1  # a rollout's horizon: play stops at this time (0: at the end of the game)
+# What the last answer showed the table, for the policies' beliefs (SEEN_*; cleared once seen)
+H_SEEN = H_STOP_AT + 1
+H_SEEN_ACTOR = H_SEEN + 1
+H_SEEN_ACTION = H_SEEN_ACTOR + 1  # the action, or the role claimed
+H_SEEN_VICTIM = H_SEEN_ACTION + 1  # the victim of the attack defended or overwritten (-1: none)
+HEADER_SIZE = H_SEEN_VICTIM + 1
+
+# Stages of the step kernel: a decision is posed in the *_POSED stages, the rules run in the others.
+STAGE_DISCUSSION = 0  # the next claim to pose (or the discussion is over)
+STAGE_CLAIM_POSED = 1
+STAGE_NEXT_EVENT = 2  # the event loop's top: the cap, then the next deadline or reaction
+STAGE_REACTION_POSED = 3  # a step of a move at a reaction
+STAGE_CREDIT_POSED = 4  # the dying defender's choice of credit
+STAGE_VOTE_POSED = 5  # a step of a seat's vote
+STAGE_AFTER_EVENT = 6  # an event is over: deaths, pauses, votes and impasses follow
+STAGE_STOPPED = 7  # a rollout's horizon is reached
+STAGE_OVER = 8  # the game is over (and traced so)
+
+SEEN_NOTHING = 0
+SEEN_CLAIM = 1
+SEEN_ACTION = 2
 
 NO_ERROR = 0
 ERROR_ILLEGAL_ACTION = 1  # a policy chose an action list_legal does not offer
@@ -226,10 +257,14 @@ VOTE_END = 0
 VOTE_CONTINUE = 1
 ALL_ANSWERS = -1  # every bit set: a mask that allows whatever is legal
 
+# ---- a player's speed: the first two entries of every policy's parameter row (the rules draw each
+# reaction time from them; options.SPEED) ------------------------------------------------------
+P_REACTION_MEAN = 0  # seconds
+P_REACTION_SPREAD = 1  # delay uniform in mean * [1 - spread, 1 + spread]
+
 # ---- policy codes (POLICY_RANDOM = 0 is the engine's, balance.engine.decision) ----------------
 POLICY_HEURISTIC = 1
-POLICY_SCRIPTED = 2  # forced decisions from a script (tests, positions); not a scenario policy
-POLICY_SEARCH = 3  # the engine's search at the move's kind and an attack's target (rules.fix_searched_move)
+POLICY_SEARCH = 3  # the engine's search at the move's kind and an attack's target (policies.policy)
 
 # ---- trace ----------------------------------------------------------------------------------
 TR_TIME = 0

@@ -1,12 +1,13 @@
-"""DETHRONED's compiled policies and the dispatcher every decision of the kernel goes through.
+"""DETHRONED's compiled policies: the heuristic, its beliefs, and the search's per-game pieces.
 
-Decisions (posed by rules.py through balance.engine.decision; kinds and answer bits in layout.py):
-a role claim (discussion phase: the truth or a lie), a move at each reaction (its kind, then what
-that kind needs: target, card, attack, side), a vote after a death or at an impasse (end, or
-continue by attacking), and the defender's choice of kill credit between equal simultaneous
-attacks. ``decide`` answers every one of them: a forced answer, the random player (uniform over
-the legal answers of each step), a script, or the heuristic, which plans a whole move at the
-first step it is asked and answers the later steps from that plan. Every heuristic rule below
+Decisions (posed by the step kernel rules.py in the shared header, balance.engine.decision; kinds
+and answer bits in layout.py): a role claim (discussion phase: the truth or a lie), a move at each
+reaction (its kind, then what that kind needs: target, card, attack, side), a vote after a death or
+at an impasse (end, or continue by attacking), and the defender's choice of kill credit between
+equal simultaneous attacks. The engine's ``decide`` (balance.engine.step) answers forced decisions
+and the random player; ``policy`` answers the rest: the heuristic plans a whole move at the first
+step it is asked and answers the later steps from that plan. ``observe`` updates every listener's
+beliefs from what an answer showed the table (rules.py leaves it in H_SEEN_*). Every heuristic rule below
 considers only the move kinds the posed decision leaves it (``allowed``), so a restricted
 heuristic plays the rest of its game unchanged; when it finds no move of the kinds left (a seat
 made to prefer a move it has no use for) it answers at random among them.
@@ -27,8 +28,8 @@ role whose own death completes its win (the Alchemist when it is the only Royalt
 attack onto itself and lets it land. Its claim is a lie with a probability set by its role's
 symbols (``lying_*``).
 The search policy (``search``) is the heuristic with the engine's determinized Monte-Carlo search
-(balance.engine.search) at the kind of its move and an attack's target, chosen in
-rules.fix_searched_move; its per-game pieces are at the end of this module: the sampled world
+(balance.engine.search) at the kind of its move at a reaction and an attack's target (``policy``
+answers SEARCH there, ``search_at`` searches); its per-game pieces are at the end of this module: the sampled world
 (``sample_world``: dealt from the seat's view, the other roles drawn by its beliefs) and the
 rollout players' beliefs in it (``dress_world``).
 Ties between equally good choices are broken at random from the game's stream, never by seat.
@@ -41,7 +42,9 @@ from balance.engine.decision import (
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
-from balance.engine.search import DETERMINIZE_SIGNATURE, copy_world, search_buffers
+from balance.engine.search import (
+    DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players)
+from balance.engine.step import SEARCH, no_search, play, pose_pending
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
     hand_kind, kill_class_in, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
@@ -56,26 +59,25 @@ from balance.games.dethroned.layout import (
     REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_MAX_KILLS,
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_SELF, SELF_ALIVE, SIDE_ATTACK,
     SIDE_DEFENCE, CLAIM_TRUTH, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT, DK_REDIRECT_TO, DK_SIDE,
-    DK_TARGET, DK_VOTE, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
+    DK_TARGET, DK_VOTE, MAX_ATTACKS, TRACE_FIELDS, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, H_SEEN_ACTION, H_SEEN_ACTOR, H_SEEN_VICTIM, SEEN_ACTION, SEEN_CLAIM, H_STOP_AT, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
     action_attack, action_kind, action_side, action_slot, action_target, claim_bit, encode, is_battle, pbase,
     CARD_BASE, DECK_SIZE, H_NOW, KF_ASSAILANT, KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, LOC_DECK, LOC_HAND,
     O_ART_SYMBOLS, PL_CLAIM, PL_DEATH_ORDER, PL_DECK, PL_DECK_POS, PL_HAND, PL_KILLED_BY, PL_KILLED_ROLES,
-    PL_KILL_FLAGS, PL_READY_AT, POLICY_HEURISTIC, POLICY_SCRIPTED, POLICY_SEARCH, ROLE_ASSAILANT_ART,
+    PL_KILL_FLAGS, PL_READY_AT, POLICY_HEURISTIC, POLICY_SEARCH, P_REACTION_MEAN, P_REACTION_SPREAD, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_FIELDS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, STATE_SIZE, card_id,
 )
 from balance.games.dethroned.options import HEURISTIC_PARAMS
+from balance.games.dethroned.rules import MS_PER_SECOND, advance, apply_answer, delay_ms, over, seat_won, seen
 
 # per-player integer policy memory ``marks[MARK_*, player]``
-MARK_SCRIPT = 0  # next scripted decision
-MARK_SEEN = 1  # table version at which the heuristic last chose to wait: it waits until a change
-MARK_PLAN = 2  # the move planned for the move under way (an action code), answered step by step
-MARK_PLAN_MOVE = 3  # H_MOVE_SERIAL of the move that plan belongs to (NO_PLAN: none)
-MARKS = 4
+MARK_SEEN = 0  # table version at which the heuristic last chose to wait: it waits until a change
+MARK_PLAN = 1  # the move planned for the move under way (an action code), answered step by step
+MARK_PLAN_MOVE = 2  # H_MOVE_SERIAL of the move that plan belongs to (NO_PLAN: none)
+MARKS = 3
 NOT_SEEN = -1
 
-# parameter row layout (shared by every policy: the first two are the speed of any player)
-P_REACTION_MEAN = 0  # seconds
-P_REACTION_SPREAD = 1  # delay uniform in mean * [1 - spread, 1 + spread]
+# parameter row layout (shared by every policy: the first two are the speed of any player,
+# layout.P_REACTION_MEAN and P_REACTION_SPREAD, which the rules read)
 P_LYING_ROYALTY = 2  # a crown and no skull
 P_LYING_ASSAILANT = 3  # a skull (with or without a crown)
 P_LYING_COMMONER = 4  # neither symbol
@@ -92,8 +94,6 @@ P_HORIZON = 12
 HEURISTIC_DEFAULTS = np.zeros(MAX_POLICY_PARAMS, dtype=np.float64)
 HEURISTIC_DEFAULTS[:len(HEURISTIC_PARAMS)] = [p.default for p in HEURISTIC_PARAMS]
 
-MIN_DELAY_MS = 50
-MS_PER_SECOND = 1000.0
 THREAT_WEIGHT = 0.5  # how much "that role wants me dead" adds to wanting it dead
 GRUDGE_WEIGHT = 0.3  # per attack received from that player
 PILE_ON = 0.3  # a player already under attack is an easier kill
@@ -119,22 +119,8 @@ def allowed_slot(s, p, card, allowed, kind):
 
 
 @kernel(inline="always")
-def delay_ms(mean_seconds, spread, stream):
-    """A reaction delay: uniform in mean * [1 - spread, 1 + spread], at least MIN_DELAY_MS."""
-    mean = mean_seconds * MS_PER_SECOND
-    delay = mean * (1.0 + spread * (2.0 * uniform(stream) - 1.0))
-    return max(MIN_DELAY_MS, np.int64(delay))
-
-
-@kernel(inline="always")
-def reaction_delay(params, p, stream):
-    return delay_ms(params[p, P_REACTION_MEAN], params[p, P_REACTION_SPREAD], stream)
-
-
-@kernel(inline="always")
 def forget_plans(marks):
-    """No script read, no wait and no plan yet (a new game, or a rollout's players)."""
-    marks[MARK_SCRIPT, :] = 0
+    """No wait and no plan yet (a new game, or a rollout's players)."""
     marks[MARK_SEEN, :] = NOT_SEEN
     marks[MARK_PLAN_MOVE, :] = NO_PLAN
 
@@ -825,41 +811,29 @@ def planned_answer(s, marks, p, plan, stream):
 
 
 @kernel
-def next_scripted(script, marks, p):
-    k = marks[MARK_SCRIPT, p]
-    if k >= script.shape[1] or script[p, k] < 0:
-        return ACT_PASS
-    marks[MARK_SCRIPT, p] = k + 1
-    return script[p, k]
-
-
-@kernel
-def decide(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, script,
-           marks, p, stream):
-    """The one door through which every posed decision passes (the header names it): forced
-    answers, the random player, then the seat's own policy, which chooses only among the answers
-    left in D_CHOICES, so a restriction binds it without its knowing. A move posed in steps is
-    planned once, at its first step the policy is asked, and answered from that plan."""
-    if forced(s):
-        return answer_of(s)
-    code = codes[p]
-    if code == POLICY_RANDOM:
-        return random_answer(s, stream)
+def policy(s, table, p, code, params_row, stream, mind):
+    """p's answer to the posed decision (already narrowed by its restriction; the engine's decide
+    has answered forced decisions and the random player): the heuristic's, which chooses only among
+    the answers left in D_CHOICES, so a restriction binds it without its knowing. A move posed in
+    steps is planned once, at its first step the policy is asked, and answered from that plan. A
+    search seat's move at a reaction gets its kind and an attack's target from the search (SEARCH:
+    ``search_at``). ``mind``: (role table, want matrices, role counts, codes, parameter rows,
+    beliefs, grudges, marks, the search's buffers)."""
+    roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+    opts = table[0][0]
     kind = s[D_KIND]
     choices = s[D_CHOICES]
     if kind == DK_CLAIM:
-        if code == POLICY_SCRIPTED:
-            return CLAIM_TRUTH if choices & (1 << CLAIM_TRUTH) else lowest_answer(choices)
         return heuristic_claim(s, params, role_count, p, stream, choices)
     if kind == DK_CREDIT:
-        if code == POLICY_SCRIPTED:
-            return lowest_answer(choices)
         return heuristic_credit(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream, choices)
+    if code == POLICY_SEARCH and searched_step(s, kind):
+        if kind == DK_ACTION and (choices >> ACT_PASS) & 1 and marks[MARK_SEEN, p] == s[H_VERSION]:
+            return ACT_PASS  # nothing changed since it last chose to wait (as the heuristic waits)
+        return SEARCH
     planned = marks[MARK_PLAN_MOVE, p] == s[H_MOVE_SERIAL]
     plan = marks[MARK_PLAN, p] if planned else NO_PLAN
-    if code == POLICY_SCRIPTED and not planned:
-        plan = next_scripted(script, marks, p)
-    elif code != POLICY_SCRIPTED and (not planned or not fits_move(s, plan)):
+    if not planned or not fits_move(s, plan):
         # plan now, or again when a restriction made the move another kind than planned
         plan = heuristic_plan(s, opts, roles, want_cond, want_kill, want_total, params, belief, grudge, marks, p,
                               stream)
@@ -867,12 +841,47 @@ def decide(s, opts, roles, want_cond, want_kill, want_total, role_count, codes, 
 
 
 @kernel(inline="always")
-def lowest_answer(choices):
-    """The lowest set bit's index (scripted players' default)."""
-    answer = 0
-    while not (choices >> answer) & 1:
-        answer += 1
-    return answer
+def searched_step(s, kind):
+    """The steps the search decides: a reaction's kind of move and an attack's target (not a
+    vote's)."""
+    return kind == DK_ACTION or (kind == DK_TARGET and not (s[H_MOVE_STEPS] >> DK_VOTE) & 1)
+
+
+@kernel
+def observe_action(s, codes, params, want_total, belief, grudge, p, action, victim_before):
+    """Public consequences of an action for the listeners' beliefs."""
+    kind = action_kind(action)
+    if kind == ACT_ATTACK or kind == ACT_REDIRECT:
+        observe_hostility(s, codes, params, want_total, belief, grudge, p, action_target(action), 1.0)
+    elif kind == ACT_OVERWRITE:
+        observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, 1.0)
+    elif kind == ACT_DEFEND and victim_before != p:
+        observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, -1.0)
+
+
+@kernel
+def observe(s, mind):
+    """Every listener's beliefs after what the last answer showed the table (rules.seen)."""
+    roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+    what = seen(s)
+    if what == SEEN_CLAIM:
+        observe_claim(s, codes, params, role_count, belief, s[H_SEEN_ACTOR], s[H_SEEN_ACTION])
+    elif what == SEEN_ACTION:
+        observe_action(s, codes, params, want_total, belief, grudge, s[H_SEEN_ACTOR], s[H_SEEN_ACTION],
+                       s[H_SEEN_VICTIM])
+
+
+# ---- the rules' verbs over the table (rules' table, mind): the policies observe every answer -------
+@kernel(inline="always")
+def step_advance(s, table):
+    advance(s, table[0])
+
+
+@kernel(inline="always")
+def step_apply(s, table, answer):
+    """The answer applied by the rules, then seen by every listener."""
+    apply_answer(s, table[0], answer)
+    observe(s, table[1])
 
 
 # ---- the search policy's per-game pieces (the driver is balance.engine.search) -----------------
@@ -880,13 +889,12 @@ def lowest_answer(choices):
 SEARCH_SAMPLED = 0  # a sampled world
 SEARCH_WORLD = 1  # the world a rollout plays on
 SEARCH_CODES = 2  # every rollout player's policy code
-SEARCH_SAVED = 3  # the searcher's own PREFER masks by decision kind, kept aside while its move is fixed
-SEARCH_PLAN = 4  # [PLAN_*]: the number of roles in play, its favourite attack, the rollouts' dice
-SEARCH_ROLE_COUNT = 5  # copies of each role in the setup
-SEARCH_LEFT = 6  # scratch: copies of each role still to deal
-SEARCH_POOL = 7  # scratch: seats or cards to shuffle
-SEARCH_CANDIDATES = 8  # the rollouts' credit candidates
-SEARCH_MARKS = 9  # MARKS rows: the rollout players' policy memory
+SEARCH_PLAN = 3  # [PLAN_*]: the number of roles in play, its favourite attack, the rollouts' dice
+SEARCH_ROLE_COUNT = 4  # copies of each role in the setup
+SEARCH_LEFT = 5  # scratch: copies of each role still to deal
+SEARCH_POOL = 6  # scratch: seats or cards to shuffle
+SEARCH_CANDIDATES = 7  # the rollouts' credit candidates
+SEARCH_MARKS = 8  # MARKS rows: the rollout players' policy memory
 SEARCH_WEIGHTS = SEARCH_MARKS + MARKS  # MAX_PLAYERS rows: the searcher's evidence about each player's role
 SEARCH_ROLES = SEARCH_WEIGHTS + MAX_PLAYERS  # MAX_PLAYERS rows: the role table
 SEARCH_INT_ROWS = SEARCH_ROLES + MAX_PLAYERS
@@ -1121,3 +1129,103 @@ def dress_world(s, seat, codes, params, role_count, belief, grudge, floats):
             grudge[p, q] = floats[SEARCH_GRUDGE + p, q]
         for r in range(role_count.shape[0]):
             belief[seat, p, r] = floats[SEARCH_OWN_BELIEF + p, r]
+
+
+# ---- the search policy's answer and its rollouts --------------------------------------------------
+@kernel
+def prepare_rollouts(s, seat, roles, want_cond, want_kill, want_total, role_count, belief, grudge, restrict, ints,
+                     floats, rollout_restrict):
+    """The search buffers for ``seat``'s search (prepare_search) and its rollout players: every
+    seat the heuristic at its defaults, the searcher with its own restriction."""
+    prepare_search(s, seat, roles, want_cond, want_kill, want_total, role_count, belief, grudge, ints, floats)
+    seat_rollout_players(s[H_PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
+                         floats[SEARCH_PARAMS:], rollout_restrict)
+
+
+@kernel
+def plan_move(marks, s, p, move):
+    """``move`` is p's plan for the move under way (its later steps are answered from it)."""
+    marks[MARK_PLAN, p] = move
+    marks[MARK_PLAN_MOVE, p] = s[H_MOVE_SERIAL]
+
+
+@kernel
+def search_at(s, table, p, code, params_row, restrict, stream, mind):
+    """The search's answer at p's reaction (the engine's search, balance.engine.search, with
+    ``sample_world`` and ``play_out``): the kind of its move, or an attack's target. An attack is
+    made with the card its heuristic favours (``heuristic_continue``, planned here: a searched
+    attack's card step is answered from that plan); a kind searched to pass is kept while nothing
+    changes, as the heuristic waits."""
+    roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+    ints, floats, rollout_restrict = search
+    opts = table[0][0]
+    kind = s[D_KIND]
+    if kind == DK_TARGET and marks[MARK_PLAN_MOVE, p] == s[H_MOVE_SERIAL]:
+        attack = marks[MARK_PLAN, p]
+    elif kind == DK_TARGET or (s[D_CHOICES] >> ACT_ATTACK) & 1:
+        attack = heuristic_continue(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
+    else:
+        attack = encode(ACT_PASS, 0, 0, 0, 0)
+    ints[SEARCH_PLAN, PLAN_ATTACK] = attack
+    prepare_rollouts(s, p, roles, want_cond, want_kill, want_total, role_count, belief, grudge, restrict, ints,
+                     floats, rollout_restrict)
+    answer = search_answer(s, int(params_row[P_ROLLOUTS]), opts, params_row, rollout_restrict, ints[SEARCH_SAMPLED],
+                           ints[SEARCH_WORLD], floats[SEARCH_TOTALS], ints, floats, stream, sample_world, play_out)
+    if kind == DK_TARGET:
+        plan_move(marks, s, p, encode(ACT_ATTACK, action_slot(attack), 0, answer, 0))
+        return answer
+    marks[MARK_SEEN, p] = s[H_VERSION] if answer == ACT_PASS else NOT_SEEN
+    if answer == ACT_ATTACK:
+        plan_move(marks, s, p, attack)
+    else:
+        marks[MARK_PLAN_MOVE, p] = NO_PLAN  # its heuristic plans a move of that kind at its next step
+    return answer
+
+
+@allocating_kernel(ROLLOUT_SIGNATURE)
+def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
+    """The search's rollout (balance.engine.search): in a sampled world, ``seat``'s pending step
+    answered with the candidate ``answer`` (a kind of move, whose attack is its favourite one; or,
+    at the target step, the target of that attack), then the game played on through the rules' own
+    step loop to its end, or for ``horizon`` seconds, every player the heuristic at its defaults
+    (rows prepare_search and seat_rollout_players filled, beliefs dressed from the seat's view),
+    with the world's dice; scored 1 if the seat's win condition holds then, else 0. No trace.
+    Compiled with reference counting: the belief rows are viewed as the (observer, player, role)
+    array the policies read."""
+    n = ints[SEARCH_PLAN, PLAN_ROLES]
+    players = world[H_PLAYERS]
+    roles = ints[SEARCH_ROLES:SEARCH_ROLES + n, :ROLE_FIELDS]
+    role_count = ints[SEARCH_ROLE_COUNT, :n]
+    want_cond = floats[SEARCH_WANT_COND:SEARCH_WANT_COND + n, :n]
+    want_kill = floats[SEARCH_WANT_KILL:SEARCH_WANT_KILL + n, :n]
+    want_total = floats[SEARCH_WANT_TOTAL:SEARCH_WANT_TOTAL + n, :n]
+    codes = ints[SEARCH_CODES, :players]
+    rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + players]
+    grudge = floats[SEARCH_ROLLOUT_GRUDGE:SEARCH_ROLLOUT_GRUDGE + MAX_PLAYERS, :MAX_PLAYERS]
+    rows = floats[SEARCH_BELIEF:SEARCH_BELIEF + MAX_PLAYERS * MAX_PLAYERS, :n]
+    belief = np.lib.stride_tricks.as_strided(
+        rows, shape=(MAX_PLAYERS, MAX_PLAYERS, n), strides=(MAX_PLAYERS * rows.strides[0], rows.strides[0],
+                                                            rows.strides[1]))
+    marks = ints[SEARCH_MARKS:SEARCH_MARKS + MARKS, :players]
+    candidates = ints[SEARCH_CANDIDATES, :MAX_ATTACKS]
+    no_legal = ints[SEARCH_CANDIDATES, :0]
+    no_trace = ints[:0, :TRACE_FIELDS]
+    roll_same_dice(ints, rng)
+    dress_world(world, seat, codes, rollout_params, role_count, belief, grudge, floats)
+    forget_plans(marks)
+    attack = ints[SEARCH_PLAN, PLAN_ATTACK]
+    if world[D_KIND] == DK_TARGET:
+        plan_move(marks, world, seat, encode(ACT_ATTACK, action_slot(attack), 0, answer, 0))
+    elif answer == ACT_ATTACK:
+        plan_move(marks, world, seat, attack)
+    horizon = params[P_HORIZON] * MS_PER_SECOND
+    if horizon > 0:
+        world[H_STOP_AT] = world[H_NOW] + np.int64(horizon)
+    table = ((opts, rollout_params, role_count, rng, no_trace, no_legal, candidates, False),
+             (roles, want_cond, want_kill, want_total, role_count, codes, rollout_params, belief, grudge, marks,
+              (ints, floats, restrict)))
+    step_apply(world, table, answer)
+    play(world, table, rng, codes, rollout_params, restrict, table[1], step_advance, over, pose_pending, step_apply,
+         policy, no_search)
+    put_dice_away(ints, rng)
+    return 1.0 if seat_won(world, opts, roles, seat) else 0.0

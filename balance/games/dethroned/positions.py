@@ -1,4 +1,6 @@
-"""A readable DETHRONED position: build a table by hand, list and apply actions, move the clock.
+"""A readable DETHRONED position: build a table by hand, list and apply actions, move the clock;
+and ``Steps``, a setup's games stepped decision by decision (balance.engine.stepper) with the batch's
+compiled rules and policies.
 
 Everything goes through the compiled combat rules the batch kernel uses (combat.py): ``apply`` checks the
 action against ``list_legal`` and calls ``apply_action``; ``advance`` lets attack deadlines expire
@@ -16,9 +18,18 @@ from fractions import Fraction
 
 import numpy as np
 
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
+from balance.engine.kernels import seat_policies, seat_restrictions
+from balance.engine.rng import new_stream
+from balance.engine.step import pose_pending
+from balance.engine.stepper import Run, Stepper
 from balance.games.dethroned import combat
 from balance.games.dethroned import layout as L
 from balance.games.dethroned.game import GAME, describe_action
+from balance.games.dethroned.match import decide_posed, new_table, play_on, start_game
+from balance.games.dethroned.policies import (
+    forget_plans, init_beliefs, prepare_search, sample_world, step_advance, step_answer, step_apply)
+from balance.games.dethroned.rules import begin_move, over, pend
 
 CARD_KINDS = {name: kind for kind, name in enumerate(L.KIND_NAMES)}
 SIDES = {"attack": L.SIDE_ATTACK, "defence": L.SIDE_DEFENCE}
@@ -226,3 +237,153 @@ class Position:
     def end(self) -> None:
         """The living vote to end the game."""
         combat.end_game(self.s, L.OUTCOME_VOTE)
+
+
+# ---- the step contract from Python (balance.engine.stepper) ---------------------------------------
+class GameRun(Run):
+    """A DETHRONED run: ``extra`` is (the loop's table, the seats' restrictions in this game)."""
+
+    def copy(self) -> "GameRun":
+        """A run whose state, stream, beliefs, marks and scratch are its own."""
+        (rules_table, mind), restrict = self.extra
+        stream = self.rng.copy()
+        rules_table = (rules_table[0], rules_table[1], rules_table[2], stream, rules_table[4].copy(),
+                       rules_table[5].copy(), rules_table[6].copy(), rules_table[7])
+        mind = mind[:7] + (mind[7].copy(), mind[8].copy(), mind[9].copy(), tuple(x.copy() for x in mind[10]))
+        return GameRun(self.state.copy(), stream, ((rules_table, mind), restrict.copy()))
+
+
+class Steps(Stepper):
+    """A setup's games stepped with the batch's compiled step kernel, its loop's ``decide`` and its
+    search's ``sample_world`` (balance.engine.stepper); a run is a whole game. Seats sit as the
+    setup's policy slots at ``rotation``. A run's ``extra`` is the loop's table (the rules' table and
+    the policies' mind: beliefs, marks, scratch) with the run's stream, a trace of ``trace_size`` rows
+    and, ``checked``, the rules' checks (an illegal move or a card out of place stops the game)."""
+
+    def __init__(self, setup, rotation: int = 0, trace_size: int = 0, checked: bool = False):
+        self.setup, self.players = setup, setup.players
+        self.compiled = GAME.compiled(setup)
+        self.codes = np.zeros(setup.players, dtype=np.int64)
+        self.params = np.zeros_like(setup.policy_params)
+        self.slot_restrict = np.zeros_like(setup.restrict)
+        seat_policies(rotation, setup.policy_codes, setup.policy_params, self.codes, self.params)
+        seat_restrictions(rotation, setup.restrict, self.slot_restrict)
+        self.trace_size, self.checked = trace_size, checked
+
+    def start(self, seed: int, deal: int) -> Run:
+        c = self.compiled
+        stream = new_stream(np.uint64(seed), deal)
+        table = new_table(c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["role_count"],
+                          self.codes, self.params, stream, np.zeros((self.trace_size, L.TRACE_FIELDS), dtype=np.int64),
+                          self.checked)
+        run = GameRun(np.zeros(L.STATE_SIZE, dtype=np.int64), stream, (table, self.slot_restrict.copy()))
+        start_game(run.state, table, stream, c["roles"], c["setup_roles"], run.extra[1], c["restricted_role"])
+        return run
+
+    @staticmethod
+    def table(run: Run) -> tuple:
+        return run.extra[0]
+
+    @staticmethod
+    def restrict(run: Run) -> np.ndarray:
+        """The seats' restrictions in this game (a restricted role's binds only the seat dealt it)."""
+        return run.extra[1]
+
+    def trace(self, run: Run) -> np.ndarray:
+        return self.table(run)[0][4]
+
+    def advance(self, run: Run) -> None:
+        step_advance(run.state, self.table(run))
+
+    def over(self, run: Run) -> bool:
+        return bool(over(run.state))
+
+    def pose(self, run: Run) -> None:
+        pose_pending(run.state, self.table(run), self.restrict(run))
+
+    def decide(self, run: Run) -> int:
+        return int(decide_posed(run.state, self.table(run), run.rng, self.codes, self.params, self.restrict(run)))
+
+    def apply(self, run: Run, answer: int) -> None:
+        step_apply(run.state, self.table(run), answer)
+
+    def play(self, run: Run) -> None:
+        """The rest of the game, as the batch plays it."""
+        play_on(run.state, self.table(run), run.rng, self.codes, self.params, self.restrict(run))
+
+    def world(self, run: Run, seat: int, stream: np.ndarray) -> Run:
+        """A world dealt from ``seat``'s view as its search deals them (its beliefs, the grudges on
+        the table): other roles dealt again, hidden cards shuffled, others' reaction times drawn."""
+        world = run.copy()
+        rules_table, mind = self.table(world)
+        roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+        ints, floats, _ = search
+        prepare_search(run.state, seat, roles, want_cond, want_kill, want_total, role_count, belief, grudge, ints,
+                       floats)
+        sample_world(run.state, world.state, seat, rules_table[0], ints, stream)
+        return world
+
+    def conserved(self, run: Run) -> bool:
+        return bool(combat.cards_consistent(run.state, np.zeros(L.MAX_PLAYERS * L.DECK_SIZE, dtype=np.int64)))
+
+    def at(self, s: np.ndarray, seed: int = 0) -> Run:
+        """A run at position ``s`` (a state met in play or built by hand), every listener's beliefs
+        at their prior, no plans, its stream ``(seed, 0)``."""
+        run = self.start(seed, 0)
+        run.state[:] = s
+        mind = self.table(run)[1]
+        init_beliefs(run.state, mind[4], mind[7], mind[8])
+        forget_plans(mind[9])
+        return run
+
+    def reaction(self, run: Run, p: int) -> int:
+        """The move p makes if its reaction comes now (it has drawn): each of its steps posed,
+        narrowed by its restriction and answered by its policy (or search), the move applied."""
+        s = run.state
+        begin_move(s)
+        pend(s, p, L.DK_ACTION, combat.legal_kinds(s, self.compiled["opts"], p), L.STAGE_REACTION_POSED)
+        while s[L.H_STAGE] == L.STAGE_REACTION_POSED:
+            self.pose(run)
+            self.apply(run, self.decide(run))
+        return int(s[L.H_SEEN_ACTION])
+
+    def vote(self, run: Run, p: int) -> int:
+        """p's vote if a vote were held now: PASS (to end), or the attack it continues with."""
+        s = run.state
+        s[L.H_VOTE_BEST], s[L.H_VOTER] = -1, s[L.H_PLAYERS]  # p votes last: its vote settles nothing else
+        begin_move(s)
+        choices = 1 << L.VOTE_END | (1 << L.VOTE_CONTINUE if combat.attack_targets(s, p) else 0)
+        pend(s, p, L.DK_VOTE, choices, L.STAGE_VOTE_POSED)
+        while s[L.H_STAGE] == L.STAGE_VOTE_POSED:
+            self.pose(run)
+            self.apply(run, self.decide(run))
+        return int(s[L.H_SEEN_ACTION]) if s[L.H_VOTE_BEST] == p else L.encode(L.ACT_PASS, 0, 0, 0, 0)
+
+    def play_script(self, run: Run, script: np.ndarray) -> None:
+        """The rest of the game with every seat's moves from ``script`` (``script[p, k]``: the action
+        of p's k-th move at a reaction or a vote; -1 or past the end: pass); claims are truthful,
+        credit goes to the first candidate, forced steps are taken as posed. A scripted step the
+        rules do not pose raises ValueError."""
+        read = [0] * self.players
+        plan = [0] * self.players
+        while self.next_decision(run):
+            s = run.state
+            p, kind, choices = int(s[D_SEAT]), int(s[D_KIND]), int(s[D_CHOICES])
+            if choices & (choices - 1) == 0:
+                answer = choices.bit_length() - 1
+            elif kind == L.DK_CLAIM:
+                answer = L.CLAIM_TRUTH
+            elif kind == L.DK_CREDIT:
+                answer = (choices & -choices).bit_length() - 1
+            else:
+                if kind in (L.DK_ACTION, L.DK_VOTE):
+                    k = read[p]
+                    move = int(script[p, k]) if k < script.shape[1] else -1
+                    read[p] = k + 1
+                    plan[p] = L.encode(L.ACT_PASS, 0, 0, 0, 0) if move < 0 else move
+                answer = int(step_answer(s, plan[p], kind))
+                if not choices >> answer & 1:
+                    raise ValueError(f"seat {p}'s scripted move {plan[p]} is not legal at its "
+                                     f"{L.DECISION_NAMES[kind]} step")
+            self.apply(run, answer)
+
