@@ -37,8 +37,7 @@ Ties between equally good choices are broken at random from the game's stream, n
 
 import numpy as np
 
-from balance.engine.decision import (
-    D_CHOICES, D_KIND, POLICY_RANDOM, answer_of, forced, random_answer)
+from balance.engine.decision import D_CHOICES, D_KIND, random_answer
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import COUNTER, below, chance, shuffle, uniform

@@ -25,6 +25,7 @@ are not each in one place (tests and replays).
 
 import numpy as np
 
+from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
 from balance.engine.kernels import kernel
 from balance.engine.rng import below, shuffle, uniform
 from balance.games.dethroned.combat import (
@@ -34,7 +35,7 @@ from balance.games.dethroned.combat import (
     slot_of, stalemate, tie_wins, trace_event, unbeaten_total,
 )
 from balance.games.dethroned.layout import (
-    ACT_ATTACK, ACT_BOMB, ACT_CLEAR, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT,
+    ACT_ATTACK, ACT_CLEAR, ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_OVERWRITE, ACT_PASS, ACT_REDIRECT,
     AT_CREDIT, AT_VICTIM, DECK_SIZE, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT, DK_REDIRECT_TO, DK_SIDE,
     DK_TARGET, DK_VOTE, ERROR_CARDS, ERROR_ILLEGAL_ACTION, EV_ACTION, EV_CLAIM, EV_DEATH, EV_DRAW, EV_GAME_OVER,
     EV_VOTE_CONTINUE, EV_VOTE_END, H_CLAIMS, H_DECISIONS, H_ERROR, H_FIRST_CLAIMER, H_MOVE, H_MOVE_SERIAL,
@@ -99,7 +100,7 @@ def reaction_delay(params, p, stream):
 def pend(s, p, kind, choices, stage):
     """Pose decision ``kind`` to p with its legal answers (the engine narrows them by p's
     restriction) and wait for the answer in ``stage``."""
-    s[0], s[1], s[2] = p, kind, choices  # the decision header (balance.engine.decision)
+    s[D_SEAT], s[D_KIND], s[D_CHOICES] = p, kind, choices
     s[H_STAGE] = stage
 
 
@@ -444,8 +445,8 @@ def over(s):
 def apply_answer(s, table, answer):
     """The posed decision answered; the rules go on as far as the answer takes them."""
     opts, params, role_count, stream, trace, legal, candidates, checked = table
-    p = s[0]
-    kind = s[1]
+    p = s[D_SEAT]
+    kind = s[D_KIND]
     s[H_MOVE_STEPS] |= 1 << kind
     stage = s[H_STAGE]
     if stage == STAGE_CLAIM_POSED:
