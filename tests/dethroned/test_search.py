@@ -63,7 +63,7 @@ class Table:
         the stream after it)."""
         run = (run or self.run).copy()
         kind = self.steps.decide(run)
-        totals = self.steps.table(run)[1][10][1][policies.SEARCH_TOTALS].copy()
+        totals = self.steps.table(run)[1][policies.MIND_SEARCH][1][policies.SEARCH_TOTALS].copy()
         return kind, totals, run.rng.copy()
 
 
@@ -110,7 +110,7 @@ def hide_differently(t, run, seed):
     every unseen card shuffled (its own undrawn deck too), every other player's kill record,
     beliefs and next reaction time changed."""
     s = run.state
-    belief = t.steps.table(run)[1][7]
+    belief = t.steps.table(run)[1][policies.MIND_BELIEF]
     others = [p for p in range(t.st.players) if p != SEARCH_SEAT]
     a = others[0]
     b = next(q for q in others[1:] if s[L.pbase(q) + L.PL_ROLE] != s[L.pbase(a) + L.PL_ROLE])
@@ -140,7 +140,7 @@ def test_search_decision_reads_only_the_seats_view():
         for _ in range(4):
             if not t.to_search():
                 break
-            marks = t.mind[9]
+            marks = t.mind[policies.MIND_MARKS]
             searched = marks[policies.MARK_SEEN, SEARCH_SEAT] != t.s[L.H_VERSION]
             kind, totals, after = t.choice()
             hidden = t.run.copy()

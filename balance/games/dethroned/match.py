@@ -22,7 +22,7 @@ from balance.games.dethroned.layout import (
     TRACE_FIELDS, pbase,
 )
 from balance.games.dethroned.policies import (
-    MARKS, forget_plans, init_beliefs, new_search_buffers, policy, search_at, step_advance, step_apply,
+    MARKS, MIND_BELIEF, MIND_CODES, MIND_GRUDGE, MIND_MARKS, MIND_OPTS, MIND_ROLE_COUNT, forget_plans, init_beliefs, new_search_buffers, policy, search_at, step_advance, step_apply,
 )
 from balance.games.dethroned.rules import MS_PER_SECOND, deal, over, restrict_to_role, seat_won
 
@@ -47,12 +47,11 @@ def decide_posed(s, table, stream, codes, params, restrict):
 def start_game(s, table, stream, roles, setup_roles, restrict, restricted_role):
     """Deal (roles, decks, hands, the first claimer), narrow the restrictions to the restricted
     role's seat, and let every listener start from its prior beliefs."""
-    opts = table[0][0]
     mind = table[1]
-    deal(s, opts, roles, mind[5].shape[0], setup_roles, stream)
+    deal(s, mind[MIND_OPTS], roles, mind[MIND_CODES].shape[0], setup_roles, stream)
     restrict_to_role(s, restrict, restricted_role)
-    init_beliefs(s, mind[4], mind[7], mind[8])
-    forget_plans(mind[9])
+    init_beliefs(s, mind[MIND_ROLE_COUNT], mind[MIND_BELIEF], mind[MIND_GRUDGE])
+    forget_plans(mind[MIND_MARKS])
 
 
 @kernel
@@ -85,7 +84,7 @@ def new_table(opts, roles, want_cond, want_kill, want_total, role_count, codes, 
     players = codes.shape[0]
     rules_table = (opts, params, role_count, stream, trace, np.zeros(MAX_LEGAL, dtype=np.int64),
                    np.zeros(MAX_ATTACKS, dtype=np.int64), checked)
-    mind = (roles, want_cond, want_kill, want_total, role_count, codes, params,
+    mind = (opts, roles, want_cond, want_kill, want_total, role_count, codes, params,
             np.zeros((MAX_PLAYERS, MAX_PLAYERS, roles.shape[0]), dtype=np.float64),
             np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.float64), np.zeros((MARKS, players), dtype=np.int64),
             new_search_buffers())

@@ -68,6 +68,12 @@ from balance.games.dethroned.layout import (
 from balance.games.dethroned.options import HEURISTIC_PARAMS
 from balance.games.dethroned.rules import MS_PER_SECOND, advance, apply_answer, delay_ms, over, seat_won, seen
 
+# What the policies read besides the state (``mind``, one per block of games: match.new_table), by index:
+# the options, the role table, the want matrices, copies of each role, every seat's policy code and
+# parameter row, the beliefs belief[observer, player, role], the grudges, the marks, the search's buffers
+(MIND_OPTS, MIND_ROLES, MIND_WANT_COND, MIND_WANT_KILL, MIND_WANT_TOTAL, MIND_ROLE_COUNT, MIND_CODES, MIND_PARAMS,
+ MIND_BELIEF, MIND_GRUDGE, MIND_MARKS, MIND_SEARCH) = range(12)
+
 # per-player integer policy memory ``marks[MARK_*, player]``
 MARK_SEEN = 0  # table version at which the heuristic last chose to wait: it waits until a change
 MARK_PLAN = 1  # the move planned for the move under way (an action code), answered step by step
@@ -816,10 +822,8 @@ def policy(s, table, p, code, params_row, stream, mind):
     the answers left in D_CHOICES, so a restriction binds it without its knowing. A move posed in
     steps is planned once, at its first step the policy is asked, and answered from that plan. A
     search seat's move at a reaction gets its kind and an attack's target from the search (SEARCH:
-    ``search_at``). ``mind``: (role table, want matrices, role counts, codes, parameter rows,
-    beliefs, grudges, marks, the search's buffers)."""
-    roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
-    opts = table[0][0]
+    ``search_at``). ``mind``: what the policies read besides the state (MIND_*)."""
+    opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
     kind = s[D_KIND]
     choices = s[D_CHOICES]
     if kind == DK_CLAIM:
@@ -861,7 +865,7 @@ def observe_action(s, codes, params, want_total, belief, grudge, p, action, vict
 @kernel
 def observe(s, mind):
     """Every listener's beliefs after what the last answer showed the table (rules.seen)."""
-    roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+    opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
     what = seen(s)
     if what == SEEN_CLAIM:
         observe_claim(s, codes, params, role_count, belief, s[H_SEEN_ACTOR], s[H_SEEN_ACTION])
@@ -1155,9 +1159,8 @@ def search_at(s, table, p, code, params_row, restrict, stream, mind):
     made with the card its heuristic favours (``heuristic_continue``, planned here: a searched
     attack's card step is answered from that plan); a kind searched to pass is kept while nothing
     changes, as the heuristic waits."""
-    roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+    opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
     ints, floats, rollout_restrict = search
-    opts = table[0][0]
     kind = s[D_KIND]
     if kind == DK_TARGET and marks[MARK_PLAN_MOVE, p] == s[H_MOVE_SERIAL]:
         attack = marks[MARK_PLAN, p]
@@ -1221,7 +1224,7 @@ def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
     if horizon > 0:
         world[H_STOP_AT] = world[H_NOW] + np.int64(horizon)
     table = ((opts, rollout_params, role_count, rng, no_trace, no_legal, candidates, False),
-             (roles, want_cond, want_kill, want_total, role_count, codes, rollout_params, belief, grudge, marks,
+             (opts, roles, want_cond, want_kill, want_total, role_count, codes, rollout_params, belief, grudge, marks,
               (ints, floats, restrict)))
     step_apply(world, table, answer)
     play(world, table, rng, codes, rollout_params, restrict, table[1], step_advance, over, pose_pending, step_apply,

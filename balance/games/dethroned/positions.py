@@ -28,7 +28,8 @@ from balance.games.dethroned import layout as L
 from balance.games.dethroned.game import GAME, describe_action
 from balance.games.dethroned.match import decide_posed, new_table, play_on, start_game
 from balance.games.dethroned.policies import (
-    forget_plans, init_beliefs, prepare_search, sample_world, step_advance, step_answer, step_apply)
+    MIND_BELIEF, MIND_GRUDGE, MIND_MARKS, MIND_ROLE_COUNT, MIND_SEARCH, forget_plans, init_beliefs, prepare_search,
+    sample_world, step_advance, step_answer, step_apply)
 from balance.games.dethroned.rules import begin_move, over, pend
 
 CARD_KINDS = {name: kind for kind, name in enumerate(L.KIND_NAMES)}
@@ -249,7 +250,8 @@ class GameRun(Run):
         stream = self.rng.copy()
         rules_table = (rules_table[0], rules_table[1], rules_table[2], stream, rules_table[4].copy(),
                        rules_table[5].copy(), rules_table[6].copy(), rules_table[7])
-        mind = mind[:7] + (mind[7].copy(), mind[8].copy(), mind[9].copy(), tuple(x.copy() for x in mind[10]))
+        mind = mind[:MIND_BELIEF] + (mind[MIND_BELIEF].copy(), mind[MIND_GRUDGE].copy(), mind[MIND_MARKS].copy(),
+                                     tuple(x.copy() for x in mind[MIND_SEARCH]))
         return GameRun(self.state.copy(), stream, ((rules_table, mind), restrict.copy()))
 
 
@@ -315,12 +317,12 @@ class Steps(Stepper):
         """A world dealt from ``seat``'s view as its search deals them (its beliefs, the grudges on
         the table): other roles dealt again, hidden cards shuffled, others' reaction times drawn."""
         world = run.copy()
-        rules_table, mind = self.table(world)
-        roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
-        ints, floats, _ = search
+        mind = self.table(world)[1]
+        opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+        ints, floats = search[:2]
         prepare_search(run.state, seat, roles, want_cond, want_kill, want_total, role_count, belief, grudge, ints,
                        floats)
-        sample_world(run.state, world.state, seat, rules_table[0], ints, stream)
+        sample_world(run.state, world.state, seat, opts, ints, stream)
         return world
 
     def conserved(self, run: Run) -> bool:
@@ -332,8 +334,8 @@ class Steps(Stepper):
         run = self.start(seed, 0)
         run.state[:] = s
         mind = self.table(run)[1]
-        init_beliefs(run.state, mind[4], mind[7], mind[8])
-        forget_plans(mind[9])
+        init_beliefs(run.state, mind[MIND_ROLE_COUNT], mind[MIND_BELIEF], mind[MIND_GRUDGE])
+        forget_plans(mind[MIND_MARKS])
         return run
 
     def reaction(self, run: Run, p: int) -> int:
