@@ -171,11 +171,26 @@ def test_record_kills_rebuilds_what_the_game_recorded():
 
 
 def test_replay_equals_batch_with_a_search_seat():
-    st = table_setup(rotate=True)
-    batch = GAME.simulate(st, 9, 0, 10)
-    for game in range(10):
-        s, trace, row = GAME.replay(st, 9, game)
-        np.testing.assert_array_equal(row, batch[game])
+    for searcher in (("search", {"rollouts": FEW_ROLLOUTS}), ("ismcts", {"iterations": 8})):
+        st = table_setup(searcher, rotate=True)
+        batch = GAME.simulate(st, 9, 0, 10)
+        for game in range(10):
+            s, trace, row = GAME.replay(st, 9, game)
+            np.testing.assert_array_equal(row, batch[game])
+
+
+def test_the_tree_search_keeps_its_seats_speed_and_leaves_the_game_as_it_found_it():
+    """An ismcts seat reacts at the speed its parameters give (the rules read a player's speed
+    first in every DETHRONED policy's row), and searching a decision changes neither the game's
+    state nor the listeners' beliefs: its worlds are played with beliefs of their own."""
+    st = table_setup(("ismcts", {"iterations": 16, "reaction_mean": 0.2, "reaction_spread": 0.0}))
+    t = Table(st, 4, 0)
+    assert t.to_search()  # its first reaction, 0.2 s into the fight, before any heuristic player's (0.5 s or later)
+    assert t.s[L.H_NOW] == 200 and t.s[L.H_DECISIONS] == 1
+    state, belief = t.s.copy(), t.mind[policies.MIND_BELIEF].copy()
+    t.steps.decide(t.run)
+    np.testing.assert_array_equal(t.s, state)
+    np.testing.assert_array_equal(t.mind[policies.MIND_BELIEF], belief)
 
 
 def win_rate_in_slot_0(seats, games, seed=21):

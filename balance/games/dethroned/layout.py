@@ -99,7 +99,8 @@ H_SEEN = H_STOP_AT + 1
 H_SEEN_ACTOR = H_SEEN + 1
 H_SEEN_ACTION = H_SEEN_ACTOR + 1  # the action, or the role claimed
 H_SEEN_VICTIM = H_SEEN_ACTION + 1  # the victim of the attack defended or overwritten (-1: none)
-HEADER_SIZE = H_SEEN_VICTIM + 1
+H_WINNERS = H_SEEN_VICTIM + 1  # once play stops (the game over, a rollout's horizon): bit p set if p's win holds
+HEADER_SIZE = H_WINNERS + 1
 
 # Stages of the step kernel: a decision is posed in the *_POSED stages, the rules run in the others.
 STAGE_DISCUSSION = 0  # the next claim to pose (or the discussion is over)
@@ -265,6 +266,7 @@ P_REACTION_SPREAD = 1  # delay uniform in mean * [1 - spread, 1 + spread]
 # ---- policy codes (POLICY_RANDOM = 0 is the engine's, balance.engine.decision) ----------------
 POLICY_HEURISTIC = 1
 POLICY_SEARCH = 3  # the engine's search at the move's kind and an attack's target (policies.policy)
+POLICY_ISMCTS = 4  # the engine's tree search (balance.engine.ismcts) at every decision
 
 # ---- trace ----------------------------------------------------------------------------------
 TR_TIME = 0

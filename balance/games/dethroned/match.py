@@ -82,7 +82,7 @@ def new_table(opts, roles, want_cond, want_kill, want_total, role_count, codes, 
     """The loop's table for one game at a time: (the rules' table, the policies' mind), with fresh
     scratch buffers, beliefs, marks and search buffers."""
     players = codes.shape[0]
-    rules_table = (opts, params, role_count, stream, trace, np.zeros(MAX_LEGAL, dtype=np.int64),
+    rules_table = (opts, roles, params, role_count, stream, trace, np.zeros(MAX_LEGAL, dtype=np.int64),
                    np.zeros(MAX_ATTACKS, dtype=np.int64), checked)
     mind = (opts, roles, want_cond, want_kill, want_total, role_count, codes, params,
             np.zeros((MAX_PLAYERS, MAX_PLAYERS, roles.shape[0]), dtype=np.float64),

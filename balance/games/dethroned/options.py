@@ -1,8 +1,11 @@
 """DETHRONED's modes, rule readings (options) and policy registry."""
 
+from dataclasses import replace
+
 from balance.engine.decision import POLICY_RANDOM
 from balance.engine.game import Mode, Option, Param, Policy
-from balance.games.dethroned.layout import MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_SEARCH
+from balance.engine.ismcts import OPPONENTS_MODELLED, ismcts_policies
+from balance.games.dethroned.layout import MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_SEARCH
 
 MODES = {
     "standard": Mode("standard", tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
@@ -107,7 +110,11 @@ POLICIES = (
            "defaults, scored by its win; claims, votes, credit and a move's other steps are the heuristic's "
            "with its own parameters.",
            HEURISTIC_PARAMS + SEARCH_PARAMS),
-)
+) + tuple(
+    # the tree search's parameters follow a player's speed (every DETHRONED policy's first two, read by the rules)
+    replace(policy, params=SPEED + policy.params)
+    for policy in ismcts_policies(POLICY_ISMCTS, "heuristic at its defaults, its beliefs dressed from the searcher's "
+                                                 "view (the claims it heard, from its dealt role)", OPPONENTS_MODELLED))
 
 # The policy family (``balance check --robust``): the plausible players, every seat the same kind.
 # The heuristic has no temperature and there is no greedy policy; its behavioural parameters at the

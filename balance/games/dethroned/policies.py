@@ -43,6 +43,7 @@ from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
 from balance.engine.search import (
     DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players)
+from balance.engine.ismcts import ismcts_answer, ismcts_buffers
 from balance.engine.step import SEARCH, no_search, play, pose_pending
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
@@ -62,11 +63,11 @@ from balance.games.dethroned.layout import (
     action_attack, action_kind, action_side, action_slot, action_target, claim_bit, encode, is_battle, pbase,
     CARD_BASE, DECK_SIZE, H_NOW, KF_ASSAILANT, KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, LOC_DECK, LOC_HAND,
     O_ART_SYMBOLS, PL_CLAIM, PL_DEATH_ORDER, PL_DECK, PL_DECK_POS, PL_HAND, PL_KILLED_BY, PL_KILLED_ROLES,
-    PL_KILL_FLAGS, PL_READY_AT, POLICY_HEURISTIC, POLICY_SEARCH, P_REACTION_MEAN, P_REACTION_SPREAD, ROLE_ASSAILANT_ART,
+    PL_KILL_FLAGS, PL_READY_AT, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_SEARCH, P_REACTION_MEAN, P_REACTION_SPREAD, ROLE_ASSAILANT_ART,
     ROLE_ASSAILANT_DEFAULT, ROLE_FIELDS, ROLE_ROYAL_ART, ROLE_ROYAL_DEFAULT, STATE_SIZE, card_id,
 )
 from balance.games.dethroned.options import HEURISTIC_PARAMS
-from balance.games.dethroned.rules import MS_PER_SECOND, advance, apply_answer, delay_ms, over, seat_won, seen
+from balance.games.dethroned.rules import MS_PER_SECOND, advance, apply_answer, delay_ms, over, score, seen
 
 # What the policies read besides the state (``mind``, one per block of games: match.new_table), by index:
 # the options, the role table, the want matrices, copies of each role, every seat's policy code and
@@ -93,6 +94,7 @@ P_HOARDING = 8
 P_STUBBORN = 9
 P_LEARNING = 10
 P_ROLLOUTS = 11  # the search's own, after the heuristic's (options.SEARCH_PARAMS)
+TREE_PARAMS_AT = P_REACTION_SPREAD + 1  # the tree search's parameters follow the speed (options.POLICIES)
 P_HORIZON = 12
 
 # The heuristic's parameter row at its defaults: every player of the search's rollouts.
@@ -830,6 +832,8 @@ def policy(s, table, p, code, params_row, stream, mind):
         return heuristic_claim(s, params, role_count, p, stream, choices)
     if kind == DK_CREDIT:
         return heuristic_credit(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream, choices)
+    if code == POLICY_ISMCTS:
+        return SEARCH
     if code == POLICY_SEARCH and searched_step(s, kind):
         if kind == DK_ACTION and (choices >> ACT_PASS) & 1 and marks[MARK_SEEN, p] == s[H_VERSION]:
             return ACT_PASS  # nothing changed since it last chose to wait (as the heuristic waits)
@@ -920,8 +924,12 @@ WEIGHT_SCALE = 1 << 30  # the searcher's evidence as integers (a sampled world i
 
 @allocating_kernel
 def new_search_buffers():
-    """The search's buffers (rows above): (int matrix, float matrix, the rollouts' restrictions)."""
-    return search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, SEARCH_WIDTH, MAX_PLAYERS)
+    """The searches' buffers: the flat search's (rows above: int matrix, float matrix, the rollouts'
+    restrictions), the tree search's rollout beliefs [observer, player, role] and its tree
+    (balance.engine.ismcts.ismcts_buffers)."""
+    ints, floats, restrict = search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, SEARCH_WIDTH, MAX_PLAYERS)
+    return (ints, floats, restrict, np.zeros((MAX_PLAYERS, MAX_PLAYERS, MAX_PLAYERS), dtype=np.float64),
+            ismcts_buffers(STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS))
 
 
 @kernel(inline="always")
@@ -1160,7 +1168,9 @@ def search_at(s, table, p, code, params_row, restrict, stream, mind):
     attack's card step is answered from that plan); a kind searched to pass is kept while nothing
     changes, as the heuristic waits."""
     opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
-    ints, floats, rollout_restrict = search
+    ints, floats, rollout_restrict, rollout_belief, tree = search
+    if code == POLICY_ISMCTS:
+        return tree_search(s, p, params_row, restrict, stream, mind)
     kind = s[D_KIND]
     if kind == DK_TARGET and marks[MARK_PLAN_MOVE, p] == s[H_MOVE_SERIAL]:
         attack = marks[MARK_PLAN, p]
@@ -1223,11 +1233,64 @@ def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
     horizon = params[P_HORIZON] * MS_PER_SECOND
     if horizon > 0:
         world[H_STOP_AT] = world[H_NOW] + np.int64(horizon)
-    table = ((opts, rollout_params, role_count, rng, no_trace, no_legal, candidates, False),
+    table = ((opts, roles, rollout_params, role_count, rng, no_trace, no_legal, candidates, False),
              (opts, roles, want_cond, want_kill, want_total, role_count, codes, rollout_params, belief, grudge, marks,
               (ints, floats, restrict)))
     step_apply(world, table, answer)
     play(world, table, rng, codes, rollout_params, restrict, table[1], step_advance, over, pose_pending, step_apply,
          policy, no_search)
     put_dice_away(ints, rng)
-    return 1.0 if seat_won(world, opts, roles, seat) else 0.0
+    return score(world, seat)
+
+
+# ---- the tree search (balance.engine.ismcts) -------------------------------------------------------
+# Its worlds are played with a table of their own: (the rules' table and the rollout players' mind, that
+# mind), so a world is dealt and its players' beliefs dressed from the one table (``dressed_world``).
+@kernel(inline="always")
+def tree_advance(s, table):
+    advance(s, table[0][0])
+
+
+@kernel(inline="always")
+def tree_apply(s, table, answer):
+    apply_answer(s, table[0][0], answer)
+    observe(s, table[1])
+
+
+@kernel
+def dressed_world(state, world, seat, table, ints, rng):
+    """A world dealt from ``seat``'s view (``sample_world``) with its rollout players' beliefs and
+    grudges dressed from what the seat knows (``dress_world``) and no plans yet."""
+    rules_table, mind = table
+    opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+    sample_world(state, world, seat, opts, ints, rng)
+    dress_world(world, seat, codes, params, role_count, belief, grudge, search[1])
+    forget_plans(marks)
+
+
+@kernel
+def tree_finish(world, table, rng, codes, params, restrict, mind):
+    """A tree search's rollout: the world played to the end of the game through the rules' own loop."""
+    play(world, table, rng, codes, params, restrict, mind, tree_advance, over, pose_pending, tree_apply, policy,
+         no_search)
+
+
+@kernel
+def tree_search(s, p, params_row, restrict, stream, mind):
+    """The tree search's answer for p (balance.engine.ismcts): worlds dealt from its view (every other
+    role drawn by its beliefs, hidden cards shuffled), every rollout player the heuristic at its
+    defaults with beliefs dressed from what p knows, scored by p's win where the world's game ends."""
+    opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
+    ints, floats, rollout_restrict, rollout_belief, tree = search
+    players = s[H_PLAYERS]
+    prepare_search(s, p, roles, want_cond, want_kill, want_total, role_count, belief, grudge, ints, floats)
+    rollout_mind = (opts, roles, want_cond, want_kill, want_total, role_count, tree[3][:players], tree[4][:players],
+                    rollout_belief[:, :, :role_count.shape[0]],
+                    floats[SEARCH_ROLLOUT_GRUDGE:SEARCH_ROLLOUT_GRUDGE + MAX_PLAYERS, :MAX_PLAYERS],
+                    ints[SEARCH_MARKS:SEARCH_MARKS + MARKS, :players], search)
+    rules_table = (opts, roles, tree[4][:players], role_count, stream, ints[:0, :TRACE_FIELDS],
+                   ints[SEARCH_CANDIDATES, :0], ints[SEARCH_CANDIDATES, :MAX_ATTACKS], False)
+    table = ((rules_table, rollout_mind), rollout_mind)
+    return ismcts_answer(s, table, stream, players, params_row[TREE_PARAMS_AT:], POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict,
+                         rollout_mind, tree, ints, tree_advance, over, pose_pending, tree_apply, policy,
+                         dressed_world, tree_finish, score)

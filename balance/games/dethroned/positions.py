@@ -30,7 +30,7 @@ from balance.games.dethroned.match import decide_posed, new_table, play_on, star
 from balance.games.dethroned.policies import (
     MIND_BELIEF, MIND_GRUDGE, MIND_MARKS, MIND_ROLE_COUNT, MIND_SEARCH, forget_plans, init_beliefs, prepare_search,
     sample_world, step_advance, step_answer, step_apply)
-from balance.games.dethroned.rules import begin_move, over, pend
+from balance.games.dethroned.rules import TABLE_TRACE, begin_move, over, pend
 
 CARD_KINDS = {name: kind for kind, name in enumerate(L.KIND_NAMES)}
 SIDES = {"attack": L.SIDE_ATTACK, "defence": L.SIDE_DEFENCE}
@@ -245,14 +245,17 @@ class GameRun(Run):
     """A DETHRONED run: ``extra`` is (the loop's table, the seats' restrictions in this game)."""
 
     def copy(self) -> "GameRun":
-        """A run whose state, stream, beliefs, marks and scratch are its own."""
-        (rules_table, mind), restrict = self.extra
-        stream = self.rng.copy()
-        rules_table = (rules_table[0], rules_table[1], rules_table[2], stream, rules_table[4].copy(),
-                       rules_table[5].copy(), rules_table[6].copy(), rules_table[7])
-        mind = mind[:MIND_BELIEF] + (mind[MIND_BELIEF].copy(), mind[MIND_GRUDGE].copy(), mind[MIND_MARKS].copy(),
-                                     tuple(x.copy() for x in mind[MIND_SEARCH]))
-        return GameRun(self.state.copy(), stream, ((rules_table, mind), restrict.copy()))
+        """A run whose state, stream, beliefs, marks and scratch are its own (an array met twice, as
+        the stream is, stays one array)."""
+        memo: dict[int, np.ndarray] = {}
+
+        def copied(x):
+            if isinstance(x, np.ndarray):
+                return memo.setdefault(id(x), x.copy())
+            return tuple(copied(y) for y in x) if isinstance(x, tuple) else x
+
+        extra = copied(self.extra)
+        return GameRun(self.state.copy(), copied(self.rng), extra)
 
 
 class Steps(Stepper):
@@ -292,7 +295,7 @@ class Steps(Stepper):
         return run.extra[1]
 
     def trace(self, run: Run) -> np.ndarray:
-        return self.table(run)[0][4]
+        return self.table(run)[0][TABLE_TRACE]
 
     def advance(self, run: Run) -> None:
         step_advance(run.state, self.table(run))

@@ -17,8 +17,10 @@ stand between two calls is the state's stage (H_STAGE, layout.py); a move posed 
 assembled in H_MOVE. What an answer showed the table (a claim, an action) is left in H_SEEN_*
 for the policies' beliefs.
 
-``table``: (options, the seats' parameter rows (their reaction speeds), copies of each role in
-the setup, the game's random stream, the trace, two scratch buffers, checked). A checked run
+``table``: (options, the role table, the seats' parameter rows (their reaction speeds), copies of
+each role in the setup, the game's random stream, the trace, two scratch buffers, checked). When
+play stops (the game is over, or a rollout reached its horizon) H_WINNERS says whose win condition
+holds: the step contract's scores. A checked run
 also stops a game whose move is not in the combat rules' list of legal actions, or whose cards
 are not each in one place (tests and replays).
 """
@@ -41,7 +43,7 @@ from balance.games.dethroned.layout import (
     EV_VOTE_CONTINUE, EV_VOTE_END, H_CLAIMS, H_DECISIONS, H_ERROR, H_FIRST_CLAIMER, H_MOVE, H_MOVE_SERIAL,
     H_MOVE_STEPS, H_NOW, H_OUTCOME, H_PASS_STREAK, H_PHASE, H_PLAYERS, H_SEEN, H_SEEN_ACTION, H_SEEN_ACTOR,
     H_SEEN_VICTIM, H_STAGE, H_STOP_AT, H_VERSION, H_VOTE_ACTION, H_VOTE_BEST, H_VOTE_DELAY, H_VOTE_IMPASSE,
-    H_VOTE_TIES, H_VOTER, H_VOTES, MAX_PLAYERS, NO_ERROR, NO_ROLE, OUTCOME_CAPPED, OUTCOME_LAST_STANDING,
+    H_VOTE_TIES, H_VOTER, H_VOTES, H_WINNERS, MAX_PLAYERS, NO_ERROR, NO_ROLE, OUTCOME_CAPPED, OUTCOME_LAST_STANDING,
     OUTCOME_STALEMATE, OUTCOME_VOTE, O_IMPASSE_ROUNDS, O_MAX_DECISIONS, PHASE_COMBAT, PHASE_OVER, PHASE_PAUSE,
     PL_ASSAILANT, PL_CLAIM, PL_DECK, PL_READY_AT, PL_ROLE, PL_ROYAL, PL_UNBEATEN_ON, P_REACTION_MEAN,
     P_REACTION_SPREAD, SEEN_ACTION, SEEN_CLAIM, SEEN_NOTHING, STAGE_AFTER_EVENT, STAGE_CLAIM_POSED,
@@ -50,6 +52,7 @@ from balance.games.dethroned.layout import (
     claim_role, encode, pbase,
 )
 
+TABLE_TRACE = 5  # the trace's place in the table
 ILLEGAL = -2  # trace mark of an illegal action found in checked runs
 MOVE_UNFINISHED = -1  # a step answered, another posed: the move is not complete yet
 MIN_DELAY_MS = 50
@@ -265,7 +268,7 @@ def is_listed(legal, n, action):
 def finish_reaction(s, table, p, action):
     """p's move at its reaction, complete: checked against the legal list in checked runs,
     applied; p's next reaction time drawn."""
-    opts, params, role_count, stream, trace, legal, candidates, checked = table
+    opts, roles, params, role_count, stream, trace, legal, candidates, checked = table
     if checked:
         n = list_legal(s, opts, p, legal)
         if not is_listed(legal, n, action):
@@ -338,7 +341,7 @@ def next_voter(s):
 @kernel
 def cast_vote(s, table, p, action):
     """p's vote, complete (PASS or the attack it continues with), and its next reaction time."""
-    opts, params, role_count, stream, trace, legal, candidates, checked = table
+    opts, roles, params, role_count, stream, trace, legal, candidates, checked = table
     delay = reaction_delay(params, p, stream)
     s[pbase(p) + PL_READY_AT] = s[H_NOW] + delay
     if action_kind(action) == ACT_ATTACK:
@@ -391,16 +394,16 @@ def after_event(s, opts, trace):
 @kernel
 def advance(s, table):
     """Run the rules until a decision is posed or the game (or a rollout's horizon) is over."""
-    opts, params, role_count, stream, trace, legal, candidates, checked = table
+    opts, roles, params, role_count, stream, trace, legal, candidates, checked = table
     while True:
         stage = s[H_STAGE]
         if stage == STAGE_NEXT_EVENT:
             if s[H_PHASE] == PHASE_OVER:
                 trace_event(s, trace, EV_GAME_OVER, -1, s[H_OUTCOME], 0)
-                s[H_STAGE] = STAGE_OVER
+                stop(s, opts, roles, STAGE_OVER)
                 return
             if s[H_STOP_AT] > 0 and s[H_NOW] >= s[H_STOP_AT]:
-                s[H_STAGE] = STAGE_STOPPED
+                stop(s, opts, roles, STAGE_STOPPED)
                 return
             if reached_cap(s, opts):
                 continue
@@ -435,6 +438,17 @@ def advance(s, table):
         return  # a decision is posed, or the game is over or stopped
 
 
+@kernel
+def stop(s, opts, roles, stage):
+    """Play stops (the game is over, or a rollout's horizon is reached): whose win holds now."""
+    winners = 0
+    for p in range(s[H_PLAYERS]):
+        if seat_won(s, opts, roles, p):
+            winners |= 1 << p
+    s[H_WINNERS] = winners
+    s[H_STAGE] = stage
+
+
 @kernel(inline="always")
 def over(s):
     """Nothing more to play: the game is over, or a rollout reached its horizon."""
@@ -444,7 +458,7 @@ def over(s):
 @kernel
 def apply_answer(s, table, answer):
     """The posed decision answered; the rules go on as far as the answer takes them."""
-    opts, params, role_count, stream, trace, legal, candidates, checked = table
+    opts, roles, params, role_count, stream, trace, legal, candidates, checked = table
     p = s[D_SEAT]
     kind = s[D_KIND]
     s[H_MOVE_STEPS] |= 1 << kind
@@ -491,3 +505,9 @@ def restrict_to_role(s, restrict, restricted_role):
 def seat_won(s, opts, roles, p):
     """p's result as the output row records it: its win condition holds (a capped game is nobody's)."""
     return s[H_OUTCOME] != OUTCOME_CAPPED and has_won(s, opts, roles, p)
+
+
+@kernel(inline="always")
+def score(s, p):
+    """p's score where play stopped: 1 if its win condition holds, else 0."""
+    return float((s[H_WINNERS] >> p) & 1)
