@@ -281,9 +281,8 @@ class Dethroned(Game):
             raise ValueError("policy chose an illegal action")
         if s[L.H_ERROR] == L.ERROR_CARDS:
             raise ValueError("a card is not in exactly one place")
-        c = steps.compiled
         row = np.empty((1, len(self.columns)), dtype=np.int32)
-        match.write_row(s, c["opts"], c["roles"], row, 0, game_index, game_index // setup.rotations,
+        match.write_row(s, row, 0, game_index, game_index // setup.rotations,
                         game_index % setup.rotations)
         return s, steps.trace(run)[: s[L.H_TRACE_LEN]], row[0]
 

@@ -17,14 +17,14 @@ from balance.engine.rng import STREAM_SIZE, open_stream
 from balance.engine.step import decide, play, pose_pending
 from balance.games.dethroned.layout import (
     C_CAPPED, C_DEAL, C_DEATHS, C_DECISIONS, C_GAME, C_OUTCOME, C_PLAYERS, C_ROTATION, C_SECONDS, C_VOTES,
-    H_DEATHS, H_DECISIONS, H_NOW, H_OUTCOME, H_PLAYERS, H_VOTES, MAX_ATTACKS, MAX_LEGAL, MAX_PLAYERS,
+    H_DEATHS, H_DECISIONS, H_NOW, H_OUTCOME, H_PLAYERS, H_VOTES, H_WINNERS, MAX_ATTACKS, MAX_LEGAL, MAX_PLAYERS,
     OUTCOME_CAPPED, PL_ALIVE, PL_KILLS, PL_ROLE, SEAT_BASE, SEAT_FIELDS, STATE_SIZE, S_ALIVE, S_KILLS, S_ROLE, S_WON,
     TRACE_FIELDS, pbase,
 )
 from balance.games.dethroned.policies import (
     MARKS, MIND_BELIEF, MIND_CODES, MIND_GRUDGE, MIND_MARKS, MIND_OPTS, MIND_ROLE_COUNT, forget_plans, init_beliefs, new_search_buffers, policy, search_at, step_advance, step_apply,
 )
-from balance.games.dethroned.rules import MS_PER_SECOND, deal, over, restrict_to_role, seat_won
+from balance.games.dethroned.rules import MS_PER_SECOND, deal, over, restrict_to_role
 
 GAMES_PER_BLOCK = 256
 
@@ -55,7 +55,7 @@ def start_game(s, table, stream, roles, setup_roles, restrict, restricted_role):
 
 
 @kernel
-def write_row(s, opts, roles, out, i, game, deal_index, rotation):
+def write_row(s, out, i, game, deal_index, rotation):
     players = s[H_PLAYERS]
     capped = s[H_OUTCOME] == OUTCOME_CAPPED
     out[i, :] = -1
@@ -72,7 +72,7 @@ def write_row(s, opts, roles, out, i, game, deal_index, rotation):
     for p in range(players):
         b = SEAT_BASE + p * len(SEAT_FIELDS)
         out[i, b + S_ROLE] = s[pbase(p) + PL_ROLE]
-        out[i, b + S_WON] = seat_won(s, opts, roles, p)
+        out[i, b + S_WON] = (s[H_WINNERS] >> p) & 1  # whose win held when the game stopped (rules.stop)
         out[i, b + S_ALIVE] = s[pbase(p) + PL_ALIVE]
         out[i, b + S_KILLS] = s[pbase(p) + PL_KILLS]
 
@@ -117,4 +117,4 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
             seat_restrictions(rotation, slot_restrict, restrict)
             start_game(s, table, stream, local_roles, local_setup_roles, restrict, restricted_role)
             play_on(s, table, stream, codes, params, restrict)
-            write_row(s, local_opts, local_roles, out, i, game, deal_index, rotation)
+            write_row(s, out, i, game, deal_index, rotation)

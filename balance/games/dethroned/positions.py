@@ -251,7 +251,9 @@ class GameRun(Run):
 
         def copied(x):
             if isinstance(x, np.ndarray):
-                return memo.setdefault(id(x), x.copy())
+                if id(x) not in memo:
+                    memo[id(x)] = x.copy()
+                return memo[id(x)]
             return tuple(copied(y) for y in x) if isinstance(x, tuple) else x
 
         extra = copied(self.extra)
