@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from balance.engine.config import Config
 from balance.engine.game import Action, AdvantageView, Game, Quantity, ReportView, Setup, SetupError
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
@@ -22,6 +23,18 @@ SIGNATURE_COLUMNS = ("signatures0", "signatures1")  # each seat's Signature Card
 SIGNATURE_TYPES = np.flatnonzero(L.SIGNATURE)  # the nine Signature Cards, by type
 ARMY_CHOICE_DRAWS = 400  # [army_choice] draws: parametric draws of the fitted model behind each interval
 ARMY_CHOICE_MIN_DRAWS = 100  # fewer cannot place a 95% percentile interval's ends
+
+
+SPECIALIZED_TYPES = L.QUEEN + 1  # the 2-player modes' 14 card types (Fool to Queen)
+
+
+def kernel_config(setup: Setup):
+    """The kernels' configuration: for a setup that deals only the 2-player modes' cards, a ``Config``
+    that makes that count a compile-time constant (the loops stop at 14 types and the later cards'
+    texts compile to nothing: the base game runs without the expansions' cost); else the plain row
+    (the general kernels). Two compiled variants, not one per mode: each is minutes to compile cold."""
+    row = config_row(setup.mode, setup.options)
+    return Config(row, SPECIALIZED_TYPES) if row[L.CFG_TYPES] <= SPECIALIZED_TYPES else row
 
 
 class ImposterKings(Game):
@@ -109,7 +122,7 @@ class ImposterKings(Game):
         return assumed_card_texts(setup.mode, setup.options)
 
     def _kernel_args(self, setup: Setup):
-        return config_row(setup.mode, setup.options), setup.policy_codes, setup.policy_params, setup.restrict
+        return kernel_config(setup), setup.policy_codes, setup.policy_params, setup.restrict
 
     def actions(self, setup: Setup) -> list[Action]:
         """The restriction menu: every card of the mode's deck ("play card X") and the choices

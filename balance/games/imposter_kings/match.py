@@ -158,8 +158,8 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     row[C_KING0] = s[KING_FACET]  # the Kings the round was played with (Step 4's facets)
     row[C_KING1] = s[KING_FACET + 1]
     row[C_FIRST_TK] = first_tk
-    row[C_SIGNATURES0] = zone_types(s, SIGNATURES, 0)
-    row[C_SIGNATURES1] = zone_types(s, SIGNATURES, 1)
+    row[C_SIGNATURES0] = zone_types(s, cfg, SIGNATURES, 0)
+    row[C_SIGNATURES1] = zone_types(s, cfg, SIGNATURES, 1)
 
 
 @kernel

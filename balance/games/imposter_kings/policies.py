@@ -37,6 +37,7 @@ the heuristic, entered at every turn, keeps only the few of the turn's scoring.
 
 import numpy as np
 
+from balance.engine.config import row_of
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
@@ -70,7 +71,7 @@ from balance.games.imposter_kings.rules import (
     answers, any_disgraced, apply_action, bid_total, bit, court_royalty, court_value, hand_count, hand_value,
     has_army, highest_revealed, in_mode, is_disgraced, is_opponent, known_condemned_row, known_row, legal_mask,
     next_seat, partner_of, pose_pending, sentry_target, tactician_matches, throne_is_royalty,
-    side_of, wrap_seat, zone_count, zone_row, zone_types)
+    side_of, types_of, wrap_seat, zone_count, zone_row, zone_types)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -296,10 +297,10 @@ def fill_beat_chances(odds, beat):
 
 
 @kernel
-def mean_hand_value(s, p):
+def mean_hand_value(s, cfg, p):
     total = 0
     count = 0
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         c = s[zone_row(HAND, p) + t]
         total += c * BASE_VALUE[t]
         count += c
@@ -307,11 +308,11 @@ def mean_hand_value(s, p):
 
 
 @kernel
-def extreme_card(s, p, highest, avoid, skip):
+def extreme_card(s, cfg, p, highest, avoid, skip):
     """The highest (or lowest) base-value card in p's hand, avoiding type ``avoid`` if possible;
     types in the mask ``skip`` (answers a restriction took away) are never picked."""
     pick = -1
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[zone_row(HAND, p) + t] == 0 or t == avoid or (skip & bit(t)) != 0:
             continue
         if pick < 0 or (BASE_VALUE[t] >= BASE_VALUE[pick] if highest else BASE_VALUE[t] < BASE_VALUE[pick]):
@@ -398,7 +399,7 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
         score += w[W_ABILITY] * NAKTURN_PROSPECT
     elif t == EXILE:  # its Mute silences the opponents' reactions and permissions
         score += w[W_ABILITY] * max(odds[KINGS_HAND], odds[ASSASSIN])
-    elif t == CONSPIRACIST and hand_count(s, s[DECIDER]) > 2:
+    elif t == CONSPIRACIST and hand_count(s, cfg, s[DECIDER]) > 2:
         score += w[W_ABILITY] * CONSPIRACY_PROSPECT
     elif t == FOOL or t == STRANGER:  # the Fool takes, the Stranger copies, the best Court card
         best = 0
@@ -407,7 +408,7 @@ def play_score(s, cfg, t, odds, beat, named_odds, w):
                 best = BASE_VALUE[s[COURT_TYPE + i]]
         score += w[W_ABILITY] * best / MAX_VALUE
     elif t == FLAG_BEARER:  # Recall and Rally twice, keeping one: a card more
-        if any_disgraced(s) and zone_count(s, ARMY, s[DECIDER]) > 0:
+        if any_disgraced(s) and zone_count(s, cfg, ARMY, s[DECIDER]) > 0:
             score += w[W_ABILITY]
     elif t == ANCESTOR:  # onto Royalty: Recall, and the offer to Rally
         if throne_is_royalty(s, cfg):
@@ -435,7 +436,7 @@ def hurts_my_team(s, cfg, me):
 
 
 @kernel
-def harm_of_pending(s, me):
+def harm_of_pending(s, cfg, me):
     """How much the opponent's chosen ability would hurt me (for the King's Hand)."""
     effect = s[PEND_EFFECT]
     arg = s[PEND_ARG]
@@ -446,7 +447,7 @@ def harm_of_pending(s, me):
     if effect == INQUISITOR or effect == SOLDIER or effect == JUDGE:
         return 1.0 if s[zone_row(HAND, me) + arg] > 0 else 0.0
     if effect == EXECUTIONER:
-        return 1.0 if holds_base_value(s, me, arg) else 0.0
+        return 1.0 if holds_base_value(s, cfg, me, arg) else 0.0
     if effect == MYSTIC:
         return HARM_MYSTIC
     return HARM_SWAP
@@ -489,15 +490,15 @@ def needs_odds(phase):
 def setup_pick(s, cfg, me, phase, w):
     """First player, mulligan, Successor and Dungeon: judged from the own hand only."""
     if phase == PH_FIRST:
-        return ACT_YES if mean_hand_value(s, me) >= w[W_FIRST] else ACT_NO
+        return ACT_YES if mean_hand_value(s, cfg, me) >= w[W_FIRST] else ACT_NO
     if phase == PH_MULLIGAN:
         free = s[FREE_MULLIGAN_USED + side_of(cfg, me)] == 0
-        return ACT_YES if free and mean_hand_value(s, me) < w[W_MULLIGAN] else ACT_NO
+        return ACT_YES if free and mean_hand_value(s, cfg, me) < w[W_MULLIGAN] else ACT_NO
     if phase == PH_SUCCESSOR:  # the highest card, held back for the flip; the Charismatic Leader's lies face
         # up: its lowest, which tells the opponent least (measured: 0.49 of the matches against the base
         # King, 0.43 with its highest; see facet_pick)
-        return extreme_card(s, me, s[KING_FACET + me] != FACET_LEADER, ASSASSIN, taken_away(s, cfg))
-    return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, s[KING_FACET + me] != FACET_LEADER, ASSASSIN, taken_away(s, cfg))
+    return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
 
 
 @kernel
@@ -508,15 +509,15 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
     if phase == PH_DRAFT_ORDER:  # first: the first pick of the five, and the last
         return ACT_YES
     if phase == PH_SENTRY_GIVE or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP:
-        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_JUDGE_ANTE:
-        return extreme_card(s, me, False, -1, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, -1, taken_away(s, cfg))
     if phase == PH_ANTE:
-        return lowest_ante(s, me, taken_away(s, cfg))
+        return lowest_ante(s, cfg, me, taken_away(s, cfg))
     if phase == PH_KINGS_HAND:
         if cfg[CFG_TEAMS] and not hurts_my_team(s, cfg, me):
             return ACT_NO
-        return react_answer(s) if harm_of_pending(s, me) >= w[W_KINGS_HAND] else ACT_NO
+        return react_answer(s) if harm_of_pending(s, cfg, me) >= w[W_KINGS_HAND] else ACT_NO
     if phase == PH_ASSASSIN:  # the flipper: an opponent (2v2: never the partner)
         return react_answer(s) if is_opponent(cfg, me, s[CURRENT]) else ACT_NO
     if phase == PH_NAKTURN_GUESS:  # "you hold it" when I know it or think it likely
@@ -540,7 +541,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
             return KINGS_HAND_VALUE
         return ACT_NO
     if phase == PH_PRINCESS:
-        low = extreme_card(s, me, False, -1, 0)
+        low = extreme_card(s, cfg, me, False, -1, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[low] <= PRINCESS_GIVE_AT_MOST else ACT_NO
     if phase == PH_PICK_COURT and s[PICK_FOR] == PICK_STRANGER_COPY:
         return stranger_copy_choice(s)
@@ -553,7 +554,7 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
         if s[KING_FACET + me] != wanted_king(w):  # choose the King first, then Recruit (muster_choice)
             return ACT_FLIP
     if phase == PH_KING or phase == PH_FACET_TAKE:
-        return facet_pick(s, me, phase, w)
+        return facet_pick(s, cfg, me, phase, w)
     return cutthroat_pick(s, cfg, me, phase, odds, w)
 
 
@@ -575,7 +576,7 @@ def wanted_king(w):
 
 
 @kernel
-def facet_pick(s, me, phase, w):
+def facet_pick(s, cfg, me, phase, w):
     """Step 4's Kings, from the own cards and the own Army only. The Mustering Phase chooses the
     King ``wanted_king`` names first (``heuristic_pick``); the Mercenary muster's King step takes it
     when offered, else keeps its King; made to choose (a restriction), it takes HEURISTIC_NEW_KING.
@@ -603,7 +604,7 @@ def facet_pick(s, me, phase, w):
         return ACT_YES
     if pick_for == PICK_TACTICIAN_TAKE:
         return ACT_YES if BASE_VALUE[succ] >= BASE_VALUE[s[SQUIRE + me]] else ACT_NO
-    best = highest_in(zone_types(s, ARMY, me))
+    best = highest_in(zone_types(s, cfg, ARMY, me))
     if pick_for == PICK_TACTICIAN_SQUIRE:
         return ACT_NO if best >= 0 and BASE_VALUE[best] > BASE_VALUE[s[SQUIRE + me]] else ACT_YES
     for t in range(TYPES):  # PICK_LEADER_TAKE
@@ -619,9 +620,9 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
     the partner and the Trade) and at the 3-4 player cards. ``odds``: the inferred opponent hand where
     ``needs_odds``, elsewhere a free buffer (the direction and the trade count unseen cards in it)."""
     if phase == PH_REVEAL:  # show the weakest cards, keep the Assassin hidden
-        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
     if phase == PH_FIRST_SEAT:  # clockwise offset: itself, or the player after it
-        return 0 if mean_hand_value(s, me) >= w[W_FIRST] else 1
+        return 0 if mean_hand_value(s, cfg, me) >= w[W_FIRST] else 1
     if phase == PH_DIRECTION:
         return direction_choice(s, cfg, me, odds)
     if phase == PH_PICK_PLAYER:
@@ -633,7 +634,7 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
     if phase == PH_HERALD_PLAY:  # the cheapest card that brings the Herald back
         return lowest_in(s, cfg, s[D_CHOICES] & ~bit(ACT_NO))
     if phase == PH_WARDEN:
-        low = extreme_card(s, me, False, ASSASSIN, 0)
+        low = extreme_card(s, cfg, me, False, ASSASSIN, 0)
         return ACT_YES if low >= 0 and BASE_VALUE[s[ACCUSED]] > BASE_VALUE[low] else ACT_NO
     if phase == PH_SPY:  # a Disgraced Spy leaves the Throne at 1: keep the 8 instead
         return ACT_NO
@@ -643,18 +644,18 @@ def cutthroat_pick(s, cfg, me, phase, odds, w):
 
 
 @kernel
-def holds_base_value(s, p, v):
-    for t in range(TYPES):
+def holds_base_value(s, cfg, p, v):
+    for t in range(types_of(cfg)):
         if s[zone_row(HAND, p) + t] > 0 and BASE_VALUE[t] == v:
             return True
     return False
 
 
 @kernel
-def knows_base_value(s, me, q, v):
+def knows_base_value(s, cfg, me, q, v):
     """``me`` knows that q holds a card of base value v."""
     row = known_row(me, q)
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[row + t] > 0 and BASE_VALUE[t] == v:
             return True
     return False
@@ -667,9 +668,9 @@ def executioner_number(s, cfg, me, odds):
     best = ACT_NO
     best_score = EXECUTIONER_AT_LEAST
     for v in range(1, MAX_BASE + 1):
-        if (s[D_CHOICES] & bit(v)) == 0 or holds_base_value(s, me, v):
+        if (s[D_CHOICES] & bit(v)) == 0 or holds_base_value(s, cfg, me, v):
             continue
-        if cfg[CFG_TEAMS] and knows_base_value(s, me, partner_of(me), v):
+        if cfg[CFG_TEAMS] and knows_base_value(s, cfg, me, partner_of(me), v):
             continue
         score = 0.0
         for t in range(TYPES):
@@ -686,7 +687,7 @@ def lowest_in(s, cfg, mask):
     """The hand card of lowest value among the types in ``mask``."""
     me = s[DECIDER]
     pick = -1
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if (mask & bit(t)) != 0 and (pick < 0 or hand_value(s, cfg, me, t) < hand_value(s, cfg, me, pick)):
             pick = t
     return pick
@@ -714,7 +715,7 @@ def nakturn_name(s, cfg, me):
     guesser = s[PEND_TARGET]
     pick = -1
     fewest = MAX_CARDS + 1
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[zone_row(HAND, me) + t] == 0 or (s[D_CHOICES] & bit(t)) == 0:
             continue
         copies = cfg[CFG_DECK + t] + cfg[CFG_ARMY + t] + (MAX_CARDS if s[known_row(guesser, me) + t] > 0 else 0)
@@ -753,11 +754,11 @@ def pick_player_choice(s, cfg, me):
         if (choices & bit(q)) == 0:
             continue
         if pick_for == PICK_EXCHANGE_VICTIM:
-            score = highest_revealed(s, q)
+            score = highest_revealed(s, cfg, q)
         elif pick_for == PICK_PRINCESS and not is_opponent(cfg, me, q):
             continue  # 2v2: the Princess swaps with an opponent (if none may, the pick is left to chance)
         elif pick_for == PICK_JUDGE or pick_for == PICK_PRINCESS or pick_for == PICK_NAKTURN_GUESSER:
-            score = hand_count(s, q)
+            score = hand_count(s, cfg, q)
         else:
             continue
         if score > best_score:
@@ -773,9 +774,9 @@ def pick_card_choice(s, cfg, me, buf):
     if pick_for == PICK_EXCHANGE_TAKE or pick_for == PICK_ASSASSIN_KEEP:
         return highest_in(choices)
     if pick_for == PICK_HERALD_SUCCESSOR or pick_for == PICK_SPY_SWAP:
-        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_WARDEN_GIVE:
-        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_EXEC_CONDEMN:
         return lowest_in(s, cfg, choices)
     if pick_for == PICK_NAKTURN_NAME:
@@ -785,9 +786,9 @@ def pick_card_choice(s, cfg, me, buf):
     if PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
         return signature_pick_choice(s, cfg, me, buf)
     if pick_for == PICK_SQUIRE:  # a hand card given up for a second choice at the flip: the lowest
-        return extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
     if pick_for >= PICK_SWAP_TAKE:
-        return merc_choice(s, me)
+        return merc_choice(s, cfg, me)
     if pick_for >= PICK_MUSTER:
         return muster_choice(s, cfg, me)
     return team_pick(s, cfg, me, buf)
@@ -804,10 +805,10 @@ def muster_choice(s, cfg, me):
         return highest_in(s[D_CHOICES])
     if pick_for != PICK_MUSTER:  # the Army cards to Exhaust
         return lowest_base_in(s[D_CHOICES])
-    if zone_count(s, ARMY_TAKEN, me) > 0:
+    if zone_count(s, cfg, ARMY_TAKEN, me) > 0:
         return ACT_NO
-    low = extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
-    best = highest_in(zone_types(s, ARMY, me))
+    low = extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
+    best = highest_in(zone_types(s, cfg, ARMY, me))
     if (low >= 0 and low != ASSASSIN and (s[D_CHOICES] & bit(low)) != 0 and BASE_VALUE[low] <= MUSTER_GIVE_AT_MOST
             and best >= 0 and BASE_VALUE[best] > BASE_VALUE[low]):
         return low
@@ -825,12 +826,12 @@ def signature_pick_choice(s, cfg, me, buf):
     pick_for = s[PICK_FOR]
     choices = s[D_CHOICES]
     if pick_for == PICK_FLAG_BEARER:
-        return FLAG_BEARER if zone_count(s, ARMY, me) + zone_count(s, EXHAUST, me) > 0 else ACT_NO
+        return FLAG_BEARER if zone_count(s, cfg, ARMY, me) + zone_count(s, cfg, EXHAUST, me) > 0 else ACT_NO
     if pick_for == PICK_FLAG_BEARER_RETURN:
         return lowest_base_in(choices)
     if pick_for == PICK_ANCESTOR_REMOVE:
-        low = extreme_card(s, me, False, ASSASSIN, taken_away(s, cfg))
-        best = highest_in(zone_types(s, ARMY, me))
+        low = extreme_card(s, cfg, me, False, ASSASSIN, taken_away(s, cfg))
+        best = highest_in(zone_types(s, cfg, ARMY, me))
         if (low >= 0 and low != ASSASSIN and (choices & bit(low)) != 0 and BASE_VALUE[low] <= MUSTER_GIVE_AT_MOST
                 and best >= 0 and BASE_VALUE[best] > BASE_VALUE[low]):
             return low
@@ -845,7 +846,7 @@ def signature_pick_choice(s, cfg, me, buf):
         return pick
     if pick_for == PICK_INFORMANT_TAKE:
         found = highest_in(choices & ~bit(ACT_YES))
-        best = highest_in(zone_types(s, ARMY, me))
+        best = highest_in(zone_types(s, cfg, ARMY, me))
         return found if best < 0 or BASE_VALUE[found] >= BASE_VALUE[best] else ACT_YES
     if pick_for == PICK_LOCKSHIFT:
         own = s[DUNGEON + me]
@@ -854,7 +855,7 @@ def signature_pick_choice(s, cfg, me, buf):
 
 
 @kernel
-def merc_choice(s, me):
+def merc_choice(s, cfg, me):
     """The Mercenary round: bid cards are the ones to replace (the heuristic bids its weakest, as it
     reveals them). The highest bid swaps its lowest bid card for the best Mercenary while that is
     worth more; the muster Recruits once from the Army as the Army step does (a bid card worth at most
@@ -863,8 +864,8 @@ def merc_choice(s, me):
     MERC_KEEP_ARMY cards; never Recommissions."""
     pick_for = s[PICK_FOR]
     choices = s[D_CHOICES]
-    low = lowest_base_in(zone_types(s, REVEALED, me))
-    merc = highest_in(zone_types(s, MERC, 0))
+    low = lowest_base_in(zone_types(s, cfg, REVEALED, me))
+    merc = highest_in(zone_types(s, cfg, MERC, 0))
     if pick_for == PICK_MERC_TAKE:
         return highest_in(choices)
     if pick_for == PICK_MERC_COST:
@@ -877,12 +878,12 @@ def merc_choice(s, me):
         return merc if merc >= 0 and BASE_VALUE[merc] > BASE_VALUE[low] else ACT_NO
     if BASE_VALUE[low] > MUSTER_GIVE_AT_MOST:  # PICK_MERC_MUSTER
         return ACT_NO
-    best = highest_in(zone_types(s, ARMY, me))
-    if zone_count(s, ARMY_TAKEN, me) == 0 and (choices & bit(low)) != 0 and best >= 0 \
+    best = highest_in(zone_types(s, cfg, ARMY, me))
+    if zone_count(s, cfg, ARMY_TAKEN, me) == 0 and (choices & bit(low)) != 0 and best >= 0 \
             and BASE_VALUE[best] > BASE_VALUE[low]:
         return low
     if (choices & bit(ACT_FLIP)) != 0 and merc >= 0 and BASE_VALUE[merc] >= BASE_VALUE[low] + MERC_GAIN \
-            and zone_count(s, ARMY, me) >= MERC_KEEP_ARMY:
+            and zone_count(s, cfg, ARMY, me) >= MERC_KEEP_ARMY:
         return ACT_FLIP
     return ACT_NO
 
@@ -895,10 +896,10 @@ def raise_choice(s, cfg, me):
     theirs = 0
     for q in range(cfg[CFG_PLAYERS]):
         if is_opponent(cfg, me, q):
-            theirs = max(theirs, bid_total(s, q))
+            theirs = max(theirs, bid_total(s, cfg, q))
         else:
-            mine = max(mine, bid_total(s, q))
-    raised = bid_total(s, me) + BASE_VALUE[s[PARTNER_CARD + me]]
+            mine = max(mine, bid_total(s, cfg, q))
+    raised = bid_total(s, cfg, me) + BASE_VALUE[s[PARTNER_CARD + me]]
     return ACT_YES if mine <= theirs < raised else ACT_NO
 
 
@@ -919,7 +920,7 @@ def team_pick(s, cfg, me, buf):
     hands (``trade_choice``)."""
     pick_for = s[PICK_FOR]
     if pick_for == PICK_PARTNER_CARD:
-        return extreme_card(s, me, True, ASSASSIN, taken_away(s, cfg))
+        return extreme_card(s, cfg, me, True, ASSASSIN, taken_away(s, cfg))
     if pick_for == PICK_PARTNER_TAKE:
         choices = s[D_CHOICES]
         best = highest_in(choices & ~bit(ACT_FOURTH))
@@ -1007,19 +1008,19 @@ def trade_choice(s, cfg, me, buf):
     estimated mean card values (my own exactly, my partner's from what I know of its hand) differ
     by TRADE_GAP or more, the stronger gives its highest card, the weaker its lowest (the Assassin
     only when nothing else is left); TRADE_CARDS each."""
-    if s[TRADE_TRY] > 0 or zone_count(s, PLACED, me) >= TRADE_CARDS:
+    if s[TRADE_TRY] > 0 or zone_count(s, cfg, PLACED, me) >= TRADE_CARDS:
         return ACT_NO
     mean = unseen_mean_value(s, cfg, me, buf)
     gap = estimated_mean_value(s, cfg, me, me, mean) - estimated_mean_value(s, cfg, me, partner_of(me), mean)
     if abs(gap) < TRADE_GAP:
         return ACT_NO
-    return extreme_card(s, me, gap > 0.0, ASSASSIN, taken_away(s, cfg))
+    return extreme_card(s, cfg, me, gap > 0.0, ASSASSIN, taken_away(s, cfg))
 
 
 @kernel
-def lowest_ante(s, me, skip):
+def lowest_ante(s, cfg, me, skip):
     pick = -1
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[zone_row(ANTE, me) + t] > 0 and (skip & bit(t)) == 0 and (pick < 0 or BASE_VALUE[t] < BASE_VALUE[pick]):
             pick = t
     return pick
@@ -1050,9 +1051,9 @@ SETUP_PICKS = ((1 << PICK_EXCHANGE_START) | (1 << PICK_EXCHANGE_VICTIM) | (1 << 
 
 
 @kernel
-def nth_card(s, p, k):
+def nth_card(s, cfg, p, k):
     """The k-th card (0-based, in type order) of p's hand."""
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         k -= s[zone_row(HAND, p) + t]
         if k < 0:
             return t
@@ -1139,13 +1140,13 @@ def redeal_row_keeping(s, out, row, known, pool, k):
 
 
 @kernel
-def deal_army(s, out, q, pool, n, k):
+def deal_army(s, cfg, out, q, pool, n, k):
     """The Army step: q's face-down Army dealt anew, as many cards as it holds, each of a type q's
     Army pool allows (its Army and the Army cards it took this round: a union everyone knows, the
     Army less the Exhaust zone; which of them it took is hidden); the rest of that pool counts as
     taken this round. The first such cards of the shuffled pool, moved to its front; returns the
     next k."""
-    need = zone_count(s, ARMY, q)
+    need = zone_count(s, cfg, ARMY, q)
     army = zone_row(ARMY, q)
     taken = zone_row(ARMY_TAKEN, q)
     for t in range(TYPES):
@@ -1177,8 +1178,8 @@ def deal_armies(s, cfg, me, out, pool, n, stream):
         full = True
         for q in range(cfg[CFG_PLAYERS]):
             if q != me:
-                k = deal_army(s, out, q, pool, n, k)
-                full = full and zone_count(out, ARMY, q) == zone_count(s, ARMY, q)
+                k = deal_army(s, cfg, out, q, pool, n, k)
+                full = full and zone_count(out, cfg, ARMY, q) == zone_count(s, cfg, ARMY, q)
         if full:
             return k
         shuffle(stream, pool, n)
@@ -1229,7 +1230,7 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     for q in range(cfg[CFG_PLAYERS]):
         if q == me:
             continue
-        hidden_hand = hand_count(s, q) - revealed_reaction(s, me, q)
+        hidden_hand = hand_count(s, cfg, q) - revealed_reaction(s, me, q)
         for t in range(TYPES):
             out[zone_row(HAND, q) + t] = s[known_row(me, q) + t]
             hidden_hand -= s[known_row(me, q) + t]
@@ -1248,7 +1249,7 @@ def determinize(s, cfg, me, out, pool, unseen, stream):
     others_knowledge(s, cfg, me, out)
     if s[PHASE] == PH_PRINCESS_OPP and s[DECIDER] == me:
         owner = s[PEND_USER]
-        out[PEND_GIVE] = nth_card(out, owner, below(stream, hand_count(out, owner)))
+        out[PEND_GIVE] = nth_card(out, cfg, owner, below(stream, hand_count(out, cfg, owner)))
 
 
 @kernel
@@ -1335,8 +1336,8 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     if not searched(s):
         return actions[heuristic(s, cfg, actions, n, fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream,
                                  fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
-    return search_answer(s, int(params[S_ROLLOUTS]), cfg, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
-                         fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
+    return search_answer(s, int(params[S_ROLLOUTS]), row_of(cfg), params, restrict, scratch[SCR_DET],
+                         scratch[SCR_WORK], fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
 
 
 # ---- the dispatcher --------------------------------------------------------------------------

@@ -390,7 +390,7 @@ class Position:
 
     def bid(self, p: int) -> int:
         """p's bid total (its revealed bid cards, and its extra card once revealed)."""
-        return int(R.bid_total(self.s, p))
+        return int(R.bid_total(self.s, self.cfg, p))
 
     def removed(self) -> list[str]:
         return self._names(L.REMOVED)

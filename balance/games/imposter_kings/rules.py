@@ -27,6 +27,7 @@ compile.
 
 import numpy as np
 
+from balance.engine.config import live_types
 from balance.engine.decision import pose
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_index, random_bit, shuffle
@@ -83,6 +84,21 @@ SRC_HERALD = 3  # the card played after the Herald: from hand, by the Herald's p
 
 # ---- reading the state -----------------------------------------------------------------------
 @kernel(inline="always")
+def types_of(cfg):
+    """The card types the setup can deal, types 0..types_of(cfg)-1: a compile-time constant when the
+    kernels run with a ``balance.engine.config.Config`` (the 2-player base game's 14), else all TYPES.
+    The loops over a zone's types stop there; cards of later types are never in the record."""
+    return live_types(cfg, TYPES)
+
+
+@kernel(inline="always")
+def dealt(cfg, t):
+    """Card type t can be in this setup at all; False at compile time for a type past a Config's count,
+    so that card's text is no code there (``in_mode`` says whether the mode deals it)."""
+    return t < types_of(cfg)
+
+
+@kernel(inline="always")
 def zone_row(zone, p):
     """Offset of seat p's row of a per-type zone (HAND, ANTE, CONDEMNED, ...). The seat is masked
     to its bits, which changes no seat but shows the compiler an index that cannot be negative: a
@@ -92,17 +108,17 @@ def zone_row(zone, p):
 
 
 @kernel(inline="always")
-def zone_count(s, zone, p):
+def zone_count(s, cfg, zone, p):
     """Cards in p's per-type zone (HAND, ANTE, CONDEMNED, ...)."""
     total = 0
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         total += s[zone_row(zone, p) + t]
     return total
 
 
 @kernel(inline="always")
-def hand_count(s, p):
-    return zone_count(s, HAND, p)
+def hand_count(s, cfg, p):
+    return zone_count(s, cfg, HAND, p)
 
 
 @kernel(inline="always")
@@ -128,10 +144,10 @@ def steadfast(t):
 
 
 @kernel(inline="always")
-def conspiring(s, p):
+def conspiring(s, cfg, p):
     """p's Conspiracist holds: "until the end of your next turn, cards in your hand and Antechamber
     have Steadfast and +1 value"."""
-    return s[CONSPIRING + p] > 0
+    return dealt(cfg, CONSPIRACIST) and s[CONSPIRING + p] > 0
 
 
 @kernel
@@ -151,7 +167,7 @@ def exile_mutes(s, cfg, held):
 def held_steadfast(s, cfg, p, t):
     """Card t in p's hand or Antechamber (or just played by p) has Steadfast: printed, the Aegis
     until p's King is flipped, given by p's Conspiracist, or an Elder's given by the Ancestor."""
-    return (steadfast(t) or (t == AEGIS and s[FLIPPED + p] == 0) or conspiring(s, p)
+    return (steadfast(t) or (t == AEGIS and s[FLIPPED + p] == 0) or conspiring(s, cfg, p)
             or (t == ELDER and ancestor_reaches(s, cfg, True)))
 
 
@@ -211,7 +227,7 @@ def immortal_in_court(s, cfg):
 def immortal_holds(s, cfg):
     """"As long as she is in Court (and not Disgraced or removed)" the Immortal's text holds (read
     only in a mode that deals her)."""
-    return cfg[CFG_DECK + IMMORTAL] != 0 and immortal_in_court(s, cfg)
+    return dealt(cfg, IMMORTAL) and cfg[CFG_DECK + IMMORTAL] != 0 and immortal_in_court(s, cfg)
 
 
 @kernel(inline="always")
@@ -379,7 +395,7 @@ def hand_value(s, cfg, p, t):
     if t == WARLORD and not held_muted(s, cfg, p, t) and royalty_in_court(s, cfg):
         return WARLORD_HAND_WITH_ROYALTY
     value = BASE_VALUE[t]
-    if conspiring(s, p):
+    if conspiring(s, cfg, p):
         value += CONSPIRACY_BONUS
     if t == ELDER and ancestor_reaches(s, cfg, True):
         value += ANCESTOR_ELDER_BONUS
@@ -393,7 +409,7 @@ def oathbound_override(s, cfg, p):
     """The Oathbound may go onto a higher Throne card when another card can follow it."""
     return (s[COURT_LEN] > 0 and throne_value(s, cfg) > hand_value(s, cfg, p, OATHBOUND)
             and not played_muted(s, cfg, p, OATHBOUND) and not held_muted(s, cfg, p, OATHBOUND)
-            and hand_count(s, p) >= 2)
+            and hand_count(s, cfg, p) >= 2)
 
 
 @kernel
@@ -430,7 +446,7 @@ def text_slot(t):
 def text_card_playable(s, cfg, p, t):
     """A card whose text needs another card in hand (the Arbiter, FAQ: "Can I play the Arbiter if I
     have no other cards to exchange? No.") is not played from hand as the last one."""
-    return cfg[CFG_TEXT_NEEDS_OTHER + text_slot(t)] == 0 or hand_count(s, p) >= 2
+    return cfg[CFG_TEXT_NEEDS_OTHER + text_slot(t)] == 0 or hand_count(s, cfg, p) >= 2
 
 
 @kernel
@@ -440,7 +456,7 @@ def playable_types(s, cfg, p):
     throne = throne_value(s, cfg)
     royal_throne = throne_is_royalty(s, cfg)
     mask = np.int64(0)
-    held = hand_types(s, p)
+    held = hand_types(s, cfg, p)
     while held != 0:
         low = held & -held
         if can_play_on(s, cfg, p, bit_index(low), throne, royal_throne):
@@ -561,7 +577,7 @@ def others_with_cards(s, cfg, p):
     Princess's "pick a player" (in 2v2 the partner too)."""
     mask = np.int64(0)
     for q in range(cfg[CFG_PLAYERS]):
-        if q != p and s[OUT + q] == 0 and hand_count(s, q) > 0:
+        if q != p and s[OUT + q] == 0 and hand_count(s, cfg, q) > 0:
             mask |= bit(q)
     return mask
 
@@ -620,17 +636,17 @@ def remove_known_condemned(s, cfg, p, t):
     """p's face-down Condemned card of type t is removed from the round face down. Who knew every
     face-down card in front of p knows which one went (the rule takes the lowest type, as here) and
     where it lies now; anyone else is one less sure of each card it knew there."""
-    left = zone_count(s, CONDEMNED_HIDDEN, p)  # before the removal
+    left = zone_count(s, cfg, CONDEMNED_HIDDEN, p)  # before the removal
     for o in range(cfg[CFG_PLAYERS]):
         row = known_condemned_row(o, p)
-        known = zone_count(s, row, 0)
+        known = zone_count(s, cfg, row, 0)
         if o == p or known == 0:
             continue
         if known == left:
             s[row + t] -= 1
             s[KNOWN_REMOVED + o * TYPES + t] += 1
         else:
-            for u in range(TYPES):
+            for u in range(types_of(cfg)):
                 if s[row + u] > 0:
                     s[row + u] -= 1
 
@@ -655,7 +671,7 @@ def forget_hand(s, cfg, owner):
     """``owner``'s hand left it face down: nobody else knows of a card there any more."""
     for o in range(cfg[CFG_PLAYERS]):
         if o != owner:
-            for t in range(TYPES):
+            for t in range(types_of(cfg)):
                 s[known_row(o, owner) + t] = 0
 
 
@@ -666,7 +682,7 @@ def forget_one(s, cfg, owner, keep):
     The same for every card, so it tells nothing about which card it was."""
     for o in range(cfg[CFG_PLAYERS]):
         if o != owner and o != keep:
-            for t in range(TYPES):
+            for t in range(types_of(cfg)):
                 known = known_row(o, owner) + t
                 if s[known] > 0:
                     s[known] -= 1
@@ -686,7 +702,7 @@ def condemn_face_down(s, cfg, p, t):
     s[zone_row(CONDEMNED_HIDDEN, p) + t] += 1
     for o in range(cfg[CFG_PLAYERS]):
         if o != p:
-            for u in range(TYPES):
+            for u in range(types_of(cfg)):
                 known = known_row(o, p) + u
                 if BASE_VALUE[u] == BASE_VALUE[t] and s[known] > 0:
                     s[known] -= 1
@@ -771,8 +787,8 @@ def any_sentry_target(s, cfg):
 
 
 @kernel
-def has_judge_card(s, p):
-    for t in range(TYPES):
+def has_judge_card(s, cfg, p):
+    for t in range(types_of(cfg)):
         if s[zone_row(HAND, p) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
             return True
     return False
@@ -782,8 +798,8 @@ def has_judge_card(s, p):
 def in_mode(cfg, t):
     """Type t is dealt in the mode (its deck, the fixed Accused, an Army, the Signature Cards, the
     Mercenary deck)."""
-    return (cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
-            or ((cfg[CFG_SIGNATURES] != SIG_NONE or cfg[CFG_MERC] == 1) and SIGNATURE[t] == 1))
+    return dealt(cfg, t) and (cfg[CFG_DECK + t] > 0 or cfg[CFG_FIXED_ACCUSED] == t or cfg[CFG_ARMY + t] > 0
+                              or ((cfg[CFG_SIGNATURES] != SIG_NONE or cfg[CFG_MERC] == 1) and SIGNATURE[t] == 1))
 
 
 # ---- round flow ------------------------------------------------------------------------------
@@ -836,7 +852,7 @@ def end_team_round(s, cfg, loser):
         if s[FLIPPED + winner] == 0 or s[FLIPPED + partner_of(winner)] == 0:
             points += 1
         other = partner_of(loser)
-        if s[OUT_BONUS + loser] == 1 or hand_count(s, other) > 0 or s[SUCCESSOR + other] >= 0:
+        if s[OUT_BONUS + loser] == 1 or hand_count(s, cfg, other) > 0 or s[SUCCESSOR + other] >= 0:
             points += 1
     s[POINTS] = points
     s[SCORE + winner] += points
@@ -880,7 +896,7 @@ def knock_out(s, cfg, p):
     its cards stay face down in front of it. When one player is left, the round ends (True)."""
     s[OUT_COUNT] += 1
     s[OUT + p] = s[OUT_COUNT]
-    s[OUT_BONUS + p] = 1 if hand_count(s, p) > 0 or s[SUCCESSOR + p] >= 0 else 0
+    s[OUT_BONUS + p] = 1 if hand_count(s, cfg, p) > 0 or s[SUCCESSOR + p] >= 0 else 0
     if cfg[CFG_TEAMS]:
         end_team_round(s, cfg, p)
         return True
@@ -893,14 +909,14 @@ def knock_out(s, cfg, p):
 @kernel(inline="always")
 def remove_condemned(s, cfg, p):
     """Remove one of p's Condemned cards from the round (as p's turn): a face-up one first."""
-    if zone_count(s, CONDEMNED, p) + zone_count(s, CONDEMNED_HIDDEN, p) == 0:
+    if zone_count(s, cfg, CONDEMNED, p) + zone_count(s, cfg, CONDEMNED_HIDDEN, p) == 0:
         return False  # the common case, asked every turn: two vectorized sums, no search
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[zone_row(CONDEMNED, p) + t] > 0:
             s[zone_row(CONDEMNED, p) + t] -= 1
             s[REMOVED + t] += 1
             return True
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[zone_row(CONDEMNED_HIDDEN, p) + t] > 0:
             remove_known_condemned(s, cfg, p, t)
             s[zone_row(CONDEMNED_HIDDEN, p) + t] -= 1
@@ -923,10 +939,10 @@ def start_turn(s, cfg):
     if remove_condemned(s, cfg, p):
         end_turn(s, cfg)
         return
-    if zone_count(s, ANTE, p) > 0:
+    if zone_count(s, cfg, ANTE, p) > 0:
         only = -1
         kinds = 0
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             if s[zone_row(ANTE, p) + t] > 0:
                 only = t
                 kinds += 1
@@ -960,10 +976,10 @@ def play_card(s, cfg, p, t, source):
         take_from_hand(s, cfg, p, t)
     if source == SRC_HAND and t == OATHBOUND and s[COURT_LEN] > 0 and throne_value(s, cfg) > hand_value(s, cfg, p, t):
         disgrace(s, s[COURT_LEN] - 1)
-        push_played(s, p, t)
+        push_played(s, cfg, p, t)
         decide(s, PH_OATH_FOLLOW, p)
         return
-    push_played(s, p, t)
+    push_played(s, cfg, p, t)
     s[PEND_IMMUNE] = 1 if source == SRC_FOLLOW else 0
     s[PEND_USER] = p
     if t == AEGIS:
@@ -975,11 +991,11 @@ def play_card(s, cfg, p, t, source):
 
 
 @kernel(inline="always")
-def push_played(s, p, t):
+def push_played(s, cfg, p, t):
     """p plays t onto the Throne; while p's Conspiracist holds, the card keeps its Steadfast and +1
     in the Court ("cards played in that time keep it while in the Court")."""
     push_court(s, t)
-    if conspiring(s, p):
+    if conspiring(s, cfg, p):
         s[COURT_FLAGS + s[COURT_LEN] - 1] |= FLAG_CONSPIRED
 
 
@@ -1002,9 +1018,9 @@ def on_played(s, cfg, p, t, source):
             pick_player(s, PICK_JUDGE, p)
     elif t == MYSTIC and any_disgraced(s):
         decide(s, PH_MYSTIC, p)
-    elif t == SENTRY and hand_count(s, p) > 0 and any_sentry_target(s, cfg):
+    elif t == SENTRY and hand_count(s, cfg, p) > 0 and any_sentry_target(s, cfg):
         decide(s, PH_SENTRY_PICK, p)
-    elif t == PRINCESS and hand_count(s, p) > 0 and others_with_cards(s, cfg, p) != 0:
+    elif t == PRINCESS and hand_count(s, cfg, p) > 0 and others_with_cards(s, cfg, p) != 0:
         decide(s, PH_PRINCESS, p)
     elif t == QUEEN:
         for i in range(s[COURT_LEN] - 1):
@@ -1014,7 +1030,7 @@ def on_played(s, cfg, p, t, source):
         decide(s, PH_EXECUTIONER, p)
     elif t == HERALD and source != SRC_ANTE and s[SUCCESSOR + p] >= 0:
         choose_ability(s, cfg, HERALD, 0)  # mandatory, yet the King's Hand may stop it (rulebook FAQ)
-    elif t == WARDEN and face_up_count(s) >= WARDEN_FACE_UP and hand_count(s, p) > 0:
+    elif t == WARDEN and face_up_count(s) >= WARDEN_FACE_UP and hand_count(s, cfg, p) > 0:
         decide(s, PH_WARDEN, p)
     elif t == SPY:
         decide(s, PH_SPY, p)
@@ -1079,10 +1095,10 @@ def nakturn_guess(s, cfg, d, a):
     holds = s[zone_row(HAND, user) + named] > 0
     if holds:
         learn_by_all(s, cfg, user, named)
-    if (a == ACT_YES) == holds or hand_count(s, d) == 0:
+    if (a == ACT_YES) == holds or hand_count(s, cfg, d) == 0:
         end_turn(s, cfg)
         return
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         s[known_row(user, d) + t] = s[zone_row(HAND, d) + t]
     pick_card(s, PICK_NAKTURN_CONDEMN, user)
 
@@ -1177,7 +1193,7 @@ def resolve_effect(s, cfg):
         q = s[PEND_TARGET]
         if s[zone_row(HAND, q) + arg] > 0:
             learn_by_all(s, cfg, q, arg)
-        if s[zone_row(HAND, q) + arg] > 0 and has_judge_card(s, p):
+        if s[zone_row(HAND, q) + arg] > 0 and has_judge_card(s, cfg, p):
             decide(s, PH_JUDGE_ANTE, p)
         else:
             end_turn(s, cfg)
@@ -1217,7 +1233,7 @@ def assassinate(s, cfg):
     user = s[PEND_USER]
     if knock_out(s, cfg, victim):
         return
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         s[POOL + t] += s[zone_row(HAND, victim) + t]
         s[zone_row(HAND, victim) + t] = 0
     forget_hand(s, cfg, victim)
@@ -1247,7 +1263,7 @@ def executioner_next(s, cfg):
             continue
         kinds = 0
         only = -1
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             if s[zone_row(HAND, q) + t] > 0 and BASE_VALUE[t] == v:
                 kinds += 1
                 only = t
@@ -1266,7 +1282,7 @@ def herald_follow_mask(s, cfg, p):
     the Herald's permission ignores the Throne, at least the Herald's value)."""
     mask = np.int64(0)
     throne = throne_value(s, cfg)
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[zone_row(HAND, p) + t] > 0:
             value = hand_value(s, cfg, p, t)
             if value >= HERALD_MIN_VALUE and (cfg[CFG_HERALD_ANY] == 1 or value >= throne):
@@ -1287,7 +1303,7 @@ def spy_targets(s, cfg):
     """Players the Spy may force to exchange: in the round, with a Successor and a hand card."""
     mask = np.int64(0)
     for q in range(cfg[CFG_PLAYERS]):
-        if s[OUT + q] == 0 and s[SUCCESSOR + q] >= 0 and hand_count(s, q) > 0:
+        if s[OUT + q] == 0 and s[SUCCESSOR + q] >= 0 and hand_count(s, cfg, q) > 0:
             mask |= bit(q)
     return mask
 
@@ -1430,14 +1446,14 @@ def reveal_next(s, cfg):
         need = BID_CARDS if merc else (REVEAL_FIRST if s[SETUP_STAGE] == 0 and not cfg[CFG_TEAMS] else REVEAL_TOTAL)
         for k in range(n):
             q = wrap_seat(s[TRUE_KING] + k, n)
-            if zone_count(s, PLACED, q) + zone_count(s, REVEALED, q) < need:
+            if zone_count(s, cfg, PLACED, q) + zone_count(s, cfg, REVEALED, q) < need:
                 decide(s, PH_REVEAL, q)
                 return
             if merc and cfg[CFG_TEAMS] and s[PARTNER_CARD + q] < 0:  # the bid's extra card, placed with them
                 pick_card(s, PICK_PARTNER_CARD, q)
                 return
         for q in range(n):
-            for t in range(TYPES):
+            for t in range(types_of(cfg)):
                 s[zone_row(REVEALED, q) + t] += s[zone_row(PLACED, q) + t]
                 s[zone_row(PLACED, q) + t] = 0
         if s[SETUP_STAGE] == 1 or cfg[CFG_TEAMS] or merc:
@@ -1453,9 +1469,9 @@ def reveal_next(s, cfg):
 
 
 @kernel
-def highest_revealed(s, q):
+def highest_revealed(s, cfg, q):
     best = 0
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if s[zone_row(REVEALED, q) + t] > 0 and BASE_VALUE[t] > best:
             best = BASE_VALUE[t]
     return best
@@ -1467,10 +1483,10 @@ def highest_seats(s, cfg, of_bids):
     or, ``of_bids``, the highest bid (the Mercenary modes)."""
     best = 0
     for q in range(cfg[CFG_PLAYERS]):
-        best = max(best, bid_total(s, q) if of_bids else highest_revealed(s, q))
+        best = max(best, bid_total(s, cfg, q) if of_bids else highest_revealed(s, cfg, q))
     mask = np.int64(0)
     for q in range(cfg[CFG_PLAYERS]):
-        if (bid_total(s, q) if of_bids else highest_revealed(s, q)) == best:
+        if (bid_total(s, cfg, q) if of_bids else highest_revealed(s, cfg, q)) == best:
             mask |= bit(q)
     return mask
 
@@ -1520,7 +1536,7 @@ def exchange_source(s):
 def finish_exchange(s, cfg):
     """Everyone takes the revealed (and taken) cards back into hand, in everyone's sight."""
     for q in range(cfg[CFG_PLAYERS]):
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             for _ in range(s[zone_row(REVEALED, q) + t]):
                 give_to_hand_public(s, cfg, q, t)
             s[zone_row(REVEALED, q) + t] = 0
@@ -1556,7 +1572,7 @@ def take_next(s, cfg):
         pick_card(s, PICK_PARTNER_TAKE, seat_at(s, cfg, s[FIRST], s[SETUP_STAGE]))
         return
     for q in range(n):
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             for _ in range(s[zone_row(REVEALED, q) + t]):
                 give_to_hand_public(s, cfg, q, t)
             s[zone_row(REVEALED, q) + t] = 0
@@ -1610,7 +1626,7 @@ def trade_next(s, cfg):
     while True:
         while s[SETUP_STAGE] < n:
             q = seat_at(s, cfg, s[FIRST], s[SETUP_STAGE])
-            if (s[TRADE_OPEN] >> side_of(cfg, q)) & 1 and zone_count(s, PLACED, q) < TRADE_MAX:
+            if (s[TRADE_OPEN] >> side_of(cfg, q)) & 1 and zone_count(s, cfg, PLACED, q) < TRADE_MAX:
                 pick_card(s, PICK_TRADE, q)
                 return
             s[SETUP_STAGE] += 1
@@ -1631,8 +1647,8 @@ def settle_trades(s, cfg):
             continue
         a = side
         b = partner_of(side)
-        matched = zone_count(s, PLACED, a) == zone_count(s, PLACED, b)
-        for t in range(TYPES):
+        matched = zone_count(s, cfg, PLACED, a) == zone_count(s, cfg, PLACED, b)
+        for t in range(types_of(cfg)):
             for _ in range(s[zone_row(PLACED, a) + t]):
                 if matched:
                     give_seen_by(s, b, t, a)
@@ -1678,7 +1694,7 @@ def has_army(cfg):
 def open_armies(s, cfg):
     """The match's start: each player's Army is the mode's Army cards, nothing Exhausted."""
     for p in range(cfg[CFG_PLAYERS]):
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             s[zone_row(ARMY, p) + t] = cfg[CFG_ARMY + t]
             s[zone_row(EXHAUST, p) + t] = 0
 
@@ -1690,7 +1706,7 @@ def exhaust_taken(s, cfg):
     if not has_army(cfg):
         return
     for p in range(cfg[CFG_PLAYERS]):
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             s[zone_row(EXHAUST, p) + t] += s[zone_row(ARMY_TAKEN, p) + t]
             s[zone_row(ARMY_TAKEN, p) + t] = 0
 
@@ -1701,12 +1717,12 @@ def muster_mask(s, cfg, d):
     a card to take, and one more to Exhaust while the phase's cost is unpaid), Recommission
     (ACT_YES: two Army cards to Exhaust; the Exhaust zone then holds one to put back), choose a
     new King (ACT_FLIP, Step 4), done."""
-    army = zone_count(s, ARMY, d)
+    army = zone_count(s, cfg, ARMY, d)
     mask = bit(ACT_NO)
     if king_choices(s, cfg, d) != 0:
         mask |= bit(ACT_FLIP)
     if army >= (1 if s[MUSTER_PAID + d] else 2):
-        mask |= hand_types(s, d)
+        mask |= hand_types(s, cfg, d)
     if army >= RECOMMISSION_EXHAUSTS:
         mask |= bit(ACT_YES)
     return mask
@@ -1768,10 +1784,10 @@ def apply_muster(s, cfg, pick_for, d, a):
 
 # ---- the Mercenary modes: the Bid, the free swap, the Mercenary muster ------------------------------
 @kernel
-def bid_total(s, q):
+def bid_total(s, cfg, q):
     """q's bid: the total base value of its revealed bid cards, and of its extra card once revealed."""
     total = 0
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         total += s[zone_row(REVEALED, q) + t] * BASE_VALUE[t]
     if s[EXTRA_SHOWN + q] == 1:
         total += BASE_VALUE[s[PARTNER_CARD + q]]
@@ -1812,7 +1828,7 @@ def swap_next(s, cfg):
     free": one Mercenary at a time while the winner has a bid card to give; then the True King
     chooses the first player and the direction of play."""
     w = s[BID_WINNER]
-    if zone_count(s, REVEALED, w) > 0 and zone_count(s, MERC, 0) > 0:
+    if zone_count(s, cfg, REVEALED, w) > 0 and zone_count(s, cfg, MERC, 0) > 0:
         pick_card(s, PICK_SWAP_TAKE, w)
     else:
         choose_first(s, cfg)
@@ -1828,7 +1844,7 @@ def merc_muster_next(s, cfg):
         merc_muster_start(s, cfg, seat_at(s, cfg, s[FIRST], n - 1 - s[SETUP_STAGE]))
         return
     for q in range(n):
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             for _ in range(s[zone_row(REVEALED, q) + t]):
                 give_to_hand_public(s, cfg, q, t)
             s[zone_row(REVEALED, q) + t] = 0
@@ -1856,17 +1872,17 @@ def merc_muster_start(s, cfg, d):
 
 
 @kernel
-def merc_muster_mask(s, d):
+def merc_muster_mask(s, cfg, d):
     """The Mercenary muster's actions: Recruit from the Army (bit t: give up bid card t; the Army
     holds a card), Recruit a Mercenary (ACT_FLIP: a bid card, an Army card to Exhaust, a Mercenary
     to take), Recommission (ACT_YES: two Army cards), done. "Either way, you can only swap out the
     3 cards you revealed for the bid": the cards taken go to the hand, so each Recruit spends one."""
-    army = zone_count(s, ARMY, d)
-    bid = zone_types(s, REVEALED, d)
+    army = zone_count(s, cfg, ARMY, d)
+    bid = zone_types(s, cfg, REVEALED, d)
     mask = bit(ACT_NO)
     if army >= 1:
         mask |= bid
-        if bid != 0 and zone_count(s, MERC, 0) > 0:
+        if bid != 0 and zone_count(s, cfg, MERC, 0) > 0:
             mask |= bit(ACT_FLIP)
     if army >= RECOMMISSION_EXHAUSTS:
         mask |= bit(ACT_YES)
@@ -1934,10 +1950,10 @@ def muster_again(s, cfg, d):
 
 # ---- Rally and Recall (Fragments of Nersetti, step 3): Army picks with a continuation ----------------
 @kernel(inline="always")
-def army_pick_mask(s, d):
+def army_pick_mask(s, cfg, d):
     """The Army (Rally) or Exhaust zone (Recall) cards d may take, within the run's types."""
     zone = ARMY if s[ARMY_PICK] == PICK_RALLY else EXHAUST
-    return zone_types(s, zone, d) & s[ARMY_PICK_TYPES]
+    return zone_types(s, cfg, zone, d) & s[ARMY_PICK_TYPES]
 
 
 @kernel
@@ -1949,11 +1965,11 @@ def set_rally(s, cfg, p, types, count, then):
     s[ARMY_PICK_TYPES] = types
     s[ARMY_PICK_THEN] = then
     valid = 0
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if (types >> t) & 1:
             valid += s[zone_row(ARMY, p) + t]
     s[ARMY_PICK_LEFT] = 0 if cfg[CFG_RALLY_ALL_OR_NONE] and valid < count else count
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         s[RALLIED + t] = 0
 
 
@@ -1971,13 +1987,13 @@ def army_pick_next(s, cfg, p):
     """Pose p's next Rally / Recall pick; when none is left or valid ("ignore it"), run the
     continuation, and again for a continuation that sets up another run."""
     while True:
-        if s[ARMY_PICK_LEFT] > 0 and army_pick_mask(s, p) != 0:
+        if s[ARMY_PICK_LEFT] > 0 and army_pick_mask(s, cfg, p) != 0:
             pick_card(s, s[ARMY_PICK], p)
             return
         s[ARMY_PICK_LEFT] = 0
         if not then_step(s, cfg, p, s[ARMY_PICK_THEN]):
             if not (s[PHASE] == PH_PICK_CARD and s[PICK_FOR] == PICK_FLAG_BEARER_RETURN):
-                for t in range(TYPES):  # unrevealed: nobody may read them later
+                for t in range(types_of(cfg)):  # unrevealed: nobody may read them later
                     s[RALLIED + t] = 0
             return
 
@@ -2017,13 +2033,13 @@ def then_step(s, cfg, p, then):
     if then == THEN_FLAG_BEARER_RALLY:
         set_rally(s, cfg, p, ALL_TYPES, FLAG_BEARER_RALLIES, THEN_FLAG_BEARER_RETURN)
         return True
-    if then == THEN_FLAG_BEARER_RETURN and zone_count(s, RALLIED, 0) > 0:
+    if then == THEN_FLAG_BEARER_RETURN and zone_count(s, cfg, RALLIED, 0) > 0:
         for o in range(cfg[CFG_PLAYERS]):  # "reveal the Rallied cards"
             if o != p:
-                for t in range(TYPES):
+                for t in range(types_of(cfg)):
                     s[known_row(o, p) + t] += s[RALLIED + t]
         pick_card(s, PICK_FLAG_BEARER_RETURN, p)
-    elif then == THEN_ANCESTOR_OFFER and hand_count(s, p) > 0:
+    elif then == THEN_ANCESTOR_OFFER and hand_count(s, cfg, p) > 0:
         pick_card(s, PICK_ANCESTOR_REMOVE, p)
     elif then == THEN_TACTICIAN_SQUIRE:
         tactician_squire(s, cfg, p)
@@ -2093,16 +2109,16 @@ def lockshift(s, cfg, p):
 def flag_bearer_return(s, cfg, d, a):
     """"Then return one of them secretly to the Army": the others saw the Rallied cards, so they know
     the kept one only when both were of one type."""
-    one_kind = single(zone_types(s, RALLIED, 0))
+    one_kind = single(zone_types(s, cfg, RALLIED, 0))
     for o in range(cfg[CFG_PLAYERS]):
         if o != d:
-            for t in range(TYPES):
+            for t in range(types_of(cfg)):
                 s[known_row(o, d) + t] = max(s[known_row(o, d) + t] - s[RALLIED + t], 0)
     s[zone_row(HAND, d) + a] -= 1
     s[zone_row(ARMY_TAKEN, d) + a] -= 1
     s[zone_row(ARMY, d) + a] += 1
     s[RALLIED + a] -= 1
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if one_kind:
             for o in range(cfg[CFG_PLAYERS]):
                 if o != d:
@@ -2115,19 +2131,19 @@ def flag_bearer_return(s, cfg, d, a):
 def signature_pick_mask(s, cfg, pick_for, d):
     """The legal answers of this step's card picks (and of Rally / Recall)."""
     if pick_for == PICK_RALLY or pick_for == PICK_RECALL:
-        return army_pick_mask(s, d)
+        return army_pick_mask(s, cfg, d)
     if pick_for == PICK_FLAG_BEARER:
         return bit(FLAG_BEARER) | bit(ACT_NO)
     if pick_for == PICK_LOCKSHIFT:
         return bit(LOCKSHIFT) | bit(ACT_NO)
     if pick_for == PICK_FLAG_BEARER_RETURN:
-        return zone_types(s, RALLIED, 0)
+        return zone_types(s, cfg, RALLIED, 0)
     if pick_for == PICK_ANCESTOR_REMOVE:
-        return hand_types(s, d) | bit(ACT_NO)
+        return hand_types(s, cfg, d) | bit(ACT_NO)
     if pick_for == PICK_INFORMANT_TAKE:
         return bit(s[DUNGEON + s[PEND_TARGET]]) | bit(ACT_YES)
     mask = np.int64(0)  # PICK_INFORMANT_GUESS: any card of the mode
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         if in_mode(cfg, t):
             mask |= bit(t)
     return mask
@@ -2172,7 +2188,7 @@ def apply_signature_pick(s, cfg, pick_for, d, a):
 def open_signatures(s, cfg):
     """Seats whose three Signature Cards a scenario fixes hold them from the match's start."""
     for p in range(cfg[CFG_PLAYERS]):
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             fixed = (cfg[CFG_SIGNATURES_FIXED + p] >> t) & 1
             s[zone_row(SIGNATURES, p) + t] = fixed
             s[zone_row(ARMY, p) + t] += fixed
@@ -2191,7 +2207,7 @@ def start_signatures(s, cfg, stream, cards):
         for p in range(cfg[CFG_PLAYERS]):
             if cfg[CFG_SIGNATURES_FIXED + p] == 0:
                 for _ in range(SIGNATURE_CHOICES):
-                    t = random_bit(stream, SIGNATURE_MASK & ~zone_types(s, SIGNATURES, p))
+                    t = random_bit(stream, SIGNATURE_MASK & ~zone_types(s, cfg, SIGNATURES, p))
                     s[zone_row(SIGNATURES, p) + t] = 1
                     s[zone_row(ARMY, p) + t] += 1
     n = len(SIGNATURE_TYPES)
@@ -2215,7 +2231,7 @@ def signature_next(s, cfg):
     if mode == SIG_CHOOSE or mode == SIG_TOURNAMENT:
         need = SIGNATURE_CHOICES if mode == SIG_CHOOSE else 1
         for p in range(n):
-            if cfg[CFG_SIGNATURES_FIXED + p] == 0 and zone_count(s, SIGNATURES, p) < need:
+            if cfg[CFG_SIGNATURES_FIXED + p] == 0 and zone_count(s, cfg, SIGNATURES, p) < need:
                 decide(s, PH_SIGNATURE, p)
                 return
     if mode == SIG_TOURNAMENT and cfg[CFG_SIGNATURES_FIXED] == 0:  # fixed seats: both or neither
@@ -2229,7 +2245,7 @@ def signature_next(s, cfg):
             return
     for p in range(n):  # "Both players reveal their choices at the same time and add them to their Army"
         if cfg[CFG_SIGNATURES_FIXED + p] == 0 and mode != SIG_RANDOM:
-            for t in range(TYPES):
+            for t in range(types_of(cfg)):
                 s[zone_row(ARMY, p) + t] += s[zone_row(SIGNATURES, p) + t]
     s[PHASE] = PH_ROUND_OVER
 
@@ -2241,7 +2257,7 @@ def deal_draft(s, cfg):
     up": the first 5 of the shuffled deck that no player chose."""
     chosen = np.int64(0)
     for p in range(cfg[CFG_PLAYERS]):
-        chosen |= zone_types(s, SIGNATURES, p)
+        chosen |= zone_types(s, cfg, SIGNATURES, p)
     dealt = 0
     for k in range(len(SIGNATURE_TYPES)):
         t = s[DRAFT_DECK + k]
@@ -2620,7 +2636,7 @@ def apply_pick_player(s, cfg, d, a):
     else:  # PICK_SPY: who chooses the card that becomes that player's Successor (option spy_chooser)
         s[PEND_TARGET] = a
         if cfg[CFG_SPY_USER_CHOOSES] == 1 and a != d:
-            for t in range(TYPES):  # the Spy's user looks at the hand it chooses from
+            for t in range(types_of(cfg)):  # the Spy's user looks at the hand it chooses from
                 s[known_row(d, a) + t] = s[zone_row(HAND, a) + t]
             pick_card(s, PICK_SPY_SWAP, d)
         else:
@@ -2691,7 +2707,7 @@ def apply_pick_card(s, cfg, d, a):
     else:  # PICK_ASSASSIN_KEEP: one card back to hand, the rest removed face down
         s[POOL + a] -= 1
         s[zone_row(HAND, d) + a] += 1
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             s[REMOVED_HIDDEN + t] += s[POOL + t]
             s[POOL + t] = 0
         end_turn(s, cfg)
@@ -2764,17 +2780,17 @@ def bit(a):
 
 
 @kernel
-def hand_types(s, p):
+def hand_types(s, cfg, p):
     """The types in p's hand, as a mask."""
-    return zone_types(s, HAND, p)
+    return zone_types(s, cfg, HAND, p)
 
 
 @kernel
-def zone_types(s, zone, p):
+def zone_types(s, cfg, zone, p):
     """The types in p's per-type zone ``zone``, as a mask."""
     mask = np.int64(0)
     row = zone_row(zone, p)
-    for t in range(TYPES):  # without a branch, so the loop vectorizes (it runs at every turn)
+    for t in range(types_of(cfg)):  # without a branch, so the loop vectorizes (it runs at every turn)
         mask |= np.int64(s[row + t] > 0) << np.int64(t)
     return mask
 
@@ -2803,56 +2819,56 @@ def pick_player_mask(s, cfg, d):
 def pick_card_mask(s, cfg, d):
     pick_for = s[PICK_FOR]
     if pick_for == PICK_EXCHANGE_TAKE:
-        return zone_types(s, REVEALED, exchange_source(s))
+        return zone_types(s, cfg, REVEALED, exchange_source(s))
     if pick_for == PICK_ASSASSIN_KEEP:
-        return zone_types(s, POOL, 0)
+        return zone_types(s, cfg, POOL, 0)
     if pick_for == PICK_SPY_SWAP:
-        return hand_types(s, s[PEND_TARGET])
+        return hand_types(s, cfg, s[PEND_TARGET])
     if pick_for == PICK_EXEC_CONDEMN:
         mask = np.int64(0)
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             if s[zone_row(HAND, d) + t] > 0 and BASE_VALUE[t] == s[PEND_ARG]:
                 mask |= bit(t)
         return mask
     if pick_for == PICK_PARTNER_TAKE:
         q = partner_of(d)
-        return zone_types(s, REVEALED, q) | (bit(ACT_FOURTH) if s[PARTNER_CARD + q] >= 0 else 0)
+        return zone_types(s, cfg, REVEALED, q) | (bit(ACT_FOURTH) if s[PARTNER_CARD + q] >= 0 else 0)
     if pick_for == PICK_TRADE:
-        return hand_types(s, d) | bit(ACT_NO)
+        return hand_types(s, cfg, d) | bit(ACT_NO)
     if pick_for == PICK_MUSTER:
         return muster_mask(s, cfg, d)
     if pick_for == PICK_NAKTURN_NAME:
         mask = bit(ACT_NO)
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             if in_mode(cfg, t):
                 mask |= bit(t)
         return mask
     if pick_for == PICK_NAKTURN_CONDEMN:
-        return hand_types(s, s[PEND_TARGET])
+        return hand_types(s, cfg, s[PEND_TARGET])
     if PICK_RALLY <= pick_for <= PICK_LOCKSHIFT:
         return signature_pick_mask(s, cfg, pick_for, d)
     if pick_for == PICK_SQUIRE:
-        return hand_types(s, d)
+        return hand_types(s, cfg, d)
     if pick_for >= PICK_SWAP_TAKE:
-        return merc_pick_mask(s, pick_for, d)
+        return merc_pick_mask(s, cfg, pick_for, d)
     if pick_for == PICK_RECOMMISSION_RETURN:
-        return zone_types(s, EXHAUST, d)
+        return zone_types(s, cfg, EXHAUST, d)
     if pick_for >= PICK_RECRUIT_COST:  # the Recruit's cost and take, the Recommission's Exhausts
-        return zone_types(s, ARMY, d)
-    return hand_types(s, d)
+        return zone_types(s, cfg, ARMY, d)
+    return hand_types(s, cfg, d)
 
 
 @kernel
-def merc_pick_mask(s, pick_for, d):
+def merc_pick_mask(s, cfg, pick_for, d):
     if pick_for == PICK_SWAP_TAKE:
-        return zone_types(s, MERC, 0) | bit(ACT_NO)
+        return zone_types(s, cfg, MERC, 0) | bit(ACT_NO)
     if pick_for == PICK_SWAP_GIVE or pick_for == PICK_MERC_GIVE:
-        return zone_types(s, REVEALED, d)
+        return zone_types(s, cfg, REVEALED, d)
     if pick_for == PICK_MERC_MUSTER:
-        return merc_muster_mask(s, d)
+        return merc_muster_mask(s, cfg, d)
     if pick_for == PICK_MERC_COST:
-        return zone_types(s, ARMY, d)
-    return zone_types(s, MERC, 0)  # PICK_MERC_TAKE
+        return zone_types(s, cfg, ARMY, d)
+    return zone_types(s, cfg, MERC, 0)  # PICK_MERC_TAKE
 
 
 @kernel
@@ -2880,16 +2896,16 @@ def legal_mask(s, cfg):
             mask |= bit(ACT_FLIP)
         return mask
     if phase == PH_ANTE:
-        return zone_types(s, ANTE, d)
+        return zone_types(s, cfg, ANTE, d)
     if phase == PH_SIGNATURE:
-        return SIGNATURE_MASK & ~zone_types(s, SIGNATURES, d)
+        return SIGNATURE_MASK & ~zone_types(s, cfg, SIGNATURES, d)
     if phase == PH_DRAFT:
-        return zone_types(s, DRAFT, 0)
+        return zone_types(s, cfg, DRAFT, 0)
     if phase == PH_DRAFT_ORDER:
         return bit(ACT_YES) | bit(ACT_NO)
     if phase == PH_SUCCESSOR or phase == PH_DUNGEON or phase == PH_OATH_FOLLOW or phase == PH_SENTRY_GIVE \
             or phase == PH_PRINCESS_OWN or phase == PH_PRINCESS_OPP or phase == PH_REVEAL:
-        return hand_types(s, d)
+        return hand_types(s, cfg, d)
     if phase == PH_FIRST_SEAT:
         return bit(cfg[CFG_PLAYERS]) - 1
     if phase == PH_PICK_PLAYER:
@@ -2899,7 +2915,7 @@ def legal_mask(s, cfg):
     if phase == PH_HERALD_PLAY:
         return herald_follow_mask(s, cfg, d) | bit(ACT_NO)
     if phase == PH_INQUISITOR or phase == PH_SOLDIER_NAME or phase == PH_JUDGE_NAME:
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             if in_mode(cfg, t):
                 mask |= bit(t)
     elif phase == PH_FOOL:
@@ -2913,7 +2929,7 @@ def legal_mask(s, cfg):
             if not is_disgraced(s, i):
                 mask |= bit(i)
     elif phase == PH_JUDGE_ANTE:
-        for t in range(TYPES):
+        for t in range(types_of(cfg)):
             if s[zone_row(HAND, d) + t] > 0 and BASE_VALUE[t] >= JUDGE_MIN_BASE:
                 mask |= bit(t)
     elif phase == PH_MYSTIC:
@@ -2992,7 +3008,7 @@ def deal_round(s, cfg, stream, rotation, cards):
     s[CHOOSER] = -1
     s[DIRECTION] = CLOCKWISE
     n = 0
-    for t in range(TYPES):
+    for t in range(types_of(cfg)):
         for _ in range(cfg[CFG_DECK + t]):
             cards[n] = t
             n += 1
