@@ -108,3 +108,19 @@ def row_of(typingctx, cfg):
             return impl_ret_borrowed(context, builder, signature.return_type, args[0])
         return cfg(cfg), codegen
     return None
+
+
+@intrinsic
+def as_config(typingctx, row, types_count):
+    """``Config(row, types_count)`` in compiled code (``types_count`` a constant): for a function whose
+    declared signature takes the plain row, to run the kernels its caller ran (a search's rollouts)."""
+    if not isinstance(row, types.Array) or not isinstance(types_count, types.IntegerLiteral):
+        return None
+    config_type = ConfigType(types_count.literal_value)
+
+    def codegen(context, builder, signature, args):
+        config = cgutils.create_struct_proxy(config_type)(context, builder)
+        config.row = args[0]
+        return impl_ret_borrowed(context, builder, config_type, config._getvalue())
+
+    return config_type(row, types_count), codegen

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from balance.engine.config import Config, ConfigType, live_types, row_of
+from balance.engine.config import Config, ConfigType, as_config, live_types, row_of
 from numba import typeof
 
 EVERY = 30
@@ -29,3 +29,17 @@ def test_the_count_is_part_of_the_type():
     assert typeof(Config(row, 14)) == ConfigType(14)
     assert typeof(Config(row, 14)) != typeof(Config(row, 18))
     assert live_types(Config(row, 14), EVERY) == 14 and live_types(row, EVERY) == EVERY
+
+
+@njit
+def rewrapped_count(row):
+    """A row made a Config in compiled code (a declared-signature rollout running its caller's kernels)."""
+    cfg = as_config(row, 14)
+    visited = 0
+    for _ in range(live_types(cfg, EVERY)):
+        visited += 1
+    return visited, cfg[2]
+
+
+def test_a_row_made_a_config_in_compiled_code_keeps_its_count():
+    assert rewrapped_count(np.arange(5, dtype=np.int64)) == (14, 2)

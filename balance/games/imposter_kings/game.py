@@ -25,16 +25,13 @@ ARMY_CHOICE_DRAWS = 400  # [army_choice] draws: parametric draws of the fitted m
 ARMY_CHOICE_MIN_DRAWS = 100  # fewer cannot place a 95% percentile interval's ends
 
 
-SPECIALIZED_TYPES = L.QUEEN + 1  # the 2-player modes' 14 card types (Fool to Queen)
-
-
 def kernel_config(setup: Setup):
     """The kernels' configuration: for a setup that deals only the 2-player modes' cards, a ``Config``
     that makes that count a compile-time constant (the loops stop at 14 types and the later cards'
     texts compile to nothing: the base game runs without the expansions' cost); else the plain row
     (the general kernels). Two compiled variants, not one per mode: each is minutes to compile cold."""
     row = config_row(setup.mode, setup.options)
-    return Config(row, SPECIALIZED_TYPES) if row[L.CFG_TYPES] <= SPECIALIZED_TYPES else row
+    return Config(row, L.BASE_TYPES) if row[L.CFG_TYPES] <= L.BASE_TYPES else row
 
 
 class ImposterKings(Game):

@@ -37,13 +37,13 @@ the heuristic, entered at every turn, keeps only the few of the turn's scoring.
 
 import numpy as np
 
-from balance.engine.config import row_of
+from balance.engine.config import as_config, row_of
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
-    CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
+    BASE_TYPES, CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
     PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE, PICK_SWAP_TAKE,
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
@@ -1305,12 +1305,25 @@ def sample_world(s, sampled, me, cfg, scratch, stream):
     determinize(s, cfg, me, sampled, scratch[SCR_POOL], scratch[SCR_UNSEEN], stream)
 
 
-@kernel(ROLLOUT_SIGNATURE)
-def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
-    """The engine search's per-game rollout: ``rollout_value`` of ``action`` in the sampled world."""
+@kernel(inline="always")
+def rollout_of(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
+    """``rollout_value`` of ``action`` in the sampled world, with the search's buffers."""
     return rollout_value(world[:STATE_SIZE], cfg, me, action, restrict, scratch[SCR_ACTIONS], int(params[S_INNER]),
                          fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream, fscratch[FS_ODDS],
                          fscratch[FS_BEAT, :BEAT_VALUES])
+
+
+@kernel(ROLLOUT_SIGNATURE)
+def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
+    """The engine search's per-game rollout on the general kernels."""
+    return rollout_of(world, action, me, cfg, params, restrict, scratch, fscratch, stream)
+
+
+@kernel(ROLLOUT_SIGNATURE)
+def play_out_base(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
+    """The rollout on the kernels compiled for the 2-player modes' BASE_TYPES (``balance.engine.config``),
+    for a search in a batch that runs them."""
+    return rollout_of(world, action, me, as_config(cfg, BASE_TYPES), params, restrict, scratch, fscratch, stream)
 
 
 @kernel
@@ -1336,8 +1349,13 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     if not searched(s):
         return actions[heuristic(s, cfg, actions, n, fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream,
                                  fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
-    return search_answer(s, int(params[S_ROLLOUTS]), row_of(cfg), params, restrict, scratch[SCR_DET],
-                         scratch[SCR_WORK], fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
+    rollouts = int(params[S_ROLLOUTS])
+    row = row_of(cfg)
+    if types_of(cfg) == BASE_TYPES:  # the batch runs the 2-player modes' kernels: so do its rollouts
+        return search_answer(s, rollouts, row, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
+                             fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out_base)
+    return search_answer(s, rollouts, row, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
+                         fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
 
 
 # ---- the dispatcher --------------------------------------------------------------------------
