@@ -117,7 +117,7 @@ def test_replay_of_match_k_equals_the_batch_row():
 
 @pytest.mark.parametrize("seats", [[("heuristic", {}), ("greedy", {})], [("search", {}), ("random", {})]])
 def test_the_base_game_kernel_compiled_for_its_14_types_plays_the_general_kernels_games(seats):
-    """The 2-player modes run kernels compiled for their 14 card types (game.kernel_config): loops and
+    """The base 2-player modes run kernels compiled for their 14 card types (game.kernel_config): loops and
     the expansions' card texts cut at compile time. They play exactly the games of the general kernels
     (the plain row), the search too (its rollouts run the general kernels either way)."""
     setup = GAME.make_setup("full", 2, seats, max_length=1)

@@ -26,7 +26,7 @@ ARMY_CHOICE_MIN_DRAWS = 100  # fewer cannot place a 95% percentile interval's en
 
 
 def kernel_config(setup: Setup):
-    """The kernels' configuration: for a setup that deals only the 2-player modes' cards, a ``Config``
+    """The kernels' configuration: for a setup that deals only the base 2-player modes' cards, a ``Config``
     that makes that count a compile-time constant (the loops stop at 14 types and the later cards'
     texts compile to nothing: the base game runs without the expansions' cost); else the plain row
     (the general kernels). Two compiled variants, not one per mode: each is minutes to compile cold."""

@@ -198,7 +198,7 @@ NAMES = ("Fool", "Assassin", "Elder", "Zealot", "Inquisitor", "Soldier", "Judge"
 BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8, 6, 3,
                        1, 2, 4, 4, 4, 5, 6, 8, 4, 5], dtype=np.int64)
 assert len(NAMES) == TYPES and len(BASE_VALUE) == TYPES
-BASE_TYPES = QUEEN + 1  # the 2-player modes' 14 card types: the kernels they run are compiled for them
+BASE_TYPES = QUEEN + 1  # the base 2-player modes' 14 card types (full, quickplay, the two steps): own kernels
 # The nine Signature Cards (Step 3's choice of 3, the Tournament draft, the Mercenary deck).
 SIGNATURE = np.zeros(TYPES, dtype=np.int64)
 SIGNATURE[[FLAG_BEARER, STRANGER, AEGIS, NAKTURN, ANCESTOR, INFORMANT, LOCKSHIFT, CONSPIRACIST, EXILE]] = 1

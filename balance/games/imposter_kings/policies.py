@@ -1321,7 +1321,7 @@ def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream
 
 @kernel(ROLLOUT_SIGNATURE)
 def play_out_base(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
-    """The rollout on the kernels compiled for the 2-player modes' BASE_TYPES (``balance.engine.config``),
+    """The rollout on the kernels compiled for the base 2-player modes' BASE_TYPES (``balance.engine.config``),
     for a search in a batch that runs them."""
     return rollout_of(world, action, me, as_config(cfg, BASE_TYPES), params, restrict, scratch, fscratch, stream)
 
@@ -1351,7 +1351,7 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
                                  fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
     rollouts = int(params[S_ROLLOUTS])
     row = row_of(cfg)
-    if types_of(cfg) == BASE_TYPES:  # the batch runs the 2-player modes' kernels: so do its rollouts
+    if types_of(cfg) == BASE_TYPES:  # the batch runs the base 2-player modes' kernels: so do its rollouts
         return search_answer(s, rollouts, row, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
                              fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out_base)
     return search_answer(s, rollouts, row, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
