@@ -1,10 +1,9 @@
 """balance.engine.config: a configuration row whose card-type count is a compile-time constant."""
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from balance.engine.config import Config, ConfigType, as_config, live_types, row_of
-from numba import typeof
 
 EVERY = 30
 

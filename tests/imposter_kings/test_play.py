@@ -119,7 +119,7 @@ def test_replay_of_match_k_equals_the_batch_row():
 def test_the_base_game_kernel_compiled_for_its_14_types_plays_the_general_kernels_games(seats):
     """The base 2-player modes run kernels compiled for their 14 card types (game.kernel_config): loops and
     the expansions' card texts cut at compile time. They play exactly the games of the general kernels
-    (the plain row), the search too (its rollouts run the general kernels either way)."""
+    (the plain row), the search too (its rollouts run the kernels its batch runs: play_out_base)."""
     setup = GAME.make_setup("full", 2, seats, max_length=1)
     cfg = kernel_config(setup)
     assert isinstance(cfg, Config) and cfg.types == L.QUEEN + 1
