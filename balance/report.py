@@ -43,6 +43,8 @@ from balance.stats import (FAILS, HOLDS, UNDECIDED, count_text, effect_text, est
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
                            undefined=StrictUndefined, keep_trailing_newline=True)
+# a link's target: an anchor on this page ("summary"), or a page and a place on it ("report_3_players.html#x")
+TEMPLATE_ENV.filters["href"] = lambda target: target if ".html" in target else f"#{target}"
 MARKDOWN_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=False,
                            undefined=StrictUndefined, keep_trailing_newline=True)
 MARKDOWN_ENV.filters["md_cell"] = lambda text: str(text).replace("|", "\\|").replace("\n", "<br>")
@@ -82,6 +84,12 @@ class Study:
     results: object
     summary: dict
     anchor: str
+    page: str = ""  # the part page that shows the study, seen from the overview ("": this page)
+
+    @property
+    def link(self) -> str:
+        """Where a link to the study's section goes: its anchor, on its part page if it has one."""
+        return f"{self.page}#{self.anchor}" if self.page else self.anchor
 
     @property
     def game(self):
@@ -504,7 +512,7 @@ def finding_items(studies: list[Study]) -> list[dict]:
             # a figure that counts capped games is labelled: they are the cap's, not the game's
             total, played = (sum(x) for x in zip(*(c for _, c in capped)))
             measured_with += f", {total:,} of the {played:,} {plural(measured[0][0].game.unit)} stopped by the cap"
-        items.append({"where": claim_id, "anchor": measured[0][0].anchor, "text": measured[0][0].claim(claim_id).text,
+        items.append({"where": claim_id, "anchor": measured[0][0].link, "text": measured[0][0].claim(claim_id).text,
                       "verdict": verdict, "verdict_class": verdict,
                       "detail": f"{spread}{furthest}{effect_text(worst)}; {measured_with}"})
     facts: dict[str, list[tuple[Study, dict]]] = {}
@@ -518,7 +526,7 @@ def finding_items(studies: list[Study]) -> list[dict]:
         detail = fact_text(r)
         if len(rows) > 1:
             detail = f"{sum(r['verdict'] == verdict for _, r in rows)} of {len(rows)} {verdict}; e.g. {s.name}, {detail}"
-        items.append({"where": claim_id, "anchor": s.anchor, "text": r["text"], "verdict": verdict,
+        items.append({"where": claim_id, "anchor": s.link, "text": r["text"], "verdict": verdict,
                       "verdict_class": verdict, "detail": detail})
     return items
 
@@ -528,10 +536,14 @@ def finding_line(items: list[dict]) -> str:
     groups hold, fail, stay undecided, and the first one."""
     if not items:
         return ""
-    counts = [f"{sum(i['verdict'] == v for i in items)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
-              if any(i["verdict"] == v for i in items)]
     first = items[0]
-    return f"{len(items)} claims: {', '.join(counts)}. First: {first['text']}: {first['verdict']}."
+    return f"{len(items)} claims: {_verdict_counts(items)}. First: {first['text']}: {first['verdict']}."
+
+
+def _verdict_counts(items: list[dict]) -> str:
+    """"4 holds, 1 fails": how many of the findings got each verdict."""
+    return ", ".join(f"{sum(i['verdict'] == v for i in items)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
+                     if any(i["verdict"] == v for i in items))
 
 
 # ---- figures -----------------------------------------------------------------------------
@@ -645,9 +657,11 @@ def rate_figure(study: Study) -> bytes | None:
     return _panel_grid(panels, columns=2 if len(panels) > 1 else 1)
 
 
-def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = False) -> bytes:
+def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = False,
+                shared_rows: bool = False) -> bytes:
     """Dot-plot panels, ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
-    one axis range for all (the parts of one split panel), ticks on top and bottom."""
+    one axis range for all (the parts of one split panel), ticks on top and bottom. ``shared_rows``:
+    every panel has the same rows, labelled in the first column only (room for the dots)."""
     rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
     heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows for row in rows]
     limits = _limits([d for p in panels for d in p[1]], panels[0][2]) if shared_x else None
@@ -657,7 +671,7 @@ def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = 
         for i, row in enumerate(rows):
             for j, (title, dots, bounds) in enumerate(row):
                 ax = fig.add_subplot(grid[i, j])
-                dot_panel(ax, dots, bounds, title)
+                dot_panel(ax, dots, bounds, title, labels=not shared_rows or j == 0)
                 if limits:
                     ax.set_xlim(*limits)
                     ax.tick_params(axis="x", labeltop=True)
@@ -1201,7 +1215,7 @@ class Page:
             self.blocks.append({"kind": "findings", "items": items})
 
     def contents(self, items: list[tuple[str, str, list[tuple[str, str]]]]) -> None:
-        """A contents list: (title, anchor, [(title, anchor)...]) per entry."""
+        """A contents list: (title, anchor, [(title, anchor)...]) per entry; an anchor may name a page."""
         self.blocks.append({"kind": "contents", "items": items})
 
     def open_details(self, summary: str) -> None:
@@ -1223,7 +1237,9 @@ class Page:
                 re.sub(r"\n{3,}", "\n\n", MARKDOWN_ENV.get_template("page.md.j2").render(context)).strip() + "\n")
 
 
-def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd.DataFrame]) -> None:
+def _game_figures(page: Page, name: str, studies: list[Study], matrices: list[pd.DataFrame]) -> None:
+    """A game's heading and figures over all its studies: the advantage table, the headline, the
+    policy matrices."""
     game = studies[0].game
     page.heading(3, game.title, f"game-{name}")
     panels = headline_panels(studies)
@@ -1251,6 +1267,11 @@ def _game_summary(page: Page, name: str, studies: list[Study], matrices: list[pd
                    f"{game.title}: policy matrix",
                    "The row policy's win rate in one seat against the column policy in every other seat, "
                    "with its 95% interval (from `balance matrix --json`).")
+
+
+def _study_table(page: Page, name: str, studies: list[Study]) -> None:
+    """A game's studies side by side: every claim's verdict, and the lengths."""
+    game = studies[0].game
     page.table(verdict_summary(studies), "verdict", text_cols=("study", "claim", "verdict"),
                links={"study": {s.name: s.anchor for s in studies}})
     page.image(f"{name}_lengths.png", lengths_by_study(studies), f"{game.title}: length by study",
@@ -1293,34 +1314,131 @@ def _study_section(page: Page, s: Study) -> None:
     page.close_section()
 
 
-def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tuple[Path, Path]:
-    """studies: (scenario, results, summary) triples; matrices: `balance matrix --json` tables
-    (a ``game`` column places each under its game). Writes output (.html), output.md and the
-    Markdown's images in output_files/."""
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    assets = output.with_name(output.stem + "_files")
-    studies = _studies(studies)
+MAX_STUDIES_PER_PAGE = 10  # a report of more studies is split into parts (Game.report_part), a page each
+
+
+@dataclass
+class Part:
+    """A page of a split report: its title (Game.report_part), its file (beside the overview) and studies."""
+
+    title: str
+    file: str
+    studies: list[Study]
+
+
+def report_parts(studies: list[Study], output: Path) -> list[Part]:
+    """The pages of a report too long for one (more than MAX_STUDIES_PER_PAGE studies): a part per
+    title the games give (``Game.report_part``), in the order of the games' modes and player counts;
+    none when the report stays one page."""
+    titles: dict[str, list[Study]] = {}
+    for s in studies:
+        titles.setdefault(s.game.report_part(s.scenario.setup), []).append(s)
+    if len(studies) <= MAX_STUDIES_PER_PAGE or len(titles) < 2:
+        return []
+
+    def first_mode(title: str) -> tuple[int, int]:
+        return min((list(s.game.modes).index(s.scenario.setup.mode), s.scenario.setup.players)
+                   for s in titles[title])
+
+    def file(title: str) -> str:  # "3 players" -> report_3_players.html
+        return f"{output.stem}_{re.sub(r'[^a-z0-9]+', '_', title.lower()).strip('_')}.html"
+
+    return [Part(title, file(title), titles[title]) for title in sorted(titles, key=first_mode)]
+
+
+def _by_game(studies: list[Study]) -> dict[str, list[Study]]:
     games: dict[str, list[Study]] = {}
     for s in studies:
         games.setdefault(s.game.name, []).append(s)
-    matrices = [pd.DataFrame(m) for m in matrices]
+    return games
 
-    titles = list(dict.fromkeys(ss[0].game.title for ss in games.values()))
-    page = open_page(assets, f"balance report: {', '.join(titles)}", f"{', '.join(titles)}: balance report")
+
+def _titles(studies: list[Study]) -> str:
+    return ", ".join(dict.fromkeys(s.game.title for s in studies))
+
+
+def _findings_and_summary(page: Page, studies: list[Study], more: tuple[str, str, list] | None = None) -> None:
+    """The page's Findings block (its one-line finding too), its contents (with ``more``, an entry
+    after the summary) and the summary's heading with the verdicts' legend."""
     items = finding_items(studies)
     page.finding = finding_line(items)
     page.findings(items)
-    page.contents([("Findings", "findings", []),
-                   ("Summary", "summary", [(ss[0].game.title, f"game-{name}") for name, ss in games.items()]),
-                   ("Studies", "studies", [(s.name, s.anchor) for s in studies])])
+    games = [(ss[0].game.title, f"game-{name}") for name, ss in _by_game(studies).items()]
+    studies_entry = ("Studies", "studies", [(s.name, s.anchor) for s in studies])
+    page.contents([("Findings", "findings", []), ("Summary", "summary", games), more or studies_entry])
     page.heading(2, "Summary", "summary")
     page.text(re.sub("<[^>]+>", "", VERDICT_LEGEND), VERDICT_LEGEND, css="note")
-    for name, group in games.items():
-        _game_summary(page, name, group, matrices)
+
+
+def _studies_sections(page: Page, studies: list[Study]) -> None:
     page.heading(2, "Studies", "studies")
     for s in studies:
         _study_section(page, s)
+
+
+def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame]) -> Page:
+    """The whole report on one page: findings, every game's figures and studies, the study sections."""
+    titles = _titles(studies)
+    page = open_page(output.with_name(output.stem + "_files"), f"balance report: {titles}",
+                     f"{titles}: balance report")
+    _findings_and_summary(page, studies)
+    for name, group in _by_game(studies).items():
+        _game_figures(page, name, group, matrices)
+        _study_table(page, name, group)
+    _studies_sections(page, studies)
+    return page
+
+
+def _overview_page(studies: list[Study], parts: list[Part], output: Path, matrices: list[pd.DataFrame]) -> Page:
+    """A split report's first page: every claim's finding (linked to its part page), every game's
+    figures, and the parts with their verdicts."""
+    titles = _titles(studies)
+    page_of = {s.anchor: part.file for part in parts for s in part.studies}
+    linked = [replace(s, page=page_of[s.anchor]) for s in studies]
+    page = open_page(output.with_name(output.stem + "_files"), f"balance report: {titles}",
+                     f"{titles}: balance report")
+    _findings_and_summary(page, linked, ("Parts", "parts", [(p.title, p.file) for p in parts]))
+    for name, group in _by_game(linked).items():
+        _game_figures(page, name, group, matrices)
+    page.heading(2, "Parts", "parts")
+    page.text("Each part is a page of its own: its findings, its studies' verdicts side by side and the "
+              "studies' sections.", css="note")
+    rows = [{"part": p.title, "studies": len(p.studies), "claims": _verdict_counts(finding_items(p.studies))}
+            for p in parts]
+    page.table(pd.DataFrame(rows), "claims", text_cols=("part",), links={"part": {p.title: p.file for p in parts}})
+    return page
+
+
+def _part_page(part: Part, output: Path) -> Page:
+    """A part's page: a link back to the overview, its own findings, its studies' verdicts and lengths,
+    and their sections."""
+    titles = _titles(part.studies)
+    page = open_page(output.with_name(Path(part.file).stem + "_files"), f"balance report: {titles}, {part.title}",
+                     f"{titles}: {part.title}")
+    back = f"Part of the balance report of {titles}: every part's findings and the summary figures are in the"
+    page.text(f"{back} overview ({output.name}).", f'{html.escape(back)} <a href="{html.escape(output.name)}">'
+                                                   f"overview</a>.", css="note")
+    _findings_and_summary(page, part.studies)
+    for name, group in _by_game(part.studies).items():
+        page.heading(3, group[0].game.title, f"game-{name}")
+        _study_table(page, name, group)
+    _studies_sections(page, part.studies)
+    return page
+
+
+def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tuple[Path, Path]:
+    """studies: (scenario, results, summary) triples; matrices: `balance matrix --json` tables
+    (a ``game`` column places each under its game). Writes output (.html), output.md and the
+    Markdown's images in output_files/. A report of many studies (``report_parts``) is an overview
+    there and a page per part beside it (output_<part>.html, .md, _files/)."""
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    studies = _studies(studies)
+    matrices = [pd.DataFrame(m) for m in matrices]
+    parts = report_parts(studies, output)
+    for part in parts:
+        save_page(_part_page(part, output), output.with_name(part.file))
+    page = _overview_page(studies, parts, output, matrices) if parts else _one_page(studies, output, matrices)
     return save_page(page, output)
 
 

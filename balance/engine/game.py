@@ -603,3 +603,8 @@ class Game:
     def report_view(self, setup: Setup) -> ReportView:
         """How reports headline and label this game's studies (see :class:`ReportView`)."""
         return ReportView(lengths=(self.length_column,) if self.length_column else ())
+
+    def report_part(self, setup: Setup) -> str:
+        """The part of a long report (a page of its own) that shows a study of ``setup``, by title:
+        by default its player count. Override with families of modes that each fit a page."""
+        return f"{setup.players} players"

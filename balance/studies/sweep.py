@@ -574,9 +574,14 @@ def cell_move_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
     return figures
 
 
+# Panels a row in a cell-list figure (a panel per claim group, the cells its rows).
+CELL_LIST_COLUMNS = 3
+
+
 def cell_list_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
-    """(name, png, caption) per scenario and claim of a sweep over a list of cells (no grid): a dot
-    per cell and claim group with its 95% interval, coloured by its verdict, against the claim's band."""
+    """(name, png, caption) per scenario and claim of a sweep over a list of cells (no grid): a panel
+    per claim group, CELL_LIST_COLUMNS a row on one axis, a row per cell (named in the first column):
+    the estimate with its 95% interval, coloured by its verdict, against the claim's band."""
     from balance.report import Dot, _panel_grid
 
     figures = []
@@ -584,10 +589,12 @@ def cell_list_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
     for (base, claim), rows in claims.groupby(["scenario", "claim"], sort=False):
         first = rows.iloc[0]
         by = first["by"]
-        dots = [Dot(f"{r['cell']} ({by} {r['group']})" if by else str(r["cell"]), r["estimate"], r["low"], r["high"],
-                    r["verdict"], _band(r), r["target"]) for r in rows.to_dict("records")]
         bounds = (0.0, 1.0) if first["proportion"] else (-np.inf, np.inf)
-        png = _panel_grid([(f"{base}: {claim}", dots, bounds)], columns=1)
+        panels = [(f"{base}, {claim}{f': {by} {group}' if by else ''}",
+                   [Dot(str(r["cell"]), r["estimate"], r["low"], r["high"], r["verdict"], _band(r), r["target"])
+                    for r in part.to_dict("records")], bounds)
+                  for group, part in rows.groupby("group", sort=False)]
+        png = _panel_grid(panels, columns=min(CELL_LIST_COLUMNS, len(panels)), shared_x=True, shared_rows=True)
         figures.append((f"{folder_name(f'{base}-{claim}')}.png", png,
                         f"{first['text']}: the estimate in each cell with its 95% interval, coloured by its verdict; "
                         f"green: the values the claim allows; dark tick: the target."))

@@ -306,3 +306,32 @@ def test_a_study_with_capped_games_counts_them_and_labels_its_findings(studies, 
     uncapped = Study(*studies["take_the_throne"][0], "core")
     assert capped_count(uncapped)[0] == 0
     assert not any("stopped by the cap" in item["detail"] for item in finding_items([uncapped]))
+
+
+def test_a_long_report_is_an_overview_and_a_page_per_part(studies, tmp_path, monkeypatch):
+    """Over MAX_STUDIES_PER_PAGE studies, a page per part (Game.report_part: by default the player
+    count): the overview's findings and contents link into the part pages, each part links back and
+    has its own findings, linked to its own sections."""
+    monkeypatch.setattr("balance.report.MAX_STUDIES_PER_PAGE", 1)
+    overview = tmp_path / "report.html"
+    write_report(studies["take_the_throne"], overview)  # core_4p and two_player
+    parts = [tmp_path / "report_4_players.html", tmp_path / "report_2_players.html"]  # in the game's mode order
+    text = overview.read_text(encoding="utf-8")
+    table = text[text.index('id="parts"'):]
+    assert re.findall(r'<a href="(report_[^"#]+)">', table) == [p.name for p in parts]
+    assert ("id", "studies") not in parse(overview).order
+    links = re.findall(r'<li><a href="([^"#]+)#([^"]+)">', text[text.index('id="findings"'):])
+    assert {page for page, _ in links} == {p.name for p in parts}
+    for page, anchor in links:
+        assert ("id", anchor) in parse(tmp_path / page).order
+    for part in parts:
+        page = part.read_text(encoding="utf-8")
+        assert 'href="report.html"' in page and 'id="findings"' in page
+        sections = [a for kind, a in parse(part).order if kind == "id" and a.startswith("take_the_throne-")]
+        assert len(sections) == 1 and f'<a href="#{sections[0]}">' in page
+        assert part.with_suffix(".md").exists() and any(part.with_name(part.stem + "_files").glob("*.png"))
+
+
+def test_a_report_of_few_studies_stays_one_page(studies, tmp_path):
+    write_report(studies["take_the_throne"], tmp_path / "report.html")
+    assert [p.name for p in tmp_path.glob("*.html")] == ["report.html"]

@@ -1,7 +1,8 @@
 """The committed pages are what the code makes: regenerated at a tiny game count into a temporary
 folder by tools/regenerate_reports.py (the one command that makes them all), a report has the same
-sections (heading anchors) and the same claims in its Findings block as the committed page. The
-figures differ (other game counts); the structure may not."""
+pages (the overview and its parts, report_*.html), each with the same sections (heading anchors) and
+the same claims in its Findings block as the committed page. The figures differ (other game
+counts); the structure may not."""
 
 import re
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FINDING = re.compile(r'<li><a href="#[^"]*">([^<]+)</a>:')
+FINDING = re.compile(r'<li><a href="[^"]*">([^<]+)</a>:')  # a finding links to its study, here or on a part page
 ANCHOR = re.compile(r'<h[1-4] id="([^"]+)"')
 
 
@@ -25,7 +26,12 @@ def structure(page: Path) -> tuple[list[str], list[str]]:
 def test_a_committed_report_has_the_sections_and_claims_the_code_makes(game, tmp_path):
     subprocess.run([sys.executable, str(ROOT / "tools" / "regenerate_reports.py"), "--only", game, "--file",
                     "report.html", "--games", "40", "--out", str(tmp_path)], check=True, capture_output=True)
-    made = structure(tmp_path / game / "report.html")
-    committed = structure(ROOT / "reports" / game / "report.html")
-    assert made[0] and made == committed
+    made = {page.name: structure(page) for page in report_pages(tmp_path / game)}
+    committed = {page.name: structure(page) for page in report_pages(ROOT / "reports" / game)}
+    assert made["report.html"][0] and made == committed
+
+
+def report_pages(folder: Path) -> list[Path]:
+    """The balance report's pages in ``folder``: report.html and its parts."""
+    return [folder / "report.html", *sorted(folder.glob("report_*.html"))]
     assert (tmp_path / "index.html").exists()

@@ -12,8 +12,8 @@ from balance.engine.game import Action, AdvantageView, Game, Quantity, ReportVie
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings.options import (
-    FAMILY, FIXED_SIGNATURE_KEYS, LADDER, MODES, OPTIONS, POLICIES, SIGNATURE_MODES, TEAM_MODES, action_menu,
-    assumed_card_texts, config_row)
+    FAMILY, FIXED_SIGNATURE_KEYS, LADDER, MODES, OPTIONS, POLICIES, REPORT_PARTS, SIGNATURE_MODES, TEAM_MODES,
+    action_menu, assumed_card_texts, config_row)
 from balance.games.imposter_kings.positions import INDEX_PHASES, action_name
 
 MAX_ROUNDS = 24  # rows per match: Quickplay needs at least 7 rounds to reach 7 points
@@ -269,6 +269,9 @@ class ImposterKings(Game):
         return ReportView(headline=(("first_player_win", ""), ("chooser_goes_first", ""), ("chooser_win", "")),
                           group_names={"seat": seats, "first": went, "chooser_first": went}, match_word="match",
                           cap="rounds per match", lengths=("plies",), advantage=advantage)
+
+    def report_part(self, setup: Setup) -> str:
+        return REPORT_PARTS[setup.mode]
 
 
 def describe_action(phase: int, action: int) -> str:

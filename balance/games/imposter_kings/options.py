@@ -69,6 +69,15 @@ MODES = {
         "Army; the King facets as in Cutthroat Mercenaries), Successors (and Squires) (partners see each other's), the Trade, Dungeon, no mulligans; the first knock-out "
         "loses the round; the winning team scores 1 + 1 per face-up King of the team."),
 }
+# The long report's parts (balance.report): each family of modes a page of its own, small enough to read.
+LEARNING, FRAGMENTS = "Quickplay and learning steps", "Fragments of Nersetti"
+REPORT_PARTS = {"quickplay": LEARNING, "assassin_step": LEARNING, "kings_hand_step": LEARNING,
+                "full": "Full 2-player game", "immortal_step": f"{FRAGMENTS}, Immortal and Army steps",
+                "army_step": f"{FRAGMENTS}, Immortal and Army steps",
+                "signature_step": f"{FRAGMENTS}, Signature step and full rules",
+                "fon": f"{FRAGMENTS}, Signature step and full rules", "cutthroat": "Cutthroat, 3 players",
+                "two_v_two": "2v2, 4 players", "cutthroat_mercenaries": "Mercenaries, 3 and 4 players",
+                "two_v_two_mercenaries": "Mercenaries, 3 and 4 players"}
 MODE_DECKS = {"full": L.FULL_DECK, "quickplay": L.QUICKPLAY_DECK, "assassin_step": L.ASSASSIN_STEP_DECK,
               "kings_hand_step": L.KINGS_HAND_STEP_DECK, "cutthroat": L.CUTTHROAT_DECK,
               "two_v_two": L.TWO_V_TWO_DECK, "immortal_step": L.IMMORTAL_STEP_DECK,

@@ -208,5 +208,13 @@ class ThronDerLuegen(Game):
                           group_names={"seat": SEAT_WORDS, "position": {"0": "begins the round"}},
                           match_word="match", cap="rounds per match", lengths=("turns",))
 
+    def report_part(self, setup: Setup) -> str:
+        """The report's pages by question: the game at every player count, each other deck, a seat
+        playing otherwise than the field (the End-card threshold)."""
+        if not setup.identical_players:
+            return "One seat against the field"
+        deck = setup.options["deck"]
+        return "The default deck, 3 to 6 players" if deck == "default" else f"The deck {deck}"
+
 
 GAME = ThronDerLuegen()
