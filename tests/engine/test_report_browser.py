@@ -56,6 +56,8 @@ KNOWN = {
     "dethroned/robust.html": "made before the templates; not yet regenerated (2 h of search players)",
     "imposter_kings/report.html": "made before the templates; to be split by mode family (122,640 px)",
     "thron_der_luegen/robust.html": "made before the templates (claims x members table); not yet regenerated",
+    "throne_arcade/report.html": "3.7 MB (7,400 px) with its seventh study (hand_start_4p) and the match-level "
+                                 "panels: each study's rates figure is 0.3 MB; needs pages by study (issue 29)",
     "thron_der_luegen/report.html": "3.1 MB and 31,600 px with its studies' figures folded: needs its own pages",
     "thron_der_luegen/readings.html": "19,700 px: a dot plot per scenario and claim, every cell a row",
 }
