@@ -22,6 +22,17 @@ from balance.games.throne_arcade.transcript import describe_events
 
 TRACE_ROWS = 50_000
 POINTS = 100.0  # shares against the fair 1/n are reported in percentage points
+
+
+def hand_start_label(hand: int, started: int) -> str:
+    """The seat frame's hand_start: a seat's hand size and whether it started, "4 cards, started"."""
+    return f"{hand} card{'s' if hand != 1 else ''}, {'started' if started else 'not starting'}"
+
+
+def hand_start_labels(hand: np.ndarray, started: np.ndarray) -> np.ndarray:
+    codes = 2 * hand + started
+    names = {c: hand_start_label(c // 2, c % 2) for c in np.unique(codes).tolist()}
+    return np.array([names[c] for c in codes.tolist()], dtype=object)
 FACE_WORDS = {name.lower(): name for name in L.FACE_NAMES}
 
 
@@ -97,8 +108,21 @@ class ThroneArcade(Game):
                  "match_capped_last", denominator="last_round"),
         Quantity("round_loss", "P(a seat loses the round), rounds it played", "rate", "lost", table="seats",
                  by=("policy", "seat", "started", "hand")),
-        Quantity("match_win", "P(a seat wins the match), one count per seat and match", "ratio", "match_won",
-                 table="seats", denominator="seat_last_round", by=("policy", "seat")),
+        # hand size against the start: the starter of every round after the first is the last round's
+        # loser, dealt a card less per round lost, so the two come together; in full-table rounds (fair
+        # share 1/players throughout) each is measured with the other held fixed (hand_start: both)
+        Quantity("round_loss_full", "P(a seat loses a round with every player of the match still in) (fair: "
+                 "1/players), by its hand size and whether it started the round", "ratio", "lost_full",
+                 table="seats", denominator="full", by=("hand_start", "hand", "started")),
+        Quantity("match_win", "P(a seat wins the match), one count per seat and decided match (a capped match is "
+                 "the cap's: match_capped)", "ratio", "match_won", table="seats", denominator="seat_match",
+                 by=("policy", "seat", "lost_round1", "started_round1")),
+        Quantity("match_edge", "percentage points by which a seat wins more decided matches than the fair "
+                 "1/players, one count per seat and match (negative: below its fair share)", "ratio",
+                 "match_edge", table="seats", denominator="seat_match", by=("seat", "lost_round1", "started_round1")),
+        Quantity("round1_loser_match_edge", "percentage points by which the loser of a match's first round wins "
+                 "it more often than the fair 1/players (negative: losing round 1 costs match wins)", "ratio",
+                 "round1_loser_edge", table="seats", denominator="round1_loser_match"),
         Quantity("plain_loses", "P(a seat dealt no special card loses the round)", "ratio", "lost_plain",
                  table="seats", denominator="plain", by=("alive", "hand")),
         *(Quantity(f"{kind}_holder_loses", f"P(a seat dealt {words} loses the round)", "ratio",
@@ -119,6 +143,22 @@ class ThroneArcade(Game):
         if not setup.max_length:  # the longest a match can be: every row is used, and reports show it
             setup.max_length = setup.options["start_hand"] * setup.players
         setup.extra["_kernel_options"] = self.kernel_options(setup, faces)
+
+    def parse_extra(self, raw: dict, setup: Setup, key: str) -> None:
+        """``[hand_start]`` (no keys): the study of hand size against the start, computed by
+        balance.studies.hand_start beside the scenario's claims."""
+        prefix = f"{key}." if key else ""
+        for name in raw:
+            if name != "hand_start":
+                raise SetupError(f"{prefix}{name}", f"{self.name} takes no such key (known: hand_start)")
+        if "hand_start" not in raw:
+            return
+        table = raw["hand_start"]
+        if not isinstance(table, dict):
+            raise SetupError(f"{prefix}hand_start", "expected a table ([hand_start])")
+        if table:
+            raise SetupError(f"{prefix}hand_start.{next(iter(table))}", "unknown key ([hand_start] takes none)")
+        setup.extra["hand_start"] = True
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         return []  # the deck is the option "deck", marked assumed
@@ -213,6 +253,9 @@ class ThroneArcade(Game):
         """One row per seat in the game of every round played to a loser (a capped round has none)."""
         labels = np.array([s.label for s in setup.seats], dtype=object)
         played = games[games["capped"] == 0]
+        first = games[games["row"] == 0].set_index("game")
+        first_loser = first["loser"]  # NOBODY (-1) where round 1 was capped
+        first_starter = first["starter"]
         parts = []
         for seat in range(setup.players):
             rows = played[played[f"hand_{seat}"] > 0]
@@ -222,13 +265,23 @@ class ThroneArcade(Game):
             # the seat's last round of the match (the one that eliminated it, or the match's last): one
             # row per seat and match carries the seat's match result
             last = (rows.groupby("game")["row"].transform("max") == rows["row"]).to_numpy().astype(int)
+            match = last * (rows["match_winner"].to_numpy() >= 0)  # decided matches only: a capped one is the cap's
+            games_of = rows["game"].to_numpy()
+            lost_first = (first_loser.reindex(games_of).to_numpy() == seat).astype(int)
+            started = (rows["starter"].to_numpy() == seat).astype(int)
+            hand = rows[f"hand_{seat}"].to_numpy()
+            full = (rows["alive"].to_numpy() == rows["players"].to_numpy()).astype(int)
+            match_won = (rows["match_winner"].to_numpy() == seat).astype(int) * match
+            edge = POINTS * (match_won - match / setup.players)
             part = {
                 "game": rows["game"].to_numpy(), "deal": rows["deal"].to_numpy(), "rotation": rotation,
                 "row": rows["row"].to_numpy(), "seat": seat, "policy": labels[slot_at_seat(seat, rotation,
                                                                                            setup.players)],
-                "lost": lost, "won": 1 - lost, "started": (rows["starter"].to_numpy() == seat).astype(int),
-                "hand": rows[f"hand_{seat}"].to_numpy(), "alive": rows["alive"].to_numpy(),
-                "match_won": (rows["match_winner"].to_numpy() == seat).astype(int) * last, "seat_last_round": last,
+                "lost": lost, "won": 1 - lost, "started": started, "hand": hand, "alive": rows["alive"].to_numpy(),
+                "full": full, "lost_full": lost * full, "hand_start": hand_start_labels(hand, started),
+                "match_won": match_won, "seat_last_round": last, "seat_match": match, "match_edge": edge,
+                "lost_round1": lost_first, "started_round1": (first_starter.reindex(games_of).to_numpy() == seat)
+                .astype(int), "round1_loser_match": match * lost_first, "round1_loser_edge": edge * lost_first,
             }
             plain = np.ones(len(rows), dtype=int)
             for kind, name in enumerate(L.SPECIAL_KINDS):
@@ -279,8 +332,11 @@ class ThroneArcade(Game):
         return "rounds" if setup.max_length == 1 else "matches"
 
     def report_view(self, setup: Setup) -> ReportView:
-        return ReportView(headline=(("starter_edge_full", ""), ("catch_up_full", ""), ("match_rounds", "")),
-                          group_names={"started": {"0": "did not start", "1": "started the round"}},
+        return ReportView(headline=(("starter_edge_full", ""), ("catch_up_full", ""),
+                                    ("round1_loser_match_edge", ""), ("match_rounds", "")),
+                          group_names={"started": {"0": "did not start", "1": "started the round"},
+                                       "lost_round1": {"0": "got out of round 1 (did not lose it)", "1": "lost round 1"},
+                                       "started_round1": {"0": "did not start round 1", "1": "started round 1"}},
                           match_word="match", cap="rounds per match", lengths=("turns",))
 
 
