@@ -9,6 +9,7 @@ import pandas as pd
 
 from balance.engine.config import Config
 from balance.engine.game import Action, AdvantageView, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.ismcts import skill_rungs
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings.options import (
@@ -47,6 +48,7 @@ class ImposterKings(Game):
     cap_quantity = "capped"
     family = FAMILY
     ladder = LADDER
+    skill = skill_rungs()
     columns = L.COLUMNS
     default_max_length = MAX_ROUNDS
     length_column = "plies"

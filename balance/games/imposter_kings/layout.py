@@ -87,6 +87,8 @@ State layout (offsets are the named constants below; p, o = seats 0..3, t = card
                             the k-th card of the shuffled draft deck (hidden: shuffled at the match's start)
   KING_FACET + p            Step 4, match-long: p's King (FACET_BASE, FACET_TACTICIAN, FACET_LEADER; public),
                             chosen in the Mustering Phase and kept until p chooses another
+  SEATS_IN_PLAY, TEAM_PLAY  the setup's seat count and 1 in 2v2 (copied from the configuration row at each
+                            deal), for what reads the record alone: the tree search's value of a world
   KNOWN_CONDEMNED + (o*PLAYERS + p)*TYPES + t   cards of type t that o (not p) knows lie Condemned face down in front
                             of p: the Nakturn's user with 3-4 players saw the card it Condemned
   KNOWN_REMOVED + o*TYPES + t   cards of type t that o knows are among the cards removed face down (such a known
@@ -410,7 +412,9 @@ DRAFT_FIRST = DRAFT + TYPES
 DRAFT_PICKS = DRAFT_FIRST + 1
 DRAFT_DECK = DRAFT_PICKS + 1
 KING_FACET = DRAFT_DECK + TYPES
-STATE_SIZE = KING_FACET + PLAYERS
+SEATS_IN_PLAY = KING_FACET + PLAYERS
+TEAM_PLAY = SEATS_IN_PLAY + 1
+STATE_SIZE = TEAM_PLAY + 1
 
 # The round-level part (everything before TRUE_KING) is reset by each deal.
 ROUND_FIELDS = TRUE_KING

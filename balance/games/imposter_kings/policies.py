@@ -1,4 +1,5 @@
-"""Compiled policies of The Imposter Kings: the ladder random < greedy < heuristic < search.
+"""Compiled policies of The Imposter Kings: the ladder random < greedy < heuristic < search, and the
+engine's tree search (balance.engine.ismcts) on the rules' own steps.
 
 Every decision of a round is posed first (``rules.pose_pending``: the decision header's D_CHOICES
 holds the legal answers less what the seat's restriction forbids, or only what it prefers) and
@@ -25,9 +26,9 @@ names with the Nakturn a card it holds that the guesser does not know of (the ra
 hold it" when it thinks that at least even odds, Condemns the guesser's best card, and scores the
 Nakturn, Conspiracist and Exile by their prospects (a Disgraced card; cards left to gain the +1; the
 opponents' reactions the Mute silences).
-The search policy samples every hidden element (the unseen cards and
-the Princess owner's pending pick) from exactly that view, so its decision is a function of the
-view and its stream alone.
+The search policies sample every hidden element (the unseen cards and
+the Princess owner's pending pick) from exactly that view, so their decisions are functions of the
+view and the stream alone.
 
 The heuristic's per-decision helpers with one caller compile inline into it (see ``rules``), but
 heuristic_pick (the decisions besides the turn's card) and cutthroat_pick (those only 3 or 4 players
@@ -39,9 +40,11 @@ import numpy as np
 
 from balance.engine.config import as_config, row_of
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
+from balance.engine.ismcts import I_OPPONENTS, ismcts_answer
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
+from balance.engine.step import no_search, play
 from balance.games.imposter_kings.layout import (
     BASE_TYPES, CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
     PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE, PICK_SWAP_TAKE,
@@ -51,7 +54,7 @@ from balance.games.imposter_kings.layout import (
     OUT, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE, PH_ASSASSIN, PH_DIRECTION, PH_EXECUTIONER, PH_FIRST,
     PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND,
     PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PICK_CARD, PH_PICK_PLAYER, PH_PRINCESS, PH_PRINCESS_OPP,
-    PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
+    PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER, SEATS_IN_PLAY, TEAM_PLAY, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
     PH_SOLDIER_NAME, PH_SPY, PH_SUCCESSOR, PH_TURN, PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START,
     PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM, PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE,
     PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POOL, QUEEN, REMOVED, REVEALED,
@@ -77,6 +80,7 @@ RANDOM = POLICY_RANDOM
 GREEDY = 1
 HEURISTIC = 2
 SEARCH = 3
+ISMCTS = 4  # the engine's tree search (``ismcts_policies``: ismcts and its budget presets)
 
 # Heuristic weights (their order in the policy's parameter row; defaults in options.py).
 W_LOW_CARD = 0        # cost of spending a card, per point of its value / 9
@@ -103,6 +107,7 @@ RANDOM_MUSTER_DEFAULT = 0.25  # see options.py
 # Search parameters.
 S_ROLLOUTS = 0        # determinized rollouts per legal action
 S_INNER = 1           # inner policy of the rollouts: 1 greedy, 2 heuristic
+I_FACET = I_OPPONENTS + 1  # the tree search's parameter after the engine's: the King it chooses while mustering
 
 MAX_VALUE = 9.0
 MAX_BASE = 9
@@ -152,7 +157,9 @@ FS_TOTALS = 1     # float scratch: the search's sums per action
 FS_BEAT = 2       # float scratch: chance the opponent can beat each value
 FS_WEIGHTS = 3    # float scratch: HEURISTIC_DEFAULTS, the search's inner heuristic (copied by the buffers'
                   # allocator: a writable row types like a seat's parameter row, so the heuristic compiles once)
-FSCRATCH_ROWS = 4
+FS_TREE_WEIGHTS = 4  # float scratch: the tree search's own heuristic (its decisions outside the search): the
+                     # defaults but the King it musters (``I_FACET``)
+FSCRATCH_ROWS = 5
 BEAT_VALUES = 11  # Throne values 0..10 (a Soldier with its bonus is 7; a Warlord 9)
 FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 
@@ -1269,11 +1276,12 @@ def pose_in_rollout(work, cfg, me, restrict):
 
 
 @kernel
-def side_scores(s, cfg, me):
+def side_scores(s, me):
     """(``me``'s side's match score, the other sides' summed score, how many other sides): a side
-    is a seat, in 2v2 a team."""
-    sides = SIDES if cfg[CFG_TEAMS] else cfg[CFG_PLAYERS]
-    mine = side_of(cfg, me)
+    is a seat, in 2v2 a team (read from the record, which the tree search's value needs)."""
+    teams = s[TEAM_PLAY] == 1
+    sides = SIDES if teams else s[SEATS_IN_PLAY]
+    mine = me & 1 if teams else me  # rules.side_of
     others = 0
     for side in range(sides):
         if side != mine:
@@ -1287,7 +1295,7 @@ def rollout_value(work, cfg, me, action, restrict, actions, inner, w, stream, od
     ``me``'s side: the points the rules gave its side less the other sides' mean (2 players and
     2v2: +points won or -points lost; Cutthroat: second place's point counts, and so do the points
     an opponent takes). 0 if a mulligan calls for a new deal (the rollout cannot see that deal)."""
-    mine_before, others_before, n_others = side_scores(work, cfg, me)
+    mine_before, others_before, n_others = side_scores(work, me)
     apply_action(work, cfg, action)
     while work[PHASE] != PH_ROUND_OVER and work[PHASE] != PH_REDEAL:
         n = answers(pose_in_rollout(work, cfg, me, restrict), actions)
@@ -1295,7 +1303,7 @@ def rollout_value(work, cfg, me, action, restrict, actions, inner, w, stream, od
         apply_action(work, cfg, actions[i])
     if work[PHASE] == PH_REDEAL or work[WINNER] < 0:
         return 0.0
-    mine, others, _ = side_scores(work, cfg, me)
+    mine, others, _ = side_scores(work, me)
     return (mine - mine_before) - (others - others_before) / n_others
 
 
@@ -1358,12 +1366,83 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
                          fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
 
 
+# ---- the tree search (balance.engine.ismcts) on the rules' steps ---------------------------------
+# The engine's step verbs over these rules. ``table`` is (the configuration row, the kernels' cfg):
+# ``sample_world`` takes the row, as the flat search's does; the steps take the cfg, so a batch of
+# the base 2-player modes searches on its specialized kernels. Applying an answer runs the rules on
+# to the next decision, so ``tree_advance`` has nothing left to do. The search plays a round: it is
+# over at the round's end, or at a mulligan's new deal (which no seat can foresee).
+@kernel(inline="always")
+def tree_advance(world, table):
+    """The rules already stopped at the next decision (``apply_action``)."""
+
+
+@kernel(inline="always")
+def tree_over(world):
+    return world[PHASE] == PH_ROUND_OVER or world[PHASE] == PH_REDEAL
+
+
+@kernel(inline="always")
+def tree_pose(world, table, restrict):
+    pose_pending(world, table[1], restrict)
+
+
+@kernel(inline="always")
+def tree_apply(world, table, answer):
+    apply_action(world, table[1], answer)
+
+
+@kernel
+def rollout_policy(world, table, seat, code, params_row, rng, mind):
+    """A rollout player's answer (greedy or the heuristic with ``params_row``); ``mind`` is (the
+    answers' list, the float scratch)."""
+    actions, fscratch = mind
+    n = answers(world[D_CHOICES], actions)
+    if code == GREEDY:
+        return actions[greedy(world, table[1], actions, n, rng)]
+    return actions[heuristic(world, table[1], actions, n, params_row, rng, fscratch[FS_ODDS],
+                             fscratch[FS_BEAT, :BEAT_VALUES])]
+
+
+@kernel
+def tree_finish(world, table, rng, codes, params, restrict, mind):
+    """The round played out by the rollout players through the engine's loop."""
+    play(world, table, rng, codes, params, restrict, mind, tree_advance, tree_over, tree_pose, tree_apply,
+         rollout_policy, no_search)
+
+
+@kernel
+def tree_score(world, seat):
+    """A world's value for ``seat``'s side where its round ended: its match score less the other
+    sides' mean (the scores before are the same in every world, so this ranks answers as the flat
+    search's ``rollout_value`` does)."""
+    mine, others, n_others = side_scores(world, seat)
+    return mine - others / n_others
+
+
+@kernel
+def tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch, tree):
+    """The engine's tree search (SO-ISMCTS) at the decisions the flat search plays out (``searched``;
+    elsewhere the heuristic at its defaults but the King it musters, ``I_FACET``): worlds dealt by
+    ``sample_world``, rollouts by the heuristic at its defaults (or random: the policy's ``rollout``) to
+    the round's end. Returns the action."""
+    if not searched(s):
+        own = fscratch[FS_TREE_WEIGHTS, :HEURISTIC_PARAMS]
+        own[W_FACET] = params[I_FACET]
+        return actions[heuristic(s, cfg, actions, n, own, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
+    return ismcts_answer(s, (row_of(cfg), cfg), stream, cfg[CFG_PLAYERS], params, HEURISTIC,
+                         fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], restrict,
+                         (scratch[SCR_ACTIONS], fscratch), tree, scratch, tree_advance, tree_over, tree_pose,
+                         tree_apply, rollout_policy, sample_world, tree_finish, tree_score)
+
+
 # ---- the dispatcher --------------------------------------------------------------------------
 @kernel
-def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch):
+def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch, tree):
     """The action policy ``code`` takes at the posed decision (``rules.pose_pending`` has run):
     the forced answer, the random policy's draw, or the policy's pick among D_CHOICES, listed into
-    ``actions``. ``restrict`` (by seat) is read only by the search, for its own rollouts."""
+    ``actions``. ``restrict`` (by seat) is read only by the searches, for their own rollouts;
+    ``tree``: the tree search's buffers (``ismcts.ismcts_buffers``)."""
     if forced(s):
         return answer_of(s)
     if code == RANDOM:
@@ -1373,6 +1452,8 @@ def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch):
         i = greedy(s, cfg, actions, n, stream)
     elif code == HEURISTIC:
         i = heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
-    else:
+    elif code == SEARCH:
         return search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
+    else:
+        return tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch, tree)
     return actions[i]

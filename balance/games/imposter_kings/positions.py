@@ -40,9 +40,8 @@ from balance.engine.stepper import Run, Stepper
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.engine.rng import STREAM_SIZE, below, open_stream
-from balance.games.imposter_kings.match import POLICY_SALT, choose_signatures
-from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_WEIGHTS, HEURISTIC_DEFAULTS,
-                                                   HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH, choose, sample_world)
+from balance.games.imposter_kings.match import POLICY_SALT, choose_signatures, game_buffers
+from balance.games.imposter_kings.policies import choose, sample_world
 from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_row
 
 INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_PICK_COURT)
@@ -455,11 +454,7 @@ class Steps(Stepper):
         self.setup, self.players = setup, setup.players
         self.cfg = config_row(setup.mode, setup.options)
         self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
-        self.cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
-        self.actions = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
-        self.scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
-        self.fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
-        self.fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS] = HEURISTIC_DEFAULTS
+        _, self.cards, self.actions, self.scratch, self.fscratch, _, _, _, self.tree = game_buffers()
         self.no_trace = np.zeros((0, L.EVENT_WIDTH), dtype=np.int64)
 
     def start(self, seed: int, deal_index: int) -> Run:
@@ -475,7 +470,8 @@ class Steps(Stepper):
         R.open_signatures(s, cfg)
         if cfg[L.CFG_SIGNATURES] != L.SIG_NONE:
             choose_signatures(s, cfg, deals, moves, 0, self.codes, self.params, self.restrict, self.cards,
-                                self.actions, self.scratch, self.fscratch, self.no_trace, np.zeros(1, dtype=np.int64))
+                              self.actions, self.scratch, self.fscratch, self.tree, self.no_trace,
+                              np.zeros(1, dtype=np.int64))
         R.deal_round(s, cfg, deals, 0, self.cards)
         return Run(s, deals, (moves, every_card(s, cfg)))
 
@@ -496,7 +492,7 @@ class Steps(Stepper):
     def decide(self, run: Run) -> int:
         seat = run.seat
         return int(choose(run.state, self.cfg, self.codes[seat], self.params[seat], self.restrict, run.extra[0],
-                          self.actions, self.scratch, self.fscratch))
+                          self.actions, self.scratch, self.fscratch, self.tree))
 
     def apply(self, run: Run, answer: int) -> None:
         R.apply_action(run.state, self.cfg, answer)

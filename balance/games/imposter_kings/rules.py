@@ -32,7 +32,7 @@ from balance.engine.decision import pose
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import bit_index, random_bit, shuffle
 from balance.games.imposter_kings.layout import (
-    ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
+    ACCUSED, SEATS_IN_PLAY, TEAM_PLAY, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, ASSASSINATED, BASE_VALUE, CAPPED, CFG_DECK, CFG_DIRECTION,
     CFG_DUNGEON, CFG_FIRST_MODE, CFG_FIXED_ACCUSED, CFG_FULL_SCORING, CFG_HAND, CFG_HERALD_ANY, CFG_MULLIGANS, CFG_ARRIVAL_ABILITY, CFG_IMMORTAL_HAND, CFG_MYSTIC_IS_MUTE,
     IMMORTAL, IMMORTAL_COURT_VALUE, IMMORTAL_LOWERS, IMMORTAL_WEAKENS, STEADFAST, AEGIS, ARMY, ARMY_TAKEN, CFG_ARMY,
     EXHAUST, FLAG_OWNER_SHIFT, MUSTER_PAID, ARMY_PICK, ARMY_PICK_LEFT, ARMY_PICK_THEN, ARMY_PICK_TYPES,
@@ -2995,6 +2995,8 @@ def deal_round(s, cfg, stream, rotation, cards):
     the seats."""
     n_seats = cfg[CFG_PLAYERS]
     reset_round(s, n_seats)
+    s[SEATS_IN_PLAY] = n_seats
+    s[TEAM_PLAY] = cfg[CFG_TEAMS]
     for p in range(PLAYERS):
         s[SUCCESSOR + p] = -1
         s[DUNGEON + p] = -1
