@@ -43,6 +43,9 @@ def test_the_facet_parameter_chooses_its_king_first_while_mustering_then_musters
         pos.apply(king)
         assert pos.king(1) == king and pos.pick_for == "muster"
         assert heuristic(pos, params) != L.ACT_FLIP  # it has the King it wants
+        # a facet King is kept for the match ("place the new King over your current one"; no new King is
+        # the base one): the default, which wants the base King, chooses none rather than alternate facets
+        assert heuristic(pos, {}) != L.ACT_FLIP
     pos = deal()
     pos.apply("yes")
     assert heuristic(pos, {}) != L.ACT_FLIP  # the default keeps the base King

@@ -72,9 +72,12 @@ def test_the_tree_search_really_searches_and_sees_what_it_knows():
     assert differs_from_heuristic > 0 and changed_by_view > 0
 
 
-@pytest.mark.parametrize("mode, players", [("full", 2), ("cutthroat", 3), ("two_v_two", 4), ("army_step", 2)])
-def test_a_tree_search_seat_plays_matches_in_the_specialized_and_general_kernels(mode, players):
-    seats = [("ismcts", {"iterations": 8})] + [("heuristic", {})] * (players - 1)
+@pytest.mark.parametrize("mode, players, own", [("full", 2, {}), ("cutthroat", 3, {}), ("two_v_two", 4, {}),
+                                               ("army_step", 2, {}), ("fon", 2, {"facet": L.FACET_TACTICIAN})])
+def test_a_tree_search_seat_plays_matches_in_the_specialized_and_general_kernels(mode, players, own):
+    # fon: the searching seat musters the Master Tactician, so from round 2 on its rollouts' heuristic
+    # (which wants the base King) holds a facet King it did not choose; once, it flipped for ever
+    seats = [("ismcts", {"iterations": 8, **own})] + [("heuristic", {})] * (players - 1)
     setup = GAME.make_setup(mode, players, seats, max_length=2)
     rows = GAME.simulate(setup, 5, 0, 2)
     assert (rows[:, L.C_WINNER] >= 0).sum() >= 2  # rounds were played to a winner

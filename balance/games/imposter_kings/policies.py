@@ -558,7 +558,11 @@ def heuristic_pick(s, cfg, me, phase, odds, w):
                 return i
         return ACT_NO
     if phase == PH_PICK_CARD and s[PICK_FOR] == PICK_MUSTER and (s[D_CHOICES] & bit(ACT_FLIP)) != 0:
-        if s[KING_FACET + me] != wanted_king(w):  # choose the King first, then Recruit (muster_choice)
+        # Choose the King first, then Recruit (muster_choice). A facet King is kept for the match (no
+        # new King is the base one), so wanting the base King while holding a facet chooses none:
+        # flipping would alternate the two facets for ever (the rules allow as many as one likes).
+        want = wanted_king(w)
+        if want != FACET_BASE and s[KING_FACET + me] != want:
             return ACT_FLIP
     if phase == PH_KING or phase == PH_FACET_TAKE:
         return facet_pick(s, cfg, me, phase, w)
