@@ -24,13 +24,13 @@ from balance.games.imposter_kings.layout import (
     C_SCORE0, C_SCORE1, C_SCORE2, C_SECOND, C_WINNER, C_WINNER_FLIPPED, DECIDER, DIRECTION, EVENT_WIDTH, EV_ACTION,
     EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS,
     MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
-    POINTS, ROUND_FIELDS, SCORE, SECOND, SIDES, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
+    POINTS, ROUND_FIELDS, SCORE, SECOND, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
     CFG_SIGNATURES, C_SIGNATURES0, C_SIGNATURES1, SIGNATURES, SIG_NONE,
     C_KING0, C_KING1, KING_FACET,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, open_armies, open_signatures, legal_mask, partner_of, pose_pending, side_of,
-    start_signatures, throne_value, wrap_seat, zone_row, zone_types)
+    apply_action, deal_round, is_disgraced, open_armies, open_signatures, legal_mask, partner_of, pose_pending,
+    side_count, side_of, start_signatures, throne_value, wrap_seat, zone_row, zone_types)
 from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_TREE_WEIGHTS, FS_WEIGHTS,
                                                    HEURISTIC_DEFAULTS, HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH,
                                                    choose)
@@ -203,7 +203,7 @@ def match_winner_of(s, cfg):
     """The highest score wins the match; a tie goes to the final round's winner (rulebook). In 2v2
     the scores and the winner are the teams'."""
     best = -1
-    for q in range(SIDES if cfg[CFG_TEAMS] else cfg[CFG_PLAYERS]):
+    for q in range(side_count(cfg[CFG_TEAMS], cfg[CFG_PLAYERS])):
         if best < 0 or s[SCORE + q] > s[SCORE + best] or (s[SCORE + q] == s[SCORE + best] and q == s[WINNER]):
             best = q
     return best

@@ -60,7 +60,7 @@ from balance.games.imposter_kings.layout import (
     PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POOL, QUEEN, REMOVED, REVEALED,
     ACT_FOURTH, CFG_TEAMS, CURRENT, PARTNER_CARD, PEND_USER, PICK_PARTNER_CARD, PICK_PARTNER_TAKE, PICK_TRADE,
     ROYALTY, SOLDIER, STATE_SIZE, SUCCESSOR, TAKEN, TYPES, UNUSED, WINNER,
-    REMOVED_HIDDEN, SCORE, SIDES, FIRST, TRADE_TRY, ARMY, ARMY_TAKEN, PH_PICK_COURT, PICK_MUSTER,
+    REMOVED_HIDDEN, SCORE, FIRST, TRADE_TRY, ARMY, ARMY_TAKEN, PH_PICK_COURT, PICK_MUSTER,
     PICK_RECOMMISSION_EXHAUST, PICK_RECOMMISSION_RETURN, PICK_RECRUIT_COST, PICK_RECRUIT_TAKE, AEGIS, CFG_ARMY,
     CONSPIRACIST, EXILE, HERALD, IMMORTAL, NAKTURN, PEND_TARGET, PH_NAKTURN_GUESS, PICK_NAKTURN_CONDEMN,
     PICK_NAKTURN_GUESSER, PICK_NAKTURN_NAME, PICK_STRANGER_COPY, PRINCESS, REACT_WITH, SENTRY, SPY, STRANGER,
@@ -74,7 +74,7 @@ from balance.games.imposter_kings.rules import (
     answers, any_disgraced, apply_action, bid_total, bit, court_royalty, court_value, hand_count, hand_value,
     has_army, highest_revealed, in_mode, is_disgraced, is_opponent, known_condemned_row, known_row, legal_mask,
     next_seat, partner_of, pose_pending, sentry_target, tactician_matches, throne_is_royalty,
-    side_of, types_of, wrap_seat, zone_count, zone_row, zone_types)
+    side_count, side_of, team_side, types_of, wrap_seat, zone_count, zone_row, zone_types)
 
 RANDOM = POLICY_RANDOM
 GREEDY = 1
@@ -1284,8 +1284,8 @@ def side_scores(s, me):
     """(``me``'s side's match score, the other sides' summed score, how many other sides): a side
     is a seat, in 2v2 a team (read from the record, which the tree search's value needs)."""
     teams = s[TEAM_PLAY] == 1
-    sides = SIDES if teams else s[SEATS_IN_PLAY]
-    mine = me & 1 if teams else me  # rules.side_of
+    sides = side_count(teams, s[SEATS_IN_PLAY])
+    mine = team_side(teams, me)
     others = 0
     for side in range(sides):
         if side != mine:

@@ -173,7 +173,7 @@ class Position:
         s[L.CHOOSER] = -1
         s[L.FIRST] = turn
         s[L.CURRENT] = turn
-        sides = L.SIDES if cfg[L.CFG_TEAMS] else players
+        sides = R.side_count(cfg[L.CFG_TEAMS], players)
         s[L.SCORE:L.SCORE + sides] = scores or (0,) * sides
         s[L.TRUE_KING] = true_king
         R.reveal_leaders(s, cfg)

@@ -505,9 +505,21 @@ def next_seat(s, cfg, p):
 
 
 @kernel(inline="always")
+def team_side(teams, p):
+    """p's side: with ``teams`` (2v2) its team (partners opposite, seat p's team is p % 2), else p itself."""
+    return p & 1 if teams else p
+
+
+@kernel(inline="always")
+def side_count(teams, players):
+    """How many sides score: 2v2's two teams, else every seat."""
+    return SIDES if teams else players
+
+
+@kernel(inline="always")
 def side_of(cfg, p):
-    """p's side: its team in 2v2 (partners opposite, seat p's team is p % 2), else p itself."""
-    return p & 1 if cfg[CFG_TEAMS] else p
+    """p's side in the setup ``cfg`` (``team_side``)."""
+    return team_side(cfg[CFG_TEAMS], p)
 
 
 @kernel(inline="always")
