@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Analysis
-from balance.games.throne_arcade.game import POINTS, hand_start_label
+from balance.games.throne_arcade.game import POINTS, cards, hand_start_label
 from balance.stats import paired_difference, ratio_estimate
 
 
@@ -24,8 +24,11 @@ def _sums(seats: pd.DataFrame, code: str, deals: pd.Index) -> tuple[np.ndarray, 
     return sums["lost_full"].to_numpy(float), sums["full"].to_numpy(float)
 
 
-def _interval(est) -> str:
-    return f"[{POINTS * est.low:+.1f}, {POINTS * est.high:+.1f}]"
+def _row(effect: str, held: str, est, seat_rounds: str) -> dict:
+    """A result row: the effect in points of round-loss rate with its 95% interval."""
+    return {"effect": effect, "held fixed": held, "points": f"{POINTS * est.estimate:+.1f}",
+            "95% interval": f"[{POINTS * est.low:+.1f}, {POINTS * est.high:+.1f}]", "seat-rounds": seat_rounds,
+            "deals": f"{est.clusters:,}"}
 
 
 def contrasts(seats: pd.DataFrame, start_hand: int, players: int) -> pd.DataFrame:
@@ -41,24 +44,18 @@ def contrasts(seats: pd.DataFrame, start_hand: int, players: int) -> pd.DataFram
         yb, xb = _sums(seats, b, deals)
         if xa.sum() == 0 or xb.sum() == 0:
             return
-        est = paired_difference((ya, xa), (yb, xb))
-        rows.append({"effect": what, "held fixed": held, "points": f"{POINTS * est.estimate:+.1f}",
-                     "95% interval": _interval(est), "seat-rounds": f"{int(xa.sum()):,} vs {int(xb.sum()):,}",
-                     "deals": f"{est.clusters:,}"})
+        rows.append(_row(what, held, paired_difference((ya, xa), (yb, xb)), f"{int(xa.sum()):,} vs {int(xb.sum()):,}"))
 
     for hand in range(1, start_hand):
-        add("the start", f"{hand} card{'s' if hand > 1 else ''}", hand_start_label(hand, 0),
-            hand_start_label(hand, 1))
+        add("the start", cards(hand), hand_start_label(hand, 0), hand_start_label(hand, 1))
     full = hand_start_label(start_hand, 1)
     y, x = _sums(seats, full, deals)
     if x.sum():
-        est = ratio_estimate(x / players - y, x, deals.to_numpy())
-        rows.append({"effect": "the start (round 1: every hand full, starter at random)",
-                     "held fixed": f"{start_hand} cards", "points": f"{POINTS * est.estimate:+.1f}",
-                     "95% interval": _interval(est), "seat-rounds": f"{int(x.sum()):,} vs the fair 1/{players}",
-                     "deals": f"{est.clusters:,}"})
+        rows.append(_row("the start (round 1: every hand full, starter at random)", cards(start_hand),
+                         ratio_estimate(x / players - y, x, deals.to_numpy()),
+                         f"{int(x.sum()):,} vs the fair 1/{players}"))
     for hand in range(start_hand - 1, 0, -1):
-        add(f"{start_hand - hand} card{'s' if start_hand - hand > 1 else ''} less ({hand} instead of {start_hand})",
+        add(f"{cards(start_hand - hand)} less ({hand} instead of {start_hand})",
             "not starting", hand_start_label(start_hand, 0), hand_start_label(hand, 0))
     return pd.DataFrame(rows)
 

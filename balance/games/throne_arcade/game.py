@@ -22,18 +22,23 @@ from balance.games.throne_arcade.transcript import describe_events
 
 TRACE_ROWS = 50_000
 POINTS = 100.0  # shares against the fair 1/n are reported in percentage points
+FACE_WORDS = {name.lower(): name for name in L.FACE_NAMES}
+
+
+def cards(n: int) -> str:
+    """"1 card", "4 cards"."""
+    return f"{n} card{'s' if n != 1 else ''}"
 
 
 def hand_start_label(hand: int, started: int) -> str:
     """The seat frame's hand_start: a seat's hand size and whether it started, "4 cards, started"."""
-    return f"{hand} card{'s' if hand != 1 else ''}, {'started' if started else 'not starting'}"
+    return f"{cards(hand)}, {'started' if started else 'not starting'}"
 
 
 def hand_start_labels(hand: np.ndarray, started: np.ndarray) -> np.ndarray:
     codes = 2 * hand + started
     names = {c: hand_start_label(c // 2, c % 2) for c in np.unique(codes).tolist()}
     return np.array([names[c] for c in codes.tolist()], dtype=object)
-FACE_WORDS = {name.lower(): name for name in L.FACE_NAMES}
 
 
 def deck_faces(names, key: str) -> list[int]:
