@@ -48,6 +48,7 @@ TEMPLATE_ENV.filters["href"] = lambda target: target if ".html" in target else f
 MARKDOWN_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=False,
                            undefined=StrictUndefined, keep_trailing_newline=True)
 MARKDOWN_ENV.filters["md_cell"] = lambda text: str(text).replace("|", "\\|").replace("\n", "<br>")
+MARKDOWN_ENV.filters["md_page"] = lambda target: target.replace(".html", ".md", 1)  # a page's Markdown copy
 
 CSS = (TEMPLATES / "report.css").read_text(encoding="utf-8")  # the pages' style sheet (templates/)
 
@@ -1376,11 +1377,16 @@ def _studies_sections(page: Page, studies: list[Study]) -> None:
         _study_section(page, s)
 
 
+def _report_page(studies: list[Study], output: Path) -> Page:
+    """The report's own page (not a part's), titled by its games."""
+    titles = _titles(studies)
+    return open_page(output.with_name(output.stem + "_files"), f"balance report: {titles}",
+                     f"{titles}: balance report")
+
+
 def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame]) -> Page:
     """The whole report on one page: findings, every game's figures and studies, the study sections."""
-    titles = _titles(studies)
-    page = open_page(output.with_name(output.stem + "_files"), f"balance report: {titles}",
-                     f"{titles}: balance report")
+    page = _report_page(studies, output)
     _findings_and_summary(page, studies)
     for name, group in _by_game(studies).items():
         _game_figures(page, name, group, matrices)
@@ -1392,11 +1398,9 @@ def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame]) 
 def _overview_page(studies: list[Study], parts: list[Part], output: Path, matrices: list[pd.DataFrame]) -> Page:
     """A split report's first page: every claim's finding (linked to its part page), every game's
     figures, and the parts with their verdicts."""
-    titles = _titles(studies)
     page_of = {s.anchor: part.file for part in parts for s in part.studies}
     linked = [replace(s, page=page_of[s.anchor]) for s in studies]
-    page = open_page(output.with_name(output.stem + "_files"), f"balance report: {titles}",
-                     f"{titles}: balance report")
+    page = _report_page(studies, output)
     _findings_and_summary(page, linked, ("Parts", "parts", [(p.title, p.file) for p in parts]))
     for name, group in _by_game(linked).items():
         _game_figures(page, name, group, matrices)
@@ -1416,8 +1420,8 @@ def _part_page(part: Part, output: Path) -> Page:
     page = open_page(output.with_name(Path(part.file).stem + "_files"), f"balance report: {titles}, {part.title}",
                      f"{titles}: {part.title}")
     back = f"Part of the balance report of {titles}: every part's findings and the summary figures are in the"
-    page.text(f"{back} overview ({output.name}).", f'{html.escape(back)} <a href="{html.escape(output.name)}">'
-                                                   f"overview</a>.", css="note")
+    page.text(f"{back} [overview]({output.with_suffix('.md').name}).",
+              f'{html.escape(back)} <a href="{html.escape(output.name)}">overview</a>.', css="note")
     _findings_and_summary(page, part.studies)
     for name, group in _by_game(part.studies).items():
         page.heading(3, group[0].game.title, f"game-{name}")

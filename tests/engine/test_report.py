@@ -330,6 +330,10 @@ def test_a_long_report_is_an_overview_and_a_page_per_part(studies, tmp_path, mon
         sections = [a for kind, a in parse(part).order if kind == "id" and a.startswith("take_the_throne-")]
         assert len(sections) == 1 and f'<a href="#{sections[0]}">' in page
         assert part.with_suffix(".md").exists() and any(part.with_name(part.stem + "_files").glob("*.png"))
+        assert "[overview](report.md)" in part.with_suffix(".md").read_text(encoding="utf-8")
+    markdown = overview.with_suffix(".md").read_text(encoding="utf-8")  # the Markdown copies link likewise
+    assert re.findall(r"\[[^]]+\]\((report_[^)#]+)\)", markdown[markdown.index("## Parts"):]) == \
+        [p.with_suffix(".md").name for p in parts]
 
 
 def test_a_report_of_few_studies_stays_one_page(studies, tmp_path):
