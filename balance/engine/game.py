@@ -460,6 +460,24 @@ class Game:
             name = next(iter(raw))
             raise SetupError(f"{key}.{name}" if key else name, f"unknown scenario key for {self.name}")
 
+    def study_table(self, raw: dict[str, Any], key: str, name: str, known: tuple[str, ...] = ()) -> dict | None:
+        """For a ``parse_extra`` that takes one study's table ``[name]``: the table (keys among
+        ``known``), None if the scenario has none; any other key is bad input."""
+        prefix = f"{key}." if key else ""
+        for other in raw:
+            if other != name:
+                raise SetupError(f"{prefix}{other}", f"{self.name} takes no such key (known: {name})")
+        if name not in raw:
+            return None
+        table = raw[name]
+        if not isinstance(table, dict):
+            raise SetupError(f"{prefix}{name}", f"expected a table ([{name}])")
+        for k in table:
+            if k not in known:
+                raise SetupError(f"{prefix}{name}.{k}", f"unknown key (known: {', '.join(known)})" if known
+                                 else f"unknown key ([{name}] takes none)")
+        return table
+
     def validate(self, setup: Setup) -> None:
         """Cross-checks that need the whole setup (player count per mode is checked already)."""
 

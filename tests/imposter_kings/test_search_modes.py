@@ -107,9 +107,13 @@ def two_v_two(spec):
     return pos
 
 
-@pytest.mark.parametrize("build, spec, moved", [(cutthroat, CUTTHROAT, CUTTHROAT_HIDDEN_MOVED),
-                                                 (two_v_two, TWO_V_TWO, TWO_V_TWO_HIDDEN_MOVED)],
-                         ids=["cutthroat", "two_v_two"])
+# positions of Cutthroat and 2v2, each with a copy that differs only in what the deciding seat cannot see
+VIEW_CASES = pytest.mark.parametrize("build, spec, moved", [(cutthroat, CUTTHROAT, CUTTHROAT_HIDDEN_MOVED),
+                                                            (two_v_two, TWO_V_TWO, TWO_V_TWO_HIDDEN_MOVED)],
+                                     ids=["cutthroat", "two_v_two"])
+
+
+@VIEW_CASES
 def test_the_search_decides_from_its_view_only(build, spec, moved):
     a, b = build(spec), build(moved)
     assert not np.array_equal(a.s, b.s)

@@ -10,8 +10,7 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings.policies import tree_score
 from balance.games.imposter_kings.positions import Position
-from tests.imposter_kings.test_search_modes import (CUTTHROAT, CUTTHROAT_HIDDEN_MOVED, TWO_V_TWO, TWO_V_TWO_HIDDEN_MOVED,
-                                                     cutthroat, search_pick, two_v_two)
+from tests.imposter_kings.test_search_modes import VIEW_CASES, search_pick
 from tests.imposter_kings.views import decisions
 
 T = L.TYPES
@@ -45,9 +44,7 @@ def test_a_world_is_worth_its_sides_score_less_the_other_sides_mean():
     assert [tree_score(teams, q) for q in range(4)] == [5, -5, 5, -5]
 
 
-@pytest.mark.parametrize("build, spec, moved", [(cutthroat, CUTTHROAT, CUTTHROAT_HIDDEN_MOVED),
-                                                 (two_v_two, TWO_V_TWO, TWO_V_TWO_HIDDEN_MOVED)],
-                         ids=["cutthroat", "two_v_two"])
+@VIEW_CASES
 def test_the_tree_search_decides_from_its_view_only(build, spec, moved):
     a, b = build(spec), build(moved)
     assert not np.array_equal(a.s, b.s)

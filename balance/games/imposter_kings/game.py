@@ -91,19 +91,10 @@ class ImposterKings(Game):
         """``[army_choice]``: the Army-choice study of a scenario whose Armies are dealt at random
         (``draws``: parametric draws behind its intervals, default ARMY_CHOICE_DRAWS), computed by
         balance.studies.army_choice."""
-        prefix = f"{key}." if key else ""
-        for name in raw:
-            if name != "army_choice":
-                raise SetupError(f"{prefix}{name}", f"{self.name} takes no such key (known: army_choice)")
-        if "army_choice" not in raw:
+        table = self.study_table(raw, key, "army_choice", ("draws",))
+        if table is None:
             return
-        where = f"{prefix}army_choice"
-        table = raw["army_choice"]
-        if not isinstance(table, dict):
-            raise SetupError(where, "expected a table ([army_choice])")
-        for name in table:
-            if name != "draws":
-                raise SetupError(f"{where}.{name}", "unknown key (known: draws)")
+        where = f"{key}.army_choice" if key else "army_choice"
         draws = table.get("draws", ARMY_CHOICE_DRAWS)
         if isinstance(draws, bool) or not isinstance(draws, int) or draws < ARMY_CHOICE_MIN_DRAWS:
             raise SetupError(f"{where}.draws", f"expected a whole number of at least {ARMY_CHOICE_MIN_DRAWS}, "

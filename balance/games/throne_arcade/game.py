@@ -152,18 +152,8 @@ class ThroneArcade(Game):
     def parse_extra(self, raw: dict, setup: Setup, key: str) -> None:
         """``[hand_start]`` (no keys): the study of hand size against the start, computed by
         balance.studies.hand_start beside the scenario's claims."""
-        prefix = f"{key}." if key else ""
-        for name in raw:
-            if name != "hand_start":
-                raise SetupError(f"{prefix}{name}", f"{self.name} takes no such key (known: hand_start)")
-        if "hand_start" not in raw:
-            return
-        table = raw["hand_start"]
-        if not isinstance(table, dict):
-            raise SetupError(f"{prefix}hand_start", "expected a table ([hand_start])")
-        if table:
-            raise SetupError(f"{prefix}hand_start.{next(iter(table))}", "unknown key ([hand_start] takes none)")
-        setup.extra["hand_start"] = True
+        if self.study_table(raw, key, "hand_start") is not None:
+            setup.extra["hand_start"] = True
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         return []  # the deck is the option "deck", marked assumed
