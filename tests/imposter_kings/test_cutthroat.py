@@ -390,7 +390,7 @@ def test_inquisitor_reaches_every_other_player():
 def test_rounds_conserve_the_25_cards_after_every_move_and_end(policy):
     p = GAME.policy(policy, "test")
     row = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     for seed in range(40):
         stream = new_stream(seed, 3)
@@ -400,7 +400,7 @@ def test_rounds_conserve_the_25_cards_after_every_move_and_end(policy):
                 break
             R.pose_pending(pos.s, pos.cfg, restrict)
             R.apply_action(pos.s, pos.cfg, choose(pos.s, pos.cfg, p.code, row, restrict, stream, actions, scratch,
-                                                  fscratch, tree))
+                                                  fscratch))
             assert_consistent(pos, L.CUTTHROAT_DECK, SEATS)
         assert pos.over and pos.s[L.CAPPED] == 0 and pos.winner >= 0
         assert sorted([pos.out(q) for q in range(SEATS)]) == [0, 1, 2]

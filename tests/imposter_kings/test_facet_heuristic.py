@@ -79,13 +79,13 @@ def picks_in_worlds(s, cfg, params, rng, worlds=2):
     decider cannot see, with the same stream."""
     p = GAME.policy("heuristic", "test")
     row = p.param_row(params, "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     picks = set()
     for k in range(worlds + 1):
         world = s.copy() if k == 0 else other_world(s, s[L.DECIDER], rng, 2)
         R.pose_pending(world, cfg, restrict)
-        picks.add(int(choose(world, cfg, p.code, row, restrict, new_stream(17, 3), actions, scratch, fscratch, tree)))
+        picks.add(int(choose(world, cfg, p.code, row, restrict, new_stream(17, 3), actions, scratch, fscratch)))
     return picks
 
 

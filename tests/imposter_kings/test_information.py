@@ -87,7 +87,7 @@ def test_a_decision_is_a_function_of_the_deciders_information(decisions, policy,
     cfg, found = decisions
     p = GAME.policy(policy, "test")
     row = p.param_row(params, "test")
-    _, _, buffer, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, buffer, scratch, fscratch, _, _, _ = game_buffers()
     rng = random.Random(3)
     differ = []
     for kind, states in found.items():
@@ -101,7 +101,7 @@ def test_a_decision_is_a_function_of_the_deciders_information(decisions, policy,
                 world = world.copy()
                 R.pose_pending(world, cfg, restrict)
                 picks.add(int(choose(world, cfg, p.code, row, restrict, new_stream(17, k), buffer, scratch,
-                                     fscratch, tree)))
+                                     fscratch)))
             if len(picks) > 1:
                 differ.append(L.PHASE_NAMES[kind])
     assert differ == [], f"{policy}: the decision depends on hidden cards at {sorted(set(differ))}"
@@ -112,7 +112,7 @@ def test_search_worlds_are_real_positions_consistent_with_the_view(decisions):
     sees, and stay real positions after any legal action (the Princess swap included)."""
     cfg, found = decisions
     out = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    _, _, _, scratch, _, _, _, _, _ = game_buffers()
+    _, _, _, scratch, _, _, _, _ = game_buffers()
     stream = new_stream(2, 9)
     varied = 0
     for kind, states in found.items():

@@ -418,7 +418,7 @@ def test_reports_say_the_mode_uses_assumed_card_texts():
 def test_rounds_account_for_every_card_in_every_zone_and_end(mode, seats, policy):
     p = GAME.policy(policy, "test")
     prow = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     for seed in range(12):
         stream = new_stream(seed, 3)
@@ -426,7 +426,7 @@ def test_rounds_account_for_every_card_in_every_zone_and_end(mode, seats, policy
         while not pos.over:
             R.pose_pending(pos.s, pos.cfg, restrict)
             apply_accounted(pos, seats, choose(pos.s, pos.cfg, p.code, prow, restrict, stream, actions, scratch,
-                                               fscratch, tree))
+                                               fscratch))
         assert pos.s[L.CAPPED] == 0 and pos.winner >= 0
 
 
@@ -472,9 +472,9 @@ def test_the_heuristic_bids_low_swaps_up_and_raises_only_to_take_the_lead():
 
 def heuristic_answer(pos):
     p = GAME.policy("heuristic", "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     s = pos.s.copy()
     R.pose_pending(s, pos.cfg, restrict)
     return int(choose(s, pos.cfg, p.code, p.param_row({}, "test"), restrict, new_stream(1, 1), actions, scratch,
-                      fscratch, tree))
+                      fscratch))

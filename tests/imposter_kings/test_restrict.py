@@ -57,7 +57,7 @@ def test_at_every_decision_a_policy_answers_within_its_restriction(many_decision
     cfg, found = many_decisions
     p = GAME.policy(policy, "test")
     row = p.param_row(params, "test")
-    _, _, buffer, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, buffer, scratch, fscratch, _, _, _ = game_buffers()
     bound = 0
     for kind, states in found.items():
         for k, s in enumerate(states):
@@ -72,7 +72,7 @@ def test_at_every_decision_a_policy_answers_within_its_restriction(many_decision
                     restrict[me, kind, side] = named
                     world = s.copy()
                     R.pose_pending(world, cfg, restrict)
-                    a = int(choose(world, cfg, p.code, row, restrict, new_stream(23, k), buffer, scratch, fscratch, tree))
+                    a = int(choose(world, cfg, p.code, row, restrict, new_stream(23, k), buffer, scratch, fscratch))
                     assert legal >> a & 1, f"{policy} gave an illegal answer at {L.PHASE_NAMES[kind]}"
                     if side == FORBID and legal & ~named:
                         bound += 1

@@ -177,7 +177,7 @@ def stranger_reactions():
 def test_a_seat_forbidden_the_stranger_never_reacts_with_it_and_preferring_it_always_does(policy, params, name):
     p = GAME.policy(policy, "test")
     row = p.param_row(params, "test")
-    _, _, buffer, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, buffer, scratch, fscratch, _, _, _ = game_buffers()
     action = SIGNATURE_MENU[name]
     for pos in stranger_reactions():
         kind, me = pos.phase_code, pos.decider
@@ -188,7 +188,7 @@ def test_a_seat_forbidden_the_stranger_never_reacts_with_it_and_preferring_it_al
                 restrict[me, kind, side] = named
                 world = pos.s.copy()
                 R.pose_pending(world, pos.cfg, restrict)
-                a = int(choose(world, pos.cfg, p.code, row, restrict, new_stream(seed, 5), buffer, scratch, fscratch, tree))
+                a = int(choose(world, pos.cfg, p.code, row, restrict, new_stream(seed, 5), buffer, scratch, fscratch))
                 assert (a == L.STRANGER) == (side == PREFER), (policy, name, L.PHASE_NAMES[kind])
 
 

@@ -31,17 +31,17 @@ def search_pick(s, cfg, seed=17, policy="search", params=None):
     """The decision of ``policy`` (default: the search, 8 rollouts) at the posed decision of s."""
     p = GAME.policy(policy, "test")
     row = p.param_row({"rollouts": ROLLOUTS} if params is None and policy == "search" else (params or {}), "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     world = s.copy()
     R.pose_pending(world, cfg, restrict)
-    return int(choose(world, cfg, p.code, row, restrict, new_stream(seed, 3), actions, scratch, fscratch, tree))
+    return int(choose(world, cfg, p.code, row, restrict, new_stream(seed, 3), actions, scratch, fscratch))
 
 
 def world_of(s, cfg, seed=4):
     """One world the search deals for the decider of s."""
     out = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    _, _, _, scratch, _, _, _, _, _ = game_buffers()
+    _, _, _, scratch, _, _, _, _ = game_buffers()
     determinize(s, cfg, s[L.DECIDER], out, scratch[SCR_POOL], scratch[SCR_UNSEEN], new_stream(seed, 1))
     return out
 
@@ -199,7 +199,7 @@ def test_worlds_are_real_positions_that_keep_the_view(mode, seats, deals):
     others' knowledge true in the world, and a real position after any legal action."""
     cfg, found = decisions(mode, seats, per_kind=3, deals=deals)
     out = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    _, _, _, scratch, _, _, _, _, _ = game_buffers()
+    _, _, _, scratch, _, _, _, _ = game_buffers()
     stream = new_stream(2, 9)
     n = cfg[L.CFG_PLAYERS]
     varied = 0

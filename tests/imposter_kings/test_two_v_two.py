@@ -385,20 +385,20 @@ def test_soldier_and_judge_aim_at_opponents_only_and_the_executioner_at_everyone
 def test_the_heuristic_never_assassinates_nor_counters_its_partner():
     p = GAME.policy("heuristic", "test")
     row = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     pos = build(hands={0: ["Soldier", "Elder"], 1: ["Fool"], 2: ["Assassin", "Fool"], 3: ["Judge"]},
                 successors={0: "Warlord", 1: "Oathbound", 2: "Mystic", 3: "Sentry"}, court=["Inquisitor"], turn=0)
     pos.apply("flip")
     assert (pos.phase, pos.decider) == ("Assassin", 2)
     R.pose_pending(pos.s, pos.cfg, restrict)
-    assert choose(pos.s, pos.cfg, p.code, row, restrict, new_stream(1, 1), actions, scratch, fscratch, tree) == L.ACT_NO
+    assert choose(pos.s, pos.cfg, p.code, row, restrict, new_stream(1, 1), actions, scratch, fscratch) == L.ACT_NO
     pos = build(hands={0: ["Fool", "Elder"], 1: ["Elder"], 2: ["King's Hand", "Queen"], 3: ["Elder"]},
                 court=["Queen", "Warlord"], disgraced=[1], turn=0, successors={1: "Fool", 2: "Judge", 3: "Mystic"})
     pos.play("Fool", 0)
     assert (pos.phase, pos.decider) == ("King's Hand", 2)
     R.pose_pending(pos.s, pos.cfg, restrict)
-    assert choose(pos.s, pos.cfg, p.code, row, restrict, new_stream(1, 1), actions, scratch, fscratch, tree) == L.ACT_NO
+    assert choose(pos.s, pos.cfg, p.code, row, restrict, new_stream(1, 1), actions, scratch, fscratch) == L.ACT_NO
 
 
 # ---- invariants, replay, information -----------------------------------------------------------
@@ -406,7 +406,7 @@ def test_the_heuristic_never_assassinates_nor_counters_its_partner():
 def test_rounds_conserve_the_29_cards_after_every_move_and_end_at_the_first_knock_out(policy):
     p = GAME.policy(policy, "test")
     row = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     ended = 0
     for seed in range(40):
@@ -418,7 +418,7 @@ def test_rounds_conserve_the_29_cards_after_every_move_and_end_at_the_first_knoc
                 break
             R.pose_pending(pos.s, pos.cfg, restrict)
             R.apply_action(pos.s, pos.cfg, choose(pos.s, pos.cfg, p.code, row, restrict, stream, actions, scratch,
-                                                  fscratch, tree))
+                                                  fscratch))
             assert_consistent(pos, L.TWO_V_TWO_DECK, SEATS)
         if pos.phase_code == L.PH_REDEAL:
             continue

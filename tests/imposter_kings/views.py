@@ -105,13 +105,13 @@ def answers_in_worlds(policy, s, cfg, seats, rng, worlds=4, seed=1):
     differ from it only in what the decider cannot see (``other_world``), each with the same stream."""
     p = GAME.policy(policy, "test")
     row = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     picks = []
     for k in range(worlds + 1):
         world = s.copy() if k == 0 else other_world(s, s[L.DECIDER], rng, seats)
         R.pose_pending(world, cfg, restrict)
-        picks.append(int(choose(world, cfg, p.code, row, restrict, new_stream(17, seed), actions, scratch, fscratch, tree)))
+        picks.append(int(choose(world, cfg, p.code, row, restrict, new_stream(17, seed), actions, scratch, fscratch)))
     return picks
 
 
@@ -120,7 +120,7 @@ def kinds_where_hidden_cards_matter(policy, cfg, found, seats, rng):
     in what the decider cannot see (the position itself and two others, the same stream)."""
     p = GAME.policy(policy, "test")
     row = p.param_row({}, "test")
-    _, _, actions, scratch, fscratch, _, _, _, tree = game_buffers()
+    _, _, actions, scratch, fscratch, _, _, _ = game_buffers()
     restrict = no_restrictions(L.PLAYERS)
     differ = []
     for key, states in found.items():
@@ -131,7 +131,7 @@ def kinds_where_hidden_cards_matter(policy, cfg, found, seats, rng):
                 world = world.copy()
                 R.pose_pending(world, cfg, restrict)
                 picks.add(int(choose(world, cfg, p.code, row, restrict, new_stream(17, k), actions, scratch,
-                                     fscratch, tree)))
+                                     fscratch)))
             if len(picks) > 1:
                 differ.append(L.PHASE_NAMES[key[0]])
     return sorted(set(differ))

@@ -14,7 +14,6 @@ import numpy as np
 from numba import prange
 
 from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
-from balance.engine.ismcts import ismcts_buffers
 from balance.engine.kernels import allocating_kernel, any_restriction, kernel, seat_restrictions
 from balance.engine.rng import STREAM_SIZE, below, open_stream
 from balance.games.imposter_kings.layout import (
@@ -31,9 +30,9 @@ from balance.games.imposter_kings.layout import (
 from balance.games.imposter_kings.rules import (
     apply_action, deal_round, is_disgraced, open_armies, open_signatures, legal_mask, partner_of, pose_pending,
     side_count, side_of, start_signatures, throne_value, wrap_seat, zone_row, zone_types)
-from balance.games.imposter_kings.policies import (FSCRATCH_ROWS, FSCRATCH_WIDTH, FS_TREE_WEIGHTS, FS_WEIGHTS,
-                                                   HEURISTIC_DEFAULTS, HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_WIDTH,
-                                                   choose)
+from balance.games.imposter_kings.policies import (
+    FSCRATCH_ROWS, FSCRATCH_TREE_ROWS, FSCRATCH_WIDTH, FS_TREE_WEIGHTS, FS_WEIGHTS, HEURISTIC_DEFAULTS,
+    HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_TREE_ROWS, SCRATCH_WIDTH, choose)
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
 
@@ -76,8 +75,8 @@ def record_deal(trace, fill, round_index, s, cfg):
 
 
 @kernel
-def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, tree,
-               trace, fill, round_index):
+def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
+               fill, round_index):
     """Deal (again after each mulligan) and play one round; every decision is posed with the seats'
     restrictions (``restrict`` by seat) and goes to ``choose``."""
     n = cfg[CFG_PLAYERS]
@@ -94,7 +93,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
             continue
         pose_pending(s, cfg, restrict)
         slot = wrap_seat(s[DECIDER] - rotation + n, n)
-        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch, tree)
+        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
         if trace.shape[0] > 0:
             record(trace, fill, round_index, s, cfg, a)
         apply_action(s, cfg, a)
@@ -102,7 +101,7 @@ def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, a
 
 @kernel
 def choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch,
-                      tree, trace, fill):
+                      trace, fill):
     """Step 3's choice of Signature Cards at the match's start (``rules.start_signatures``), its
     decisions posed and answered as a round's (traced as round 0's, before its deal)."""
     n = cfg[CFG_PLAYERS]
@@ -110,7 +109,7 @@ def choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, c
     while s[PHASE] != PH_ROUND_OVER:
         pose_pending(s, cfg, restrict)
         slot = wrap_seat(s[DECIDER] - rotation + n, n)
-        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch, tree)
+        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
         if trace.shape[0] > 0:
             record(trace, fill, 0, s, cfg, a)
         apply_action(s, cfg, a)
@@ -166,7 +165,7 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
 
 @kernel
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, restrict, max_rounds,
-               cards, actions, scratch, fscratch, tree, trace, fill):
+               cards, actions, scratch, fscratch, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
     s[ROUND_FIELDS:] = 0  # the match's part; each deal resets the round's
     open_armies(s, cfg)
@@ -176,11 +175,11 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
     open_signatures(s, cfg)
     if cfg[CFG_SIGNATURES] != SIG_NONE:
         choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch,
-                          tree, trace, fill)
+                          trace, fill)
     played = 0
     for r in range(max_rounds):
-        play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, tree,
-                   trace, fill, r)
+        play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
+                   fill, r)
         write_round(out[base + r], s, cfg, game, deal, rotation, r, first_tk)
         played = r + 1
         if s[MATCH_OVER]:
@@ -214,15 +213,16 @@ def game_buffers():
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     cards = np.zeros(MAX_CARDS, dtype=np.int64)
     actions = np.zeros(MAX_ACTIONS, dtype=np.int64)
-    scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
-    fscratch = np.zeros((FSCRATCH_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
+    scratch = np.empty((SCRATCH_ROWS + SCRATCH_TREE_ROWS, SCRATCH_WIDTH), dtype=np.int64)
+    scratch[:SCRATCH_ROWS] = 0  # the tree search's rows are left unfilled (policies.tree_buffers)
+    fscratch = np.empty((FSCRATCH_ROWS + FSCRATCH_TREE_ROWS, FSCRATCH_WIDTH), dtype=np.float64)
+    fscratch[:FSCRATCH_ROWS] = 0.0
     fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS] = HEURISTIC_DEFAULTS
     fscratch[FS_TREE_WEIGHTS, :HEURISTIC_PARAMS] = HEURISTIC_DEFAULTS
     deals = np.zeros(STREAM_SIZE, dtype=np.uint64)
     moves = np.zeros(STREAM_SIZE, dtype=np.uint64)
     restrict = np.zeros((PLAYERS, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
-    tree = ismcts_buffers(STATE_SIZE, PLAYERS, HEURISTIC_PARAMS)
-    return s, cards, actions, scratch, fscratch, deals, moves, restrict, tree
+    return s, cards, actions, scratch, fscratch, deals, moves, restrict
 
 
 @kernel
@@ -230,14 +230,14 @@ def run_one(out, base, bufs, cfg, codes, params, slot_restrict, restricted, seed
             fill):
     """Match g; ``restricted``: some slot has a restriction (else the buffers' all-zero ``restrict``
     stays as it is: seating it at every match cost a one-round match a thirtieth of its time)."""
-    s, cards, actions, scratch, fscratch, deals, moves, restrict, tree = bufs
+    s, cards, actions, scratch, fscratch, deals, moves, restrict = bufs
     deal, rotation = divmod(g, rotations)
     open_stream(deals, seed, deal)
     open_stream(moves, seed ^ POLICY_SALT, deal)
     if restricted:
         seat_restrictions(rotation, slot_restrict, restrict)
     play_match(out, base, s, cfg, deals, moves, g, deal, rotation, codes, params, restrict, max_rounds,
-               cards, actions, scratch, fscratch, tree, trace, fill)
+               cards, actions, scratch, fscratch, trace, fill)
 
 
 @allocating_kernel(parallel=True)

@@ -40,7 +40,8 @@ import numpy as np
 
 from balance.engine.config import as_config, row_of
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
-from balance.engine.ismcts import I_OPPONENTS, ismcts_answer
+from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
+from balance.engine.ismcts import I_OPPONENTS, MAX_NODES, TREE_FLOAT_ROWS, TREE_INT_ROWS, ismcts_answer
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
@@ -54,7 +55,8 @@ from balance.games.imposter_kings.layout import (
     OUT, PEND_ARG, PEND_EFFECT, PEND_GIVE, PHASE, PH_ANTE, PH_ASSASSIN, PH_DIRECTION, PH_EXECUTIONER, PH_FIRST,
     PH_FIRST_SEAT, PH_FOOL, PH_HERALD_PLAY, PH_INQUISITOR, PH_JUDGE_ANTE, PH_JUDGE_NAME, PH_KINGS_HAND,
     PH_MULLIGAN, PH_MYSTIC, PH_OATH_FOLLOW, PH_PICK_CARD, PH_PICK_PLAYER, PH_PRINCESS, PH_PRINCESS_OPP,
-    PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER, SEATS_IN_PLAY, TEAM_PLAY, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
+    PH_PRINCESS_OWN, PH_REDEAL, PH_REVEAL, PH_ROUND_OVER, PH_SENTRY_GIVE, PH_SENTRY_PICK, PH_SOLDIER_DISGRACE,
+    SEATS_IN_PLAY, TEAM_PLAY,
     PH_SOLDIER_NAME, PH_SPY, PH_SUCCESSOR, PH_TURN, PH_WARDEN, PICK_ASSASSIN_KEEP, PICK_EXCHANGE_START,
     PICK_EXCHANGE_TAKE, PICK_EXCHANGE_VICTIM, PICK_EXEC_CONDEMN, PICK_FOR, PICK_HERALD_SUCCESSOR, PICK_JUDGE,
     PICK_PRINCESS, PICK_SPY_SWAP, PICK_WARDEN_GIVE, PLACED, PLAYERS, POOL, QUEEN, REMOVED, REVEALED,
@@ -162,6 +164,15 @@ FS_TREE_WEIGHTS = 4  # float scratch: the tree search's own heuristic (its decis
 FSCRATCH_ROWS = 5
 BEAT_VALUES = 11  # Throne values 0..10 (a Soldier with its bonus is 7; a Warlord 9)
 FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
+# The tree search's buffers (balance.engine.ismcts) live in rows after these, carved out by ``tree_buffers``:
+# a batch's hot path then passes no more arguments than it did without the tree search (its seven arrays
+# passed down to every decision, with a second search call in ``choose``, cost a greedy round about a
+# tenth of its speed). Those rows are left unfilled (``game_buffers``): the tree search writes every
+# word before reading it.
+TREE_INT_WORDS = TREE_INT_ROWS * MAX_NODES + STATE_SIZE + PLAYERS + PLAYERS * N_KINDS_MAX * RESTRICT_SIDES
+TREE_FLOAT_WORDS = TREE_FLOAT_ROWS * MAX_NODES + PLAYERS * HEURISTIC_PARAMS + PLAYERS
+SCRATCH_TREE_ROWS = -(-TREE_INT_WORDS // SCRATCH_WIDTH)
+FSCRATCH_TREE_ROWS = -(-TREE_FLOAT_WORDS // FSCRATCH_WIDTH)
 
 
 # ---- what a seat may infer -------------------------------------------------------------------
@@ -1424,8 +1435,25 @@ def tree_score(world, seat):
     return mine - others / n_others
 
 
+@kernel(inline="always")
+def tree_buffers(scratch, fscratch):
+    """``ismcts_answer``'s buffers (``ismcts.ismcts_buffers``' shapes) as views of the scratch matrices'
+    tree rows (SCRATCH_TREE_ROWS, FSCRATCH_TREE_ROWS)."""
+    ints = scratch[SCRATCH_ROWS:].reshape(-1)
+    floats = fscratch[FSCRATCH_ROWS:].reshape(-1)
+    nodes = TREE_INT_ROWS * MAX_NODES
+    world = nodes + STATE_SIZE
+    codes = world + PLAYERS
+    weights = TREE_FLOAT_ROWS * MAX_NODES
+    values = weights + PLAYERS * HEURISTIC_PARAMS
+    return (ints[:nodes].reshape((TREE_INT_ROWS, MAX_NODES)), floats[:weights].reshape((TREE_FLOAT_ROWS, MAX_NODES)),
+            ints[nodes:world], ints[world:codes], floats[weights:values].reshape((PLAYERS, HEURISTIC_PARAMS)),
+            ints[codes:codes + PLAYERS * N_KINDS_MAX * RESTRICT_SIDES].reshape((PLAYERS, N_KINDS_MAX, RESTRICT_SIDES)),
+            floats[values:values + PLAYERS])
+
+
 @kernel
-def tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch, tree):
+def tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     """The engine's tree search (SO-ISMCTS) at the decisions the flat search plays out (``searched``;
     elsewhere the heuristic at its defaults but the King it musters, ``I_FACET``): worlds dealt by
     ``sample_world``, rollouts by the heuristic at its defaults (or random: the policy's ``rollout``) to
@@ -1436,17 +1464,26 @@ def tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch,
         return actions[heuristic(s, cfg, actions, n, own, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
     return ismcts_answer(s, (row_of(cfg), cfg), stream, cfg[CFG_PLAYERS], params, HEURISTIC,
                          fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], restrict,
-                         (scratch[SCR_ACTIONS], fscratch), tree, scratch, tree_advance, tree_over, tree_pose,
-                         tree_apply, rollout_policy, sample_world, tree_finish, tree_score)
+                         (scratch[SCR_ACTIONS], fscratch), tree_buffers(scratch, fscratch), scratch, tree_advance,
+                         tree_over, tree_pose, tree_apply, rollout_policy, sample_world, tree_finish, tree_score)
+
+
+@kernel
+def searching(s, cfg, code, actions, n, params, restrict, stream, scratch, fscratch):
+    """The searches' action: the flat search (SEARCH) or the tree search. One call in ``choose`` for
+    both keeps the dispatcher of the other policies as it was before the tree search (see
+    SCRATCH_TREE_ROWS)."""
+    if code == SEARCH:
+        return search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
+    return tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
 
 
 # ---- the dispatcher --------------------------------------------------------------------------
 @kernel
-def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch, tree):
+def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch):
     """The action policy ``code`` takes at the posed decision (``rules.pose_pending`` has run):
     the forced answer, the random policy's draw, or the policy's pick among D_CHOICES, listed into
-    ``actions``. ``restrict`` (by seat) is read only by the searches, for their own rollouts;
-    ``tree``: the tree search's buffers (``ismcts.ismcts_buffers``)."""
+    ``actions``. ``restrict`` (by seat) is read only by the searches, for their own rollouts."""
     if forced(s):
         return answer_of(s)
     if code == RANDOM:
@@ -1456,8 +1493,6 @@ def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch, t
         i = greedy(s, cfg, actions, n, stream)
     elif code == HEURISTIC:
         i = heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
-    elif code == SEARCH:
-        return search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
     else:
-        return tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch, tree)
+        return searching(s, cfg, code, actions, n, params, restrict, stream, scratch, fscratch)
     return actions[i]

@@ -454,7 +454,7 @@ class Steps(Stepper):
         self.setup, self.players = setup, setup.players
         self.cfg = config_row(setup.mode, setup.options)
         self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
-        _, self.cards, self.actions, self.scratch, self.fscratch, _, _, _, self.tree = game_buffers()
+        _, self.cards, self.actions, self.scratch, self.fscratch, _, _, _ = game_buffers()
         self.no_trace = np.zeros((0, L.EVENT_WIDTH), dtype=np.int64)
 
     def start(self, seed: int, deal_index: int) -> Run:
@@ -470,7 +470,7 @@ class Steps(Stepper):
         R.open_signatures(s, cfg)
         if cfg[L.CFG_SIGNATURES] != L.SIG_NONE:
             choose_signatures(s, cfg, deals, moves, 0, self.codes, self.params, self.restrict, self.cards,
-                              self.actions, self.scratch, self.fscratch, self.tree, self.no_trace,
+                              self.actions, self.scratch, self.fscratch, self.no_trace,
                               np.zeros(1, dtype=np.int64))
         R.deal_round(s, cfg, deals, 0, self.cards)
         return Run(s, deals, (moves, every_card(s, cfg)))
@@ -492,7 +492,7 @@ class Steps(Stepper):
     def decide(self, run: Run) -> int:
         seat = run.seat
         return int(choose(run.state, self.cfg, self.codes[seat], self.params[seat], self.restrict, run.extra[0],
-                          self.actions, self.scratch, self.fscratch, self.tree))
+                          self.actions, self.scratch, self.fscratch))
 
     def apply(self, run: Run, answer: int) -> None:
         R.apply_action(run.state, self.cfg, answer)
