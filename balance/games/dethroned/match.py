@@ -12,7 +12,9 @@ policies' ties come from one counter-based stream of (seed, deal).
 import numpy as np
 from numba import prange
 
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
+from balance.engine.kernels import (
+    allocating_kernel, any_restriction, kernel, seat_policies, seat_restrictions, split_game_index,
+)
 from balance.engine.rng import STREAM_SIZE, open_stream
 from balance.engine.step import decide, play, pose_pending
 from balance.games.dethroned.layout import (
@@ -96,6 +98,7 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
                    role_count, slot_codes, slot_params, slot_restrict, restricted_role, out):
     """Games start .. start + count - 1, in blocks of GAMES_PER_BLOCK reusing scratch buffers."""
     players = slot_codes.shape[0]
+    restricted = any_restriction(slot_restrict)  # else ``restrict`` stays all zero: nothing to seat per game
     blocks = (count + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
     for block in prange(blocks):
         # thread-private copies of the read-only inputs: the reference counts of shared arrays
@@ -114,7 +117,8 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
             deal_index, rotation = split_game_index(game, rotations)
             open_stream(stream, seed, deal_index)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
-            seat_restrictions(rotation, slot_restrict, restrict)
+            if restricted:
+                seat_restrictions(rotation, slot_restrict, restrict)
             start_game(s, table, stream, local_roles, local_setup_roles, restrict, restricted_role)
             play_on(s, table, stream, codes, params, restrict)
             write_row(s, out, i, game, deal_index, rotation)

@@ -13,7 +13,9 @@ from numba import prange
 
 from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel, seat_policies, seat_restrictions, split_game_index
+from balance.engine.kernels import (
+    allocating_kernel, any_restriction, kernel, seat_policies, seat_restrictions, split_game_index,
+)
 from balance.engine.rng import open_stream
 from balance.engine.step import decide, play
 from balance.games.take_the_throne.layout import (
@@ -76,20 +78,22 @@ def write_row(row, state, game_index, deal_index, rotation):
 @allocating_kernel(parallel=True)
 def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, slot_restrict, out):
     n = opts[OPT_PLAYERS]
+    restricted = any_restriction(slot_restrict)  # else ``restrict`` stays all zero: nothing to seat per game
     blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(blocks):
         state = np.empty(STATE_SIZE, dtype=np.int64)
         rng = np.empty(2, dtype=np.uint64)
         codes = np.empty(n, dtype=np.int64)
         params = np.empty((n, MAX_POLICY_PARAMS), dtype=np.float64)
-        restrict = np.empty((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
+        restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         mind = (new_work_buffer(), new_search_buffers())
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             game_index = start + i
             deal_index, rotation = split_game_index(game_index, rotations)
             seat_policies(rotation, slot_codes, slot_params, codes, params)
-            seat_restrictions(rotation, slot_restrict, restrict)
+            if restricted:
+                seat_restrictions(rotation, slot_restrict, restrict)
             open_stream(rng, seed, deal_index)
             play_game(state, opts, codes, params, restrict, rng, no_trace, mind)
             write_row(out[i], state, game_index, deal_index, rotation)
