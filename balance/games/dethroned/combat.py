@@ -381,11 +381,12 @@ def card_of_move(kind):
 
 
 @kernel
-def move_attacks(s, opts, p, kind):
+def move_attacks_from(s, opts, p, kind, first_only):
     """Bit mask of the attacks on the table a move of ``kind`` (DEFEND, OVERWRITE or a Modifier)
     may act on now: defenders act only on attacks against themselves, others on any unbeaten
     attack; Modifiers need room on the attack, a Redirect combat (a defender's only with the
-    option) and a destination, a Bomb is laid on its victim's anchor attack."""
+    option) and a destination, a Bomb is laid on its victim's anchor attack. ``first_only``: stop
+    at the first such attack (whether the move is legal at all)."""
     if kind == ACT_DEFEND and battle_slots(s, p) == 0:
         return 0
     card = card_of_move(kind)
@@ -408,20 +409,31 @@ def move_attacks(s, opts, p, kind):
                 kind != ACT_REDIRECT or redirect_destinations(s, opts, p, a) != 0)
         if ok:
             mask |= 1 << a
+            if first_only:
+                break
     return mask
+
+
+@kernel(inline="always")
+def move_attacks(s, opts, p, kind):
+    """Bit mask of every attack a move of ``kind`` may act on now (``move_attacks_from``)."""
+    return move_attacks_from(s, opts, p, kind, False)
 
 
 @kernel
 def legal_kinds(s, opts, p):
     """Bit mask of the kinds of move (ACT_*) living player ``p`` has now: PASS always, unless
-    clearing its beaten attacks is all that is left (CLEAR alone)."""
+    clearing its beaten attacks is all that is left (CLEAR alone). Asked at every reaction, so a
+    kind's attacks are searched only until one is found."""
     if defending(s, p) and s[pbase(p) + PL_UNBEATEN_ON] == 0:
         return 1 << ACT_CLEAR
     mask = 1 << ACT_PASS
     if attack_targets(s, p) != 0:
         mask |= 1 << ACT_ATTACK
+    if unbeaten_total(s) == 0:  # every other kind acts on an unbeaten attack
+        return mask
     for kind in (ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_REDIRECT, ACT_BOMB, ACT_OVERWRITE):
-        if move_attacks(s, opts, p, kind) != 0:
+        if move_attacks_from(s, opts, p, kind, True) != 0:
             mask |= 1 << kind
     return mask
 

@@ -83,8 +83,10 @@ H_ERROR = H_VERSION + 1  # checked runs only: why the game was stopped (ERROR_*)
 H_MOVE = H_ERROR + 1  # the move being assembled from the answers of its posed steps (an action code)
 H_MOVE_STEPS = H_MOVE + 1  # bit mask of the decision kinds (DK_*) answered so far for that move
 H_MOVE_SERIAL = H_MOVE_STEPS + 1  # counts moves begun: a policy's plan belongs to one move
+H_POSED_LEGAL = H_MOVE_SERIAL + 1  # the posed decision's legal answers before its seat's restriction narrowed
+                                   # them (the heuristic plans around the kinds of move not legal now)
 # Where the step kernel (rules.py) stands: its stage (STAGE_*), the seat whose move is posed
-H_STAGE = H_MOVE_SERIAL + 1
+H_STAGE = H_POSED_LEGAL + 1
 H_FIRST_CLAIMER = H_STAGE + 1  # the discussion's first speaker (drawn at the deal)
 H_CLAIMS = H_FIRST_CLAIMER + 1  # claims made so far
 H_VOTER = H_CLAIMS + 1  # the seat voting (seats vote in seat order)

@@ -47,7 +47,7 @@ from balance.engine.ismcts import ismcts_answer, ismcts_buffers
 from balance.engine.step import SEARCH, no_search, play, pose_pending
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
-    hand_kind, kill_class_in, legal_kinds, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
+    hand_kind, kill_class_in, may_overwrite, own_conditions_met, redirect_target_ok, slot_of,
     strongest_attack_on, tie_wins, victim_flags,
 )
 from balance.games.dethroned.layout import (
@@ -59,7 +59,7 @@ from balance.games.dethroned.layout import (
     REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_MAX_KILLS,
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_SELF, SELF_ALIVE, SIDE_ATTACK,
     SIDE_DEFENCE, CLAIM_TRUTH, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT, DK_REDIRECT_TO, DK_SIDE,
-    DK_TARGET, DK_VOTE, MAX_ATTACKS, TRACE_FIELDS, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, H_SEEN_ACTION, H_SEEN_ACTOR, H_SEEN_VICTIM, SEEN_ACTION, SEEN_CLAIM, H_STOP_AT, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
+    DK_TARGET, DK_VOTE, MAX_ATTACKS, TRACE_FIELDS, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, H_POSED_LEGAL, H_SEEN_ACTION, H_SEEN_ACTOR, H_SEEN_VICTIM, SEEN_ACTION, SEEN_CLAIM, H_STOP_AT, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
     action_attack, action_kind, action_side, action_slot, action_target, claim_bit, encode, is_battle, pbase,
     CARD_BASE, DECK_SIZE, H_NOW, KF_ASSAILANT, KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, LOC_DECK, LOC_HAND,
     O_ART_SYMBOLS, PL_CLAIM, PL_DEATH_ORDER, PL_DECK, PL_DECK_POS, PL_HAND, PL_KILLED_BY, PL_KILLED_ROLES,
@@ -794,7 +794,7 @@ def heuristic_plan(s, opts, roles, want_cond, want_kill, want_total, params, bel
         return heuristic_continue(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream)
     allowed = 1 << action_kind(s[H_MOVE])
     if kind == DK_ACTION:  # kinds not legal now stay open to its plans (a defence for a Bomb to sit on)
-        allowed = s[D_CHOICES] | ~legal_kinds(s, opts, p)
+        allowed = s[D_CHOICES] | ~s[H_POSED_LEGAL]
     if allows(allowed, ACT_PASS) and marks[MARK_SEEN, p] == s[H_VERSION]:
         return ACT_PASS  # nothing changed since it last chose to wait
     action = heuristic_act(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, params, p, stream,
@@ -817,7 +817,7 @@ def planned_answer(s, marks, p, plan, stream):
     return random_answer(s, stream)
 
 
-@kernel
+@kernel(inline="always")  # into the loop: a call would pass the whole mind at every decision
 def policy(s, table, p, code, params_row, stream, mind):
     """p's answer to the posed decision (already narrowed by its restriction; the engine's decide
     has answered forced decisions and the random player): the heuristic's, which chooses only among
