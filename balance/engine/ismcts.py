@@ -29,8 +29,8 @@ for every world, as if it could not see its own cards; Cowling et al. sec. 7 dis
 The answer is the root's most visited child. Every draw comes from the game's stream and every
 tie (the expansion, UCB, the final answer) is broken at random from it, so a decision is a
 function of the seat's view and the stream alone. The tree lives in preallocated buffers
-(``ismcts_buffers``, one set per block of games, sized for ``MAX_ITERATIONS``): nothing is
-allocated per decision.
+(``ismcts_buffers``, one set per block of games, sized for ``MAX_ITERATIONS``, seen through
+``ismcts_views``): nothing is allocated per decision.
 
 A game hooks it in a few lines: its ``search_at`` calls ``ismcts_answer`` with its step functions,
 ``sample_world``, a ``finish`` (usually ``engine.step.play`` with ``no_search``; a game that plays
@@ -104,19 +104,46 @@ def skill_rungs(hand_written: str = "heuristic") -> tuple[tuple[str, str, dict],
             *((f"tree search, {b} iterations", f"ismcts-{b}", {}) for b in BUDGETS[-2:]))
 
 
+@kernel(inline="always")
+def ismcts_words(state_size, max_players, params_width):
+    """How many int and float words the search's buffers take (``ismcts_views`` lays them out). A
+    game sizes its own scratch with it at import through ``ismcts_words.py_func``."""
+    return (TREE_INT_ROWS * MAX_NODES + state_size + max_players + max_players * N_KINDS_MAX * RESTRICT_SIDES,
+            TREE_FLOAT_ROWS * MAX_NODES + max_players * params_width + max_players)
+
+
+@kernel(inline="always")
+def ismcts_views(words, state_size, max_players, params_width):
+    """The search's buffers as views of ``words``, a flat int and a flat float array of at least
+    ``ismcts_words`` words each: the tree (an int matrix and a float matrix, one column per node;
+    first in each array), the world an iteration plays in, the rollout players' codes, parameter rows
+    and restrictions, and one value per seat. A game carries the two flat arrays (or carves them from
+    scratch it already carries) down its hot path, not seven arrays that only a tree search reads."""
+    ints, floats = words
+    nodes = TREE_INT_ROWS * MAX_NODES
+    world = nodes + state_size
+    codes = world + max_players
+    restricts = codes + max_players * N_KINDS_MAX * RESTRICT_SIDES
+    weights = TREE_FLOAT_ROWS * MAX_NODES
+    values = weights + max_players * params_width
+    return (ints[:nodes].reshape((TREE_INT_ROWS, MAX_NODES)), floats[:weights].reshape((TREE_FLOAT_ROWS, MAX_NODES)),
+            ints[nodes:world], ints[world:codes],
+            floats[weights:values].reshape((max_players, params_width)),
+            ints[codes:restricts].reshape((max_players, N_KINDS_MAX, RESTRICT_SIDES)),
+            floats[values:values + max_players])
+
+
 @allocating_kernel
 def ismcts_buffers(state_size, max_players, params_width):
-    """The search's buffers (one set per block of games): the tree (an int matrix, a float matrix,
-    one column per node), the world an iteration plays in, the rollout players' codes, parameter
-    rows and restrictions, and one value per seat. The tree is left unfilled (``new_node`` writes
-    every field of a node before it is read): a block that seats no tree search pays nothing for it."""
-    return (np.empty((TREE_INT_ROWS, MAX_NODES), dtype=np.int64),
-            np.empty((TREE_FLOAT_ROWS, MAX_NODES), dtype=np.float64),
-            np.zeros(state_size, dtype=np.int64),
-            np.zeros(max_players, dtype=np.int64),
-            np.zeros((max_players, params_width), dtype=np.float64),
-            np.zeros((max_players, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64),
-            np.zeros(max_players, dtype=np.float64))
+    """The search's words (``ismcts_views``) for one block of games. The tree's part is left unfilled
+    (``new_node`` writes every field of a node before it is read): a block that seats no tree search
+    pays nothing for it; the rest starts at zero."""
+    int_words, float_words = ismcts_words(state_size, max_players, params_width)
+    ints = np.empty(int_words, dtype=np.int64)
+    floats = np.empty(float_words, dtype=np.float64)
+    ints[TREE_INT_ROWS * MAX_NODES:] = 0
+    floats[TREE_FLOAT_ROWS * MAX_NODES:] = 0.0
+    return ints, floats
 
 
 @kernel(inline="always")
@@ -200,8 +227,8 @@ def ismcts_answer(state, table, rng, players, params_row, heuristic_code, heuris
     """The answer (a bit index of ``state[D_CHOICES]``) of SO-ISMCTS for the deciding seat over
     the iterations ``params_row`` says (at most MAX_ITERATIONS). ``table`` is the one the search's
     worlds are played with (no trace); the rollout policy is random or ``heuristic_code`` with
-    ``heuristic_params`` (never a search); ``mind`` the game's, handed to that policy; ``buffers`` from
-    ``ismcts_buffers``; ``policy`` the game's (the rollout players' answers where the tree has
+    ``heuristic_params`` (never a search); ``mind`` the game's, handed to that policy; ``buffers`` the
+    ``ismcts_views`` of the game's words; ``policy`` the game's (the rollout players' answers where the tree has
     none); ``scratch`` the int matrix the game's ``sample_world`` works in (called as
     ``sample_world(state, world, seat, table[0], scratch, rng)``)."""
     tree, floats, world, codes, params, rollout_restrict, values = buffers

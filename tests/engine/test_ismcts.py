@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import binomtest
 
 from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT, DECISION_HEADER, no_restrictions
-from balance.engine.ismcts import ismcts_answer, ismcts_buffers
+from balance.engine.ismcts import ismcts_answer, ismcts_buffers, ismcts_views
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import new_stream
 from balance.engine.runner import Results, simulate_frame
@@ -80,7 +80,7 @@ def tree_answer(iterations, rng, restrict, opponents=0.0):
     scratch = np.zeros((1, 1), dtype=np.int64)
     table = (np.zeros(1, dtype=np.int64), rng, scratch)
     return ismcts_answer(state, table, rng, 2, params, 1, params, restrict, 0,
-                         ismcts_buffers(STATE_SIZE, 2, 4), scratch, advance, over, pose_pending, apply_answer,
+                         ismcts_views(ismcts_buffers(STATE_SIZE, 2, 4), STATE_SIZE, 2, 4), scratch, advance, over, pose_pending, apply_answer,
                          policy, same_world, finish, score)
 
 

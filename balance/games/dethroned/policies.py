@@ -43,7 +43,7 @@ from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
 from balance.engine.search import (
     DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players)
-from balance.engine.ismcts import ismcts_answer, ismcts_buffers
+from balance.engine.ismcts import ismcts_answer, ismcts_buffers, ismcts_views
 from balance.engine.step import SEARCH, no_search, play, pose_pending
 from balance.games.dethroned.combat import (
     alive, attack_power, bomb_anchor, conditions_hold, deck_battle_sum, defence_needed, defence_power, defending,
@@ -925,7 +925,7 @@ WEIGHT_SCALE = 1 << 30  # the searcher's evidence as integers (a sampled world i
 @allocating_kernel
 def new_search_buffers():
     """The searches' buffers: the flat search's (rows above: int matrix, float matrix, the rollouts'
-    restrictions), the tree search's rollout beliefs [observer, player, role] and its tree
+    restrictions), the tree search's rollout beliefs [observer, player, role] and its tree's words
     (balance.engine.ismcts.ismcts_buffers)."""
     ints, floats, restrict = search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, SEARCH_WIDTH, MAX_PLAYERS)
     return (ints, floats, restrict, np.zeros((MAX_PLAYERS, MAX_PLAYERS, MAX_PLAYERS), dtype=np.float64),
@@ -1168,7 +1168,7 @@ def search_at(s, table, p, code, params_row, restrict, stream, mind):
     attack's card step is answered from that plan); a kind searched to pass is kept while nothing
     changes, as the heuristic waits."""
     opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
-    ints, floats, rollout_restrict, rollout_belief, tree = search
+    ints, floats, rollout_restrict, rollout_belief, tree_words = search
     if code == POLICY_ISMCTS:
         return tree_search(s, p, params_row, restrict, stream, mind)
     kind = s[D_KIND]
@@ -1281,7 +1281,8 @@ def tree_search(s, p, params_row, restrict, stream, mind):
     role drawn by its beliefs, hidden cards shuffled), every rollout player the heuristic at its
     defaults with beliefs dressed from what p knows, scored by p's win where the world's game ends."""
     opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind
-    ints, floats, rollout_restrict, rollout_belief, tree = search
+    ints, floats, rollout_restrict, rollout_belief, tree_words = search
+    tree = ismcts_views(tree_words, STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS)
     players = s[H_PLAYERS]
     prepare_search(s, p, roles, want_cond, want_kill, want_total, role_count, belief, grudge, ints, floats)
     rollout_mind = (opts, roles, want_cond, want_kill, want_total, role_count, tree[3][:players], tree[4][:players],

@@ -41,7 +41,7 @@ import numpy as np
 from balance.engine.config import as_config, row_of
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
 from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
-from balance.engine.ismcts import I_OPPONENTS, MAX_NODES, TREE_FLOAT_ROWS, TREE_INT_ROWS, ismcts_answer
+from balance.engine.ismcts import I_OPPONENTS, ismcts_answer, ismcts_views, ismcts_words
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
@@ -169,8 +169,7 @@ FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 # passed down to every decision, with a second search call in ``choose``, cost a greedy round about a
 # tenth of its speed). Those rows are left unfilled (``game_buffers``): the tree search writes every
 # word before reading it.
-TREE_INT_WORDS = TREE_INT_ROWS * MAX_NODES + STATE_SIZE + PLAYERS + PLAYERS * N_KINDS_MAX * RESTRICT_SIDES
-TREE_FLOAT_WORDS = TREE_FLOAT_ROWS * MAX_NODES + PLAYERS * HEURISTIC_PARAMS + PLAYERS
+TREE_INT_WORDS, TREE_FLOAT_WORDS = ismcts_words.py_func(STATE_SIZE, PLAYERS, HEURISTIC_PARAMS)
 SCRATCH_TREE_ROWS = -(-TREE_INT_WORDS // SCRATCH_WIDTH)
 FSCRATCH_TREE_ROWS = -(-TREE_FLOAT_WORDS // FSCRATCH_WIDTH)
 
@@ -1437,19 +1436,10 @@ def tree_score(world, seat):
 
 @kernel(inline="always")
 def tree_buffers(scratch, fscratch):
-    """``ismcts_answer``'s buffers (``ismcts.ismcts_buffers``' shapes) as views of the scratch matrices'
-    tree rows (SCRATCH_TREE_ROWS, FSCRATCH_TREE_ROWS)."""
-    ints = scratch[SCRATCH_ROWS:].reshape(-1)
-    floats = fscratch[FSCRATCH_ROWS:].reshape(-1)
-    nodes = TREE_INT_ROWS * MAX_NODES
-    world = nodes + STATE_SIZE
-    codes = world + PLAYERS
-    weights = TREE_FLOAT_ROWS * MAX_NODES
-    values = weights + PLAYERS * HEURISTIC_PARAMS
-    return (ints[:nodes].reshape((TREE_INT_ROWS, MAX_NODES)), floats[:weights].reshape((TREE_FLOAT_ROWS, MAX_NODES)),
-            ints[nodes:world], ints[world:codes], floats[weights:values].reshape((PLAYERS, HEURISTIC_PARAMS)),
-            ints[codes:codes + PLAYERS * N_KINDS_MAX * RESTRICT_SIDES].reshape((PLAYERS, N_KINDS_MAX, RESTRICT_SIDES)),
-            floats[values:values + PLAYERS])
+    """``ismcts_answer``'s buffers: the ``ismcts_views`` of the scratch matrices' tree rows
+    (SCRATCH_TREE_ROWS, FSCRATCH_TREE_ROWS)."""
+    return ismcts_views((scratch[SCRATCH_ROWS:].reshape(-1), fscratch[FSCRATCH_ROWS:].reshape(-1)), STATE_SIZE,
+                        PLAYERS, HEURISTIC_PARAMS)
 
 
 @kernel

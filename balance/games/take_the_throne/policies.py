@@ -35,7 +35,7 @@ from balance.engine.decision import D_CHOICES, D_KIND
 from balance.engine.game import MAX_POLICY_PARAMS
 from balance.engine.kernels import allocating_kernel, kernel
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
-from balance.engine.ismcts import ismcts_answer, ismcts_buffers
+from balance.engine.ismcts import ismcts_answer, ismcts_buffers, ismcts_views
 from balance.engine.search import (
     DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players,
 )
@@ -105,7 +105,7 @@ def new_work_buffer():
 @allocating_kernel
 def new_search_buffers():
     """The searches' buffers (rows above): (int matrix, float matrix, the rollouts' restrictions,
-    the tree search's buffers)."""
+    the tree search's words: ``ismcts_views``)."""
     ints, floats, restrict = search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, WORK_WIDTH, MAX_PLAYERS)
     return ints, floats, restrict, ismcts_buffers(STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS)
 
@@ -737,7 +737,8 @@ def search_at(state, table, seat, code, params_row, restrict, rng, mind):
     ints, floats, rollout_restrict, tree = mind[1]
     if code == POLICY_ISMCTS:
         return ismcts_answer(state, (table[0], rng, ints[:0, :TRACE_FIELDS]), rng, state[PLAYERS], params_row,
-                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind, tree, ints, advance, over,
+                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind,
+                             ismcts_views(tree, STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS), ints, advance, over,
                              pose_pending, apply_answer, policy, sample_world, finish, rollout_score)
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
                          floats[SEARCH_PARAMS:], rollout_restrict)
