@@ -73,20 +73,20 @@ class ThronDerLuegen(Game):
                 raise SetupError("options.composition", f"a sampled composition replaces the deck file: leave "
                                                         f"options.deck at '{DEFAULT_DECK}' (got "
                                                         f"'{setup.options['deck']}')")
-            deck = compose_deck(setup.options["composition"])
         else:
-            try:
-                deck = load_deck_file(setup.files.resolve("options.deck", deck_path(setup.options["deck"])))
+            try:  # read here, where a bad file is the scenario's error; deck() reads it again from the cache
+                load_deck_file(setup.files.resolve("options.deck", deck_path(setup.options["deck"])))
             except DeckError as err:
                 raise SetupError("options.deck", str(err)) from None
         # the kernel options hold the deck's table: a study's identity (balance.engine.runner) keys on
         # the cards themselves, not on the deck file's name or place
-        setup.extra["_kernel_options"] = self.kernel_options(setup, deck)
+        setup.extra["_kernel_options"] = self.kernel_options(setup, self.deck(setup))
 
     def deck(self, setup: Setup):
+        """The sampled composition the option names, else the deck file validate resolved."""
         if setup.options["composition"]:
             return compose_deck(setup.options["composition"])
-        return load_deck_file(setup.files.read["options.deck"])  # the file validate resolved
+        return load_deck_file(setup.files.read["options.deck"])
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         deck = self.deck(setup)
