@@ -37,6 +37,8 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
     ("thron_der_luegen", "report.html", ["report", "scenarios/thron_der_luegen/", "-o", "{out}/report.html"]),
     ("thron_der_luegen", "readings.html", ["sweep", "scenarios/thron_der_luegen/readings_sweep.toml", "-n", "3000",
                                            "-o", "{out}/readings.html"]),
+    ("thron_der_luegen", "decks.html", ["sweep", "scenarios/thron_der_luegen/decks_sweep.toml", "-n", "4000",
+                                        "-o", "{out}/decks.html"]),
     ("thron_der_luegen", "restrict_4p.html", ["restrict", "scenarios/thron_der_luegen/4p.toml", "--games", "2000",
                                               "--forced", "-o", "{out}/restrict_4p.html"]),
     ("thron_der_luegen", "robust.html", ["report", "--robust", "scenarios/thron_der_luegen/4p.toml", "-n", "1000",

@@ -68,7 +68,9 @@ class Option:
     """A rule reading the rulebook leaves open, or a modelling choice; a scenario key.
 
     ``assumed`` marks a default that rests on an assumed fact: reports say so in their header.
-    ``low``/``high`` bound a numeric option (inclusive).
+    ``low``/``high`` bound a numeric option (inclusive). ``deals``: the option changes the cards
+    dealt, not only the play (a deck), so a sweep cell that changes it is paired with its baseline
+    by the deal's seed only.
     """
 
     name: str
@@ -78,6 +80,7 @@ class Option:
     assumed: bool = False
     low: float | None = None
     high: float | None = None
+    deals: bool = False
 
     def coerce(self, value: Any, key: str) -> Any:
         expected = type(self.default)

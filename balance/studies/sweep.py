@@ -187,10 +187,10 @@ def current_value(scenario: Scenario, data: dict, key: str) -> Any:
     return data.get(key, setup.extra.get(key))
 
 
-def changes_deal(key: str, value: Any) -> bool:
+def changes_deal(game, key: str, value: Any) -> bool:
     """Does a change of ``key`` change the deal itself (who holds what), not only the play?"""
     if key.startswith("options."):
-        return isinstance(value, list)  # a deck (a list of cards)
+        return isinstance(value, list) or game.option(key.split(".", 1)[1]).deals  # a deck (a list of cards)
     return not SEAT_KEY.match(key) and key != "max_length"
 
 
@@ -272,7 +272,7 @@ def plan_sweep(path: Path, flags: list[str]) -> Sweep:
                     raise SweepError(f"{where or path}: label: a second cell named '{name}' (cells are study "
                                      "folders named by their labels)")
                 cells.append(Cell(base.name, name, changes, scenario,
-                                  any(changes_deal(k, v) for k, v in changes.items())))
+                                  any(changes_deal(base.setup.game, k, v) for k, v in changes.items())))
     title = data.get("title", path.stem) if patterns else bases[0].title
     return Sweep(str(title), keys, list(vary), cells, bases, defaults)
 
@@ -429,9 +429,9 @@ def _interval(row, low: str, high: str, digits: int = 3) -> str:
 def sweep_text(sweep: Sweep, table: pd.DataFrame, adjust: str) -> str:
     lines = [f"{sweep.title}: {len(sweep.cells)} cells, verdicts adjusted over every cell by {ADJUST_WORDS[adjust]}; "
              "every cell plays its scenario's seed (the same deals: common random numbers)"]
-    approximate = sorted({c.label for c in sweep.cells if c.deal_changed})
+    approximate = sum(c.deal_changed for c in sweep.cells)  # cells, not labels: a label recurs per scenario
     if approximate:
-        lines.append(f"  pairing is approximate where a cell changes the deal itself ({len(approximate)} cells, "
+        lines.append(f"  pairing is approximate where a cell changes the deal itself ({approximate} cells, "
                      "e.g. the player count): the difference is valid, with less noise removed")
     for (base, label), rows in table.groupby(["scenario", "cell"], sort=False):
         lines.append(f"{base} | {label}  ({rows['games'].iloc[0]:,} games)")
@@ -623,13 +623,13 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
                               "the path this changes, so it cannot move a finding measured with them (a statement "
                               "about the players, not the rule)"})
     page.findings(items)
-    approximate = sorted({c.label for c in sweep.cells if c.deal_changed})
+    approximate = sum(c.deal_changed for c in sweep.cells)  # cells, not labels: a label recurs per scenario
     page.text(f"{len(sweep.cells)} cells over {len(sweep.bases)} scenario(s), "
               f"{'/'.join(f'{g:,}' for g in games)} games per cell. Every cell plays its scenario's own seed, so "
               "every cell plays the same deals (common random numbers) and a difference from the baseline (the "
               "scenario's own values) is measured deal by deal, with a 95% interval clustered by deal. Verdicts "
               f"are adjusted over the claims of every cell by {ADJUST_WORDS[adjust]}."
-              + (f" {len(approximate)} cells change the deal itself (e.g. the player count or the roles): their "
+              + (f" {approximate} cells change the deal itself (e.g. the player count, the roles or the deck): their "
                  "pairing with the baseline is approximate (the difference is valid, with less noise removed)."
                  if approximate else ""), css="note")
     for name, png, caption in grid_figures(sweep, table):

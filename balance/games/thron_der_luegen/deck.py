@@ -20,20 +20,24 @@ file in ``balance/games/thron_der_luegen/decks/`` (without .toml) or a path to a
     copies = 2
 
 A malformed file is refused with one line naming the file and the entry (``DeckError``).
+
+The option ``composition`` names a deck composed instead (``compose_deck``): the cards the rulebook
+names and the rest drawn, reproducibly, from everything the rulebook and the supplement allow.
 """
 
 from __future__ import annotations
 
 import functools
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from balance.games.thron_der_luegen.layout import (
     BONUS, CARD_FIELDS, DOUBLE, DOUBLE_VALUE, EFFECT_NAMES, F_EFFECT, F_KIND, F_LEFT, F_PARAM, F_PEOPLE, F_RIGHT, F_VALUE,
-    HIDE_END, INTRIGUE, KIND_NAMES, LONE, N_COURT, N_END, NO_PEOPLE, PAIR, PEEK_SWAP, PEOPLES, REACH_ANY, REACH_OWN,
+    HIDE_END, INTRIGUE, KIND_NAMES, LONE, N_COURT, N_END, N_FAE, N_INTRIGUE, NO_PEOPLE, PAIR, PEEK_SWAP, PEOPLES,
+    REACH_ANY, REACH_OWN,
     REPLACE_FROM_PILE, SPLIT, SWAP_THRONES, VALUE_RANGE, SPLIT_RANGE,
 )
 
@@ -54,7 +58,7 @@ class DeckError(ValueError):
 @dataclass(frozen=True)
 class Deck:
     name: str
-    path: Path
+    path: Path | None  # None: a sampled composition (compose_deck)
     assumed: bool
     description: str
     table: np.ndarray  # (N_COURT * CARD_FIELDS,) int64: the cards' fields, card by card
@@ -180,6 +184,12 @@ def _read_deck(path: Path, mtime_ns: int, size: int) -> Deck:
         raise DeckError(where, f"not a UTF-8 TOML file ({err})") from None
     except OSError as err:
         raise DeckError(where, f"cannot be read ({err.strerror})") from None
+    return _deck(data, where, path, path.stem)
+
+
+def _deck(data: dict, where: str, path: Path | None, default_name: str) -> Deck:
+    """A deck from a deck file's table (read from a file, or composed: ``compose_deck``), validated;
+    every error names ``where`` and the entry."""
     _check_keys(data, {"name", "assumed", "description", "cards", "intrigues"}, where)
     if not isinstance(data.get("assumed", False), bool):
         raise DeckError(f"{where}: assumed", "expected true or false")
@@ -207,5 +217,70 @@ def _read_deck(path: Path, mtime_ns: int, size: int) -> Deck:
         raise DeckError(f"{where}: cards", "at most one 'lone' card (the Sun -1): only one player can win alone")
     table = np.array(rows, dtype=np.int64).reshape(-1)
     table.flags.writeable = False  # the cached Deck is shared by every caller
-    return Deck(str(data.get("name", path.stem)), path, bool(data.get("assumed", False)),
+    return Deck(str(data.get("name", default_name)), path, bool(data.get("assumed", False)),
                 str(data.get("description", "")), table, tuple(names))
+
+
+# ---- sampled compositions (the option ``composition``) -------------------------------------------
+# The rulebook fixes 28 court cards, 23 Fae and 5 intrigue, and names these Fae cards: the Sun +2
+# and -1, the Moon 1 and "both Moon 3s", Winter's and Summer's x2 ("both x2 cards") and -2 ("the -2
+# of the same Fae people"), Spring's and Autumn's 4|1 and 1|4. Every composition holds them; the
+# other Fae cards and the intrigue effects are drawn. Readings (docs/games/thron_der_luegen.md):
+# the Sun and the Moon have no cards besides those named (the rulebook lists each of theirs); the
+# drawn cards are the other five peoples' one-number cards (no more split cards: the rulebook names
+# Spring's and Autumn's); a plain value is a digit 1..9 (the only cards worth 0 or less the rulebook
+# names are the intrigue cards, the Sun -1 and the -2s); equal values in one people are allowed (the
+# rulebook: "if the values are equal, only one counts").
+NAMED_FAE = (
+    {"people": "Sun", "kind": "bonus", "value": 2},
+    {"people": "Sun", "kind": "lone", "value": -1},
+    {"people": "Moon", "kind": "lowest", "value": 1},
+    {"people": "Moon", "kind": "pair", "value": 3, "copies": 2},
+    *({"people": people, "kind": kind, **({"value": -2} if kind == "minus" else {})}
+      for people in ("Winter", "Summer") for kind in ("double", "minus")),
+    *({"people": people, "kind": "split", "left": left, "right": right}
+      for people in ("Spring", "Autumn") for left, right in ((4, 1), (1, 4))),
+)
+N_DRAWN_FAE = N_FAE - sum(card.get("copies", 1) for card in NAMED_FAE)  # 10
+DRAWN_PEOPLES = {"Wild Hunt": "hunt", "Winter": "plain", "Summer": "plain", "Spring": "plain", "Autumn": "plain"}
+HUNT = "Wild Hunt"  # the rulebook names the people: a composition holds at least one of its cards
+DRAWN_VALUES = (1, 9)
+# The intrigue effects the rules implement, each with every value of its parameter: an effect is
+# drawn uniformly, then its parameter (the rulebook gives no effect; these are the supplement's).
+INTRIGUE_MENU = {
+    "swap_thrones": [{"reach": "any"}, {"reach": "own"}],
+    "peek_swap": [{"swap": True}, {"swap": False}],
+    "replace_from_pile": [{"reach": "any"}, {"reach": "own"}],
+    "hide_end": [{"count": c} for c in range(1, N_END + 1)],
+}
+COMPOSITION_SEED = 20261205  # the one seed every sampled composition is drawn from (number k: [seed, k])
+
+
+@functools.lru_cache(maxsize=64)
+def compose_deck(number: int) -> Deck:
+    """Sampled composition ``number`` (1, 2, ...): the rulebook's named cards, 10 Fae cards each of
+    a people drawn uniformly from the five with one-number cards (drawn again until the Wild Hunt
+    has a card) with a value drawn uniformly from DRAWN_VALUES, and 5 intrigue cards each an effect
+    of INTRIGUE_MENU; the same number gives the same deck on every machine."""
+    rng = np.random.default_rng([COMPOSITION_SEED, number])
+    peoples = list(DRAWN_PEOPLES)
+    drawn: list[str] = []
+    while HUNT not in drawn:
+        drawn = [peoples[i] for i in rng.integers(len(peoples), size=N_DRAWN_FAE)]
+    values = rng.integers(DRAWN_VALUES[0], DRAWN_VALUES[1] + 1, size=N_DRAWN_FAE)
+    # listed by people and value, so that a deck's card names read in order
+    cards = [*NAMED_FAE, *({"people": p, "kind": DRAWN_PEOPLES[p], "value": int(v)}
+                           for p, v in sorted(zip(drawn, values), key=lambda pv: (peoples.index(pv[0]), pv[1])))]
+    effects = list(INTRIGUE_MENU)
+    intrigues = []
+    for _ in range(N_INTRIGUE):
+        effect = effects[rng.integers(len(effects))]
+        params = INTRIGUE_MENU[effect]
+        intrigues.append({"effect": effect, **params[rng.integers(len(params))]})
+    # listed by effect, then by parameter as text, so that equal cards lie together
+    intrigues.sort(key=lambda e: (effects.index(e["effect"]), str(sorted(e.items()))))
+    name = f"composition {number}"
+    deck = _deck({"name": name, "assumed": True, "cards": cards, "intrigues": intrigues}, name, None, name)
+    drawn_names = deck.names[len(deck.names) - N_DRAWN_FAE - N_INTRIGUE:]
+    return replace(deck, description=f"sampled from seed {COMPOSITION_SEED}: the rulebook's named cards and "
+                                     f"{', '.join(drawn_names)}")

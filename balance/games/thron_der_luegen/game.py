@@ -9,8 +9,8 @@ from balance.engine.game import Action, Game, Quantity, ReportView, Setup, Setup
 from balance.engine.kernels import slot_at_seat
 from balance.engine.ismcts import skill_rungs
 from balance.games.thron_der_luegen import layout as L
-from balance.games.thron_der_luegen.deck import DeckError, deck_path, load_deck_file
-from balance.games.thron_der_luegen.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
+from balance.games.thron_der_luegen.deck import DeckError, compose_deck, deck_path, load_deck_file
+from balance.games.thron_der_luegen.options import DEFAULT_DECK, FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.thron_der_luegen.policies import fill_lookups
 from balance.games.thron_der_luegen.match import play_traced, simulate_batch
 from balance.games.thron_der_luegen.transcript import describe_events
@@ -68,21 +68,31 @@ class ThronDerLuegen(Game):
     def validate(self, setup: Setup) -> None:
         if setup.max_length > MAX_ROUNDS:
             raise SetupError("max_length", f"at most {MAX_ROUNDS} rounds per match")
-        try:
-            deck = load_deck_file(setup.files.resolve("options.deck", deck_path(setup.options["deck"])))
-        except DeckError as err:
-            raise SetupError("options.deck", str(err)) from None
+        if setup.options["composition"]:
+            if setup.options["deck"] != DEFAULT_DECK:
+                raise SetupError("options.composition", f"a sampled composition replaces the deck file: leave "
+                                                        f"options.deck at '{DEFAULT_DECK}' (got "
+                                                        f"'{setup.options['deck']}')")
+        else:
+            try:  # read here, where a bad file is the scenario's error; deck() reads it again from the cache
+                load_deck_file(setup.files.resolve("options.deck", deck_path(setup.options["deck"])))
+            except DeckError as err:
+                raise SetupError("options.deck", str(err)) from None
         # the kernel options hold the deck's table: a study's identity (balance.engine.runner) keys on
         # the cards themselves, not on the deck file's name or place
-        setup.extra["_kernel_options"] = self.kernel_options(setup, deck)
+        setup.extra["_kernel_options"] = self.kernel_options(setup, self.deck(setup))
 
     def deck(self, setup: Setup):
-        return load_deck_file(setup.files.read["options.deck"])  # the file validate resolved
+        """The sampled composition the option names, else the deck file validate resolved."""
+        if setup.options["composition"]:
+            return compose_deck(setup.options["composition"])
+        return load_deck_file(setup.files.read["options.deck"])
 
     def assumed_facts(self, setup: Setup) -> list[str]:
         deck = self.deck(setup)
         if deck.assumed:
-            return [f"deck '{deck.name}' ({deck.path.name}): the 23 Fae cards and the 5 intrigue effects are "
+            source = deck.path.name if deck.path else deck.description
+            return [f"deck '{deck.name}' ({source}): the 23 Fae cards and the 5 intrigue effects are "
                     "assumed, the rulebook does not list them"]
         return []
 
@@ -213,8 +223,10 @@ class ThronDerLuegen(Game):
         playing otherwise than the field (the End-card threshold)."""
         if not setup.identical_players:
             return "One seat against the field"
+        if setup.options["composition"]:
+            return f"Sampled composition {setup.options['composition']}"
         deck = setup.options["deck"]
-        return "The default deck, 3 to 6 players" if deck == "default" else f"The deck {deck}"
+        return "The default deck, 3 to 6 players" if deck == DEFAULT_DECK else f"The deck {deck}"
 
 
 GAME = ThronDerLuegen()

@@ -16,6 +16,8 @@ from balance.engine.decision import DECISION_HEADER
 
 # ---- components and numbers of the rulebook -----------------------------------------------
 N_COURT = 28  # 23 Fae and 5 intrigue cards (a deck file may split them otherwise, but holds 28)
+N_FAE = 23
+N_INTRIGUE = N_COURT - N_FAE
 N_END = 4  # End cards
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 STONES_TO_WIN = 4

@@ -11,6 +11,7 @@ MODES = {
                  "The game as the rulebook describes it, 3 to 6 players, with the deck the option `deck` names."),
 }
 
+DEFAULT_DECK = "default"  # the supplement's assumed deck; a sampled composition keeps it (and ignores it)
 SPLIT_READINGS = ("upright", "placer")
 HUNT_READINGS = ("cancel", "double")
 TWO_HUNTS_READINGS = ("one_people", "cancel")
@@ -20,10 +21,18 @@ LONE_WIN_READINGS = ("highest_stones", "all_stones")
 MOON_ONE_READINGS = ("throne_score", "total")
 
 OPTIONS = (
-    Option("deck", "default",
+    Option("deck", DEFAULT_DECK,
            "The court cards: a deck file of balance/games/thron_der_luegen/decks/ by name (default, fae_only, "
            "strong_plain, other_intrigues) or a path to a TOML deck file (relative to the scenario's folder). The rulebook does not list the 23 Fae "
-           "cards nor the intrigue effects: 'default' is the rules supplement's assumed deck (reports name every assumed deck in their header)."),
+           "cards nor the intrigue effects: 'default' is the rules supplement's assumed deck (reports name every assumed deck in their header).",
+           deals=True),
+    Option("composition", 0,
+           "A sampled deck instead of a deck file: 0 = the deck file `deck` names; k = 1, 2, ... = sampled "
+           "composition k: the 13 cards the rulebook names (Sun +2, -1; Moon 1, 3, 3; Winter and Summer x2, -2; "
+           "Spring and Autumn 4|1, 1|4), 10 Fae cards of the Wild Hunt, Winter, Summer, Spring and Autumn drawn "
+           "with values 1-9 (at least one Wild Hunt), and 5 intrigue effects drawn from the menu, every draw "
+           "from one seed, so that k names the same deck everywhere (deck must stay 'default').",
+           low=0, deals=True),
     Option("split_cards", "upright",
            "How a split card (4|1) lies on a throne: 'upright' = as printed, never turned (rulebook: 'Make sure "
            "that the card always lies upright - not upside down'), so the 4|1 gives the 4 to the seat on its "
