@@ -13,6 +13,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
+from PIL import Image
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -21,8 +22,9 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.report import (Study, _claims_view, _quantity_view, advantage_cells, advantage_table, capped_count,  # noqa: E402
-                            finding_items, fmt_effect, fmt_interval, fmt_p, write_report)
+from balance.report import (DPI, Study, _claims_view, _png, _quantity_view, advantage_cells,  # noqa: E402
+                            advantage_table, capped_count, finding_items, fmt_effect, fmt_interval, fmt_p,
+                            write_report)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {  # two studies of each game, so that the headline compares studies
@@ -109,6 +111,22 @@ def test_html_parses_and_every_image_decodes(report):
     assert len(files) == len(page.images)
     for name in files:
         assert plt.imread(report.parent / name).ndim == 3
+
+
+def test_a_figure_is_a_palette_png_that_looks_like_matplotlibs_drawing():
+    """Every page embeds its figures: a 256-colour PNG is well under half of matplotlib's full-colour
+    one, and no pixel moves by more than a few levels (a colour scale's hundreds of shades included)."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.imshow(np.linspace(0, 1, 400).reshape(20, 20), cmap="RdBu")
+    ax.errorbar([1, 5, 9], [3, 10, 17], xerr=2, fmt="o")
+    ax.set_title("P(a seat loses the round), %")
+    full = io.BytesIO()
+    fig.savefig(full, format="png", dpi=DPI, bbox_inches="tight")
+    drawn = _png(fig)
+    palette = Image.open(io.BytesIO(drawn))
+    assert palette.mode == "P" and len(drawn) < len(full.getvalue()) / 2
+    moved = np.abs(np.asarray(palette.convert("RGB"), int) - np.asarray(Image.open(full).convert("RGB"), int))
+    assert moved.max() <= 8
 
 
 def test_each_game_opens_with_its_headline_figure(report, studies):

@@ -55,8 +55,6 @@ def browser_check(page: Path) -> dict:
 KNOWN = {
     "dethroned/robust.html": "made before the templates; not yet regenerated (2 h of search players)",
     "thron_der_luegen/robust.html": "made before the templates (claims x members table); not yet regenerated",
-    "throne_arcade/report.html": "3.7 MB (7,400 px) with its seventh study (hand_start_4p) and the match-level "
-                                 "panels: each study's rates figure is 0.3 MB; under the split's 10 studies a page",
 }
 
 
