@@ -8,7 +8,8 @@ position API, and ``game.py`` the :class:`Game` subclass that ties them together
 
 The engine never looks inside a kernel. It asks a game for a block of result rows
 (:meth:`Game.simulate`) and hands it a :class:`Setup` that was validated against the game's own
-:class:`Option`, :class:`Mode` and :class:`Policy` declarations.
+:class:`Option`, :class:`Mode` and :class:`Policy` declarations; what the kernels read of it is
+compiled once per setup (:meth:`Game.compile`).
 """
 
 from __future__ import annotations
@@ -316,8 +317,11 @@ class Setup:
     seats: list[SeatPolicy]
     rotate: bool = True
     max_length: int = 0  # round/turn cap; 0 = the game's default
-    extra: dict[str, Any] = field(default_factory=dict)  # game-specific structured data
+    extra: dict[str, Any] = field(default_factory=dict)  # the game's own scenario tables (roles, a study's table)
     files: SetupFiles = field(default_factory=SetupFiles, repr=False, compare=False)
+    # Game.compile's result, made on first use. Not an init field: dataclasses.replace leaves it
+    # behind, so a changed copy of a setup compiles its own.
+    _compiled: Any = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def identical_players(self) -> bool:
@@ -383,6 +387,8 @@ class Setup:
 class Game:
     """What the engine needs of a game. Subclasses set the class attributes and the methods.
 
+    ``_compile`` builds what the kernels read of a setup (its kernel inputs), once per setup:
+    every method reads them through :meth:`compile`.
     ``simulate`` is the only hot path: it must call one compiled batch kernel that plays
     ``count`` games starting at global game index ``start`` (parallel over games with prange),
     each game drawing only from ``rng.new_stream(seed, deal)`` where
@@ -489,6 +495,21 @@ class Game:
         return []
 
     # ---- running ------------------------------------------------------------------------
+    def compile(self, setup: Setup) -> Any:
+        """What the game's kernels read of ``setup`` besides the seed, the game range and the seats'
+        policies, parameters and restrictions: its options row, tables, configuration (one object,
+        the game's own record). Made once per setup object and kept on it, so a batch never
+        recomputes it; a setup is not changed once made (``dataclasses.replace`` makes a changed
+        copy, which compiles its own)."""
+        if setup._compiled is None:
+            setup._compiled = self._compile(setup)
+        return setup._compiled
+
+    def _compile(self, setup: Setup) -> Any:
+        """``setup``'s kernel inputs, computed from a validated setup (see :meth:`compile`); bad
+        input is refused before, by ``parse_extra`` and ``validate``."""
+        raise NotImplementedError
+
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         raise NotImplementedError
 
