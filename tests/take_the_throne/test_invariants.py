@@ -29,7 +29,7 @@ def popcount(x):
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_cards_are_conserved_vp_moves_only_by_rule_and_games_end(mode, players, options, policy):
     setup = GAME.make_setup(mode, players, policy, options=options, rotate=False)
-    opts = setup.extra["kernel_options"]
+    opts = GAME.compile(setup)
     for deal_index in range(40):
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         rng = new_stream(7, deal_index)

@@ -15,7 +15,7 @@ from balance.games.take_the_throne.rules import deal
 
 def decided(setup, state, seed):
     """The answer of the deciding seat's policy to the decision posed in ``state``."""
-    return decide_posed(state, setup.extra["kernel_options"], setup.policy_codes, setup.policy_params, setup.restrict,
+    return decide_posed(state, GAME.compile(setup), setup.policy_codes, setup.policy_params, setup.restrict,
                         new_stream(seed, 1), np.zeros((0, L.TRACE_FIELDS), np.int64),
                         (new_work_buffer(), new_search_buffers()))
 
@@ -24,7 +24,7 @@ def heuristic_decision(kind, seat, choices, played, revealed, seed):
     """The heuristic's answer in a core 4-player round where seat s has played ``played[s]``
     (face down unless s is in ``revealed``)."""
     setup = GAME.make_setup("core", 4, "heuristic", rotate=False)
-    opts = setup.extra["kernel_options"]
+    opts = GAME.compile(setup)
     state = np.empty(L.STATE_SIZE, dtype=np.int64)
     deal(state, opts, new_stream(0, 0))
     for s, name in played.items():
@@ -63,7 +63,7 @@ def mirror_selection(seat, monarch_deck, seed):
     """The heuristic's card for ``seat`` at the first selection of a Mirror game whose Monarch holds
     ``monarch_deck`` (Raid and Defend, the kept cards, plus 4 random ones nobody has seen)."""
     setup = GAME.make_setup("mirror", 4, "heuristic", rotate=False)
-    opts = setup.extra["kernel_options"]
+    opts = GAME.compile(setup)
     state = np.empty(L.STATE_SIZE, dtype=np.int64)
     deal(state, opts, new_stream(0, 0))
     house = L.mask_of((L.ATTACK, L.CHARGE, L.INFILTRATE, L.FEINT, L.SABOTAGE))

@@ -33,7 +33,7 @@ def mind():
 def positions(mode, players, policy, count, seed):
     """Start-of-round positions of games played by ``policy`` (copies of the state)."""
     setup = GAME.make_setup(mode, players, policy, rotate=False)
-    opts = setup.extra["kernel_options"]
+    opts = GAME.compile(setup)
     out = []
     for d in range(count):
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
@@ -51,7 +51,7 @@ def ask(setup, state, kind, seat, choices, rng):
     """Pose a decision of ``kind`` to ``seat`` in ``state`` (narrowed by its restriction) and let the
     engine decide it."""
     pose(state, seat, kind, choices, setup.restrict)
-    return decide_posed(state, setup.extra["kernel_options"], setup.policy_codes, setup.policy_params,
+    return decide_posed(state, GAME.compile(setup), setup.policy_codes, setup.policy_params,
                         setup.restrict, rng, np.zeros((0, L.TRACE_FIELDS), np.int64), mind())
 
 

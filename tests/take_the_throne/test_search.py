@@ -23,7 +23,7 @@ def searched_card(setup, state, seat, stream_key, others_pick=min):
     decide at its posed selection), on a copy of ``state``; the seats asked before it select
     ``others_pick`` of their cards (their choices are hidden from it)."""
     state = state.copy()
-    opts = setup.extra["kernel_options"]
+    opts = GAME.compile(setup)
     table = (opts, new_stream(*stream_key), np.zeros((0, L.TRACE_FIELDS), np.int64))
     state[L.ROUND_STOP] = state[L.ROUND] + 1
     advance(state, table)

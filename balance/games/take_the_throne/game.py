@@ -39,7 +39,7 @@ def card_mask(names: list, key: str, allowed: int) -> int:
 
 def setup_cards(setup: Setup) -> int:
     """The mask of every card a deck of ``setup`` can hold (the random draws' pools included)."""
-    opts = setup.extra["kernel_options"]
+    opts = setup.game.compile(setup)
     if setup.mode == "two_player":
         return L.mask_of(L.TWO_PLAYER_CARDS)
     if setup.mode == "custom":
@@ -47,6 +47,12 @@ def setup_cards(setup: Setup) -> int:
     if setup.mode == "core":
         return L.mask_of(L.CROWN_CORE + L.HOUSE_CORE)
     return L.mask_of(L.MIRROR_CROWN_KEPT + L.MIRROR_CROWN_POOL + L.MIRROR_HOUSE_KEPT + L.MIRROR_HOUSE_POOL)
+
+
+def custom_decks(setup: Setup) -> tuple[int, int]:
+    """The masks of the options monarch_cards and house_cards (the custom mode's decks)."""
+    return (card_mask(setup.options["monarch_cards"], "options.monarch_cards", L.CROWN_MASK),
+            card_mask(setup.options["house_cards"], "options.house_cards", L.HOUSE_MASK & ~(1 << L.REINFORCE)))
 
 
 class TakeTheThrone(Game):
@@ -82,14 +88,12 @@ class TakeTheThrone(Game):
 
     # ---- setup ------------------------------------------------------------------------------
     def validate(self, setup: Setup) -> None:
-        crown = card_mask(setup.options["monarch_cards"], "options.monarch_cards", L.CROWN_MASK)
-        house = card_mask(setup.options["house_cards"], "options.house_cards", L.HOUSE_MASK & ~(1 << L.REINFORCE))
+        crown, house = custom_decks(setup)
         if setup.mode == "custom":
             if bin(crown).count("1") != L.MONARCH_HAND_SIZE:
                 raise SetupError("options.monarch_cards", f"the Monarch holds {L.MONARCH_HAND_SIZE} crown cards")
             if bin(house).count("1") != L.HOUSE_HAND_SIZE:
                 raise SetupError("options.house_cards", f"a house player holds {L.HOUSE_HAND_SIZE} house cards")
-        setup.extra["kernel_options"] = self.kernel_options(setup, crown, house)
 
     def actions(self, setup: Setup) -> list[Action]:
         """Every card the setup's decks can hold, answered wherever its owner picks it (the card to
@@ -107,7 +111,10 @@ class TakeTheThrone(Game):
             return ["each house deck holds one of every house card (the random cards' pool)"]
         return []
 
-    def kernel_options(self, setup: Setup, crown: int, house: int) -> np.ndarray:
+    def _compile(self, setup: Setup) -> np.ndarray:
+        """The kernels' options row (layout OPT_*): the rule options, the mode, the round cap and the
+        custom decks."""
+        crown, house = custom_decks(setup)
         opts = np.zeros(L.N_OPTIONS, dtype=np.int64)
         o = setup.options
         order = o["contest_order"]
@@ -131,7 +138,7 @@ class TakeTheThrone(Game):
     # ---- running ----------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         out = np.empty((count, len(self.columns)), dtype=np.int64)
-        simulate_batch(seed, start, count, setup.rotations, setup.extra["kernel_options"], setup.policy_codes,
+        simulate_batch(seed, start, count, setup.rotations, self.compile(setup), setup.policy_codes,
                        setup.policy_params, setup.restrict, out)
         return out
 
@@ -178,7 +185,7 @@ class TakeTheThrone(Game):
         seat_restrictions(rotation, setup.restrict, restrict)
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
-        play_game(state, setup.extra["kernel_options"], codes, params, restrict, new_stream(seed, deal_index), trace,
+        play_game(state, self.compile(setup), codes, params, restrict, new_stream(seed, deal_index), trace,
                   (new_work_buffer(), new_search_buffers()))
         return state, trace[: state[L.TRACE_LEN]]
 

@@ -55,7 +55,7 @@ class Position:
                  options: dict | None = None, seed: int = 0):
         mode = mode or ("two_player" if players == 2 else "core")
         self.setup = GAME.make_setup(mode, players, "random", options=options, rotate=False)
-        self.opts = self.setup.extra["kernel_options"]
+        self.opts = GAME.compile(self.setup)
         self.rng = new_stream(seed, 0)
         self.restrict = no_restrictions(players)
         self.state = np.empty(L.STATE_SIZE, dtype=np.int64)
@@ -236,7 +236,7 @@ class Steps(TableSteps):
 
     def __init__(self, setup):
         mind = (new_work_buffer(), new_search_buffers())
-        super().__init__(setup, setup.extra["kernel_options"], mind, mind[1][0], L.TRACE_FIELDS,
+        super().__init__(setup, GAME.compile(setup), mind, mind[1][0], L.TRACE_FIELDS,
                          (advance, over, pose_pending, apply_answer), decide_posed, sample_world)
 
     def start(self, seed: int, deal_index: int) -> Run:
