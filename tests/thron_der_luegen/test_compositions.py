@@ -69,7 +69,7 @@ def test_a_number_is_the_same_deck_every_time_and_numbers_differ():
         "intrigue: replace_from_pile (own), intrigue: hide_end 4")
     # a setup's kernel input is the composition's table, whatever the player count
     setup = GAME.make_setup("base", 6, "heuristic", options={"composition": 7})
-    assert np.array_equal(setup.extra["_kernel_options"][L.OPT_DECK:L.OPT_FACE], compose_deck(7).table)
+    assert np.array_equal(GAME.compile(setup)[L.OPT_DECK:L.OPT_FACE], compose_deck(7).table)
 
 
 def test_the_sweep_plays_the_sampled_compositions_against_the_default_deck():

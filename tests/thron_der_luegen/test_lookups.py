@@ -25,7 +25,7 @@ def face(opts, oriented: int) -> int:
 @pytest.mark.parametrize("deck", deck_names())
 @pytest.mark.parametrize("reading", READINGS, ids=lambda r: "-".join(r.values()))
 def test_lookup_tables_are_the_scoring_rules(deck, reading):
-    opts = GAME.make_setup("base", 4, "heuristic", options={"deck": deck, **reading}).extra["_kernel_options"]
+    opts = GAME.compile(GAME.make_setup("base", 4, "heuristic", options={"deck": deck, **reading}))
     faces = [face(opts, o) for o in range(L.N_ORIENTED)]
     assert list(opts[L.OPT_FACE: L.OPT_FACE + L.N_ORIENTED]) == faces
     pairs = opts[L.OPT_PAIR: L.OPT_PAIR + L.N_ORIENTED ** 2].reshape(L.N_ORIENTED, L.N_ORIENTED)

@@ -21,7 +21,7 @@ NO_TRACE = np.zeros((0, L.TRACE_FIELDS), dtype=np.int64)
 def decided(setup, state, rng):
     """Start the turn of the player whose turn it is (rules.advance) and return its seat's answer to
     the turn's choice, posed with its restriction (the search's, for a search seat)."""
-    opts = setup.extra["_kernel_options"]
+    opts = GAME.compile(setup)
     advance(state, (opts, rng, NO_TRACE))
     pose_pending(state, (opts, rng, NO_TRACE), setup.restrict)
     return decide_posed(state, opts, setup.policy_codes, setup.policy_params, setup.restrict, rng, NO_TRACE,
@@ -30,7 +30,7 @@ def decided(setup, state, rng):
 
 def play_turn(setup, state, rng):
     """The turn of the player whose turn it is, every decision its seat's policy's; then the next player."""
-    opts = setup.extra["_kernel_options"]
+    opts = GAME.compile(setup)
     apply_answer(state, (opts, rng, NO_TRACE), decided(setup, state, rng))
     while state[L.PHASE] < L.N_KINDS:
         pose_pending(state, (opts, rng, NO_TRACE), setup.restrict)
@@ -43,7 +43,7 @@ def play_turn(setup, state, rng):
 def turn_starts(count, seed):
     """Positions at the start of a turn, mid-round, played by heuristic players through the rules."""
     setup = GAME.make_setup("base", PLAYERS, "heuristic", rotate=False)
-    opts = setup.extra["_kernel_options"]
+    opts = GAME.compile(setup)
     found = []
     i = 0
     while len(found) < count:
@@ -150,7 +150,7 @@ def test_search_is_not_much_worse_than_the_heuristic():
 def intrigue_decisions(seed, count):
     """Positions where an intrigue card is being carried out and its player decides (heuristic play)."""
     setup = GAME.make_setup("base", PLAYERS, "heuristic", rotate=False)
-    opts = setup.extra["_kernel_options"]
+    opts = GAME.compile(setup)
     found, i = [], 0
     while len(found) < count:
         state = np.zeros(L.STATE_SIZE, dtype=np.int64)
@@ -178,7 +178,7 @@ def test_the_intrigue_card_being_carried_out_is_seen_by_every_seat():
     from balance.games.thron_der_luegen.positions import card_places
 
     setup, positions = intrigue_decisions(5, 12)
-    opts = setup.extra["_kernel_options"]
+    opts = GAME.compile(setup)
     ints = new_search_buffers()[0]
     for state in positions:
         assert card_places(state) == list(range(L.N_COURT))

@@ -25,6 +25,13 @@ def act_pairs(act: int) -> tuple[tuple[int, int], ...]:
     return ((L.ACT, act * 2 + L.HELD), (L.ACT, act * 2 + L.DRAWN_SLOT))
 
 
+def checked(opts: np.ndarray) -> np.ndarray:
+    """A copy of the options row ``opts`` with the card checks on (OPT_CHECKS: tests, positions)."""
+    opts = opts.copy()
+    opts[L.OPT_CHECKS] = 1
+    return opts
+
+
 class ThronDerLuegen(Game):
     name = "thron_der_luegen"
     title = "Thron der Lügen"
@@ -78,9 +85,6 @@ class ThronDerLuegen(Game):
                 load_deck_file(setup.files.resolve("options.deck", deck_path(setup.options["deck"])))
             except DeckError as err:
                 raise SetupError("options.deck", str(err)) from None
-        # the kernel options hold the deck's table: a study's identity (balance.engine.runner) keys on
-        # the cards themselves, not on the deck file's name or place
-        setup.extra["_kernel_options"] = self.kernel_options(setup, self.deck(setup))
 
     def deck(self, setup: Setup):
         """The sampled composition the option names, else the deck file validate resolved."""
@@ -96,7 +100,9 @@ class ThronDerLuegen(Game):
                     "assumed, the rulebook does not list them"]
         return []
 
-    def kernel_options(self, setup: Setup, deck, checks: bool = False) -> np.ndarray:
+    def _compile(self, setup: Setup) -> np.ndarray:
+        """The kernels' options row (layout OPT_*): the rule options, the match's length, the deck's
+        table and the lookup tables computed from it (policies.fill_lookups)."""
         o = setup.options
         opts = np.zeros(L.N_OPTIONS, dtype=np.int64)
         opts[L.OPT_PLAYERS] = setup.players
@@ -111,8 +117,7 @@ class ThronDerLuegen(Game):
         opts[L.OPT_LONE_CARD_SUM] = o["lone_sum"] == "cards"
         opts[L.OPT_LONE_ALL_STONES] = o["lone_win"] == "all_stones"
         opts[L.OPT_MOON_ONE_TOTAL] = o["moon_one_lowest"] == "total"
-        opts[L.OPT_CHECKS] = checks
-        opts[L.OPT_DECK:L.OPT_FACE] = deck.table
+        opts[L.OPT_DECK:L.OPT_FACE] = self.deck(setup).table
         fill_lookups(opts)
         return opts
 
@@ -141,7 +146,7 @@ class ThronDerLuegen(Game):
         """count matches -> count * max_rounds rows (unused rows have row = -1)."""
         out = np.empty((count * self.length_cap(setup), L.N_COLUMNS), dtype=np.int64)
         simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(setup.rotations),
-                       setup.extra["_kernel_options"], setup.policy_codes, setup.policy_params,
+                       self.compile(setup), setup.policy_codes, setup.policy_params,
                        setup.restrict, out)
         return out
 
@@ -181,7 +186,7 @@ class ThronDerLuegen(Game):
 
     def traced(self, setup: Setup, seed: int, game_index: int, checks: bool = False):
         """One match through the batch kernel's code with the trace on: (rows, final state, trace)."""
-        opts = self.kernel_options(setup, self.deck(setup), checks) if checks else setup.extra["_kernel_options"]
+        opts = checked(self.compile(setup)) if checks else self.compile(setup)
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         rows, state = play_traced(np.int64(seed), np.int64(game_index), np.int64(setup.rotations), opts,
                                   setup.policy_codes, setup.policy_params, setup.restrict, trace)

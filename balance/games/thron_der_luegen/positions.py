@@ -31,7 +31,7 @@ from balance.engine.decision import D_CHOICES, D_KIND, answer_of, forced, no_res
 from balance.engine.rng import new_stream
 from balance.engine.stepper import Run, TableSteps
 from balance.games.thron_der_luegen import layout as L
-from balance.games.thron_der_luegen.game import GAME
+from balance.games.thron_der_luegen.game import GAME, checked
 from balance.games.thron_der_luegen.match import decide_posed, start_match
 from balance.games.thron_der_luegen.rules import (
     advance, apply_answer, cards_accounted, deal_round, end_round, end_turn, over, pose_pending, score_round,
@@ -55,7 +55,7 @@ class Position:
     def __init__(self, setup, state: np.ndarray, seed: int):
         self.setup = setup
         self.deck = GAME.deck(setup)
-        self.opts = GAME.kernel_options(setup, self.deck, checks=True)
+        self.opts = checked(GAME.compile(setup))
         self.state = state
         self.rng = new_stream(seed, 0)
         self.trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
@@ -88,7 +88,7 @@ class Position:
         state[L.WINNER] = L.NOBODY
         state[L.DRAWN] = state[L.PLACING] = state[L.USED] = L.NO_CARD
         state[L.PHASE] = L.PH_TURN_START
-        state[L.DECK_VALUE2] = deck_value2(GAME.kernel_options(setup, deck))
+        state[L.DECK_VALUE2] = deck_value2(GAME.compile(setup))
         for t, name in enumerate(thrones):
             state[L.THRONE + t] = take(name)
         for s, name in enumerate(hands):
@@ -283,7 +283,7 @@ class Steps(TableSteps):
 
     def __init__(self, setup):
         mind = new_search_buffers()
-        super().__init__(setup, setup.extra["_kernel_options"], mind, mind[0], L.TRACE_FIELDS,
+        super().__init__(setup, GAME.compile(setup), mind, mind[0], L.TRACE_FIELDS,
                          (advance, over, pose_pending, apply_answer), decide_posed, sample_world)
 
     def start(self, seed: int, deal_index: int) -> Run:
