@@ -183,7 +183,7 @@ def current_value(scenario: Scenario, data: dict, key: str) -> Any:
     if key == "mode":
         return setup.mode
     if key == "max_length":
-        return setup.max_length or setup.game.default_max_length
+        return setup.game.length_cap(setup)
     return data.get(key, setup.extra.get(key))
 
 

@@ -145,9 +145,6 @@ class ThroneArcade(Game):
                                         f"starting card need {need} cards; the deck has {len(faces)}")
         if setup.max_length > self.default_max_length * 4:
             raise SetupError("max_length", f"at most {self.default_max_length * 4} rounds per match")
-        if not setup.max_length:  # the longest a match can be: every row is used, and reports show it
-            setup.max_length = setup.options["start_hand"] * setup.players
-        setup.extra["_kernel_options"] = self.kernel_options(setup, faces)
 
     def parse_extra(self, raw: dict, setup: Setup, key: str) -> None:
         """``[hand_start]`` (no keys): the study of hand size against the start, computed by
@@ -158,15 +155,18 @@ class ThroneArcade(Game):
     def assumed_facts(self, setup: Setup) -> list[str]:
         return []  # the deck is the option "deck", marked assumed
 
-    def max_rounds(self, setup: Setup) -> int:
-        """Rows per match: the scenario's max_length (by default the longest a match can be)."""
-        return setup.max_length
+    def length_cap(self, setup: Setup) -> int:
+        """Rows per match: the scenario's max_length, by default the longest a match can be (every row
+        is used, and reports show it)."""
+        return setup.max_length or setup.options["start_hand"] * setup.players
 
-    def kernel_options(self, setup: Setup, faces: list[int]) -> np.ndarray:
+    def _compile(self, setup: Setup) -> np.ndarray:
+        """The kernels' options row (layout OPT_*): the rule options, the rows per match and the deck."""
         o = setup.options
+        faces = deck_faces(o["deck"], "options.deck")
         opts = np.zeros(L.N_OPTIONS, dtype=np.int64)
         opts[L.OPT_PLAYERS] = setup.players
-        opts[L.OPT_MAX_ROUNDS] = self.max_rounds(setup)
+        opts[L.OPT_MAX_ROUNDS] = self.length_cap(setup)
         opts[L.OPT_TURN_CAP] = o["round_turn_cap"]
         opts[L.OPT_START_HAND] = o["start_hand"]
         opts[L.OPT_STACKING] = o["stacking"]
@@ -179,7 +179,7 @@ class ThroneArcade(Game):
         return opts
 
     def deck_names(self, setup: Setup) -> list[str]:
-        opts = setup.extra["_kernel_options"]
+        opts = self.compile(setup)
         return [L.FACE_NAMES[f] for f in opts[L.OPT_DECK: L.OPT_DECK + opts[L.OPT_DECK_SIZE]]]
 
     def actions(self, setup: Setup) -> list[Action]:
@@ -209,7 +209,7 @@ class ThroneArcade(Game):
     # ---- running ----------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         return simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(setup.rotations),
-                              setup.extra["_kernel_options"], setup.policy_codes, setup.policy_params,
+                              self.compile(setup), setup.policy_codes, setup.policy_params,
                               setup.restrict)
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
@@ -293,7 +293,7 @@ class ThroneArcade(Game):
         """One match through the batch kernel's code path with the trace on: (rows, state, events)."""
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
         rows, state, fill = simulate_traced(np.int64(seed), np.int64(game_index), np.int64(setup.rotations),
-                                            setup.extra["_kernel_options"], setup.policy_codes,
+                                            self.compile(setup), setup.policy_codes,
                                             setup.policy_params, setup.restrict, trace)
         return rows, state, trace[:fill]
 

@@ -45,7 +45,7 @@ NO_CARD_WORDS = ("none",) + tuple(word for word in L.NONE_WORDS if word)
 class Position:
     def __init__(self, players: int, options: dict | None, seed: int, seats: str | list = "random"):
         self.setup = GAME.make_setup("standard", players, seats, options=options, rotate=False)
-        self.opts = self.setup.extra["_kernel_options"]
+        self.opts = GAME.compile(self.setup)
         self.deck = GAME.deck_names(self.setup)
         self.rng = new_stream(seed, 0)
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int64)
@@ -318,7 +318,7 @@ class Steps(TableSteps):
 
     def __init__(self, setup):
         mind = (new_work_buffer(), new_search_buffers())
-        super().__init__(setup, setup.extra["_kernel_options"], mind, mind[1][0], L.TRACE_FIELDS,
+        super().__init__(setup, GAME.compile(setup), mind, mind[1][0], L.TRACE_FIELDS,
                          (advance, over, pose_pending, apply_answer), decide_posed, sample_world)
 
     def start(self, seed: int, deal_index: int) -> Run:
