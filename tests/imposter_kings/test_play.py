@@ -9,7 +9,7 @@ from balance.engine.rng import below, new_stream
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings import rules as R
-from balance.games.imposter_kings.game import GAME, MAX_ROUNDS, kernel_config
+from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.options import MODE_DECKS
 from balance.games.imposter_kings.positions import Position
 from balance.stats import estimate
@@ -117,17 +117,18 @@ def test_replay_of_match_k_equals_the_batch_row():
 
 @pytest.mark.parametrize("seats", [[("heuristic", {}), ("greedy", {})], [("search", {}), ("random", {})]])
 def test_the_base_game_kernel_compiled_for_its_14_types_plays_the_general_kernels_games(seats):
-    """The base 2-player modes run kernels compiled for their 14 card types (game.kernel_config): loops and
+    """The base 2-player modes run kernels compiled for their 14 card types (GAME.compile(setup).config): loops and
     the expansions' card texts cut at compile time. They play exactly the games of the general kernels
     (the plain row), the search too (its rollouts run the kernels its batch runs: play_out_base)."""
     setup = GAME.make_setup("full", 2, seats, max_length=1)
-    cfg = kernel_config(setup)
+    cfg = GAME.compile(setup).config
     assert isinstance(cfg, Config) and cfg.types == L.QUEEN + 1
     args = (setup.policy_codes, setup.policy_params, setup.restrict, np.int64(11), np.int64(0), np.int64(30),
             np.int64(setup.rotations), np.int64(1))
     assert np.array_equal(M.simulate_batch(cfg, *args), M.simulate_batch(cfg.row, *args))
     for mode, players in (("cutthroat", 3), ("immortal_step", 2)):  # modes with later cards: the general kernels
-        assert isinstance(kernel_config(GAME.make_setup(mode, players, [("random", {})] * players)), np.ndarray)
+        assert isinstance(GAME.compile(GAME.make_setup(mode, players, [("random", {})] * players)).config,
+                          np.ndarray)
 
 
 def test_mirrored_deals_swap_the_hands_between_seats():

@@ -4,6 +4,8 @@ per round."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -26,13 +28,17 @@ ARMY_CHOICE_DRAWS = 400  # [army_choice] draws: parametric draws of the fitted m
 ARMY_CHOICE_MIN_DRAWS = 100  # fewer cannot place a 95% percentile interval's ends
 
 
-def kernel_config(setup: Setup):
-    """The kernels' configuration: for a setup that deals only the base 2-player modes' cards, a ``Config``
-    that makes that count a compile-time constant (the loops stop at 14 types and the later cards'
-    texts compile to nothing: the base game runs without the expansions' cost); else the plain row
-    (the general kernels). Two compiled variants, not one per mode: each is minutes to compile cold."""
-    row = config_row(setup.mode, setup.options)
-    return Config(row, L.BASE_TYPES) if row[L.CFG_TYPES] <= L.BASE_TYPES else row
+@dataclass(frozen=True)
+class KernelInputs:
+    """What the kernels read of a setup (``Game.compile``). ``row``: the configuration row (layout
+    CFG_*), as positions, steppers and the search's declared signatures take it. ``config``: what a
+    batch passes, for a setup that deals only the base 2-player modes' cards a ``Config`` that makes
+    that count a compile-time constant (the loops stop at 14 types and the later cards' texts compile
+    to nothing: the base game runs without the expansions' cost); else the plain row (the general
+    kernels). Two compiled variants, not one per mode: each is minutes to compile cold."""
+
+    row: np.ndarray
+    config: Config | np.ndarray
 
 
 class ImposterKings(Game):
@@ -111,13 +117,17 @@ class ImposterKings(Game):
     def assumed_facts(self, setup: Setup) -> list[str]:
         return assumed_card_texts(setup.mode, setup.options)
 
+    def _compile(self, setup: Setup) -> KernelInputs:
+        row = config_row(setup.mode, setup.options)
+        return KernelInputs(row, Config(row, L.BASE_TYPES) if row[L.CFG_TYPES] <= L.BASE_TYPES else row)
+
     def _kernel_args(self, setup: Setup):
-        return kernel_config(setup), setup.policy_codes, setup.policy_params, setup.restrict
+        return self.compile(setup).config, setup.policy_codes, setup.policy_params, setup.restrict
 
     def actions(self, setup: Setup) -> list[Action]:
         """The restriction menu: every card of the mode's deck ("play card X") and the choices
         (King flip, mulligan, going first, the two reactions); see ``options.action_menu``."""
-        return action_menu(setup.mode, setup.options)
+        return action_menu(setup.mode, setup.options, self.compile(setup).row)
 
     # ---- running -------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:

@@ -483,14 +483,15 @@ def card_action(t: int, kinds: tuple = PLAY_KINDS) -> Action:
     return Action(L.NAMES[t], PLAY_KINDS[0], t, doc, pairs)
 
 
-def action_menu(mode: str, options: dict) -> list[Action]:
-    """The restriction menu of a setup: every card dealt in the mode, then the choices it poses."""
+def action_menu(mode: str, options: dict, cfg: np.ndarray) -> list[Action]:
+    """The restriction menu of a setup (its mode, options and configuration row): every card dealt in
+    the mode, then the choices it poses."""
     deck = (MODE_DECKS[mode] + ARMY_MODES.get(mode, 0)
             + (L.SIGNATURE if mode in SIGNATURE_MODES or mode in MERC_MODES else 0))
     kinds = CUTTHROAT_PLAY_KINDS if mode in REVEAL_MODES else PLAY_KINDS
     menu = [card_action(t, kinds) for t in range(L.TYPES) if deck[t] > 0]
     menu.append(Action("King flip", L.PH_TURN, L.ACT_FLIP, "flip the King (Disgrace the Throne, take the Successor)"))
-    if config_row(mode, options)[L.CFG_MULLIGANS]:
+    if cfg[L.CFG_MULLIGANS]:
         menu.append(Action("Mulligan", L.PH_MULLIGAN, L.ACT_YES, "call a mulligan when offered one"))
     if options["first_player"] == "true_king" and mode in REVEAL_MODES:
         menu.append(Action("Go first", L.PH_FIRST_SEAT, 0, "as the True King's holder, choose to go first "
@@ -498,7 +499,7 @@ def action_menu(mode: str, options: dict) -> list[Action]:
     elif options["first_player"] == "true_king":
         menu.append(Action("Go first", L.PH_FIRST, L.ACT_YES, "as the True King's holder, choose to go first "
                                                               "(forbidden: always go second)"))
-    if config_row(mode, options)[L.CFG_KING_FACETS]:
+    if cfg[L.CFG_KING_FACETS]:
         menu.append(Action("Choose a King", L.PH_PICK_CARD, L.ACT_FLIP, "choose a new King while mustering "
                                                                        "(forbidden: keep the current one)"))
         for facet in (L.FACET_TACTICIAN, L.FACET_LEADER):

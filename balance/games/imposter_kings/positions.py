@@ -452,7 +452,7 @@ class Steps(Stepper):
 
     def __init__(self, setup):
         self.setup, self.players = setup, setup.players
-        self.cfg = config_row(setup.mode, setup.options)
+        self.cfg = setup.game.compile(setup).row
         self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
         _, self.cards, self.actions, self.scratch, self.fscratch, _, _, _ = game_buffers()
         self.no_trace = np.zeros((0, L.EVENT_WIDTH), dtype=np.int64)
