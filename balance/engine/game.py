@@ -375,13 +375,12 @@ class Setup:
             "max_length": self.game.length_cap(self),
             "assumed": [o.name for o in self.game.options if o.assumed and self.options.get(o.name) == o.default]
             + self.game.assumed_facts(self),
-            **({"extra": self.extra_description()} if self.extra else {}),
+            **({"extra": shown} if (shown := self.extra_description()) else {}),
         }
 
     def extra_description(self) -> dict[str, Any]:
-        """The game-specific scenario data a report should show (keys starting with _ are internal)."""
-        return {k: v for k, v in self.extra.items()
-                if not k.startswith("_") and isinstance(v, (str, int, float, bool, list, dict))}
+        """The game-specific scenario data a report should show."""
+        return {k: v for k, v in self.extra.items() if isinstance(v, (str, int, float, bool, list, dict))}
 
 
 class Game:

@@ -1,5 +1,7 @@
 """Invariants under random and heuristic play, determinism, replay == batch, the decision cap."""
 
+from dataclasses import replace
+
 import numba
 import numpy as np
 import pytest
@@ -144,7 +146,7 @@ def test_the_first_pause_at_8_players_counts_deaths_not_votes():
     deaths = [t for t, event, *_ in trace if event == L.EV_DEATH]
     assert votes[0] == 2000 and deaths == [8000]
     assert 8000 not in votes and s[L.H_OUTCOME] == L.OUTCOME_STALEMATE  # play went on to the next impasse
-    st.options["first_vote_after_two_at_8"] = False
+    st = replace(st, options={**st.options, "first_vote_after_two_at_8": False})  # compiles again
     s, trace, row = GAME.replay(st, 4, 0, script=script, checked=True)
     assert 8000 in {t for t, event, *_ in trace if event == L.EV_VOTE_END} and s[L.H_OUTCOME] == L.OUTCOME_VOTE
 

@@ -18,11 +18,11 @@ class Table:
 
     def __init__(self, pos, **params):
         self.pos = pos
-        self.c = GAME.compiled(pos.setup)
+        self.c = GAME.compile(pos.setup)
         players = pos.players
-        self.belief = np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, self.c["roles"].shape[0]))
+        self.belief = np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS, self.c.roles.shape[0]))
         self.grudge = np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS))
-        policies.init_beliefs(pos.s, self.c["role_count"], self.belief, self.grudge)
+        policies.init_beliefs(pos.s, self.c.role_count, self.belief, self.grudge)
         self.params = np.zeros((players, MAX_POLICY_PARAMS))
         for i, param in enumerate(HEURISTIC.params):
             self.params[:, i] = params.get(param.name, param.default)
@@ -35,7 +35,7 @@ class Table:
 
     def args(self):
         c = self.c
-        return (self.pos.s, c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], self.belief,
+        return (self.pos.s, c.opts, c.roles, c.want_cond, c.want_kill, c.want_total, self.belief,
                 self.grudge, self.params)
 
     def act(self, p, seed=0):
@@ -46,8 +46,8 @@ class Table:
 
     def target(self, p, seed=0):
         c = self.c
-        return int(policies.best_target(self.pos.s, c["opts"], c["roles"], c["want_cond"], c["want_kill"],
-                                        c["want_total"], self.belief, self.grudge, p,
+        return int(policies.best_target(self.pos.s, c.opts, c.roles, c.want_cond, c.want_kill,
+                                        c.want_total, self.belief, self.grudge, p,
                                         new_stream(np.uint64(seed), 0))[0])
 
 
@@ -142,7 +142,7 @@ def test_sentinel_hunts_players_who_have_not_killed():
 
 def believes_won(t, p):
     c = t.c
-    return bool(policies.believes_won(t.pos.s, c["opts"], c["roles"], t.belief, p))
+    return bool(policies.believes_won(t.pos.s, c.opts, c.roles, t.belief, p))
 
 
 def test_a_killer_goes_by_its_beliefs_about_its_victim_not_the_victims_hidden_role():
@@ -203,7 +203,7 @@ def test_lying_is_set_per_symbol_class():
     pos = Position(roles, hands=[["1"], ["2"], ["3"], ["4"]])
     t = Table(pos, lying_royalty=1.0, lying_assailant=0.0, lying_commoner=0.0)
     for seed in range(10):
-        claims = [L.claim_role(policies.heuristic_claim(pos.s, t.params, t.c["role_count"], p,
+        claims = [L.claim_role(policies.heuristic_claim(pos.s, t.params, t.c.role_count, p,
                                                         new_stream(np.uint64(seed), 0), L.ALL_ANSWERS),
                                pos.s[L.pbase(p) + L.PL_ROLE]) for p in range(4)]
         assert [pos.role_names[c] for c in claims][1:] == roles[1:] and pos.role_names[claims[0]] != "King"

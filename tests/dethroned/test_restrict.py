@@ -69,7 +69,7 @@ class Seat:
 
 def legal(st, s, p):
     out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
-    n = combat.list_legal(s, GAME.compiled(st)["opts"], p, out)
+    n = combat.list_legal(s, GAME.compile(st).opts, p, out)
     return {int(x) for x in out[:n]}
 
 
@@ -77,7 +77,7 @@ def legal(st, s, p):
 def test_a_forbidden_move_is_never_made_while_another_is_legal(policy):
     seen = {name: 0 for name in MOVES}
     for i, (st, s, p) in enumerate(positions(ROYAL_SHOWDOWN, policy, 120)):
-        kinds = combat.legal_kinds(s, GAME.compiled(st)["opts"], p)
+        kinds = combat.legal_kinds(s, GAME.compile(st).opts, p)
         for name in MOVES:
             bit = menu(st)[name].bit
             action = Seat(st, s.copy(), restriction(st, FORBID, name, st.players), i).reaction(p)
@@ -92,7 +92,7 @@ def test_a_forbidden_move_is_never_made_while_another_is_legal(policy):
 def test_a_preferred_move_is_made_whenever_it_is_legal(policy):
     made = {name: 0 for name in MOVES}
     for i, (st, s, p) in enumerate(positions(ROYAL_SHOWDOWN, policy, 120, seed=8)):
-        kinds = combat.legal_kinds(s, GAME.compiled(st)["opts"], p)
+        kinds = combat.legal_kinds(s, GAME.compile(st).opts, p)
         for name in MOVES:
             bit = menu(st)[name].bit
             action = Seat(st, s.copy(), restriction(st, PREFER, name, st.players), i).reaction(p)
@@ -136,7 +136,7 @@ def test_a_restricted_role_binds_only_the_seat_dealt_it():
     st = setup(ROYAL_SHOWDOWN, [("heuristic", {"lying_royalty": 0.0, "lying_assailant": 0.0,
                                                "lying_commoner": 0.0}, {"prefer": ["Lie about role"]})] * 4,
                restrict_role="King")
-    king = st.extra["_role_names"].index("King")
+    king = GAME.compile(st).role_names.index("King")
     made = claims(st, 4)
     assert all((own == claim) == (own != king) for own, claim in made)
     assert sum(own == king for own, _ in made) == 20
@@ -173,7 +173,7 @@ def test_the_posed_heuristic_keeps_plans_that_span_reactions():
     pos = Position(ROYAL_SHOWDOWN, hands=[["9"], ["3", "Bomb"], [], []])
     a = pos.attack(0, "9", 1)
     st = setup(ROYAL_SHOWDOWN)
-    assert not (combat.legal_kinds(pos.s, GAME.compiled(st)["opts"], 1) >> L.ACT_BOMB) & 1
+    assert not (combat.legal_kinds(pos.s, GAME.compile(st).opts, 1) >> L.ACT_BOMB) & 1
     action = Seat(st, pos.s.copy(), no_restrictions(4), 0).reaction(1)
     assert action == L.encode(L.ACT_DEFEND, 0, a, 0, 0)
     forbidden = Seat(st, pos.s.copy(), restriction(st, FORBID, "Defend", 4), 0).reaction(1)

@@ -28,7 +28,7 @@ class Table:
 
     def __init__(self, st, seed, deal):
         self.st = st
-        self.c = GAME.compiled(st)
+        self.c = GAME.compile(st)
         self.steps = Steps(st)
         self.run = self.steps.start(seed, deal)
 
@@ -53,7 +53,7 @@ class Table:
 
     def searched_move(self):
         """The search seat's pending move kind, searched and played: (its legal kinds, the kind)."""
-        kinds = int(combat.legal_kinds(self.s, self.c["opts"], SEARCH_SEAT))
+        kinds = int(combat.legal_kinds(self.s, self.c.opts, SEARCH_SEAT))
         kind = self.steps.decide(self.run)
         self.steps.apply(self.run, kind)
         return kinds, kind
@@ -158,12 +158,12 @@ def test_record_kills_rebuilds_what_the_game_recorded():
     """The sampled worlds rebuild every kill record from the dealt roles as combat.kill records it:
     on a finished game's true roles the rebuild gives back the recorded flags."""
     st = table_setup(("heuristic", {}))
-    c = GAME.compiled(st)
+    c = GAME.compile(st)
     checked = 0
     for game in range(12):
         s, trace, row = GAME.replay(st, 2, game)
         recorded = [(s[L.pbase(p) + L.PL_KILL_FLAGS], s[L.pbase(p) + L.PL_KILLED_ROLES]) for p in range(st.players)]
-        policies.record_kills(s, c["opts"], c["roles"])
+        policies.record_kills(s, c.opts, c.roles)
         assert recorded == [(s[L.pbase(p) + L.PL_KILL_FLAGS], s[L.pbase(p) + L.PL_KILLED_ROLES])
                             for p in range(st.players)]
         checked += s[L.H_DEATHS] > 0

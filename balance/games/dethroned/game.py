@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -65,6 +66,35 @@ def want_matrices(table: np.ndarray, art: bool, royal_assailants: bool) -> tuple
     return cond, kill
 
 
+def role_specs(customs: list, key: str) -> list[RoleSpec]:
+    """The roles a setup can name: the built-in ones and its ``custom_roles`` (bad input at ``key``)."""
+    specs: list[RoleSpec] = list(BUILTIN_ROLES)
+    for i, entry in enumerate(customs):
+        spec = parse_custom_role(entry, f"{key}[{i}]")
+        if any(s.name == spec.name for s in specs):
+            raise SetupError(f"{key}[{i}].name", f"role '{spec.name}' already exists")
+        specs.append(spec)
+    return specs
+
+
+@dataclass(frozen=True)
+class KernelInputs:
+    """What the kernels read of a setup (``Game.compile``): the options row (layout O_*), the table
+    of the distinct roles in play (``role_names``, in order of first seat; role id = index), how much
+    each role wants each other dead or alive, the setup's roles by id, how many of each, and the role
+    a restricted seat's restriction binds (NO_ROLE: every role)."""
+
+    opts: np.ndarray
+    roles: np.ndarray
+    want_cond: np.ndarray
+    want_kill: np.ndarray
+    want_total: np.ndarray
+    setup_roles: np.ndarray
+    role_count: np.ndarray
+    restricted_role: np.int64
+    role_names: tuple[str, ...]
+
+
 class Dethroned(Game):
     """Seats and roles: a deal fixes the role assignment (the setup's roles dealt to seats at
     random), the decks and the first claimer; rotation then moves the policies over the seats.
@@ -124,12 +154,7 @@ class Dethroned(Game):
         customs = raw.get("custom_roles", [])
         if not isinstance(customs, list):
             raise SetupError(f"{prefix}custom_roles", "expected an array of tables ([[custom_roles]])")
-        specs: list[RoleSpec] = list(BUILTIN_ROLES)
-        for i, entry in enumerate(customs):
-            spec = parse_custom_role(entry, f"{prefix}custom_roles[{i}]")
-            if any(s.name == spec.name for s in specs):
-                raise SetupError(f"{prefix}custom_roles[{i}].name", f"role '{spec.name}' already exists")
-            specs.append(spec)
+        specs = role_specs(customs, f"{prefix}custom_roles")
         names = raw.get("roles")
         if names is None:
             raise SetupError(f"{prefix}roles", "missing: the list of roles in play, one per player")
@@ -142,12 +167,11 @@ class Dethroned(Game):
             if n not in known:
                 raise SetupError(f"{prefix}roles[{i}]", f"unknown role '{n}' (known: {', '.join(known)})")
         distinct = list(dict.fromkeys(names))
-        table = role_table(specs, distinct, setup.options["fool_must_kill_king"], f"{prefix}custom_roles")
+        # refused here, where a bad role is the scenario's error; compile builds the table again
+        role_table(specs, distinct, setup.options["fool_must_kill_king"], f"{prefix}custom_roles")
         setup.extra["roles"] = list(names)
         if customs:
             setup.extra["custom_roles"] = customs
-        setup.extra["_role_names"] = distinct
-        setup.extra["_table"] = table
         restricted = raw.get("restrict_role")
         if restricted is not None:
             if restricted not in distinct:
@@ -155,10 +179,10 @@ class Dethroned(Game):
                                                            f"got {restricted!r}")
             setup.extra["restrict_role"] = restricted
 
-    def compiled(self, setup: Setup) -> dict[str, np.ndarray]:
-        """The arrays the kernel takes, built from a validated setup."""
-        table = setup.extra["_table"]
-        names = setup.extra["_role_names"]
+    def _compile(self, setup: Setup) -> KernelInputs:
+        names = tuple(dict.fromkeys(setup.extra["roles"]))
+        table = role_table(role_specs(setup.extra.get("custom_roles", []), "custom_roles"), list(names),
+                           setup.options["fool_must_kill_king"], "custom_roles")
         setup_roles = np.array([names.index(n) for n in setup.extra["roles"]], dtype=np.int64)
         role_count = np.bincount(setup_roles, minlength=len(names)).astype(np.int64)
         art = setup.options["symbols"] == "art"
@@ -181,9 +205,10 @@ class Dethroned(Game):
         opts[L.O_REDIRECT_RESTARTS] = o["redirect_restarts_window"]
         opts[L.O_DEFENCE_STACK] = o["defence_cards"] == "stack"
         restricted = setup.extra.get("restrict_role")
-        return dict(opts=opts, roles=table, want_cond=want_cond, want_kill=want_kill,
-                    want_total=want_cond + want_kill, setup_roles=setup_roles, role_count=role_count,
-                    restricted_role=np.int64(names.index(restricted) if restricted else L.NO_ROLE))
+        return KernelInputs(opts=opts, roles=table, want_cond=want_cond, want_kill=want_kill,
+                            want_total=want_cond + want_kill, setup_roles=setup_roles, role_count=role_count,
+                            restricted_role=np.int64(names.index(restricted) if restricted else L.NO_ROLE),
+                            role_names=names)
 
     def validate(self, setup: Setup) -> None:
         for name in ("window_seconds", "count_seconds"):
@@ -196,18 +221,18 @@ class Dethroned(Game):
 
     # ---- running ----------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
-        c = self.compiled(setup)
+        c = self.compile(setup)
         out = np.empty((count, len(self.columns)), dtype=np.int32)
-        match.simulate_batch(np.uint64(seed), start, count, setup.rotations, c["opts"], c["roles"], c["want_cond"],
-                              c["want_kill"], c["want_total"], c["setup_roles"], c["role_count"],
-                              setup.policy_codes, setup.policy_params, setup.restrict, c["restricted_role"], out)
+        match.simulate_batch(np.uint64(seed), start, count, setup.rotations, c.opts, c.roles, c.want_cond,
+                              c.want_kill, c.want_total, c.setup_roles, c.role_count,
+                              setup.policy_codes, setup.policy_params, setup.restrict, c.restricted_role, out)
         return out
 
     def actions(self, setup: Setup) -> list[Action]:
         """The restriction menu: the claim (truth or lie), each kind of move at a reaction (every
         Modifier, Redirect and Bomb is one kind of move), and the vote. With ``restrict_role`` a
         seat's restriction binds it only while it holds that role."""
-        lies = tuple((L.DK_CLAIM, bit) for bit in range(1, len(setup.extra["_role_names"])))
+        lies = tuple((L.DK_CLAIM, bit) for bit in range(1, len(self.compile(setup).role_names)))
         menu = [
             Action("Claim truthfully", L.DK_CLAIM, L.CLAIM_TRUTH, "claim its own role in the discussion"),
             *([Action("Lie about role", *lies[0], "claim another role in play in the discussion", pairs=lies[1:])]
@@ -229,10 +254,9 @@ class Dethroned(Game):
         return menu
 
     def assailant_counts(self, setup: Setup) -> tuple[int, int]:
-        table = setup.extra["_table"]
-        names = setup.extra["_role_names"]
-        ids = [names.index(n) for n in setup.extra["roles"]]
-        return (int(table[ids, ROLE_ASSAILANT_DEFAULT].sum()), int(table[ids, ROLE_ASSAILANT_ART].sum()))
+        c = self.compile(setup)
+        return (int(c.roles[c.setup_roles, ROLE_ASSAILANT_DEFAULT].sum()),
+                int(c.roles[c.setup_roles, ROLE_ASSAILANT_ART].sum()))
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
         df = pd.DataFrame(table, columns=list(self.columns))
@@ -243,7 +267,7 @@ class Dethroned(Game):
         return df
 
     def seat_frame(self, setup: Setup, games: pd.DataFrame) -> pd.DataFrame:
-        names = setup.extra["_role_names"]
+        names = self.compile(setup).role_names
         labels = [s.label for s in setup.seats]
         players = setup.players
         parts = []
@@ -293,7 +317,7 @@ class Dethroned(Game):
 
     def transcript(self, setup: Setup, seed: int, game_index: int) -> list[str]:
         s, trace, row = self.replay(setup, seed, game_index)
-        names = setup.extra["_role_names"]
+        names = self.compile(setup).role_names
         players = setup.players
         lines = [f"DETHRONED game {game_index} (seed {seed}), {players} players: "
                  + ", ".join(f"seat {p} {names[s[L.pbase(p) + L.PL_ROLE]]}" for p in range(players))]

@@ -47,10 +47,10 @@ class Position:
             extra["custom_roles"] = custom_roles
         self.setup = GAME.make_setup("standard", players, [("random", {})] * players, options=options or {},
                                      rotate=False, extra=extra)
-        compiled = GAME.compiled(self.setup)
-        self.opts = compiled["opts"]
-        self.roles = compiled["roles"]
-        self.role_names = self.setup.extra["_role_names"]
+        compiled = GAME.compile(self.setup)
+        self.opts = compiled.opts
+        self.roles = compiled.roles
+        self.role_names = compiled.role_names
         self.s = np.zeros(L.STATE_SIZE, dtype=np.int64)
         seat_roles = np.array([self.role_names.index(r) for r in roles], dtype=np.int64)
         combat.init_state(self.s, players, seat_roles, self.roles, self.opts)
@@ -269,7 +269,7 @@ class Steps(Stepper):
 
     def __init__(self, setup, rotation: int = 0, trace_size: int = 0, checked: bool = False):
         self.setup, self.players = setup, setup.players
-        self.compiled = GAME.compiled(setup)
+        self.compiled = GAME.compile(setup)
         self.codes = np.zeros(setup.players, dtype=np.int64)
         self.params = np.zeros_like(setup.policy_params)
         self.slot_restrict = np.zeros_like(setup.restrict)
@@ -280,11 +280,11 @@ class Steps(Stepper):
     def start(self, seed: int, deal: int) -> Run:
         c = self.compiled
         stream = new_stream(np.uint64(seed), deal)
-        table = new_table(c["opts"], c["roles"], c["want_cond"], c["want_kill"], c["want_total"], c["role_count"],
+        table = new_table(c.opts, c.roles, c.want_cond, c.want_kill, c.want_total, c.role_count,
                           self.codes, self.params, stream, np.zeros((self.trace_size, L.TRACE_FIELDS), dtype=np.int64),
                           self.checked)
         run = GameRun(np.zeros(L.STATE_SIZE, dtype=np.int64), stream, (table, self.slot_restrict.copy()))
-        start_game(run.state, table, stream, c["roles"], c["setup_roles"], run.extra[1], c["restricted_role"])
+        start_game(run.state, table, stream, c.roles, c.setup_roles, run.extra[1], c.restricted_role)
         return run
 
     @staticmethod
@@ -348,7 +348,7 @@ class Steps(Stepper):
         narrowed by its restriction and answered by its policy (or search), the move applied."""
         s = run.state
         begin_move(s)
-        pend(s, p, L.DK_ACTION, combat.legal_kinds(s, self.compiled["opts"], p), L.STAGE_REACTION_POSED)
+        pend(s, p, L.DK_ACTION, combat.legal_kinds(s, self.compiled.opts, p), L.STAGE_REACTION_POSED)
         while s[L.H_STAGE] == L.STAGE_REACTION_POSED:
             self.pose(run)
             self.apply(run, self.decide(run))
