@@ -33,7 +33,7 @@ import json
 import math
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 import tomli_w
 
+from balance.engine.config import Config
 from balance.engine.game import Setup
 from balance.engine.scenario import Scenario, load_scenario
 from balance.stats import sequential_looks, should_stop
@@ -55,7 +56,7 @@ SUMMARY = "summary.json"
 PARTS = "parts"
 FILES = "files"
 LOCK = "lock"
-FOLDER_FORMAT = 2  # manifest layout version; folders of another version are refused
+FOLDER_FORMAT = 3  # manifest layout version; folders of another version are refused (3: the key holds "kernel")
 FIRST_STEP = 512  # games of the first kernel call of a range (then grown to STEP_SECONDS per call)
 STEP_SECONDS = 0.5  # target time of one kernel call: progress stays fresh, calls stay efficient
 
@@ -223,9 +224,42 @@ def setup_file_bytes(setup: Setup) -> dict[str, bytes]:
     return {key: path.read_bytes() for key, path in sorted(setup.files.read.items())}
 
 
+def kernel_digest(inputs: Any) -> str:
+    """A sha256 of a setup's kernel inputs (``Game.compile``): every array by its type, shape and
+    bytes, a record's fields by name. The cards and tables the kernels read, whatever named them (a
+    deck file, a sampled composition, custom roles), and tables computed by the rules' code."""
+    digest = hashlib.sha256()
+
+    def feed(value: Any) -> None:
+        if isinstance(value, (np.ndarray, np.generic)):
+            value = np.asarray(value)
+            digest.update(f"array {value.dtype.str} {value.shape}".encode())
+            digest.update(np.ascontiguousarray(value).tobytes())
+        elif isinstance(value, Config):
+            digest.update(f"config {value.types}".encode())
+            feed(value.row)
+        elif is_dataclass(value):
+            digest.update(type(value).__name__.encode())
+            for f in fields(value):
+                digest.update(f"/{f.name}".encode())
+                feed(getattr(value, f.name))
+        elif isinstance(value, (tuple, list)):
+            digest.update(f"sequence {len(value)}".encode())
+            for item in value:
+                feed(item)
+        elif isinstance(value, (str, int, float, bool)):
+            digest.update(f"{type(value).__name__} {value!r}".encode())
+        else:
+            raise TypeError(f"kernel inputs of type {type(value).__name__} cannot key a study")
+
+    feed(inputs)
+    return digest.hexdigest()
+
+
 def study_identity(setup: Setup) -> dict:
-    """Everything that decides the games of a setup, at full precision (never display labels); the
-    files it reads by their content (never their name or place)."""
+    """Everything that decides the games of a setup, at full precision (never display labels): the
+    scenario's values, the files it reads by their content (never their name or place) and the
+    kernel inputs compiled from them (``kernel``: their digest)."""
     files = {key: _sha256(data) for key, data in setup_file_bytes(setup).items()}
     return _plain({
         "game": setup.game.name, "mode": setup.mode, "players": setup.players,
@@ -236,6 +270,7 @@ def study_identity(setup: Setup) -> dict:
         "rotate": setup.rotate, "max_length": setup.game.length_cap(setup),
         "extra": dict(sorted(setup.extra.items())),
         **({"files": files} if files else {}),
+        "kernel": kernel_digest(setup.game.compile(setup)),
     })
 
 
@@ -260,14 +295,14 @@ def _flatten(value: Any, key: str = "") -> dict[str, Any]:
     return {key: value}
 
 
-INTERNAL = "extra._"  # the game's own tables computed from the rest (a deck's kernel table...)
+KERNEL = "kernel"  # the digest of the kernel inputs, computed from the rest
 
 
 def first_difference(here: dict, there: dict, setup: Setup | None = None) -> str:
     """What differs, in the scenario's words: a file the setup reads ('options.deck: the file
     decks/mine.toml differs from the one the study was run with'), else the first dotted key
-    ('options.x: A here, B in the folder'; game tables without their 'extra.' prefix). Tables the
-    game computes are never named: they differ only with the rules' version."""
+    ('options.x: A here, B in the folder'; game tables without their 'extra.' prefix). The kernel
+    inputs the game computes are never named: alone, they differ only with the rules' version."""
     read = setup.files.read if setup is not None else {}
     for key in sorted(set(here.get("files", {})) | set(there.get("files", {}))):
         if here.get("files", {}).get(key) != there.get("files", {}).get(key):
@@ -276,7 +311,7 @@ def first_difference(here: dict, there: dict, setup: Setup | None = None) -> str
     internal = False
     for name in sorted(set(a) | set(b)):
         if a.get(name, "<absent>") != b.get(name, "<absent>"):
-            if name.startswith(INTERNAL):
+            if name == KERNEL:
                 internal = True
                 continue
             shown = name.removeprefix("extra.")

@@ -109,7 +109,7 @@ def test_resuming_with_a_changed_deck_file_is_refused_naming_the_file(tmp_path, 
     before = files_under(tmp_path)
     line = one_line(*invoke("run", scenario, "--out", "study", "--games", 16))
     assert "options.deck: the file" in line and str(deck) in line and "study was run with" in line, line
-    assert "_kernel_options" not in line and "[" not in line.split("options.deck")[1], line
+    assert "kernel" not in line and "[" not in line.split("options.deck")[1], line
     assert files_under(tmp_path) == before
 
 
