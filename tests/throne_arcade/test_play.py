@@ -127,7 +127,7 @@ def test_turn_cap_is_its_own_outcome():
 def test_replay_equals_batch(policy):
     setup = GAME.make_setup("standard", 4, policy)
     batch = GAME.simulate(setup, 9, 0, 6)
-    rows_per_match = GAME.max_rounds(setup)
+    rows_per_match = GAME.length_cap(setup)
     for k in range(6):
         rows, _, events = GAME.traced(setup, 9, k)
         assert np.array_equal(rows, batch[k * rows_per_match: (k + 1) * rows_per_match])

@@ -97,7 +97,7 @@ def test_the_card_depends_only_on_the_seats_view():
 def test_replay_equals_batch_with_search_seats():
     setup = GAME.make_setup("standard", 4, [("search", QUICK), ("heuristic", {}), ("search", QUICK), ("random", {})])
     batch = GAME.simulate(setup, 4, 0, 6)
-    rows_per_match = GAME.max_rounds(setup)
+    rows_per_match = GAME.length_cap(setup)
     for k in (0, 3, 5):
         rows, _, events = GAME.traced(setup, 4, k)
         assert np.array_equal(rows, batch[k * rows_per_match: (k + 1) * rows_per_match])
