@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter, PercentFormatter  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
@@ -135,13 +135,14 @@ class Study:
         values = self.results.table(q.table)[q.column].to_numpy(float)
         return q.kind == "mean" and "rate" in q.doc.lower() and bool((np.abs(values) <= 1).all())
 
+    def unit(self, quantity: str) -> str:
+        """How the quantity's axis reads: "%" (a share), "points" (a difference of shares) or ""."""
+        return "%" if self.is_share(quantity) else "points" if self.in_points(quantity) else ""
+
     def title(self, quantity: str, by: str = "") -> str:
         """A quantity as a panel title says it: its meaning (the first clause of its doc) with its unit
         and grouping, e.g. "share of games won by the first Monarch, % (by seat)"."""
-        doc = self.game.quantity(quantity, quantity).doc
-        label = re.split(r", |; | \((?!the )", doc, maxsplit=1)[0].rstrip(".")
-        unit = ", %" if self.is_share(quantity) else ", points" if self.in_points(quantity) else ""
-        return f"{label[0].lower() + label[1:] if label[1:2].islower() else label}{unit}" + (f" (by {by})" if by else "")
+        return quantity_title(self.game.quantity(quantity, quantity).doc, self.unit(quantity), by)
 
     def quantity_rows(self, quantity: str, by: str) -> pd.DataFrame:
         """The quantity table's rows for (quantity, by); the ungrouped estimate of a quantity the
@@ -171,6 +172,17 @@ class Study:
         meaning = self.view.group_names.get(by, {}).get(str(group), "")
         text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
         return f"{text} - {meaning}" if meaning else text
+
+
+def quantity_title(doc: str, unit: str = "", by: str = "") -> str:
+    """A panel title from a quantity's doc: its first clause with the unit ("%", "points", else the
+    unit the doc states, "..., in stones") and the grouping: "P(a seat wins the match), % (by seat)"."""
+    label, *rest = re.split(r", |; | \((?!the )", doc, maxsplit=1)
+    stated = re.match(r"in ([^,;(]+)", rest[0]) if rest else None
+    unit = unit or (stated.group(1).strip() if stated else "")
+    label = label.rstrip(".")
+    label = label[0].lower() + label[1:] if label[1:2].islower() else label
+    return f"{label}{', ' + unit if unit else ''}" + (f" (by {by})" if by else "")
 
 
 def _studies(studies) -> list[Study]:
@@ -564,6 +576,52 @@ def _png(fig) -> bytes:
     return out.getvalue()
 
 
+class FittingLocator(MaxNLocator):
+    """MaxNLocator on 1-2-5 steps with no more ticks than their labels fit along the axis, measured in
+    the labels' own font when the figure is drawn (at its final size): the labels of a narrow panel
+    never run together ("0.250.300.350.400.45"), whatever the data's range."""
+
+    def __init__(self, nbins: int = 6):
+        super().__init__(nbins=nbins, steps=[1, 2, 5, 10])
+        self.most = nbins
+
+    def tick_values(self, vmin: float, vmax: float):
+        axis = self.axis
+        if axis is None or axis.get_scale() != "linear" or vmax == vmin:
+            return super().tick_values(vmin, vmax)
+        vertical = axis.axis_name == "y"
+        box = axis.axes.get_window_extent()
+        length = box.height if vertical else box.width
+        renderer = axis.get_figure(root=True).canvas.get_renderer()
+        font = axis.get_major_ticks(1)[0].label1.get_fontproperties()
+        formatter = axis.get_major_formatter()
+        for nbins in range(self.most, 0, -1):
+            self.set_params(nbins=nbins)
+            ticks = super().tick_values(vmin, vmax)
+            shown = [t for t in ticks if min(vmin, vmax) <= t <= max(vmin, vmax)]
+            formatter.set_locs(shown)
+            sizes = [renderer.get_text_width_height_descent(formatter(t, i), font, ismath=False)
+                     for i, t in enumerate(shown)]
+            extent = [h for _, h, _ in sizes] if vertical else [w for w, _, _ in sizes]
+            gap = font.get_size_in_points() * renderer.points_to_pixels(1.0)  # a blank of one em between labels
+            room = abs(length / (vmax - vmin))  # pixels per unit
+            if all(abs(b - a) * room >= (ea + eb) / 2 + gap
+                   for a, b, ea, eb in zip(shown, shown[1:], extent, extent[1:])):
+                break
+        self.set_params(nbins=self.most)
+        return ticks
+
+
+def value_axis(axis, unit: str = "", nbins: int = 6) -> None:
+    """A value axis as its panel's title reads it: a share in % (0.25 -> 25%), a difference of shares in
+    points (0.03 -> 3), else as measured; ticks that fit the panel (FittingLocator)."""
+    axis.set_major_locator(FittingLocator(nbins))
+    if unit == "%":
+        axis.set_major_formatter(PercentFormatter(xmax=1))
+    elif unit == "points":
+        axis.set_major_formatter(PercentFormatter(xmax=1, symbol=""))
+
+
 @dataclass
 class Dot:
     """One row of a dot plot: a label, the estimate with its interval, the band its claim allows."""
@@ -589,9 +647,10 @@ def _limits(dots: list[Dot], bounds: tuple[float, float]) -> tuple[float, float]
     return max(lo, bounds[0]), min(hi, bounds[1])
 
 
-def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labels: bool = True) -> None:
-    """Rows of dots with 95% intervals on a zoomed axis; each row's claim band shaded, its target
-    a dark tick; dots coloured by the claim's verdict."""
+def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labels: bool = True,
+              unit: str = "") -> None:
+    """Rows of dots with 95% intervals on a zoomed axis (``unit``: value_axis); each row's claim band
+    shaded, its target a dark tick; dots coloured by the claim's verdict."""
     lo_ax, hi_ax = _limits(dots, bounds)
     for y, d in enumerate(dots):
         if d.band is not None:
@@ -605,7 +664,7 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
             ax.plot([lo, hi], [y, y], color=colour, linewidth=1.8)
             ax.plot(d.estimate, y, "o", color=colour, markersize=4.5)
     ax.set_xlim(lo_ax, hi_ax)
-    ax.xaxis.set_major_locator(MaxNLocator(6))  # narrow side-by-side panels: few, readable ticks
+    value_axis(ax.xaxis, unit)
     ax.set_ylim(len(dots) - 0.5, -0.5)
     ax.set_yticks(range(len(dots)))
     if labels:
@@ -661,7 +720,8 @@ def rate_figure(study: Study) -> bytes | None:
     for (quantity, by), part in q[q["by"] != ""].groupby(["quantity", "by"], sort=False):
         if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.is_share(quantity) \
                 and part["estimate"].notna().any():
-            panels.append((study.title(quantity, by), study_dots(study, quantity, by), study.quantity_bounds(quantity)))
+            panels.append((study.title(quantity, by), study_dots(study, quantity, by), study.quantity_bounds(quantity),
+                           "%"))
     if not panels:
         return None
     return _panel_grid(panels, columns=2 if len(panels) > 1 else 1)
@@ -669,7 +729,7 @@ def rate_figure(study: Study) -> bytes | None:
 
 def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = False,
                 shared_rows: bool = False) -> bytes:
-    """Dot-plot panels, ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
+    """Dot-plot panels (title, dots, bounds, unit), ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
     one axis range for all (the parts of one split panel), ticks on top and bottom. ``shared_rows``:
     every panel has the same rows, labelled in the first column only (room for the dots)."""
     rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
@@ -679,9 +739,9 @@ def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = 
         fig = plt.figure(figsize=(PAGE_INCHES, sum(heights)), layout="constrained")
         grid = fig.add_gridspec(len(rows), columns, height_ratios=heights)
         for i, row in enumerate(rows):
-            for j, (title, dots, bounds) in enumerate(row):
+            for j, (title, dots, bounds, unit) in enumerate(row):
                 ax = fig.add_subplot(grid[i, j])
-                dot_panel(ax, dots, bounds, title, labels=not shared_rows or j == 0)
+                dot_panel(ax, dots, bounds, title, labels=not shared_rows or j == 0, unit=unit)
                 if limits:
                     ax.set_xlim(*limits)
                     ax.tick_params(axis="x", labeltop=True)
@@ -689,11 +749,11 @@ def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = 
         return _png(fig)
 
 
-def _split_forest(title: str, dots: list[Dot], bounds) -> list[tuple[str, list[Dot], tuple]]:
+def _split_forest(title: str, dots: list[Dot], bounds, unit: str) -> list[tuple[str, list[Dot], tuple, str]]:
     """A long forest in two halves, cut at the study heading nearest the middle."""
     starts = [i for i, d in enumerate(dots) if d.heading] or [len(dots) // 2]
     cut = min(starts, key=lambda i: abs(i - len(dots) / 2)) or len(dots) // 2
-    return [(title, dots[:cut], bounds), (f"{title} (continued)", dots[cut:], bounds)]
+    return [(title, dots[:cut], bounds, unit), (f"{title} (continued)", dots[cut:], bounds, unit)]
 
 
 # ---- the opening table: first-player and seat advantage by mode and policy rung ----------------
@@ -908,7 +968,7 @@ def headline_figure(studies: list[Study]) -> bytes | None:
         bounds = next(s.quantity_bounds(quantity) for s in studies
                       if (s.summary["quantities"]["quantity"] == quantity).any())
         titled = next(s for s in studies if (s.summary["quantities"]["quantity"] == quantity).any())
-        columns.append((titled.title(quantity, by), dots, bounds))
+        columns.append((titled.title(quantity, by), dots, bounds, titled.unit(quantity)))
     if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
         return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
     height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0
@@ -916,9 +976,9 @@ def headline_figure(studies: list[Study]) -> bytes | None:
         fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False,
                                  layout="constrained")
         first_labels = [d.label for d in columns[0][1]]
-        for i, (ax, (title, dots, bounds)) in enumerate(zip(axes[0], columns)):
+        for i, (ax, (title, dots, bounds, unit)) in enumerate(zip(axes[0], columns)):
             # a panel grouped otherwise (seats beside positions) names its own rows
-            dot_panel(ax, dots, bounds, title, labels=i == 0 or [d.label for d in dots] != first_labels)
+            dot_panel(ax, dots, bounds, title, labels=i == 0 or [d.label for d in dots] != first_labels, unit=unit)
         verdict_legend(fig)
         return _png(fig)
 
@@ -957,7 +1017,9 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
         ax.grid(False)
         ax.set_title(f"{studies[0].title(quantity, by)}; colour: estimate minus the claim's target; bold: the claim "
                      f"fails", loc="left", wrap=True)
-        fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target")
+        bar = fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target, points" if share
+                           else "estimate - target")
+        value_axis(bar.ax.yaxis, "points" if share else "")
         return _png(fig)
 
 
@@ -1044,6 +1106,7 @@ def breakdown_figure(study: Study) -> bytes | None:
                 band = [v for v in claim_band(c.compare, c.target, c.tolerance) if np.isfinite(v)]
                 ax.axhspan(*(band if len(band) == 2 else (band[0], band[0])), color=BAND_COLOUR, alpha=0.4)
             ax.set_xlabel(by)
+            value_axis(ax.yaxis, study.unit(quantity))
             ax.set_title(wrapped(ax, study.title(quantity, by)), loc="left")
         return _png(fig)
 
@@ -1117,11 +1180,19 @@ def _positions(values: list) -> tuple[list[float], list[str] | None]:
     return list(range(len(values))), [str(v) for v in values]
 
 
+def category_ticks(axis, positions, labels: list[str], width_inches: float) -> None:
+    """Named values along an x axis: level while they fit its width, else slanted so that long
+    names (a deck, a list of roles) never run into each other."""
+    slanted = sum(len(label) + 2 for label in labels) * FONT_POINTS * 0.6 / 72 > width_inches
+    axis.set_ticks(positions, labels, rotation=35 if slanted else 0, ha="right" if slanted else "center",
+                   rotation_mode="anchor")
+
+
 def sweep_line_figure(lines: dict[str, pd.DataFrame], key: str, default, band: tuple[float, float],
-                      bounds: tuple[float, float], title: str) -> bytes:
+                      bounds: tuple[float, float], title: str, unit: str = "") -> bytes:
     """A one-key sweep: per group, the estimate against the swept value with its 95% interval as a
     band (columns value, estimate, low, high); the claim's band shaded, the scenario's own value a
-    dashed line."""
+    dashed line; the estimate's axis in ``unit`` (value_axis)."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(PAGE_INCHES * 0.7, 3.2), layout="constrained")
         values = list(dict.fromkeys(v for frame in lines.values() for v in frame["value"]))
@@ -1139,24 +1210,30 @@ def sweep_line_figure(lines: dict[str, pd.DataFrame], key: str, default, band: t
         if default in x_of:
             ax.axvline(x_of[default], color="#333", linestyle="--", linewidth=1, label=f"scenario: {default}")
         if labels:
-            ax.set_xticks(xs, labels)
+            category_ticks(ax.xaxis, xs, labels, PAGE_INCHES * 0.5)
+        else:
+            value_axis(ax.xaxis)
+        value_axis(ax.yaxis, unit)
         ax.set_xlabel(key)
-        ax.set_title(title, loc="left")
+        ax.set_title(wrapped(ax, title), loc="left")
         ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
         return _png(fig)
 
 
 def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], default: tuple, target: float,
-                  title: str) -> bytes:
+                  title: str, unit: str = "") -> bytes:
     """A two-key sweep: per group, the estimate over the grid (index: the first key's values,
-    columns: the second's), each cell's text the estimate; blue below the claim's target, red
-    above; the scenario's own cell outlined."""
+    columns: the second's), each cell's text the estimate (in % for a share: ``unit``); blue below
+    the claim's target, red above; the scenario's own cell outlined."""
+    share = unit == "%"
     columns = min(SWEEP_PANEL_COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
     first = next(iter(panels.values()))
+    # a row at least as tall as the first key's name, which runs up the side of the first panel
+    height = max(0.45 * len(first.index), len(keys[0]) * FONT_POINTS * 0.6 / 72 + 0.2) + 1.0
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(rows, columns, squeeze=False, layout="constrained",
-                                 figsize=(PAGE_INCHES, rows * (1.0 + 0.45 * len(first.index))))
+                                 figsize=(PAGE_INCHES, rows * height))
         values = np.concatenate([p.to_numpy(float).ravel() for p in panels.values()])
         spread = max(np.nanmax(np.abs(values - target)) if np.isfinite(values).any() else 0.0, 1e-9)
         norm = TwoSlopeNorm(target, target - spread, target + spread)
@@ -1164,22 +1241,26 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
             image = ax.imshow(grid.to_numpy(float), cmap="RdBu_r", norm=norm, aspect="auto")
             for (r, c), v in np.ndenumerate(grid.to_numpy(float)):
                 if np.isfinite(v):
-                    ax.text(c, r, f"{v:.3g}", ha="center", va="center", fontsize=FONT_POINTS - 1)
+                    ax.text(c, r, f"{v:.1%}" if share else f"{v:.3g}", ha="center", va="center",
+                            fontsize=FONT_POINTS - 1)
             rows_at = [str(v) for v in grid.index]
             cols_at = [str(v) for v in grid.columns]
             if str(default[0]) in rows_at and str(default[1]) in cols_at:
                 ax.add_patch(plt.Rectangle((cols_at.index(str(default[1])) - 0.5, rows_at.index(str(default[0])) - 0.5),
                                            1, 1, fill=False, edgecolor="black", linewidth=2))
-            ax.set_xticks(range(len(cols_at)), cols_at)
+            category_ticks(ax.xaxis, range(len(cols_at)), cols_at, PAGE_INCHES / columns * 0.6)
             ax.set_yticks(range(len(rows_at)), rows_at)
             ax.set_xlabel(keys[1])
-            ax.set_ylabel(keys[0])
+            if ax in axes[:, 0]:  # the rows are the same in every panel: named once, on the left
+                ax.set_ylabel(keys[0])
             ax.grid(False)
             ax.set_title(group or "estimate", loc="left")
         for ax in axes.ravel()[len(panels):]:
             ax.set_visible(False)
-        fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:g})")
-        fig.suptitle(title, x=0.0, ha="left")
+        bar = fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:.1%})" if share
+                           else f"estimate (target {target:g})")
+        value_axis(bar.ax.yaxis, unit)
+        fig.suptitle(textwrap.fill(title, int(PAGE_INCHES * TITLE_CHARS_PER_INCH)), x=0.0, ha="left")
         return _png(fig)
 
 
@@ -1592,7 +1673,7 @@ def members_strip(rob, claim_id: str) -> bytes | None:
                     UNDECIDED if r["verdict"].startswith(UNDECIDED) else r["verdict"],
                     claim_band(r["compare"], r["target"], r["tolerance"]), r["target"]) for r in rows.to_dict("records")]
         by = rows["by"].iloc[0]
-        panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds))
+        panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds, "%" if bounds == (0.0, 1.0) else ""))
     return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
 
 
