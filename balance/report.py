@@ -177,12 +177,29 @@ class Study:
 def quantity_title(doc: str, unit: str = "", by: str = "") -> str:
     """A panel title from a quantity's doc: its first clause with the unit ("%", "points", else the
     unit the doc states, "..., in stones") and the grouping: "P(a seat wins the match), % (by seat)"."""
-    label, *rest = re.split(r", |; | \((?!the )", doc, maxsplit=1)
-    stated = re.match(r"in ([^,;(]+)", rest[0]) if rest else None
-    unit = unit or (stated.group(1).strip() if stated else "")
+    label, rest = _first_clause(doc)
+    unit = unit or stated_unit(doc)
     label = label.rstrip(".")
     label = label[0].lower() + label[1:] if label[1:2].islower() else label
     return f"{label}{', ' + unit if unit else ''}" + (f" (by {by})" if by else "")
+
+
+def stated_unit(doc: str) -> str:
+    """The unit a quantity's doc states after its first clause ("..., in round points (...)"), or ""."""
+    stated = re.match(r"in ([^,;(]+)", _first_clause(doc)[1])
+    return stated.group(1).strip() if stated else ""
+
+
+def _first_clause(doc: str) -> tuple[str, str]:
+    """A doc's first clause and the rest: it ends at a comma, a semicolon or an aside ("(", but not
+    "(the ..."), outside brackets."""
+    depth, cut = 0, len(doc)
+    for i, char in enumerate(doc):
+        if depth == 0 and (doc.startswith((", ", "; "), i) or (doc.startswith(" (", i) and not doc.startswith(" (the ", i))):
+            cut = i
+            break
+        depth += {"(": 1, ")": -1}.get(char, 0)
+    return doc[:cut], doc[cut:].lstrip(",; (")
 
 
 def _studies(studies) -> list[Study]:
@@ -582,7 +599,8 @@ class FittingLocator(MaxNLocator):
     never run together ("0.250.300.350.400.45"), whatever the data's range."""
 
     def __init__(self, nbins: int = 6):
-        super().__init__(nbins=nbins, steps=[1, 2, 5, 10])
+        # min_n_ticks=1: on a panel too narrow for two labels of a short range, one label, not five crammed
+        super().__init__(nbins=nbins, steps=[1, 2, 5, 10], min_n_ticks=1)
         self.most = nbins
 
     def tick_values(self, vmin: float, vmax: float):
@@ -681,10 +699,20 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
 TITLE_CHARS_PER_INCH = 12  # characters of a panel title per inch of panel width at FONT_POINTS + 1
 
 
+TITLE_LINE_INCHES = 0.18  # one line of a panel title
+
+
 def wrapped(ax, title: str) -> str:
     """A panel title broken into lines that fit its panel (side-by-side titles ran into each other)."""
     width = ax.get_position().width * ax.figure.get_figwidth()
     return textwrap.fill(title, width=max(16, int(width * TITLE_CHARS_PER_INCH)))
+
+
+def title_inches(titles, columns: int) -> float:
+    """The height the longest of side-by-side panel titles takes beyond its first line (a title wrapped
+    to 6 lines over a 3-row panel left the rows no room: their labels ran together)."""
+    chars = max(16, int(PAGE_INCHES / columns * 0.8 * TITLE_CHARS_PER_INCH))
+    return TITLE_LINE_INCHES * (max(len(textwrap.wrap(t, chars)) for t in titles) - 1)
 
 
 def verdict_legend(fig) -> None:
@@ -733,7 +761,8 @@ def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = 
     one axis range for all (the parts of one split panel), ticks on top and bottom. ``shared_rows``:
     every panel has the same rows, labelled in the first column only (room for the dots)."""
     rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
-    heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows for row in rows]
+    heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows + title_inches([p[0] for p in row], columns)
+               for row in rows]
     limits = _limits([d for p in panels for d in p[1]], panels[0][2]) if shared_x else None
     with plt.rc_context(STYLE):
         fig = plt.figure(figsize=(PAGE_INCHES, sum(heights)), layout="constrained")
@@ -971,7 +1000,7 @@ def headline_figure(studies: list[Study]) -> bytes | None:
         columns.append((titled.title(quantity, by), dots, bounds, titled.unit(quantity)))
     if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
         return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
-    height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0
+    height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0 + title_inches([c[0] for c in columns], len(columns))
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False,
                                  layout="constrained")

@@ -29,7 +29,7 @@ import itertools
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -492,14 +492,19 @@ def _band(row) -> tuple[float, float]:
     return claim_band(row["compare"], row["target"], row["tolerance"])
 
 
+def claim_doc(sweep: Sweep, base: str, claim_id: str) -> str:
+    """The doc of the quantity a claim of a swept scenario measures."""
+    scenario = next(s for s in sweep.bases if s.name == base)
+    claim = next(c for c in scenario.claims if c.id == claim_id)
+    return scenario.setup.game.quantity(claim.quantity, claim.id).doc
+
+
 def claim_title(sweep: Sweep, base: str, claim_id: str, proportion: bool) -> str:
     """What a claim measures, as a panel title says it: its quantity's meaning with its unit
     ("P(a seat wins the match), %"), not the claim's id."""
     from balance.report import quantity_title
 
-    scenario = next(s for s in sweep.bases if s.name == base)
-    claim = next(c for c in scenario.claims if c.id == claim_id)
-    return quantity_title(scenario.setup.game.quantity(claim.quantity, claim.id).doc, "%" if proportion else "")
+    return quantity_title(claim_doc(sweep, base, claim_id), "%" if proportion else "")
 
 
 def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
@@ -616,25 +621,34 @@ def cell_list_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, byte
     return figures
 
 
-def largest_moves(table: pd.DataFrame) -> list[dict]:
+def largest_moves(sweep: Sweep, table: pd.DataFrame) -> list[dict]:
     """Findings items, one per claim: the claim group and cell whose paired difference from its
-    baseline is the largest, in the claim's units (points for shares) with its 95% interval, and the
-    estimates behind it."""
+    baseline is the largest, in the claim's units (points for shares, else the unit its quantity
+    states) with its 95% interval, and the estimates behind it."""
+    from balance.report import stated_unit
+
     claims = table[(table["kind"] == "claim") & ~table["baseline"].astype(bool) & np.isfinite(table["difference"])]
     base = table[(table["kind"] == "claim") & table["baseline"].astype(bool)].set_index(["scenario", "claim", "group"])
     items = []
     for claim, part in claims.groupby("claim", sort=False):
+        item = {"where": f"Largest move of {claim}", "anchor": "", "verdict": "", "verdict_class": "", "detail": ""}
         r = part.loc[part["difference"].abs().idxmax()]
+        if r["difference"] == 0:
+            items.append({**item, "text": "none: no cell moves it from its baseline"})
+            continue
         units = Units.of(r)
+        # decimals enough for the move itself, which may be far smaller than the claim's band
+        units = replace(units, decimals=int(min(3, max(units.decimals,
+                                                       1 - np.floor(np.log10(abs(r["difference"]) * units.scale))))))
+        word = units.unit or f" {stated_unit(claim_doc(sweep, r['scenario'], claim))}".rstrip()
         low, high = (units.signed(r[c] * units.scale) if np.isfinite(r[c]) else "—"
                      for c in ("difference_low", "difference_high"))
         group = f", {r['by']} {r['group']}" if r["by"] else ""
         baseline = base.loc[(r["scenario"], claim, r["group"]), "estimate"]
         shown = [f"{units.number(v * units.scale)}{units.percent}" for v in (r["estimate"], baseline)]
-        items.append({"where": f"Largest move of {claim}", "anchor": "", "verdict": "", "verdict_class": "",
-                      "detail": "", "text": f"{units.signed(r['difference'] * units.scale)}{units.unit} [{low}, {high}] "
-                                            f"from the baseline in {r['scenario']}{group}, cell {r['cell']} "
-                                            f"({shown[0]} where the baseline gives {shown[1]})"})
+        items.append({**item, "text": f"{units.signed(r['difference'] * units.scale)}{word} [{low}, {high}] from the "
+                                      f"baseline in {r['scenario']}{group}, cell {r['cell']} ({shown[0]} where the "
+                                      f"baseline gives {shown[1]})"})
     return items
 
 
@@ -652,7 +666,7 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
                     + (f" ({', '.join(map(str, changed[:6]))}{', ...' if len(changed) > 6 else ''})." if len(changed)
                        else "."))
     items = [{"where": "Sweep", "anchor": "", "text": page.finding.rstrip("."), "verdict": "",
-              "verdict_class": "", "detail": ""}, *largest_moves(table)]
+              "verdict_class": "", "detail": ""}, *largest_moves(sweep, table)]
     inert = inert_cells(table)
     if inert:
         items.append({"where": "No effect possible", "anchor": "", "verdict": "", "verdict_class": "", "detail": "",

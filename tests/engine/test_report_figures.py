@@ -34,11 +34,21 @@ GAP_PIXELS = 3.0
 
 
 def texts(fig) -> list[Text]:
-    """The figure's tick labels, titles, axis labels and legend texts that show something (the
-    numbers written inside heatmap cells and beside bars are the data's, not labels)."""
+    """The figure's tick labels (of the ticks inside their axis's view: a locator's ticks beyond it
+    are not drawn), titles, axis labels and legend texts that show something (the numbers written
+    inside heatmap cells and beside bars are the data's, not labels)."""
+    ticks, drawn = set(), []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            slack = (high - low) * 1e-9
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                ticks |= {tick.label1, tick.label2}
+                if low - slack <= tick.get_loc() <= high + slack:
+                    drawn += [tick.label1, tick.label2]
     inside = {t for ax in fig.axes for t in ax.texts}
-    return [t for t in fig.findobj(Text) if t not in inside and t.get_visible() and t.get_text().strip()
-            and t.get_alpha() != 0]
+    others = [t for t in fig.findobj(Text) if t not in ticks and t not in inside]
+    return [t for t in drawn + others if t.get_visible() and t.get_text().strip() and t.get_alpha() != 0]
 
 
 def overlaps(fig) -> list[tuple[str, str]]:
