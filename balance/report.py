@@ -630,14 +630,25 @@ class FittingLocator(MaxNLocator):
         return ticks
 
 
+class PointsFormatter(PercentFormatter):
+    """A share as percent ("25%") or a difference of shares as points ("3") with as many decimals as
+    the ticks' step needs (PercentFormatter sizes them by the axis's range: "26.00%, 28.00%")."""
+
+    def set_locs(self, locs):
+        super().set_locs(locs)
+        steps = np.diff(np.sort(np.asarray(locs, float))) * 100 / self.xmax
+        steps = steps[steps > 0]
+        self.decimals = int(max(0, -np.floor(np.log10(steps.min()) + 1e-9))) if len(steps) else None
+
+
 def value_axis(axis, unit: str = "", nbins: int = 6) -> None:
     """A value axis as its panel's title reads it: a share in % (0.25 -> 25%), a difference of shares in
     points (0.03 -> 3), else as measured; ticks that fit the panel (FittingLocator)."""
     axis.set_major_locator(FittingLocator(nbins))
     if unit == "%":
-        axis.set_major_formatter(PercentFormatter(xmax=1))
+        axis.set_major_formatter(PointsFormatter(xmax=1))
     elif unit == "points":
-        axis.set_major_formatter(PercentFormatter(xmax=1, symbol=""))
+        axis.set_major_formatter(PointsFormatter(xmax=1, symbol=""))
 
 
 @dataclass
