@@ -965,6 +965,7 @@ def advantage_figure(studies: list[Study], cells: dict[tuple[str, str], dict[str
             ax.set_yticks(range(len(rows)), rows)
             ax.set_ylim(len(rows) - 0.5, -0.5)
             ax.grid(axis="y", visible=False)
+            value_axis(ax.xaxis)
             ax.set_title(f"{line} (pts from fair)", loc="left")
         handles = [Line2D([], [], color=RUNG_COLOURS[j % len(RUNG_COLOURS)], marker="o", linewidth=1.8, label=r)
                    for j, r in enumerate(rungs)]
@@ -1081,6 +1082,7 @@ def lengths_by_study(studies: list[Study]) -> bytes | None:
                 ax.add_patch(plt.Rectangle((p25, y - 0.3), p75 - p25, 0.6, facecolor="#dfe8d8", edgecolor="#333"))
                 ax.plot([p50, p50], [y - 0.3, y + 0.3], color="#b3261e", linewidth=1.5)
                 ax.plot(values.mean(), y, "D", color="#234d8f", markersize=4)
+            value_axis(ax.xaxis)
             ax.set_title(f"{column} per {studies[0].game.unit}", loc="left")
         axes[0][0].set_yticks(range(len(studies)), [s.name for s in studies])
         axes[0][0].set_ylim(len(studies) - 0.5, -0.5)
@@ -1103,6 +1105,7 @@ def length_and_outcome_figure(study: Study) -> bytes | None:
             bins = np.arange(values.min(), values.max() + 2) - 0.5 if span < 80 else 60
             ax.hist(values, bins=bins, color="#7aa874")
             ax.axvline(values.mean(), color="#234d8f", linewidth=1.2, label=f"mean {values.mean():.3g}")
+            value_axis(ax.xaxis)
             ax.set_xlabel(f"{column} per {study.game.unit}")
             ax.set_ylabel(f"{study.game.unit}s")
             ax.legend(loc="best")
@@ -1114,7 +1117,8 @@ def length_and_outcome_figure(study: Study) -> bytes | None:
             for y, v in enumerate(shares.to_numpy()):
                 ax.text(v, y, f" {v:.1%}", va="center")
             ax.set_xlim(0, 1.15)
-            ax.set_xlabel(f"share of {study.game.unit}s")
+            value_axis(ax.xaxis, "%")
+            ax.set_xlabel(f"share of {study.game.unit}s, %")
             ax.set_title("how games end", loc="left")
         return _png(fig)
 
@@ -1146,6 +1150,7 @@ def breakdown_figure(study: Study) -> bytes | None:
                 band = [v for v in claim_band(c.compare, c.target, c.tolerance) if np.isfinite(v)]
                 ax.axhspan(*(band if len(band) == 2 else (band[0], band[0])), color=BAND_COLOUR, alpha=0.4)
             ax.set_xlabel(by)
+            value_axis(ax.xaxis)
             value_axis(ax.yaxis, study.unit(quantity))
             ax.set_title(wrapped(ax, study.title(quantity, by)), loc="left")
         return _png(fig)
@@ -1169,7 +1174,8 @@ def convergence_plot(study: Study) -> bytes | None:
         ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(f"{plural(study.game.unit)} played")
-        ax.set_ylabel(f"win rate of {study.group_label('seat', str(seat))}")
+        value_axis(ax.yaxis, "%")
+        ax.set_ylabel(f"win rate of {study.group_label('seat', str(seat))}, %")
         return _png(fig)
 
 
@@ -1196,7 +1202,7 @@ def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | 
         for r in matrix.itertuples():
             ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
                     ha="center", va="center", fontsize=FONT_POINTS - 1)
-        ax.set_xticks(range(len(names)), names)
+        category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
         ax.set_yticks(range(len(names)), names)
         ax.set_xlabel("policy in the other seats")
         ax.set_ylabel("policy in one seat")
@@ -1647,6 +1653,7 @@ def importance_figure(study) -> bytes:
             seats = table["action"].str.startswith("seat ").to_numpy()
             if seats.any() and not seats.all():  # the seats' rows apart from the actions'
                 ax.axhline(np.argmax(seats) - 0.5, color="#888", linewidth=0.8)
+            value_axis(ax.xaxis)
             ax.set_title(title, loc="left")
             ax.grid(axis="y", visible=False)
             handles += [plt.Rectangle((0, 0), 1, 1, color=NEWS_COLOURS[k], label=label)

@@ -566,7 +566,7 @@ def cell_move_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, byte
     claim group (cell_summary), in points for shares."""
     import matplotlib.pyplot as plt
 
-    from balance.report import _png
+    from balance.report import _png, value_axis
 
     claims = table[table["kind"] == "claim"]
     baselines = set(claims.loc[claims["baseline"].astype(bool), "cell"])
@@ -583,6 +583,7 @@ def cell_move_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, byte
         ax.plot(part["median move"] * scale, y, "o", color="#2a6fbb", label="median move")
         ax.set_yticks(y, part["cell"])
         ax.invert_yaxis()
+        value_axis(ax.xaxis)
         ax.set_xlabel(f"absolute difference from the baseline, {unit}")
         ax.set_title(f"{measured}: how far each cell moves it", loc="left", fontsize=10, wrap=True)
         ax.legend(loc="lower right", fontsize=8)
