@@ -191,15 +191,27 @@ def stated_unit(doc: str) -> str:
 
 
 def _first_clause(doc: str) -> tuple[str, str]:
-    """A doc's first clause and the rest: it ends at a comma, a semicolon or an aside ("(", but not
-    "(the ..."), outside brackets."""
+    """A doc's first clause and the rest: it ends at a comma, a semicolon or a trailing aside ("(",
+    but not "(the ..." nor one inside the clause: "a seat (or policy) wins"), outside brackets."""
     depth, cut = 0, len(doc)
     for i, char in enumerate(doc):
-        if depth == 0 and (doc.startswith((", ", "; "), i) or (doc.startswith(" (", i) and not doc.startswith(" (the ", i))):
+        if depth == 0 and (doc.startswith((", ", "; "), i) or (doc.startswith(" (", i) and not doc.startswith(" (the ", i)
+                                                               and _aside_ends_clause(doc, i + 1))):
             cut = i
             break
         depth += {"(": 1, ")": -1}.get(char, 0)
     return doc[:cut], doc[cut:].lstrip(",; (")
+
+
+def _aside_ends_clause(doc: str, start: int) -> bool:
+    """Whether the bracket opening at ``start`` closes where the clause ends (the doc's end, a comma,
+    a semicolon)."""
+    depth = 0
+    for i in range(start, len(doc)):
+        depth += {"(": 1, ")": -1}.get(doc[i], 0)
+        if depth == 0:
+            return doc[i + 1:].startswith((", ", "; ", ".")) or not doc[i + 1:].strip()
+    return True
 
 
 def _studies(studies) -> list[Study]:
