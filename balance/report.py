@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter, PercentFormatter  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
@@ -135,13 +135,14 @@ class Study:
         values = self.results.table(q.table)[q.column].to_numpy(float)
         return q.kind == "mean" and "rate" in q.doc.lower() and bool((np.abs(values) <= 1).all())
 
+    def unit(self, quantity: str) -> str:
+        """How the quantity's axis reads: "%" (a share), "points" (a difference of shares) or ""."""
+        return "%" if self.is_share(quantity) else "points" if self.in_points(quantity) else ""
+
     def title(self, quantity: str, by: str = "") -> str:
         """A quantity as a panel title says it: its meaning (the first clause of its doc) with its unit
         and grouping, e.g. "share of games won by the first Monarch, % (by seat)"."""
-        doc = self.game.quantity(quantity, quantity).doc
-        label = re.split(r", |; | \((?!the )", doc, maxsplit=1)[0].rstrip(".")
-        unit = ", %" if self.is_share(quantity) else ", points" if self.in_points(quantity) else ""
-        return f"{label[0].lower() + label[1:] if label[1:2].islower() else label}{unit}" + (f" (by {by})" if by else "")
+        return quantity_title(self.game.quantity(quantity, quantity).doc, self.unit(quantity), by)
 
     def quantity_rows(self, quantity: str, by: str) -> pd.DataFrame:
         """The quantity table's rows for (quantity, by); the ungrouped estimate of a quantity the
@@ -171,6 +172,46 @@ class Study:
         meaning = self.view.group_names.get(by, {}).get(str(group), "")
         text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
         return f"{text} - {meaning}" if meaning else text
+
+
+def quantity_title(doc: str, unit: str = "", by: str = "") -> str:
+    """A panel title from a quantity's doc: its first clause with the unit ("%", "points", else the
+    unit the doc states, "..., in stones") and the grouping: "P(a seat wins the match), % (by seat)"."""
+    label, rest = _first_clause(doc)
+    unit = unit or stated_unit(doc)
+    label = label.rstrip(".")
+    label = label[0].lower() + label[1:] if label[1:2].islower() else label
+    return f"{label}{', ' + unit if unit else ''}" + (f" (by {by})" if by else "")
+
+
+def stated_unit(doc: str) -> str:
+    """The unit a quantity's doc states after its first clause ("..., in round points (...)"), or ""."""
+    stated = re.match(r"in ([^,;(]+)", _first_clause(doc)[1])
+    return stated.group(1).strip() if stated else ""
+
+
+def _first_clause(doc: str) -> tuple[str, str]:
+    """A doc's first clause and the rest: it ends at a comma, a semicolon or a trailing aside ("(",
+    but not "(the ..." nor one inside the clause: "a seat (or policy) wins"), outside brackets."""
+    depth, cut = 0, len(doc)
+    for i, char in enumerate(doc):
+        if depth == 0 and (doc.startswith((", ", "; "), i) or (doc.startswith(" (", i) and not doc.startswith(" (the ", i)
+                                                               and _aside_ends_clause(doc, i + 1))):
+            cut = i
+            break
+        depth += {"(": 1, ")": -1}.get(char, 0)
+    return doc[:cut], doc[cut:].lstrip(",; (")
+
+
+def _aside_ends_clause(doc: str, start: int) -> bool:
+    """Whether the bracket opening at ``start`` closes where the clause ends (the doc's end, a comma,
+    a semicolon)."""
+    depth = 0
+    for i in range(start, len(doc)):
+        depth += {"(": 1, ")": -1}.get(doc[i], 0)
+        if depth == 0:
+            return doc[i + 1:].startswith((", ", "; ", ".")) or not doc[i + 1:].strip()
+    return True
 
 
 def _studies(studies) -> list[Study]:
@@ -564,6 +605,64 @@ def _png(fig) -> bytes:
     return out.getvalue()
 
 
+class FittingLocator(MaxNLocator):
+    """MaxNLocator on 1-2-5 steps with no more ticks than their labels fit along the axis, measured in
+    the labels' own font when the figure is drawn (at its final size): the labels of a narrow panel
+    never run together ("0.250.300.350.400.45"), whatever the data's range."""
+
+    def __init__(self, nbins: int = 6):
+        # min_n_ticks=1: on a panel too narrow for two labels of a short range, one label, not five crammed
+        super().__init__(nbins=nbins, steps=[1, 2, 5, 10], min_n_ticks=1)
+        self.most = nbins
+
+    def tick_values(self, vmin: float, vmax: float):
+        axis = self.axis
+        if axis is None or axis.get_scale() != "linear" or vmax == vmin:
+            return super().tick_values(vmin, vmax)
+        vertical = axis.axis_name == "y"
+        box = axis.axes.get_window_extent()
+        length = box.height if vertical else box.width
+        renderer = axis.get_figure(root=True).canvas.get_renderer()
+        font = axis.get_major_ticks(1)[0].label1.get_fontproperties()
+        formatter = axis.get_major_formatter()
+        for nbins in range(self.most, 0, -1):
+            self.set_params(nbins=nbins)
+            ticks = super().tick_values(vmin, vmax)
+            shown = [t for t in ticks if min(vmin, vmax) <= t <= max(vmin, vmax)]
+            formatter.set_locs(shown)
+            sizes = [renderer.get_text_width_height_descent(formatter(t, i), font, ismath=False)
+                     for i, t in enumerate(shown)]
+            extent = [h for _, h, _ in sizes] if vertical else [w for w, _, _ in sizes]
+            gap = font.get_size_in_points() * renderer.points_to_pixels(1.0)  # a blank of one em between labels
+            room = abs(length / (vmax - vmin))  # pixels per unit
+            if all(abs(b - a) * room >= (ea + eb) / 2 + gap
+                   for a, b, ea, eb in zip(shown, shown[1:], extent, extent[1:])):
+                break
+        self.set_params(nbins=self.most)
+        return ticks
+
+
+class PointsFormatter(PercentFormatter):
+    """A share as percent ("25%") or a difference of shares as points ("3") with as many decimals as
+    the ticks' step needs (PercentFormatter sizes them by the axis's range: "26.00%, 28.00%")."""
+
+    def set_locs(self, locs):
+        super().set_locs(locs)
+        steps = np.diff(np.sort(np.asarray(locs, float))) * 100 / self.xmax
+        steps = steps[steps > 0]
+        self.decimals = int(max(0, -np.floor(np.log10(steps.min()) + 1e-9))) if len(steps) else None
+
+
+def value_axis(axis, unit: str = "", nbins: int = 6) -> None:
+    """A value axis as its panel's title reads it: a share in % (0.25 -> 25%), a difference of shares in
+    points (0.03 -> 3), else as measured; ticks that fit the panel (FittingLocator)."""
+    axis.set_major_locator(FittingLocator(nbins))
+    if unit == "%":
+        axis.set_major_formatter(PointsFormatter(xmax=1))
+    elif unit == "points":
+        axis.set_major_formatter(PointsFormatter(xmax=1, symbol=""))
+
+
 @dataclass
 class Dot:
     """One row of a dot plot: a label, the estimate with its interval, the band its claim allows."""
@@ -589,9 +688,10 @@ def _limits(dots: list[Dot], bounds: tuple[float, float]) -> tuple[float, float]
     return max(lo, bounds[0]), min(hi, bounds[1])
 
 
-def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labels: bool = True) -> None:
-    """Rows of dots with 95% intervals on a zoomed axis; each row's claim band shaded, its target
-    a dark tick; dots coloured by the claim's verdict."""
+def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labels: bool = True,
+              unit: str = "") -> None:
+    """Rows of dots with 95% intervals on a zoomed axis (``unit``: value_axis); each row's claim band
+    shaded, its target a dark tick; dots coloured by the claim's verdict."""
     lo_ax, hi_ax = _limits(dots, bounds)
     for y, d in enumerate(dots):
         if d.band is not None:
@@ -605,7 +705,7 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
             ax.plot([lo, hi], [y, y], color=colour, linewidth=1.8)
             ax.plot(d.estimate, y, "o", color=colour, markersize=4.5)
     ax.set_xlim(lo_ax, hi_ax)
-    ax.xaxis.set_major_locator(MaxNLocator(6))  # narrow side-by-side panels: few, readable ticks
+    value_axis(ax.xaxis, unit)
     ax.set_ylim(len(dots) - 0.5, -0.5)
     ax.set_yticks(range(len(dots)))
     if labels:
@@ -622,10 +722,20 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
 TITLE_CHARS_PER_INCH = 12  # characters of a panel title per inch of panel width at FONT_POINTS + 1
 
 
+TITLE_LINE_INCHES = 0.18  # one line of a panel title
+
+
 def wrapped(ax, title: str) -> str:
     """A panel title broken into lines that fit its panel (side-by-side titles ran into each other)."""
     width = ax.get_position().width * ax.figure.get_figwidth()
     return textwrap.fill(title, width=max(16, int(width * TITLE_CHARS_PER_INCH)))
+
+
+def title_inches(titles, columns: int) -> float:
+    """The height the longest of side-by-side panel titles takes beyond its first line (a title wrapped
+    to 6 lines over a 3-row panel left the rows no room: their labels ran together)."""
+    chars = max(16, int(PAGE_INCHES / columns * 0.8 * TITLE_CHARS_PER_INCH))
+    return TITLE_LINE_INCHES * (max(len(textwrap.wrap(t, chars)) for t in titles) - 1)
 
 
 def verdict_legend(fig) -> None:
@@ -661,7 +771,8 @@ def rate_figure(study: Study) -> bytes | None:
     for (quantity, by), part in q[q["by"] != ""].groupby(["quantity", "by"], sort=False):
         if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.is_share(quantity) \
                 and part["estimate"].notna().any():
-            panels.append((study.title(quantity, by), study_dots(study, quantity, by), study.quantity_bounds(quantity)))
+            panels.append((study.title(quantity, by), study_dots(study, quantity, by), study.quantity_bounds(quantity),
+                           "%"))
     if not panels:
         return None
     return _panel_grid(panels, columns=2 if len(panels) > 1 else 1)
@@ -669,19 +780,20 @@ def rate_figure(study: Study) -> bytes | None:
 
 def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = False,
                 shared_rows: bool = False) -> bytes:
-    """Dot-plot panels, ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
+    """Dot-plot panels (title, dots, bounds, unit), ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
     one axis range for all (the parts of one split panel), ticks on top and bottom. ``shared_rows``:
     every panel has the same rows, labelled in the first column only (room for the dots)."""
     rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
-    heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows for row in rows]
+    heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows + title_inches([p[0] for p in row], columns)
+               for row in rows]
     limits = _limits([d for p in panels for d in p[1]], panels[0][2]) if shared_x else None
     with plt.rc_context(STYLE):
         fig = plt.figure(figsize=(PAGE_INCHES, sum(heights)), layout="constrained")
         grid = fig.add_gridspec(len(rows), columns, height_ratios=heights)
         for i, row in enumerate(rows):
-            for j, (title, dots, bounds) in enumerate(row):
+            for j, (title, dots, bounds, unit) in enumerate(row):
                 ax = fig.add_subplot(grid[i, j])
-                dot_panel(ax, dots, bounds, title, labels=not shared_rows or j == 0)
+                dot_panel(ax, dots, bounds, title, labels=not shared_rows or j == 0, unit=unit)
                 if limits:
                     ax.set_xlim(*limits)
                     ax.tick_params(axis="x", labeltop=True)
@@ -689,11 +801,11 @@ def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = 
         return _png(fig)
 
 
-def _split_forest(title: str, dots: list[Dot], bounds) -> list[tuple[str, list[Dot], tuple]]:
+def _split_forest(title: str, dots: list[Dot], bounds, unit: str) -> list[tuple[str, list[Dot], tuple, str]]:
     """A long forest in two halves, cut at the study heading nearest the middle."""
     starts = [i for i, d in enumerate(dots) if d.heading] or [len(dots) // 2]
     cut = min(starts, key=lambda i: abs(i - len(dots) / 2)) or len(dots) // 2
-    return [(title, dots[:cut], bounds), (f"{title} (continued)", dots[cut:], bounds)]
+    return [(title, dots[:cut], bounds, unit), (f"{title} (continued)", dots[cut:], bounds, unit)]
 
 
 # ---- the opening table: first-player and seat advantage by mode and policy rung ----------------
@@ -865,6 +977,7 @@ def advantage_figure(studies: list[Study], cells: dict[tuple[str, str], dict[str
             ax.set_yticks(range(len(rows)), rows)
             ax.set_ylim(len(rows) - 0.5, -0.5)
             ax.grid(axis="y", visible=False)
+            value_axis(ax.xaxis)
             ax.set_title(f"{line} (pts from fair)", loc="left")
         handles = [Line2D([], [], color=RUNG_COLOURS[j % len(RUNG_COLOURS)], marker="o", linewidth=1.8, label=r)
                    for j, r in enumerate(rungs)]
@@ -908,17 +1021,17 @@ def headline_figure(studies: list[Study]) -> bytes | None:
         bounds = next(s.quantity_bounds(quantity) for s in studies
                       if (s.summary["quantities"]["quantity"] == quantity).any())
         titled = next(s for s in studies if (s.summary["quantities"]["quantity"] == quantity).any())
-        columns.append((titled.title(quantity, by), dots, bounds))
+        columns.append((titled.title(quantity, by), dots, bounds, titled.unit(quantity)))
     if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
         return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
-    height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0
+    height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0 + title_inches([c[0] for c in columns], len(columns))
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, len(columns), figsize=(PAGE_INCHES, height), squeeze=False,
                                  layout="constrained")
         first_labels = [d.label for d in columns[0][1]]
-        for i, (ax, (title, dots, bounds)) in enumerate(zip(axes[0], columns)):
+        for i, (ax, (title, dots, bounds, unit)) in enumerate(zip(axes[0], columns)):
             # a panel grouped otherwise (seats beside positions) names its own rows
-            dot_panel(ax, dots, bounds, title, labels=i == 0 or [d.label for d in dots] != first_labels)
+            dot_panel(ax, dots, bounds, title, labels=i == 0 or [d.label for d in dots] != first_labels, unit=unit)
         verdict_legend(fig)
         return _png(fig)
 
@@ -957,7 +1070,9 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
         ax.grid(False)
         ax.set_title(f"{studies[0].title(quantity, by)}; colour: estimate minus the claim's target; bold: the claim "
                      f"fails", loc="left", wrap=True)
-        fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target")
+        bar = fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target, points" if share
+                           else "estimate - target")
+        value_axis(bar.ax.yaxis, "points" if share else "")
         return _png(fig)
 
 
@@ -979,6 +1094,7 @@ def lengths_by_study(studies: list[Study]) -> bytes | None:
                 ax.add_patch(plt.Rectangle((p25, y - 0.3), p75 - p25, 0.6, facecolor="#dfe8d8", edgecolor="#333"))
                 ax.plot([p50, p50], [y - 0.3, y + 0.3], color="#b3261e", linewidth=1.5)
                 ax.plot(values.mean(), y, "D", color="#234d8f", markersize=4)
+            value_axis(ax.xaxis)
             ax.set_title(f"{column} per {studies[0].game.unit}", loc="left")
         axes[0][0].set_yticks(range(len(studies)), [s.name for s in studies])
         axes[0][0].set_ylim(len(studies) - 0.5, -0.5)
@@ -1001,6 +1117,7 @@ def length_and_outcome_figure(study: Study) -> bytes | None:
             bins = np.arange(values.min(), values.max() + 2) - 0.5 if span < 80 else 60
             ax.hist(values, bins=bins, color="#7aa874")
             ax.axvline(values.mean(), color="#234d8f", linewidth=1.2, label=f"mean {values.mean():.3g}")
+            value_axis(ax.xaxis)
             ax.set_xlabel(f"{column} per {study.game.unit}")
             ax.set_ylabel(f"{study.game.unit}s")
             ax.legend(loc="best")
@@ -1012,7 +1129,8 @@ def length_and_outcome_figure(study: Study) -> bytes | None:
             for y, v in enumerate(shares.to_numpy()):
                 ax.text(v, y, f" {v:.1%}", va="center")
             ax.set_xlim(0, 1.15)
-            ax.set_xlabel(f"share of {study.game.unit}s")
+            value_axis(ax.xaxis, "%")
+            ax.set_xlabel(f"share of {study.game.unit}s, %")
             ax.set_title("how games end", loc="left")
         return _png(fig)
 
@@ -1044,6 +1162,8 @@ def breakdown_figure(study: Study) -> bytes | None:
                 band = [v for v in claim_band(c.compare, c.target, c.tolerance) if np.isfinite(v)]
                 ax.axhspan(*(band if len(band) == 2 else (band[0], band[0])), color=BAND_COLOUR, alpha=0.4)
             ax.set_xlabel(by)
+            value_axis(ax.xaxis)
+            value_axis(ax.yaxis, study.unit(quantity))
             ax.set_title(wrapped(ax, study.title(quantity, by)), loc="left")
         return _png(fig)
 
@@ -1066,7 +1186,8 @@ def convergence_plot(study: Study) -> bytes | None:
         ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(f"{plural(study.game.unit)} played")
-        ax.set_ylabel(f"win rate of {study.group_label('seat', str(seat))}")
+        value_axis(ax.yaxis, "%")
+        ax.set_ylabel(f"win rate of {study.group_label('seat', str(seat))}, %")
         return _png(fig)
 
 
@@ -1093,7 +1214,7 @@ def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | 
         for r in matrix.itertuples():
             ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
                     ha="center", va="center", fontsize=FONT_POINTS - 1)
-        ax.set_xticks(range(len(names)), names)
+        category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
         ax.set_yticks(range(len(names)), names)
         ax.set_xlabel("policy in the other seats")
         ax.set_ylabel("policy in one seat")
@@ -1117,11 +1238,19 @@ def _positions(values: list) -> tuple[list[float], list[str] | None]:
     return list(range(len(values))), [str(v) for v in values]
 
 
+def category_ticks(axis, positions, labels: list[str], width_inches: float) -> None:
+    """Named values along an x axis: level while they fit its width, else slanted so that long
+    names (a deck, a list of roles) never run into each other."""
+    slanted = sum(len(label) + 2 for label in labels) * FONT_POINTS * 0.6 / 72 > width_inches
+    axis.set_ticks(positions, labels, rotation=35 if slanted else 0, ha="right" if slanted else "center",
+                   rotation_mode="anchor")
+
+
 def sweep_line_figure(lines: dict[str, pd.DataFrame], key: str, default, band: tuple[float, float],
-                      bounds: tuple[float, float], title: str) -> bytes:
+                      bounds: tuple[float, float], title: str, unit: str = "") -> bytes:
     """A one-key sweep: per group, the estimate against the swept value with its 95% interval as a
     band (columns value, estimate, low, high); the claim's band shaded, the scenario's own value a
-    dashed line."""
+    dashed line; the estimate's axis in ``unit`` (value_axis)."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(PAGE_INCHES * 0.7, 3.2), layout="constrained")
         values = list(dict.fromkeys(v for frame in lines.values() for v in frame["value"]))
@@ -1139,24 +1268,30 @@ def sweep_line_figure(lines: dict[str, pd.DataFrame], key: str, default, band: t
         if default in x_of:
             ax.axvline(x_of[default], color="#333", linestyle="--", linewidth=1, label=f"scenario: {default}")
         if labels:
-            ax.set_xticks(xs, labels)
+            category_ticks(ax.xaxis, xs, labels, PAGE_INCHES * 0.5)
+        else:
+            value_axis(ax.xaxis)
+        value_axis(ax.yaxis, unit)
         ax.set_xlabel(key)
-        ax.set_title(title, loc="left")
+        ax.set_title(wrapped(ax, title), loc="left")
         ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
         return _png(fig)
 
 
 def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], default: tuple, target: float,
-                  title: str) -> bytes:
+                  title: str, unit: str = "") -> bytes:
     """A two-key sweep: per group, the estimate over the grid (index: the first key's values,
-    columns: the second's), each cell's text the estimate; blue below the claim's target, red
-    above; the scenario's own cell outlined."""
+    columns: the second's), each cell's text the estimate (in % for a share: ``unit``); blue below
+    the claim's target, red above; the scenario's own cell outlined."""
+    share = unit == "%"
     columns = min(SWEEP_PANEL_COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
     first = next(iter(panels.values()))
+    # a row at least as tall as the first key's name, which runs up the side of the first panel
+    height = max(0.45 * len(first.index), len(keys[0]) * FONT_POINTS * 0.6 / 72 + 0.2) + 1.0
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(rows, columns, squeeze=False, layout="constrained",
-                                 figsize=(PAGE_INCHES, rows * (1.0 + 0.45 * len(first.index))))
+                                 figsize=(PAGE_INCHES, rows * height))
         values = np.concatenate([p.to_numpy(float).ravel() for p in panels.values()])
         spread = max(np.nanmax(np.abs(values - target)) if np.isfinite(values).any() else 0.0, 1e-9)
         norm = TwoSlopeNorm(target, target - spread, target + spread)
@@ -1164,22 +1299,26 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
             image = ax.imshow(grid.to_numpy(float), cmap="RdBu_r", norm=norm, aspect="auto")
             for (r, c), v in np.ndenumerate(grid.to_numpy(float)):
                 if np.isfinite(v):
-                    ax.text(c, r, f"{v:.3g}", ha="center", va="center", fontsize=FONT_POINTS - 1)
+                    ax.text(c, r, f"{v:.1%}" if share else f"{v:.3g}", ha="center", va="center",
+                            fontsize=FONT_POINTS - 1)
             rows_at = [str(v) for v in grid.index]
             cols_at = [str(v) for v in grid.columns]
             if str(default[0]) in rows_at and str(default[1]) in cols_at:
                 ax.add_patch(plt.Rectangle((cols_at.index(str(default[1])) - 0.5, rows_at.index(str(default[0])) - 0.5),
                                            1, 1, fill=False, edgecolor="black", linewidth=2))
-            ax.set_xticks(range(len(cols_at)), cols_at)
+            category_ticks(ax.xaxis, range(len(cols_at)), cols_at, PAGE_INCHES / columns * 0.6)
             ax.set_yticks(range(len(rows_at)), rows_at)
             ax.set_xlabel(keys[1])
-            ax.set_ylabel(keys[0])
+            if ax in axes[:, 0]:  # the rows are the same in every panel: named once, on the left
+                ax.set_ylabel(keys[0])
             ax.grid(False)
             ax.set_title(group or "estimate", loc="left")
         for ax in axes.ravel()[len(panels):]:
             ax.set_visible(False)
-        fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:g})")
-        fig.suptitle(title, x=0.0, ha="left")
+        bar = fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:.1%})" if share
+                           else f"estimate (target {target:g})")
+        value_axis(bar.ax.yaxis, unit)
+        fig.suptitle(textwrap.fill(title, int(PAGE_INCHES * TITLE_CHARS_PER_INCH)), x=0.0, ha="left")
         return _png(fig)
 
 
@@ -1526,6 +1665,7 @@ def importance_figure(study) -> bytes:
             seats = table["action"].str.startswith("seat ").to_numpy()
             if seats.any() and not seats.all():  # the seats' rows apart from the actions'
                 ax.axhline(np.argmax(seats) - 0.5, color="#888", linewidth=0.8)
+            value_axis(ax.xaxis)
             ax.set_title(title, loc="left")
             ax.grid(axis="y", visible=False)
             handles += [plt.Rectangle((0, 0), 1, 1, color=NEWS_COLOURS[k], label=label)
@@ -1592,7 +1732,7 @@ def members_strip(rob, claim_id: str) -> bytes | None:
                     UNDECIDED if r["verdict"].startswith(UNDECIDED) else r["verdict"],
                     claim_band(r["compare"], r["target"], r["tolerance"]), r["target"]) for r in rows.to_dict("records")]
         by = rows["by"].iloc[0]
-        panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds))
+        panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds, "%" if bounds == (0.0, 1.0) else ""))
     return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
 
 

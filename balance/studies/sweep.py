@@ -29,7 +29,7 @@ import itertools
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, Executor, Results,
                                    run_to_folder, study_identity, study_key)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data
 from balance.games import get_game
-from balance.stats import ALPHA, LEVEL, StudentT, claim_rows, decide, holm
+from balance.stats import ALPHA, LEVEL, StudentT, Units, claim_rows, decide, holm
 
 ADJUSTMENTS = {"bh": lambda p: false_discovery_control(p, method="bh") if len(p) else p, "holm": holm}
 ADJUST_WORDS = {"bh": "Benjamini-Hochberg (false discovery rate)", "holm": "Holm (family-wise error)"}
@@ -492,6 +492,21 @@ def _band(row) -> tuple[float, float]:
     return claim_band(row["compare"], row["target"], row["tolerance"])
 
 
+def claim_doc(sweep: Sweep, base: str, claim_id: str) -> str:
+    """The doc of the quantity a claim of a swept scenario measures."""
+    scenario = next(s for s in sweep.bases if s.name == base)
+    claim = next(c for c in scenario.claims if c.id == claim_id)
+    return scenario.setup.game.quantity(claim.quantity, claim.id).doc
+
+
+def claim_title(sweep: Sweep, base: str, claim_id: str, proportion: bool) -> str:
+    """What a claim measures, as a panel title says it: its quantity's meaning with its unit
+    ("P(a seat wins the match), %"), not the claim's id."""
+    from balance.report import quantity_title
+
+    return quantity_title(claim_doc(sweep, base, claim_id), "%" if proportion else "")
+
+
 def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
     """(name, png, caption) for each scenario and claim: a line plot for one swept key, heatmaps
     for two; none for other shapes (the tables hold them)."""
@@ -499,8 +514,8 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
 
     if len(sweep.grid) not in (1, 2) or any(k not in sweep.grid for k in sweep.keys):
         if table["scenario"].nunique() > MAX_SCENARIO_FIGURES:
-            return cell_move_figures(table)
-        return cell_list_figures(table)
+            return cell_move_figures(sweep, table)
+        return cell_list_figures(sweep, table)
     figures = []
     claims = table[table["kind"] == "claim"]
     for (base, claim), rows in claims.groupby(["scenario", "claim"], sort=False):
@@ -509,6 +524,7 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
         values = {k: [value_text(v) for v in dict.fromkeys(rows[k])] for k in sweep.grid}
         name = folder_name(f"{base}-{claim}")
         label = (lambda group: f"{first['by']} {group}" if first["by"] else str(group))
+        title = f"{base}: {claim_title(sweep, base, claim, bool(first['proportion']))}"
         if len(sweep.grid) == 1:
             key = sweep.grid[0]
             lines = {}
@@ -518,8 +534,8 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
                 lines[label(group)] = pd.DataFrame({"value": raw, "estimate": part["estimate"].to_numpy(),
                                                   "low": part["low"].to_numpy(), "high": part["high"].to_numpy()})
             bounds = (0.0, 1.0) if first["proportion"] else (-np.inf, np.inf)
-            png = sweep_line_figure(lines, key, toml_value(default[0]), _band(first), bounds,
-                                    f"{base}: {claim}")
+            png = sweep_line_figure(lines, key, toml_value(default[0]), _band(first), bounds, title,
+                                    "%" if first["proportion"] else "")
             caption = (f"{first['text']}: the estimate for each value of {key} with its 95% interval (band); green: "
                        f"the values the claim allows; dashed: the scenario's own value.")
         else:
@@ -528,7 +544,8 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
             for group, part in rows.groupby("group", sort=True):
                 grid = part.pivot_table(index=a, columns=b, values="estimate", aggfunc="first")
                 panels[label(group)] = grid.reindex(index=values[a], columns=values[b])
-            png = sweep_heatmap(panels, (a, b), tuple(default), float(first["target"]), f"{base}: {claim}")
+            png = sweep_heatmap(panels, (a, b), tuple(default), float(first["target"]), title,
+                                "%" if first["proportion"] else "")
             caption = (f"{first['text']}: the estimate in each cell of the grid; blue below the target "
                        f"{first['target']:g}, red above; outlined: the scenario's own values.")
         figures.append((f"{name}.png", png, caption))
@@ -543,13 +560,13 @@ MAX_SCENARIO_FIGURES = 4
 MAX_CELL_COLUMNS = 8
 
 
-def cell_move_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
+def cell_move_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
     """(name, png, caption) per claim of a cell-list sweep over many scenarios: for each cell, the
     median and the largest absolute paired difference from the baseline over every scenario and
     claim group (cell_summary), in points for shares."""
     import matplotlib.pyplot as plt
 
-    from balance.report import _png
+    from balance.report import _png, value_axis
 
     claims = table[table["kind"] == "claim"]
     baselines = set(claims.loc[claims["baseline"].astype(bool), "cell"])
@@ -557,15 +574,18 @@ def cell_move_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
     for claim, part in cell_summary(table).groupby("claim", sort=False):
         part = part[~part["cell"].isin(baselines)]
         rows = claims[claims["claim"] == claim]
-        scale, unit = (100.0, "points") if rows["proportion"].astype(bool).all() else (1.0, "the claim's units")
+        share = rows["proportion"].astype(bool).all()
+        scale, unit = (100.0, "points") if share else (1.0, "the claim's units")
+        measured = claim_title(sweep, rows["scenario"].iloc[0], claim, False)
         y = np.arange(len(part))
         fig, ax = plt.subplots(figsize=(8, 0.28 * len(part) + 1.4))
         ax.barh(y, part["largest move"] * scale, color="#c9d6e8", label="largest move")
         ax.plot(part["median move"] * scale, y, "o", color="#2a6fbb", label="median move")
         ax.set_yticks(y, part["cell"])
         ax.invert_yaxis()
+        value_axis(ax.xaxis)
         ax.set_xlabel(f"absolute difference from the baseline, {unit}")
-        ax.set_title(f"{claim}: how far each cell moves it", loc="left", fontsize=10)
+        ax.set_title(f"{measured}: how far each cell moves it", loc="left", fontsize=10, wrap=True)
         ax.legend(loc="lower right", fontsize=8)
         figures.append((f"{folder_name(claim)}-moves.png", _png(fig),
                         f"{rows['text'].iloc[0]}: for each cell, over every scenario and claim group, the median "
@@ -578,7 +598,7 @@ def cell_move_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
 CELL_LIST_COLUMNS = 3
 
 
-def cell_list_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
+def cell_list_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
     """(name, png, caption) per scenario and claim of a sweep over a list of cells (no grid): a panel
     per claim group, CELL_LIST_COLUMNS a row on one axis, a row per cell (named in the first column):
     the estimate with its 95% interval, coloured by its verdict, against the claim's band."""
@@ -590,15 +610,47 @@ def cell_list_figures(table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
         first = rows.iloc[0]
         by = first["by"]
         bounds = (0.0, 1.0) if first["proportion"] else (-np.inf, np.inf)
-        panels = [(f"{base}, {claim}{f': {by} {group}' if by else ''}",
+        measured = claim_title(sweep, base, claim, bool(first["proportion"]))
+        panels = [(f"{base}: {measured}{f'; {by} {group}' if by else ''}",
                    [Dot(str(r["cell"]), r["estimate"], r["low"], r["high"], r["verdict"], _band(r), r["target"])
-                    for r in part.to_dict("records")], bounds)
+                    for r in part.to_dict("records")], bounds, "%" if first["proportion"] else "")
                   for group, part in rows.groupby("group", sort=False)]
         png = _panel_grid(panels, columns=min(CELL_LIST_COLUMNS, len(panels)), shared_x=True, shared_rows=True)
         figures.append((f"{folder_name(f'{base}-{claim}')}.png", png,
                         f"{first['text']}: the estimate in each cell with its 95% interval, coloured by its verdict; "
                         f"green: the values the claim allows; dark tick: the target."))
     return figures
+
+
+def largest_moves(sweep: Sweep, table: pd.DataFrame) -> list[dict]:
+    """Findings items, one per claim: the claim group and cell whose paired difference from its
+    baseline is the largest, in the claim's units (points for shares, else the unit its quantity
+    states) with its 95% interval, and the estimates behind it."""
+    from balance.report import stated_unit
+
+    claims = table[(table["kind"] == "claim") & ~table["baseline"].astype(bool) & np.isfinite(table["difference"])]
+    base = table[(table["kind"] == "claim") & table["baseline"].astype(bool)].set_index(["scenario", "claim", "group"])
+    items = []
+    for claim, part in claims.groupby("claim", sort=False):
+        item = {"where": f"Largest move of {claim}", "anchor": "", "verdict": "", "verdict_class": "", "detail": ""}
+        r = part.loc[part["difference"].abs().idxmax()]
+        if r["difference"] == 0:
+            items.append({**item, "text": "none: no cell moves it from its baseline"})
+            continue
+        units = Units.of(r)
+        # decimals enough for the move itself, which may be far smaller than the claim's band
+        units = replace(units, decimals=int(min(3, max(units.decimals,
+                                                       1 - np.floor(np.log10(abs(r["difference"]) * units.scale))))))
+        word = units.unit or f" {stated_unit(claim_doc(sweep, r['scenario'], claim))}".rstrip()
+        low, high = (units.signed(r[c] * units.scale) if np.isfinite(r[c]) else "—"
+                     for c in ("difference_low", "difference_high"))
+        group = f", {r['by']} {r['group']}" if r["by"] else ""
+        baseline = base.loc[(r["scenario"], claim, r["group"]), "estimate"]
+        shown = [f"{units.number(v * units.scale)}{units.percent}" for v in (r["estimate"], baseline)]
+        items.append({**item, "text": f"{units.signed(r['difference'] * units.scale)}{word} [{low}, {high}] from the "
+                                      f"baseline in {r['scenario']}{group}, cell {r['cell']} ({shown[0]} where the "
+                                      f"baseline gives {shown[1]})"})
+    return items
 
 
 def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: str) -> tuple[Path, Path, Path]:
@@ -615,7 +667,7 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
                     + (f" ({', '.join(map(str, changed[:6]))}{', ...' if len(changed) > 6 else ''})." if len(changed)
                        else "."))
     items = [{"where": "Sweep", "anchor": "", "text": page.finding.rstrip("."), "verdict": "",
-              "verdict_class": "", "detail": ""}]
+              "verdict_class": "", "detail": ""}, *largest_moves(sweep, table)]
     inert = inert_cells(table)
     if inert:
         items.append({"where": "No effect possible", "anchor": "", "verdict": "", "verdict_class": "", "detail": "",

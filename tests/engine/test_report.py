@@ -245,9 +245,9 @@ def test_a_headline_panel_grouped_otherwise_names_its_own_rows(monkeypatch):
     shown = {}
     drawn = report_module.dot_panel
 
-    def record(ax, dots, bounds, title, labels=True):
+    def record(ax, dots, bounds, title, labels=True, unit=""):
         shown[title] = labels
-        drawn(ax, dots, bounds, title, labels)
+        drawn(ax, dots, bounds, title, labels, unit)
 
     monkeypatch.setattr(report_module, "dot_panel", record)
     scenario = load_scenario(ROOT / "scenarios" / "thron_der_luegen" / "4p.toml")
