@@ -54,7 +54,6 @@ def browser_check(page: Path) -> dict:
 # Pages known to fail, each with the reason; strict: a page that passes must leave this list.
 KNOWN = {
     "dethroned/robust.html": "made before the templates; not yet regenerated (2 h of search players)",
-    "thron_der_luegen/robust.html": "made before the templates (claims x members table); not yet regenerated",
 }
 
 
