@@ -56,6 +56,10 @@ CSS = (TEMPLATES / "report.css").read_text(encoding="utf-8")  # the pages' style
 DPI = 100
 PAGE_INCHES = 9.4  # figure width: 940 px at 100% zoom, the page's content width
 FONT_POINTS = 9  # 12.5 px at 100 dpi
+# The average glyph of DejaVu Sans (matplotlib's default font) is about 0.6 of the font size wide: text is
+# measured with it where a figure must be sized before it is drawn (its renderer does not exist yet).
+GLYPH_WIDTH_SHARE = 0.6
+TITLE_CHARS_PER_INCH = 72 / (GLYPH_WIDTH_SHARE * (FONT_POINTS + 1))  # 12 characters of a panel title an inch
 ROW_INCHES = 0.24  # one row of a dot plot
 MAX_TABLE_GROUPS = 12  # a grouping with more groups is left out of the tables and dot plots
 BREAKDOWN_GROUPS = 8  # a numbered grouping with more groups (rounds of a match) is a line plot
@@ -719,22 +723,33 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
     ax.set_title(wrapped(ax, title), loc="left")
 
 
-TITLE_CHARS_PER_INCH = 12  # characters of a panel title per inch of panel width at FONT_POINTS + 1
-
-
 TITLE_LINE_INCHES = 0.18  # one line of a panel title
+MIN_TITLE_CHARS = 16  # a title line never wraps shorter, however narrow its panel
+PANEL_AXES_SHARE = 0.8  # of a panel's width, what its axes (and title) take before it is drawn: the rest is labels
+
+
+def text_inches(chars: int, points: float = FONT_POINTS) -> float:
+    """The width a text of ``chars`` characters takes at ``points`` (GLYPH_WIDTH_SHARE): an estimate
+    for sizing a figure before it is drawn."""
+    return chars * points * GLYPH_WIDTH_SHARE / 72
+
+
+def title_chars(width_inches: float) -> int:
+    """How many characters of a title (at FONT_POINTS + 1, the axes' title size) fit one line of
+    ``width_inches``: every title is wrapped to it (side-by-side titles ran into each other)."""
+    return max(MIN_TITLE_CHARS, int(width_inches * TITLE_CHARS_PER_INCH))
 
 
 def wrapped(ax, title: str) -> str:
-    """A panel title broken into lines that fit its panel (side-by-side titles ran into each other)."""
-    width = ax.get_position().width * ax.figure.get_figwidth()
-    return textwrap.fill(title, width=max(16, int(width * TITLE_CHARS_PER_INCH)))
+    """A panel title broken into lines that fit its panel."""
+    return textwrap.fill(title, width=title_chars(ax.get_position().width * ax.figure.get_figwidth()))
 
 
 def title_inches(titles, columns: int) -> float:
     """The height the longest of side-by-side panel titles takes beyond its first line (a title wrapped
-    to 6 lines over a 3-row panel left the rows no room: their labels ran together)."""
-    chars = max(16, int(PAGE_INCHES / columns * 0.8 * TITLE_CHARS_PER_INCH))
+    to 6 lines over a 3-row panel left the rows no room: their labels ran together), measured before
+    the figure is drawn: a panel's axes are then PANEL_AXES_SHARE of its column."""
+    chars = title_chars(PAGE_INCHES / columns * PANEL_AXES_SHARE)
     return TITLE_LINE_INCHES * (max(len(textwrap.wrap(t, chars)) for t in titles) - 1)
 
 
@@ -1241,7 +1256,7 @@ def _positions(values: list) -> tuple[list[float], list[str] | None]:
 def category_ticks(axis, positions, labels: list[str], width_inches: float) -> None:
     """Named values along an x axis: level while they fit its width, else slanted so that long
     names (a deck, a list of roles) never run into each other."""
-    slanted = sum(len(label) + 2 for label in labels) * FONT_POINTS * 0.6 / 72 > width_inches
+    slanted = text_inches(sum(len(label) + 2 for label in labels)) > width_inches
     axis.set_ticks(positions, labels, rotation=35 if slanted else 0, ha="right" if slanted else "center",
                    rotation_mode="anchor")
 
@@ -1288,7 +1303,7 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
     rows = -(-len(panels) // columns)
     first = next(iter(panels.values()))
     # a row at least as tall as the first key's name, which runs up the side of the first panel
-    height = max(0.45 * len(first.index), len(keys[0]) * FONT_POINTS * 0.6 / 72 + 0.2) + 1.0
+    height = max(0.45 * len(first.index), text_inches(len(keys[0])) + 0.2) + 1.0
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(rows, columns, squeeze=False, layout="constrained",
                                  figsize=(PAGE_INCHES, rows * height))
@@ -1318,7 +1333,7 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
         bar = fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:.1%})" if share
                            else f"estimate (target {target:g})")
         value_axis(bar.ax.yaxis, unit)
-        fig.suptitle(textwrap.fill(title, int(PAGE_INCHES * TITLE_CHARS_PER_INCH)), x=0.0, ha="left")
+        fig.suptitle(textwrap.fill(title, title_chars(PAGE_INCHES)), x=0.0, ha="left")
         return _png(fig)
 
 
