@@ -39,7 +39,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup  # noqa: E402
 
 from balance.stats import (FAILS, HOLDS, UNDECIDED, count_text, effect_text, estimate_row, fact_text,  # noqa: E402
-                           quantity_estimate, running_estimate)
+                           is_share, quantity_estimate, quantity_unit, running_estimate)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
@@ -115,33 +115,16 @@ class Study:
         return self.view.match_word or "game"
 
     def quantity_bounds(self, name: str) -> tuple[float, float]:
-        """The range the quantity can take: [0, 1] for a share, [0, inf) for a non-negative amount.
-        (A ratio is a share when its numerator never exceeds its denominator.)"""
         q = self.game.quantity(name, name)
-        values = self.results.table(q.table)[q.column].to_numpy(float)
-        if q.kind == "rate":
-            return (0.0, 1.0)
-        if q.kind == "ratio":
-            denominator = self.results.table(q.table)[q.denominator].to_numpy(float)
-            if (values >= 0).all() and (values <= denominator).all():
-                return (0.0, 1.0)
-        return (0.0 if (values >= 0).all() else -np.inf, np.inf)
+        return quantity_bounds(q, self.results.table(q.table))
 
-    def is_share(self, name: str) -> bool:
-        return self.quantity_bounds(name) == (0.0, 1.0)
+    def unit(self, name: str) -> str:
+        q = self.game.quantity(name, name)
+        return quantity_unit(q, self.results.table(q.table))
 
     def in_points(self, name: str) -> bool:
-        """Shown in percentage points: a share, or a difference of shares (a mean of win-rate
-        differences between -1 and 1, such as DETHRONED's seat_edge, a seat's win rate minus the field's)."""
-        if self.is_share(name):
-            return True
-        q = self.game.quantity(name, name)
-        values = self.results.table(q.table)[q.column].to_numpy(float)
-        return q.kind == "mean" and "rate" in q.doc.lower() and bool((np.abs(values) <= 1).all())
-
-    def unit(self, quantity: str) -> str:
-        """How the quantity's axis reads: "%" (a share), "points" (a difference of shares) or ""."""
-        return "%" if self.is_share(quantity) else "points" if self.in_points(quantity) else ""
+        """Its effects read in percentage points: a share or a difference of shares."""
+        return self.unit(name) in ("%", "points")
 
     def title(self, quantity: str, by: str = "") -> str:
         """A quantity as a panel title says it: its meaning (the first clause of its doc) with its unit
@@ -176,6 +159,14 @@ class Study:
         meaning = self.view.group_names.get(by, {}).get(str(group), "")
         text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
         return f"{text} - {meaning}" if meaning else text
+
+
+def quantity_bounds(quantity, table: pd.DataFrame) -> tuple[float, float]:
+    """The range a quantity can take over ``table`` (its rows): [0, 1] for a share (stats.is_share),
+    [0, inf) for a non-negative amount."""
+    if is_share(quantity, table):
+        return (0.0, 1.0)
+    return (0.0 if (table[quantity.column].to_numpy(float) >= 0).all() else -np.inf, np.inf)
 
 
 def quantity_title(doc: str, unit: str = "", by: str = "") -> str:
@@ -657,6 +648,14 @@ class PointsFormatter(PercentFormatter):
         self.decimals = int(max(0, -np.floor(np.log10(steps.min()) + 1e-9))) if len(steps) else None
 
 
+def value_text(value: float, unit: str, measured: str = ".3g") -> str:
+    """A value as its value_axis reads it: a share in % ("25.0%"), a difference of shares in points
+    ("3.1"), else as measured (``measured``: its format)."""
+    if unit == "%":
+        return f"{value:.1%}"
+    return f"{value * 100:.1f}" if unit == "points" else format(value, measured)
+
+
 def value_axis(axis, unit: str = "", nbins: int = 6) -> None:
     """A value axis as its panel's title reads it: a share in % (0.25 -> 25%), a difference of shares in
     points (0.03 -> 3), else as measured; ticks that fit the panel (FittingLocator)."""
@@ -784,7 +783,7 @@ def rate_figure(study: Study) -> bytes | None:
     q = study.summary["quantities"]
     panels = []
     for (quantity, by), part in q[q["by"] != ""].groupby(["quantity", "by"], sort=False):
-        if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.is_share(quantity) \
+        if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.unit(quantity) == "%" \
                 and part["estimate"].notna().any():
             panels.append((study.title(quantity, by), study_dots(study, quantity, by), study.quantity_bounds(quantity),
                            "%"))
@@ -1070,14 +1069,14 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
     distance = cells.assign(d=cells["estimate"] - cells["target"].fillna(cells["estimate"].mean()))
     grid = distance.pivot_table(index="study", columns="group", values="d", aggfunc="first")
     grid = grid.reindex(index=study_order, columns=group_order)
-    share = studies[0].is_share(quantity)
+    points = studies[0].in_points(quantity)
     limit = max(np.nanmax(np.abs(grid.to_numpy())), 1e-9)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(PAGE_INCHES, len(study_order) * 0.3 + 1.8), layout="constrained")
         image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -limit, limit), aspect="auto")
         for r in cells.itertuples():
             y, x = study_order.index(r.study), group_order.index(r.group)
-            text = f"{r.estimate * 100:.0f}" if share else f"{r.estimate:.3g}"
+            text = f"{r.estimate * 100:.0f}" if points else f"{r.estimate:.3g}"
             ax.text(x, y, text, ha="center", va="center", fontsize=FONT_POINTS - 1,
                     fontweight="bold" if r.verdict == FAILS else "normal")
         ax.set_xticks(range(len(group_order)), group_order, rotation=40, ha="right")
@@ -1085,9 +1084,9 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
         ax.grid(False)
         ax.set_title(f"{studies[0].title(quantity, by)}; colour: estimate minus the claim's target; bold: the claim "
                      f"fails", loc="left", wrap=True)
-        bar = fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target, points" if share
+        bar = fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target, points" if points
                            else "estimate - target")
-        value_axis(bar.ax.yaxis, "points" if share else "")
+        value_axis(bar.ax.yaxis, "points" if points else "")
         return _png(fig)
 
 
@@ -1296,9 +1295,8 @@ def sweep_line_figure(lines: dict[str, pd.DataFrame], key: str, default, band: t
 def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], default: tuple, target: float,
                   title: str, unit: str = "") -> bytes:
     """A two-key sweep: per group, the estimate over the grid (index: the first key's values,
-    columns: the second's), each cell's text the estimate (in % for a share: ``unit``); blue below
-    the claim's target, red above; the scenario's own cell outlined."""
-    share = unit == "%"
+    columns: the second's), each cell's text the estimate as the colour bar reads it (``unit``:
+    value_text); blue below the claim's target, red above; the scenario's own cell outlined."""
     columns = min(SWEEP_PANEL_COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
     first = next(iter(panels.values()))
@@ -1314,7 +1312,7 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
             image = ax.imshow(grid.to_numpy(float), cmap="RdBu_r", norm=norm, aspect="auto")
             for (r, c), v in np.ndenumerate(grid.to_numpy(float)):
                 if np.isfinite(v):
-                    ax.text(c, r, f"{v:.1%}" if share else f"{v:.3g}", ha="center", va="center",
+                    ax.text(c, r, value_text(v, unit), ha="center", va="center",
                             fontsize=FONT_POINTS - 1)
             rows_at = [str(v) for v in grid.index]
             cols_at = [str(v) for v in grid.columns]
@@ -1330,8 +1328,7 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
             ax.set_title(group or "estimate", loc="left")
         for ax in axes.ravel()[len(panels):]:
             ax.set_visible(False)
-        bar = fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:.1%})" if share
-                           else f"estimate (target {target:g})")
+        bar = fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {value_text(target, unit, 'g')})")
         value_axis(bar.ax.yaxis, unit)
         fig.suptitle(textwrap.fill(title, title_chars(PAGE_INCHES)), x=0.0, ha="left")
         return _png(fig)
