@@ -153,12 +153,16 @@ class Study:
         return claims[claims["claim"].isin(ids)]
 
     def group_label(self, by: str, group: str) -> str:
-        """A group named by meaning where the game gives one: "seat 0 - first Monarch"."""
-        if not by:
-            return ""
-        meaning = self.view.group_names.get(by, {}).get(str(group), "")
-        text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
-        return f"{text} - {meaning}" if meaning else text
+        return group_label(self.view, by, group)
+
+
+def group_label(view, by: str, group: str) -> str:
+    """A group named by meaning where the game's report view gives one: "seat 0 - first Monarch"."""
+    if not by:
+        return ""
+    meaning = view.group_names.get(by, {}).get(str(group), "")
+    text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
+    return f"{text} - {meaning}" if meaning else text
 
 
 def quantity_bounds(quantity, table: pd.DataFrame) -> tuple[float, float]:
@@ -1733,18 +1737,27 @@ ROBUST_LEGEND = ("Every claim is played under every member of the policy family 
 
 def members_strip(rob, claim_id: str) -> bytes | None:
     """One claim under every member of a policy family (or every skill rung): a panel per group, a
-    row per member (estimate, 95% interval, verdict colour) against the claim's band."""
+    row per member (estimate, 95% interval, verdict colour) against the claim's band. A panel is
+    titled, like a study's, by what the claim measures (its quantity's meaning, with its range and
+    unit over every member's games) and its group by meaning."""
     part = rob.claims[rob.claims["claim"] == claim_id]
     if part.empty:
         return None
-    bounds = (0.0, 1.0) if part["proportion"].all() else (-np.inf, np.inf)
+    setup = rob.scenario.setup
+    claim = next(c for c in rob.scenario.claims if c.id == claim_id)
+    quantity = setup.game.quantity(claim.quantity, claim.id)
+    columns = [c for c in (quantity.column, quantity.denominator) if c]
+    played = pd.concat([r.table(quantity.table)[columns] for r in rob.results.values()], ignore_index=True)
+    bounds, unit = quantity_bounds(quantity, played), quantity_unit(quantity, played)
+    measured = quantity_title(quantity.doc, unit)
+    view = setup.game.report_view(setup)
     panels = []
     for group, rows in part.groupby("group", sort=False):
         dots = [Dot(r["member"], r["estimate"], r["low"], r["high"],
                     UNDECIDED if r["verdict"].startswith(UNDECIDED) else r["verdict"],
                     claim_band(r["compare"], r["target"], r["tolerance"]), r["target"]) for r in rows.to_dict("records")]
-        by = rows["by"].iloc[0]
-        panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds, "%" if bounds == (0.0, 1.0) else ""))
+        label = group_label(view, claim.by or "", group)
+        panels.append((f"{measured} ({label})" if label else measured, dots, bounds, unit))
     return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
 
 
