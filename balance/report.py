@@ -214,14 +214,18 @@ def _aside_ends_clause(doc: str, start: int) -> bool:
 
 
 def _studies(studies) -> list[Study]:
-    out, used = [], set()
-    for scenario, results, summary in studies:
-        anchor = re.sub(r"[^a-z0-9_-]+", "-", f"{scenario.setup.game.name}-{scenario.name}".lower())
-        while anchor in used:
-            anchor += "-2"
-        used.add(anchor)
-        out.append(Study(scenario, results, summary, anchor))
-    return out
+    used: set[str] = set()
+    return [Study(scenario, results, summary, unique_anchor(f"{scenario.setup.game.name}-{scenario.name}", used))
+            for scenario, results, summary in studies]
+
+
+def unique_anchor(name: str, used: set[str]) -> str:
+    """An anchor for ``name`` that no other section of the page (``used``, which takes it) has."""
+    anchor = re.sub(r"[^a-z0-9_-]+", "-", name.lower())
+    while anchor in used:
+        anchor += "-2"
+    used.add(anchor)
+    return anchor
 
 
 # ---- numbers as text ---------------------------------------------------------------------
@@ -364,14 +368,16 @@ def _facts_view(study: Study) -> pd.DataFrame:
         view.insert(6, "band", np.where(facts["inside"], "inside", "outside"))
         return _drop_empty(view)
     q = study.summary["quantities"]
-    fixed = q[(q["by"] == "") & (q["low"] == q["high"]) & (q["estimate"] == q["low"])]
+    fixed = q[_is_fact(q)]
     return pd.DataFrame({"fact": fixed["quantity"], "group": [study.group_label(b, g) for b, g in
                                                               zip(fixed["by"], fixed["group"])],
                          "value": fixed["estimate"]}).pipe(_drop_empty)
 
 
-def _is_fact(row) -> bool:
-    return row["by"] == "" and row["low"] == row["high"] == row["estimate"]
+def _is_fact(rows):
+    """Whether a quantity row (or each row of a quantity table) is a fixed fact of the setup: ungrouped,
+    with an interval of zero width at its estimate."""
+    return (rows["by"] == "") & (rows["low"] == rows["high"]) & (rows["high"] == rows["estimate"])
 
 
 def _is_breakdown(groups: pd.Series) -> bool:
@@ -412,17 +418,27 @@ def plural(word: str) -> str:
     return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
 
 
+def scenario_rows(scenario) -> list[tuple[str, str]]:
+    """The first rows of every page's setup table: the game, the scenario, its mode, players and options."""
+    d = scenario.describe()
+    return [("game", f"{scenario.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
+            ("mode", d["mode"]), ("players", str(d["players"])),
+            ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults")]
+
+
+def games_word(setup) -> str:
+    """What the setup's games are called: "games", or "matches" where a row is a round."""
+    return plural(setup.game.report_view(setup).match_word or "game")
+
+
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
     d = scenario.describe()
     game = scenario.setup.game
     view = game.report_view(scenario.setup)
-    played = f"{summary['games']:,} {plural(view.match_word or 'game')}"
+    played = f"{summary['games']:,} {games_word(scenario.setup)}"
     if game.unit != "game":
         played += f" ({summary.get('rows', summary['games']):,} {plural(game.unit)})"
-    rows = [("game", f"{game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
-            ("mode", d["mode"]), ("players", str(d["players"])),
-            ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
-            ("policies by seat slot", ", ".join(d["policies"])),
+    rows = [*scenario_rows(scenario), ("policies by seat slot", ", ".join(d["policies"])),
             ("seat rotation", d["rotation"]),
             ("played", played), ("seed", str(d["seed"])), ("cap", f"{d['max_length']} {view.cap}")]
     if d["assumed"]:
@@ -483,8 +499,7 @@ def verdict_summary(studies: list[Study]) -> pd.DataFrame:
                 largest = fmt_effect(effect.iloc[0], share)
             else:
                 estimate = f"{part['estimate'].min():.4g} to {part['estimate'].max():.4g} ({len(part)} groups)"
-                counts = part["verdict"].value_counts()
-                verdict = ", ".join(f"{counts[v]} {v}" for v in (HOLDS, FAILS, UNDECIDED) if v in counts)
+                verdict = _verdict_counts(part["verdict"])
                 largest = (f"{fmt_effect(effect[worst], share)} "
                            f"({s.group_label(claim.by or '', part.loc[worst, 'group'])})")
             rows.append({"study": s.name, "claim": claim_id, "verdict": verdict,
@@ -541,9 +556,8 @@ def finding_items(studies: list[Study]) -> list[dict]:
         where = s.group_label(worst["by"], worst["group"]) if worst["by"] else ""
         if len(measured) > 1:
             where = f"{s.name}{', ' + where if where else ''}"
-        counts = [f"{sum(_worst([r['verdict']]) == v for _, r in rows)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
-                  if any(_worst([r["verdict"]]) == v for _, r in rows)]
-        spread = f"{', '.join(counts)} over {len(rows)} {'studies and groups' if len(measured) > 1 else 'groups'}; " \
+        counts = _verdict_counts(_worst([r["verdict"]]) for _, r in rows)
+        spread = f"{counts} over {len(rows)} {'studies and groups' if len(measured) > 1 else 'groups'}; " \
             if len(rows) > 1 else ""
         furthest = f"furthest from the target: {where} " if where else ""
         players = " or ".join(dict.fromkeys(players_text(st.scenario) for st, _ in measured))
@@ -579,13 +593,15 @@ def finding_line(items: list[dict]) -> str:
     if not items:
         return ""
     first = items[0]
-    return f"{len(items)} claims: {_verdict_counts(items)}. First: {first['text']}: {first['verdict']}."
+    counts = _verdict_counts(i["verdict"] for i in items)
+    return f"{len(items)} claims: {counts}. First: {first['text']}: {first['verdict']}."
 
 
-def _verdict_counts(items: list[dict]) -> str:
-    """"4 holds, 1 fails": how many of the findings got each verdict."""
-    return ", ".join(f"{sum(i['verdict'] == v for i in items)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
-                     if any(i["verdict"] == v for i in items))
+def _verdict_counts(verdicts) -> str:
+    """"4 holds, 1 fails": how many of ``verdicts`` are each verdict (others, "undecided (too few
+    deals)", not counted)."""
+    verdicts = list(verdicts)
+    return ", ".join(f"{verdicts.count(v)} {v}" for v in (HOLDS, FAILS, UNDECIDED) if v in verdicts)
 
 
 # ---- figures -----------------------------------------------------------------------------
@@ -1036,10 +1052,9 @@ def headline_figure(studies: list[Study]) -> bytes | None:
                 dots += rows
             else:
                 dots += rows or [Dot(s.name)]
-        bounds = next(s.quantity_bounds(quantity) for s in studies
-                      if (s.summary["quantities"]["quantity"] == quantity).any())
-        titled = next(s for s in studies if (s.summary["quantities"]["quantity"] == quantity).any())
-        columns.append((titled.title(quantity, by), dots, bounds, titled.unit(quantity)))
+        measured = next(s for s in studies if (s.summary["quantities"]["quantity"] == quantity).any())
+        columns.append((measured.title(quantity, by), dots, measured.quantity_bounds(quantity),
+                        measured.unit(quantity)))
     if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
         return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
     height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0 + title_inches([c[0] for c in columns], len(columns))
@@ -1544,8 +1559,7 @@ def _studies_sections(page: Page, studies: list[Study]) -> None:
 def _report_page(studies: list[Study], output: Path) -> Page:
     """The report's own page (not a part's), titled by its games."""
     titles = _titles(studies)
-    return open_page(output.with_name(output.stem + "_files"), f"balance report: {titles}",
-                     f"{titles}: balance report")
+    return open_page(output, f"balance report: {titles}", f"{titles}: balance report")
 
 
 def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame]) -> Page:
@@ -1571,7 +1585,8 @@ def _overview_page(studies: list[Study], parts: list[Part], output: Path, matric
     page.heading(2, "Parts", "parts")
     page.text("Each part is a page of its own: its findings, its studies' verdicts side by side and the "
               "studies' sections.", css="note")
-    rows = [{"part": p.title, "studies": len(p.studies), "claims": _verdict_counts(finding_items(p.studies))}
+    rows = [{"part": p.title, "studies": len(p.studies),
+             "claims": _verdict_counts(i["verdict"] for i in finding_items(p.studies))}
             for p in parts]
     page.table(pd.DataFrame(rows), "claims", text_cols=("part",), links={"part": {p.title: p.file for p in parts}})
     return page
@@ -1581,8 +1596,7 @@ def _part_page(part: Part, output: Path) -> Page:
     """A part's page: a link back to the overview, its own findings, its studies' verdicts and lengths,
     and their sections."""
     titles = _titles(part.studies)
-    page = open_page(output.with_name(Path(part.file).stem + "_files"), f"balance report: {titles}, {part.title}",
-                     f"{titles}: {part.title}")
+    page = open_page(output.with_name(part.file), f"balance report: {titles}, {part.title}", f"{titles}: {part.title}")
     back = f"Part of the balance report of {titles}: every part's findings and the summary figures are in the"
     page.text(f"{back} [overview]({output.with_suffix('.md').name}).",
               f'{html.escape(back)} <a href="{html.escape(output.name)}">overview</a>.', css="note")
@@ -1610,9 +1624,10 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
     return save_page(page, output)
 
 
-def open_page(assets: Path, title: str, heading: str) -> Page:
-    """A page with its head (``title``) and first heading."""
-    page = Page(assets, title)
+def open_page(output: Path, title: str, heading: str) -> Page:
+    """The page to be saved as ``output``, with its head (``title``) and first heading; its images
+    go beside it, in output_files/."""
+    page = Page(output.with_name(output.stem + "_files"), title)
     page.heading(1, heading)
     return page
 
@@ -1709,8 +1724,7 @@ def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    page = open_page(output.with_name(output.stem + "_files"), f"{title}: restricted play",
-                     f"{title}: restricted play")
+    page = open_page(output, f"{title}: restricted play", f"{title}: restricted play")
     found = findings_text(study)
     page.finding = f"Restricted play: {found}"
     page.findings([{"where": "Restricted play", "text": found, "verdict": "", "detail": "", "anchor": ""}])
@@ -1761,6 +1775,26 @@ def members_strip(rob, claim_id: str) -> bytes | None:
     return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
 
 
+def _family_table(members, setups, word: str) -> pd.DataFrame:
+    """The members of a policy family (or the skill rungs, ``word``), numbered as the readings cite
+    them, with the seats each plays."""
+    return pd.DataFrame({"#": range(1, len(members) + 1), word: [m.name for m in members],
+                         "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in setups]})
+
+
+def _facts_and_strips(page: Page, study, anchor: str, facts_are: str, members_are: str) -> None:
+    """The end of a robustness or skill section (``study``: either): the facts of the setup (``facts_are``:
+    "the same under every member"), then a heading, the text and the strip (members_strip) of each
+    claim read (``members_are``: its alt text's "under every member")."""
+    if len(study.facts):
+        page.heading(3, f"Facts of the setup ({facts_are})")
+        page.table(_drop_empty(study.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
+    for r in study.readings.to_dict("records"):
+        page.heading(3, f"{r['claim']}: {r['reading']}")
+        page.text(r["text"])
+        page.image(f"{anchor}_{r['claim']}.png", members_strip(study, r["claim"]), f"{r['claim']} {members_are}")
+
+
 def _members_view(members, claims: pd.DataFrame, word: str = "member") -> pd.DataFrame:
     """The claims x members table, a row per member (the page's width holds a few claims, not
     eight member names): each member's verdict on the claim and its estimate (or their range over
@@ -1793,18 +1827,13 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
     sc = rob.scenario
     page.open_section()
     page.heading(2, sc.title, anchor)
-    d = sc.describe()
-    word = plural(sc.setup.game.report_view(sc.setup).match_word or "game")
-    setup = [("game", f"{sc.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])), ("mode", d["mode"]),
-             ("players", str(d["players"])),
-             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
-             ("played", f"{rob.games:,} {word} under each of {len(rob.members)} members, the same deals"),
+    setup = [*scenario_rows(sc),
+             ("played", f"{rob.games:,} {games_word(sc.setup)} under each of {len(rob.members)} members, "
+                        "the same deals"),
              ("seed", str(sc.seed)), ("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")]
     page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
     page.heading(3, "Members")
-    page.table(pd.DataFrame({"#": range(1, len(rob.members) + 1), "member": [m.name for m in rob.members],
-                             "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in rob.setups]}),
-               text_cols=("member", "seats"))
+    page.table(_family_table(rob.members, rob.setups, "member"), text_cols=("member", "seats"))
     page.heading(3, "Readings")
     page.table(_readings_view(rob), "reading", text_cols=("claim",))
     page.heading(3, "Claims x members: each member's verdict and estimate (the range over a claim's groups)")
@@ -1812,13 +1841,7 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
     for c in rob.skipped:
         page.text(f"{c.id}: left out (it names a policy; under a family member every seat plays the same one).",
                   css="note")
-    if len(rob.facts):
-        page.heading(3, "Facts of the setup (the same under every member)")
-        page.table(_drop_empty(rob.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
-    for r in rob.readings.to_dict("records"):
-        page.heading(3, f"{r['claim']}: {r['reading']}")
-        page.text(r["text"])
-        page.image(f"{anchor}_{r['claim']}.png", members_strip(rob, r["claim"]), f"{r['claim']} under every member")
+    _facts_and_strips(page, rob, anchor, "the same under every member", "under every member")
     page.close_section()
 
 
@@ -1840,7 +1863,7 @@ def _scenario_sections_page(studies, output: Path, what: str, items: list[dict],
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     titles = ", ".join(dict.fromkeys(st.scenario.setup.game.title for st in studies))
-    page = open_page(output.with_name(output.stem + "_files"), f"balance: {titles} {what}", f"{titles}: {what}")
+    page = open_page(output, f"balance: {titles} {what}", f"{titles}: {what}")
     readings = [i["verdict"] for i in items]
     page.finding = (f"{len(items)} {finding}: " +
                     ", ".join(f"{readings.count(v)} {v}" for v in dict.fromkeys(readings)) + ".")
@@ -1848,11 +1871,7 @@ def _scenario_sections_page(studies, output: Path, what: str, items: list[dict],
     page.text(re.sub("<[^>]+>", "", legend), legend, css="note")
     used: set[str] = set()
     for st in studies:
-        anchor = re.sub(r"[^a-z0-9_-]+", "-", st.scenario.name.lower())
-        while anchor in used:
-            anchor += "-2"
-        used.add(anchor)
-        section(page, st, anchor)
+        section(page, st, unique_anchor(st.scenario.name, used))
     return save_page(page, output)
 
 
@@ -1886,20 +1905,15 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     sc = study.scenario
     page.open_section()
     page.heading(2, sc.title, anchor)
-    d = sc.describe()
-    word = plural(sc.setup.game.report_view(sc.setup).match_word or "game")
-    setup = [("game", f"{sc.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])), ("mode", d["mode"]),
-             ("players", str(d["players"])),
-             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
-             ("played", f"{study.games:,} {word} under each of {len(study.rungs)} rungs, the same deals"),
+    setup = [*scenario_rows(sc),
+             ("played", f"{study.games:,} {games_word(sc.setup)} under each of {len(study.rungs)} rungs, "
+                        "the same deals"),
              ("seed", str(sc.seed)),
              ("margin", f"{share_text(sc.skill.margin_share)} of each claim's tolerance"),
              ("family", f"Holm over {len(study.comparisons)} comparisons; verdicts: Holm over {len(study.claims)} tests")]
     page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
     page.heading(3, "Rungs (weakest first)")
-    page.table(pd.DataFrame({"#": range(1, len(study.rungs) + 1), "rung": [m.name for m in study.rungs],
-                             "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in study.setups]}),
-               text_cols=("rung", "seats"))
+    page.table(_family_table(study.rungs, study.setups, "rung"), text_cols=("rung", "seats"))
     page.heading(3, "Readings")
     rows = []
     for r in study.readings.to_dict("records"):
@@ -1914,13 +1928,7 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     page.table(_members_view(study.rungs, study.claims, "rung"), text_cols=("rung",))
     for c, why in study.skipped:
         page.text(f"{c.id}: left out ({why}).", css="note")
-    if len(study.facts):
-        page.heading(3, "Facts of the setup (the same for every player)")
-        page.table(_drop_empty(study.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
-    for r in study.readings.to_dict("records"):
-        page.heading(3, f"{r['claim']}: {r['reading']}")
-        page.text(r["text"])
-        page.image(f"{anchor}_{r['claim']}.png", members_strip(study, r["claim"]), f"{r['claim']} at every rung")
+    _facts_and_strips(page, study, anchor, "the same for every player", "at every rung")
     page.close_section()
 
 
@@ -1953,8 +1961,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     game = ladders[0].game
-    page = open_page(output.with_name(output.stem + "_files"), f"balance: {game.title} skill ladder",
-                      f"{game.title}: skill ladder")
+    page = open_page(output, f"balance: {game.title} skill ladder", f"{game.title}: skill ladder")
     page.text(f"Each rung (a policy, weakest first: {', '.join(ladders[0].rungs)}) plays in one seat against "
               f"another rung in every other seat, every deal replayed under every seat rotation, the same deals in "
               f"every cell. The ratings are a Bradley-Terry fit (maximum likelihood, scipy.optimize) on the pairwise "

@@ -672,7 +672,7 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
     from balance.report import open_page, save_page
 
     output.parent.mkdir(parents=True, exist_ok=True)
-    page = open_page(output.with_name(output.stem + "_files"), f"sweep: {sweep.title}", f"What-if sweep: {sweep.title}")
+    page = open_page(output, f"sweep: {sweep.title}", f"What-if sweep: {sweep.title}")
     games = sorted(set(table["games"]))
     moved = cell_summary(table)
     changed = moved.loc[moved["verdicts changed vs baseline"] > 0, "cell"].unique()
