@@ -744,7 +744,7 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
 
 TITLE_LINE_INCHES = 0.18  # one line of a panel title
 MIN_TITLE_CHARS = 16  # a title line never wraps shorter, however narrow its panel
-PANEL_AXES_SHARE = 0.8  # of a panel's width, what its axes (and title) take before it is drawn: the rest is labels
+PANEL_AXES_SHARE = 0.8  # of its column, what a panel's axes (and title) span; tick labels take the rest
 
 
 def text_inches(chars: int, points: float = FONT_POINTS) -> float:

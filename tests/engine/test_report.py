@@ -20,9 +20,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
-from balance.engine.runner import round_to_deals, simulate  # noqa: E402
+from balance.engine.runner import Results, round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
 from balance.stats import is_share  # noqa: E402
+from balance.studies.sweep import grid_figures, plan_sweep, sweep_table  # noqa: E402
 from balance.report import (DPI, Study, _claims_view, _png, _quantity_view, advantage_cells,  # noqa: E402
                             advantage_table, capped_count, finding_items, fmt_effect, fmt_interval, fmt_p,
                             write_report)
@@ -360,7 +361,7 @@ def test_a_report_of_few_studies_stays_one_page(studies, tmp_path):
     assert [p.name for p in tmp_path.glob("*.html")] == ["report.html"]
 
 
-# ---- a quantity reads the same on every page: study panels and robustness / skill strips ----------
+# ---- a quantity reads the same on every page: study panels, robustness / skill strips, sweeps ------
 class Played:
     """Results as the figures read them (a quantity's table by name), without playing a game."""
 
@@ -391,29 +392,55 @@ def strip_panels(scenario, claim_id: str, played: Played, monkeypatch) -> list[t
     return drawn
 
 
+def sweep_title(path: Path, claim_id: str, tables: dict[str, pd.DataFrame], monkeypatch) -> tuple[str, str]:
+    """(title, unit) of the line figure a one-key sweep of the scenario at ``path`` draws for
+    ``claim_id`` (its only claim here), every cell having played ``tables``."""
+    import balance.report as report_module
+
+    plan = plan_sweep(path, ["max_length=100,200"])
+    results = {}
+    for i, cell in enumerate(plan.cells):
+        cell.scenario.claims = [c for c in cell.scenario.claims if c.id == claim_id]
+        results[i] = Results(cell.scenario.setup, 0, tables["games"])
+        results[i].__dict__.update(tables)  # the seats table as given (Results derives it from the games otherwise)
+    drawn = []
+    monkeypatch.setattr(report_module, "sweep_line_figure",
+                        lambda lines, key, default, band, bounds, title, unit: drawn.append((title, unit)) or b"")
+    grid_figures(plan, sweep_table(plan, results))
+    [(title, unit)] = drawn
+    return title, unit
+
+
 RNG = np.random.default_rng(7)
+DEALT = pd.DataFrame({"game": range(40), "deal": range(40)})  # 40 games, a deal each
 UNITS = [  # (game, scenario, claim, its quantity's table, the unit every page reads it in)
     ("take_the_throne", "core_4p", "first_monarch_no_edge",
-     {"games": pd.DataFrame({"first_monarch_won": RNG.integers(0, 2, 40)})}, "%"),
-    ("take_the_throne", "core_4p", "length", {"games": pd.DataFrame({"rounds": RNG.integers(3, 15, 40)})}, ""),
+     {"games": DEALT.assign(first_monarch_won=RNG.integers(0, 2, 40))}, "%"),
+    ("take_the_throne", "core_4p", "length", {"games": DEALT.assign(rounds=RNG.integers(3, 15, 40))}, ""),
     ("dethroned", "the_honeymoon", "no_seat_effect",
-     {"seats": pd.DataFrame({"won_vs_field": RNG.uniform(-0.75, 0.75, 40), "seat": np.tile(range(4), 10)})}, "points"),
+     {"games": DEALT, "seats": pd.DataFrame({"game": np.repeat(range(40), 4), "deal": np.repeat(range(40), 4),
+                                             "seat": np.tile(range(4), 40),
+                                             "won_vs_field": RNG.uniform(-0.75, 0.75, 160)})}, "points"),
 ]
 
 
 @pytest.mark.parametrize("game, name, claim_id, tables, unit", UNITS, ids=[u[2] for u in UNITS])
-def test_a_quantity_reads_in_one_unit_on_a_study_page_and_in_a_robustness_strip(game, name, claim_id, tables, unit,
-                                                                              monkeypatch):
+def test_a_quantity_reads_in_one_unit_on_a_study_page_a_robustness_strip_and_a_sweep(game, name, claim_id, tables,
+                                                                                   unit, monkeypatch):
     """A share in %, a difference of shares (DETHRONED's seat_edge) in points, an amount as measured:
-    the same in a study's panel title and axis as in the strip of the claim under every member (the
-    strip read "%" from the claims' share flag alone: a difference of shares read raw there)."""
-    scenario = load_scenario(ROOT / "scenarios" / game / f"{name}.toml")
+    the same in a study's panel title and axis as in the strip of the claim under every member and in
+    the figure of a sweep (both read "%" from the claims' share flag alone: a difference of shares
+    read raw there)."""
+    path = ROOT / "scenarios" / game / f"{name}.toml"
+    scenario = load_scenario(path)
     played = Played(**tables)
     study = Study(scenario, played, {}, name)
     quantity = next(c for c in scenario.claims if c.id == claim_id).quantity
     title, _, bounds, strip_unit = strip_panels(scenario, claim_id, played, monkeypatch)[0]
-    assert study.unit(quantity) == strip_unit == unit
+    swept_title, swept_unit = sweep_title(path, claim_id, tables, monkeypatch)
+    assert study.unit(quantity) == strip_unit == swept_unit == unit
     assert title.startswith(study.title(quantity)) and (f", {unit}" in title) == bool(unit)
+    assert swept_title == f"{scenario.name}: {study.title(quantity)}"
     assert bounds == study.quantity_bounds(quantity)
 
 
