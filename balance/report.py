@@ -48,7 +48,14 @@ TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoesc
 TEMPLATE_ENV.filters["href"] = lambda target: target if ".html" in target else f"#{target}"
 MARKDOWN_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=False,
                            undefined=StrictUndefined, keep_trailing_newline=True)
-MARKDOWN_ENV.filters["md_cell"] = lambda text: str(text).replace("|", "\\|").replace("\n", "<br>")
+
+
+def md_cell(text) -> str:
+    """A Markdown table cell: its bars escaped, its lines joined by <br>."""
+    return str(text).replace("|", "\\|").replace("\n", "<br>")
+
+
+MARKDOWN_ENV.filters["md_cell"] = md_cell
 MARKDOWN_ENV.filters["md_page"] = lambda target: target.replace(".html", ".md", 1)  # a page's Markdown copy
 
 CSS = (TEMPLATES / "report.css").read_text(encoding="utf-8")  # the pages' style sheet (templates/)
@@ -318,12 +325,9 @@ def _table_block(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tu
 
 
 def markdown_table(df: pd.DataFrame) -> str:
-    def cell(v):
-        return _fmt(v).replace("|", "\\|").replace("\n", "<br>")
-
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * len(df.columns)]
     for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
+        lines.append("| " + " | ".join(md_cell(_fmt(v)) for v in row) + " |")
     return "\n".join(lines)
 
 
@@ -597,11 +601,11 @@ def finding_line(items: list[dict]) -> str:
     return f"{len(items)} claims: {counts}. First: {first['text']}: {first['verdict']}."
 
 
-def _verdict_counts(verdicts) -> str:
-    """"4 holds, 1 fails": how many of ``verdicts`` are each verdict (others, "undecided (too few
-    deals)", not counted)."""
+def _verdict_counts(verdicts, kinds=(HOLDS, FAILS, UNDECIDED)) -> str:
+    """"4 holds, 1 fails": how many of ``verdicts`` are each of ``kinds``, in that order (others, such
+    as "undecided (too few deals)", not counted)."""
     verdicts = list(verdicts)
-    return ", ".join(f"{verdicts.count(v)} {v}" for v in (HOLDS, FAILS, UNDECIDED) if v in verdicts)
+    return ", ".join(f"{verdicts.count(v)} {v}" for v in kinds if v in verdicts)
 
 
 # ---- figures -----------------------------------------------------------------------------
@@ -1865,8 +1869,7 @@ def _scenario_sections_page(studies, output: Path, what: str, items: list[dict],
     titles = ", ".join(dict.fromkeys(st.scenario.setup.game.title for st in studies))
     page = open_page(output, f"balance: {titles} {what}", f"{titles}: {what}")
     readings = [i["verdict"] for i in items]
-    page.finding = (f"{len(items)} {finding}: " +
-                    ", ".join(f"{readings.count(v)} {v}" for v in dict.fromkeys(readings)) + ".")
+    page.finding = f"{len(items)} {finding}: {_verdict_counts(readings, dict.fromkeys(readings))}."
     page.findings(items)
     page.text(re.sub("<[^>]+>", "", legend), legend, css="note")
     used: set[str] = set()
