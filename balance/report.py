@@ -39,7 +39,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup  # noqa: E402
 
 from balance.stats import (FAILS, HOLDS, UNDECIDED, count_text, effect_text, estimate_row, fact_text,  # noqa: E402
-                           quantity_estimate, running_estimate)
+                           is_share, quantity_estimate, quantity_unit, running_estimate)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
@@ -48,7 +48,14 @@ TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoesc
 TEMPLATE_ENV.filters["href"] = lambda target: target if ".html" in target else f"#{target}"
 MARKDOWN_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=False,
                            undefined=StrictUndefined, keep_trailing_newline=True)
-MARKDOWN_ENV.filters["md_cell"] = lambda text: str(text).replace("|", "\\|").replace("\n", "<br>")
+
+
+def md_cell(text) -> str:
+    """A Markdown table cell: its bars escaped, its lines joined by <br>."""
+    return str(text).replace("|", "\\|").replace("\n", "<br>")
+
+
+MARKDOWN_ENV.filters["md_cell"] = md_cell
 MARKDOWN_ENV.filters["md_page"] = lambda target: target.replace(".html", ".md", 1)  # a page's Markdown copy
 
 CSS = (TEMPLATES / "report.css").read_text(encoding="utf-8")  # the pages' style sheet (templates/)
@@ -56,6 +63,10 @@ CSS = (TEMPLATES / "report.css").read_text(encoding="utf-8")  # the pages' style
 DPI = 100
 PAGE_INCHES = 9.4  # figure width: 940 px at 100% zoom, the page's content width
 FONT_POINTS = 9  # 12.5 px at 100 dpi
+# The average glyph of DejaVu Sans (matplotlib's default font) is about 0.6 of the font size wide: text is
+# measured with it where a figure must be sized before it is drawn (its renderer does not exist yet).
+GLYPH_WIDTH_SHARE = 0.6
+TITLE_CHARS_PER_INCH = 72 / (GLYPH_WIDTH_SHARE * (FONT_POINTS + 1))  # 12 characters of a panel title an inch
 ROW_INCHES = 0.24  # one row of a dot plot
 MAX_TABLE_GROUPS = 12  # a grouping with more groups is left out of the tables and dot plots
 BREAKDOWN_GROUPS = 8  # a numbered grouping with more groups (rounds of a match) is a line plot
@@ -111,33 +122,16 @@ class Study:
         return self.view.match_word or "game"
 
     def quantity_bounds(self, name: str) -> tuple[float, float]:
-        """The range the quantity can take: [0, 1] for a share, [0, inf) for a non-negative amount.
-        (A ratio is a share when its numerator never exceeds its denominator.)"""
         q = self.game.quantity(name, name)
-        values = self.results.table(q.table)[q.column].to_numpy(float)
-        if q.kind == "rate":
-            return (0.0, 1.0)
-        if q.kind == "ratio":
-            denominator = self.results.table(q.table)[q.denominator].to_numpy(float)
-            if (values >= 0).all() and (values <= denominator).all():
-                return (0.0, 1.0)
-        return (0.0 if (values >= 0).all() else -np.inf, np.inf)
+        return quantity_bounds(q, self.results.table(q.table))
 
-    def is_share(self, name: str) -> bool:
-        return self.quantity_bounds(name) == (0.0, 1.0)
+    def unit(self, name: str) -> str:
+        q = self.game.quantity(name, name)
+        return quantity_unit(q, self.results.table(q.table))
 
     def in_points(self, name: str) -> bool:
-        """Shown in percentage points: a share, or a difference of shares (a mean of win-rate
-        differences between -1 and 1, such as DETHRONED's seat_edge, a seat's win rate minus the field's)."""
-        if self.is_share(name):
-            return True
-        q = self.game.quantity(name, name)
-        values = self.results.table(q.table)[q.column].to_numpy(float)
-        return q.kind == "mean" and "rate" in q.doc.lower() and bool((np.abs(values) <= 1).all())
-
-    def unit(self, quantity: str) -> str:
-        """How the quantity's axis reads: "%" (a share), "points" (a difference of shares) or ""."""
-        return "%" if self.is_share(quantity) else "points" if self.in_points(quantity) else ""
+        """Its effects read in percentage points: a share or a difference of shares."""
+        return self.unit(name) in ("%", "points")
 
     def title(self, quantity: str, by: str = "") -> str:
         """A quantity as a panel title says it: its meaning (the first clause of its doc) with its unit
@@ -166,12 +160,24 @@ class Study:
         return claims[claims["claim"].isin(ids)]
 
     def group_label(self, by: str, group: str) -> str:
-        """A group named by meaning where the game gives one: "seat 0 - first Monarch"."""
-        if not by:
-            return ""
-        meaning = self.view.group_names.get(by, {}).get(str(group), "")
-        text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
-        return f"{text} - {meaning}" if meaning else text
+        return group_label(self.view, by, group)
+
+
+def group_label(view, by: str, group: str) -> str:
+    """A group named by meaning where the game's report view gives one: "seat 0 - first Monarch"."""
+    if not by:
+        return ""
+    meaning = view.group_names.get(by, {}).get(str(group), "")
+    text = f"{by} {group}" if str(group).lstrip("-").isdigit() else str(group)
+    return f"{text} - {meaning}" if meaning else text
+
+
+def quantity_bounds(quantity, table: pd.DataFrame) -> tuple[float, float]:
+    """The range a quantity can take over ``table`` (its rows): [0, 1] for a share (stats.is_share),
+    [0, inf) for a non-negative amount."""
+    if is_share(quantity, table):
+        return (0.0, 1.0)
+    return (0.0 if (table[quantity.column].to_numpy(float) >= 0).all() else -np.inf, np.inf)
 
 
 def quantity_title(doc: str, unit: str = "", by: str = "") -> str:
@@ -215,14 +221,18 @@ def _aside_ends_clause(doc: str, start: int) -> bool:
 
 
 def _studies(studies) -> list[Study]:
-    out, used = [], set()
-    for scenario, results, summary in studies:
-        anchor = re.sub(r"[^a-z0-9_-]+", "-", f"{scenario.setup.game.name}-{scenario.name}".lower())
-        while anchor in used:
-            anchor += "-2"
-        used.add(anchor)
-        out.append(Study(scenario, results, summary, anchor))
-    return out
+    used: set[str] = set()
+    return [Study(scenario, results, summary, unique_anchor(f"{scenario.setup.game.name}-{scenario.name}", used))
+            for scenario, results, summary in studies]
+
+
+def unique_anchor(name: str, used: set[str]) -> str:
+    """An anchor for ``name`` that no other section of the page (``used``, which takes it) has."""
+    anchor = re.sub(r"[^a-z0-9_-]+", "-", name.lower())
+    while anchor in used:
+        anchor += "-2"
+    used.add(anchor)
+    return anchor
 
 
 # ---- numbers as text ---------------------------------------------------------------------
@@ -315,12 +325,9 @@ def _table_block(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tu
 
 
 def markdown_table(df: pd.DataFrame) -> str:
-    def cell(v):
-        return _fmt(v).replace("|", "\\|").replace("\n", "<br>")
-
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * len(df.columns)]
     for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
+        lines.append("| " + " | ".join(md_cell(_fmt(v)) for v in row) + " |")
     return "\n".join(lines)
 
 
@@ -365,14 +372,16 @@ def _facts_view(study: Study) -> pd.DataFrame:
         view.insert(6, "band", np.where(facts["inside"], "inside", "outside"))
         return _drop_empty(view)
     q = study.summary["quantities"]
-    fixed = q[(q["by"] == "") & (q["low"] == q["high"]) & (q["estimate"] == q["low"])]
+    fixed = q[_is_fact(q)]
     return pd.DataFrame({"fact": fixed["quantity"], "group": [study.group_label(b, g) for b, g in
                                                               zip(fixed["by"], fixed["group"])],
                          "value": fixed["estimate"]}).pipe(_drop_empty)
 
 
-def _is_fact(row) -> bool:
-    return row["by"] == "" and row["low"] == row["high"] == row["estimate"]
+def _is_fact(rows):
+    """Whether a quantity row (or each row of a quantity table) is a fixed fact of the setup: ungrouped,
+    with an interval of zero width at its estimate."""
+    return (rows["by"] == "") & (rows["low"] == rows["high"]) & (rows["high"] == rows["estimate"])
 
 
 def _is_breakdown(groups: pd.Series) -> bool:
@@ -413,17 +422,27 @@ def plural(word: str) -> str:
     return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
 
 
+def scenario_rows(scenario) -> list[tuple[str, str]]:
+    """The first rows of every page's setup table: the game, the scenario, its mode, players and options."""
+    d = scenario.describe()
+    return [("game", f"{scenario.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
+            ("mode", d["mode"]), ("players", str(d["players"])),
+            ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults")]
+
+
+def games_word(setup) -> str:
+    """What the setup's games are called: "games", or "matches" where a row is a round."""
+    return plural(setup.game.report_view(setup).match_word or "game")
+
+
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
     d = scenario.describe()
     game = scenario.setup.game
     view = game.report_view(scenario.setup)
-    played = f"{summary['games']:,} {plural(view.match_word or 'game')}"
+    played = f"{summary['games']:,} {games_word(scenario.setup)}"
     if game.unit != "game":
         played += f" ({summary.get('rows', summary['games']):,} {plural(game.unit)})"
-    rows = [("game", f"{game.title} ({d['game']})"), ("scenario", str(d["scenario"])),
-            ("mode", d["mode"]), ("players", str(d["players"])),
-            ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
-            ("policies by seat slot", ", ".join(d["policies"])),
+    rows = [*scenario_rows(scenario), ("policies by seat slot", ", ".join(d["policies"])),
             ("seat rotation", d["rotation"]),
             ("played", played), ("seed", str(d["seed"])), ("cap", f"{d['max_length']} {view.cap}")]
     if d["assumed"]:
@@ -484,8 +503,7 @@ def verdict_summary(studies: list[Study]) -> pd.DataFrame:
                 largest = fmt_effect(effect.iloc[0], share)
             else:
                 estimate = f"{part['estimate'].min():.4g} to {part['estimate'].max():.4g} ({len(part)} groups)"
-                counts = part["verdict"].value_counts()
-                verdict = ", ".join(f"{counts[v]} {v}" for v in (HOLDS, FAILS, UNDECIDED) if v in counts)
+                verdict = _verdict_counts(part["verdict"])
                 largest = (f"{fmt_effect(effect[worst], share)} "
                            f"({s.group_label(claim.by or '', part.loc[worst, 'group'])})")
             rows.append({"study": s.name, "claim": claim_id, "verdict": verdict,
@@ -542,9 +560,8 @@ def finding_items(studies: list[Study]) -> list[dict]:
         where = s.group_label(worst["by"], worst["group"]) if worst["by"] else ""
         if len(measured) > 1:
             where = f"{s.name}{', ' + where if where else ''}"
-        counts = [f"{sum(_worst([r['verdict']]) == v for _, r in rows)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
-                  if any(_worst([r["verdict"]]) == v for _, r in rows)]
-        spread = f"{', '.join(counts)} over {len(rows)} {'studies and groups' if len(measured) > 1 else 'groups'}; " \
+        counts = _verdict_counts(_worst([r["verdict"]]) for _, r in rows)
+        spread = f"{counts} over {len(rows)} {'studies and groups' if len(measured) > 1 else 'groups'}; " \
             if len(rows) > 1 else ""
         furthest = f"furthest from the target: {where} " if where else ""
         players = " or ".join(dict.fromkeys(players_text(st.scenario) for st, _ in measured))
@@ -580,13 +597,15 @@ def finding_line(items: list[dict]) -> str:
     if not items:
         return ""
     first = items[0]
-    return f"{len(items)} claims: {_verdict_counts(items)}. First: {first['text']}: {first['verdict']}."
+    counts = _verdict_counts(i["verdict"] for i in items)
+    return f"{len(items)} claims: {counts}. First: {first['text']}: {first['verdict']}."
 
 
-def _verdict_counts(items: list[dict]) -> str:
-    """"4 holds, 1 fails": how many of the findings got each verdict."""
-    return ", ".join(f"{sum(i['verdict'] == v for i in items)} {v}" for v in (HOLDS, FAILS, UNDECIDED)
-                     if any(i["verdict"] == v for i in items))
+def _verdict_counts(verdicts, kinds=(HOLDS, FAILS, UNDECIDED)) -> str:
+    """"4 holds, 1 fails": how many of ``verdicts`` are each of ``kinds``, in that order (others, such
+    as "undecided (too few deals)", not counted)."""
+    verdicts = list(verdicts)
+    return ", ".join(f"{verdicts.count(v)} {v}" for v in kinds if v in verdicts)
 
 
 # ---- figures -----------------------------------------------------------------------------
@@ -651,6 +670,14 @@ class PointsFormatter(PercentFormatter):
         steps = np.diff(np.sort(np.asarray(locs, float))) * 100 / self.xmax
         steps = steps[steps > 0]
         self.decimals = int(max(0, -np.floor(np.log10(steps.min()) + 1e-9))) if len(steps) else None
+
+
+def value_text(value: float, unit: str, measured: str = ".3g") -> str:
+    """A value as its value_axis reads it: a share in % ("25.0%"), a difference of shares in points
+    ("3.1"), else as measured (``measured``: its format)."""
+    if unit == "%":
+        return f"{value:.1%}"
+    return f"{value * 100:.1f}" if unit == "points" else format(value, measured)
 
 
 def value_axis(axis, unit: str = "", nbins: int = 6) -> None:
@@ -719,22 +746,33 @@ def dot_panel(ax, dots: list[Dot], bounds: tuple[float, float], title: str, labe
     ax.set_title(wrapped(ax, title), loc="left")
 
 
-TITLE_CHARS_PER_INCH = 12  # characters of a panel title per inch of panel width at FONT_POINTS + 1
-
-
 TITLE_LINE_INCHES = 0.18  # one line of a panel title
+MIN_TITLE_CHARS = 16  # a title line never wraps shorter, however narrow its panel
+PANEL_AXES_SHARE = 0.8  # of its column, what a panel's axes (and title) span; tick labels take the rest
+
+
+def text_inches(chars: int, points: float = FONT_POINTS) -> float:
+    """The width a text of ``chars`` characters takes at ``points`` (GLYPH_WIDTH_SHARE): an estimate
+    for sizing a figure before it is drawn."""
+    return chars * points * GLYPH_WIDTH_SHARE / 72
+
+
+def title_chars(width_inches: float) -> int:
+    """How many characters of a title (at FONT_POINTS + 1, the axes' title size) fit one line of
+    ``width_inches``: every title is wrapped to it (side-by-side titles ran into each other)."""
+    return max(MIN_TITLE_CHARS, int(width_inches * TITLE_CHARS_PER_INCH))
 
 
 def wrapped(ax, title: str) -> str:
-    """A panel title broken into lines that fit its panel (side-by-side titles ran into each other)."""
-    width = ax.get_position().width * ax.figure.get_figwidth()
-    return textwrap.fill(title, width=max(16, int(width * TITLE_CHARS_PER_INCH)))
+    """A panel title broken into lines that fit its panel."""
+    return textwrap.fill(title, width=title_chars(ax.get_position().width * ax.figure.get_figwidth()))
 
 
 def title_inches(titles, columns: int) -> float:
     """The height the longest of side-by-side panel titles takes beyond its first line (a title wrapped
-    to 6 lines over a 3-row panel left the rows no room: their labels ran together)."""
-    chars = max(16, int(PAGE_INCHES / columns * 0.8 * TITLE_CHARS_PER_INCH))
+    to 6 lines over a 3-row panel left the rows no room: their labels ran together), measured before
+    the figure is drawn: a panel's axes are then PANEL_AXES_SHARE of its column."""
+    chars = title_chars(PAGE_INCHES / columns * PANEL_AXES_SHARE)
     return TITLE_LINE_INCHES * (max(len(textwrap.wrap(t, chars)) for t in titles) - 1)
 
 
@@ -769,7 +807,7 @@ def rate_figure(study: Study) -> bytes | None:
     q = study.summary["quantities"]
     panels = []
     for (quantity, by), part in q[q["by"] != ""].groupby(["quantity", "by"], sort=False):
-        if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.is_share(quantity) \
+        if 2 <= len(part) <= MAX_TABLE_GROUPS and not _is_breakdown(part["group"]) and study.unit(quantity) == "%" \
                 and part["estimate"].notna().any():
             panels.append((study.title(quantity, by), study_dots(study, quantity, by), study.quantity_bounds(quantity),
                            "%"))
@@ -1018,10 +1056,9 @@ def headline_figure(studies: list[Study]) -> bytes | None:
                 dots += rows
             else:
                 dots += rows or [Dot(s.name)]
-        bounds = next(s.quantity_bounds(quantity) for s in studies
-                      if (s.summary["quantities"]["quantity"] == quantity).any())
-        titled = next(s for s in studies if (s.summary["quantities"]["quantity"] == quantity).any())
-        columns.append((titled.title(quantity, by), dots, bounds, titled.unit(quantity)))
+        measured = next(s for s in studies if (s.summary["quantities"]["quantity"] == quantity).any())
+        columns.append((measured.title(quantity, by), dots, measured.quantity_bounds(quantity),
+                        measured.unit(quantity)))
     if len(columns) == 1 and len(columns[0][1]) > FOREST_SPLIT_ROWS:
         return _panel_grid(_split_forest(*columns[0]), columns=2, extra_rows=0.7, shared_x=True)
     height = max(len(c[1]) for c in columns) * ROW_INCHES + 1.0 + title_inches([c[0] for c in columns], len(columns))
@@ -1055,14 +1092,14 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
     distance = cells.assign(d=cells["estimate"] - cells["target"].fillna(cells["estimate"].mean()))
     grid = distance.pivot_table(index="study", columns="group", values="d", aggfunc="first")
     grid = grid.reindex(index=study_order, columns=group_order)
-    share = studies[0].is_share(quantity)
+    points = studies[0].in_points(quantity)
     limit = max(np.nanmax(np.abs(grid.to_numpy())), 1e-9)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(PAGE_INCHES, len(study_order) * 0.3 + 1.8), layout="constrained")
         image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -limit, limit), aspect="auto")
         for r in cells.itertuples():
             y, x = study_order.index(r.study), group_order.index(r.group)
-            text = f"{r.estimate * 100:.0f}" if share else f"{r.estimate:.3g}"
+            text = f"{r.estimate * 100:.0f}" if points else f"{r.estimate:.3g}"
             ax.text(x, y, text, ha="center", va="center", fontsize=FONT_POINTS - 1,
                     fontweight="bold" if r.verdict == FAILS else "normal")
         ax.set_xticks(range(len(group_order)), group_order, rotation=40, ha="right")
@@ -1070,9 +1107,9 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
         ax.grid(False)
         ax.set_title(f"{studies[0].title(quantity, by)}; colour: estimate minus the claim's target; bold: the claim "
                      f"fails", loc="left", wrap=True)
-        bar = fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target, points" if share
+        bar = fig.colorbar(image, ax=ax, shrink=0.6, label="estimate - target, points" if points
                            else "estimate - target")
-        value_axis(bar.ax.yaxis, "points" if share else "")
+        value_axis(bar.ax.yaxis, "points" if points else "")
         return _png(fig)
 
 
@@ -1241,7 +1278,7 @@ def _positions(values: list) -> tuple[list[float], list[str] | None]:
 def category_ticks(axis, positions, labels: list[str], width_inches: float) -> None:
     """Named values along an x axis: level while they fit its width, else slanted so that long
     names (a deck, a list of roles) never run into each other."""
-    slanted = sum(len(label) + 2 for label in labels) * FONT_POINTS * 0.6 / 72 > width_inches
+    slanted = text_inches(sum(len(label) + 2 for label in labels)) > width_inches
     axis.set_ticks(positions, labels, rotation=35 if slanted else 0, ha="right" if slanted else "center",
                    rotation_mode="anchor")
 
@@ -1281,14 +1318,13 @@ def sweep_line_figure(lines: dict[str, pd.DataFrame], key: str, default, band: t
 def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], default: tuple, target: float,
                   title: str, unit: str = "") -> bytes:
     """A two-key sweep: per group, the estimate over the grid (index: the first key's values,
-    columns: the second's), each cell's text the estimate (in % for a share: ``unit``); blue below
-    the claim's target, red above; the scenario's own cell outlined."""
-    share = unit == "%"
+    columns: the second's), each cell's text the estimate as the colour bar reads it (``unit``:
+    value_text); blue below the claim's target, red above; the scenario's own cell outlined."""
     columns = min(SWEEP_PANEL_COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
     first = next(iter(panels.values()))
     # a row at least as tall as the first key's name, which runs up the side of the first panel
-    height = max(0.45 * len(first.index), len(keys[0]) * FONT_POINTS * 0.6 / 72 + 0.2) + 1.0
+    height = max(0.45 * len(first.index), text_inches(len(keys[0])) + 0.2) + 1.0
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(rows, columns, squeeze=False, layout="constrained",
                                  figsize=(PAGE_INCHES, rows * height))
@@ -1299,7 +1335,7 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
             image = ax.imshow(grid.to_numpy(float), cmap="RdBu_r", norm=norm, aspect="auto")
             for (r, c), v in np.ndenumerate(grid.to_numpy(float)):
                 if np.isfinite(v):
-                    ax.text(c, r, f"{v:.1%}" if share else f"{v:.3g}", ha="center", va="center",
+                    ax.text(c, r, value_text(v, unit), ha="center", va="center",
                             fontsize=FONT_POINTS - 1)
             rows_at = [str(v) for v in grid.index]
             cols_at = [str(v) for v in grid.columns]
@@ -1315,10 +1351,9 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
             ax.set_title(group or "estimate", loc="left")
         for ax in axes.ravel()[len(panels):]:
             ax.set_visible(False)
-        bar = fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {target:.1%})" if share
-                           else f"estimate (target {target:g})")
+        bar = fig.colorbar(image, ax=axes, shrink=0.8, label=f"estimate (target {value_text(target, unit, 'g')})")
         value_axis(bar.ax.yaxis, unit)
-        fig.suptitle(textwrap.fill(title, int(PAGE_INCHES * TITLE_CHARS_PER_INCH)), x=0.0, ha="left")
+        fig.suptitle(textwrap.fill(title, title_chars(PAGE_INCHES)), x=0.0, ha="left")
         return _png(fig)
 
 
@@ -1528,8 +1563,7 @@ def _studies_sections(page: Page, studies: list[Study]) -> None:
 def _report_page(studies: list[Study], output: Path) -> Page:
     """The report's own page (not a part's), titled by its games."""
     titles = _titles(studies)
-    return open_page(output.with_name(output.stem + "_files"), f"balance report: {titles}",
-                     f"{titles}: balance report")
+    return open_page(output, f"balance report: {titles}", f"{titles}: balance report")
 
 
 def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame]) -> Page:
@@ -1555,7 +1589,8 @@ def _overview_page(studies: list[Study], parts: list[Part], output: Path, matric
     page.heading(2, "Parts", "parts")
     page.text("Each part is a page of its own: its findings, its studies' verdicts side by side and the "
               "studies' sections.", css="note")
-    rows = [{"part": p.title, "studies": len(p.studies), "claims": _verdict_counts(finding_items(p.studies))}
+    rows = [{"part": p.title, "studies": len(p.studies),
+             "claims": _verdict_counts(i["verdict"] for i in finding_items(p.studies))}
             for p in parts]
     page.table(pd.DataFrame(rows), "claims", text_cols=("part",), links={"part": {p.title: p.file for p in parts}})
     return page
@@ -1565,8 +1600,7 @@ def _part_page(part: Part, output: Path) -> Page:
     """A part's page: a link back to the overview, its own findings, its studies' verdicts and lengths,
     and their sections."""
     titles = _titles(part.studies)
-    page = open_page(output.with_name(Path(part.file).stem + "_files"), f"balance report: {titles}, {part.title}",
-                     f"{titles}: {part.title}")
+    page = open_page(output.with_name(part.file), f"balance report: {titles}, {part.title}", f"{titles}: {part.title}")
     back = f"Part of the balance report of {titles}: every part's findings and the summary figures are in the"
     page.text(f"{back} [overview]({output.with_suffix('.md').name}).",
               f'{html.escape(back)} <a href="{html.escape(output.name)}">overview</a>.', css="note")
@@ -1594,9 +1628,10 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tu
     return save_page(page, output)
 
 
-def open_page(assets: Path, title: str, heading: str) -> Page:
-    """A page with its head (``title``) and first heading."""
-    page = Page(assets, title)
+def open_page(output: Path, title: str, heading: str) -> Page:
+    """The page to be saved as ``output``, with its head (``title``) and first heading; its images
+    go beside it, in output_files/."""
+    page = Page(output.with_name(output.stem + "_files"), title)
     page.heading(1, heading)
     return page
 
@@ -1693,8 +1728,7 @@ def write_restrict_report(study, title: str, output: Path) -> tuple[Path, Path]:
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    page = open_page(output.with_name(output.stem + "_files"), f"{title}: restricted play",
-                     f"{title}: restricted play")
+    page = open_page(output, f"{title}: restricted play", f"{title}: restricted play")
     found = findings_text(study)
     page.finding = f"Restricted play: {found}"
     page.findings([{"where": "Restricted play", "text": found, "verdict": "", "detail": "", "anchor": ""}])
@@ -1721,19 +1755,48 @@ ROBUST_LEGEND = ("Every claim is played under every member of the policy family 
 
 def members_strip(rob, claim_id: str) -> bytes | None:
     """One claim under every member of a policy family (or every skill rung): a panel per group, a
-    row per member (estimate, 95% interval, verdict colour) against the claim's band."""
+    row per member (estimate, 95% interval, verdict colour) against the claim's band. A panel is
+    titled, like a study's, by what the claim measures (its quantity's meaning, with its range and
+    unit over every member's games) and its group by meaning."""
     part = rob.claims[rob.claims["claim"] == claim_id]
     if part.empty:
         return None
-    bounds = (0.0, 1.0) if part["proportion"].all() else (-np.inf, np.inf)
+    setup = rob.scenario.setup
+    claim = next(c for c in rob.scenario.claims if c.id == claim_id)
+    quantity = setup.game.quantity(claim.quantity, claim.id)
+    columns = [c for c in (quantity.column, quantity.denominator) if c]
+    played = pd.concat([r.table(quantity.table)[columns] for r in rob.results.values()], ignore_index=True)
+    bounds, unit = quantity_bounds(quantity, played), quantity_unit(quantity, played)
+    measured = quantity_title(quantity.doc, unit)
+    view = setup.game.report_view(setup)
     panels = []
     for group, rows in part.groupby("group", sort=False):
         dots = [Dot(r["member"], r["estimate"], r["low"], r["high"],
                     UNDECIDED if r["verdict"].startswith(UNDECIDED) else r["verdict"],
                     claim_band(r["compare"], r["target"], r["tolerance"]), r["target"]) for r in rows.to_dict("records")]
-        by = rows["by"].iloc[0]
-        panels.append((f"{claim_id}{f': {by} {group}' if by else ''}", dots, bounds, "%" if bounds == (0.0, 1.0) else ""))
+        label = group_label(view, claim.by or "", group)
+        panels.append((f"{measured} ({label})" if label else measured, dots, bounds, unit))
     return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
+
+
+def _family_table(members, setups, word: str) -> pd.DataFrame:
+    """The members of a policy family (or the skill rungs, ``word``), numbered as the readings cite
+    them, with the seats each plays."""
+    return pd.DataFrame({"#": range(1, len(members) + 1), word: [m.name for m in members],
+                         "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in setups]})
+
+
+def _facts_and_strips(page: Page, study, anchor: str, facts_are: str, members_are: str) -> None:
+    """The end of a robustness or skill section (``study``: either): the facts of the setup (``facts_are``:
+    "the same under every member"), then a heading, the text and the strip (members_strip) of each
+    claim read (``members_are``: its alt text's "under every member")."""
+    if len(study.facts):
+        page.heading(3, f"Facts of the setup ({facts_are})")
+        page.table(_drop_empty(study.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
+    for r in study.readings.to_dict("records"):
+        page.heading(3, f"{r['claim']}: {r['reading']}")
+        page.text(r["text"])
+        page.image(f"{anchor}_{r['claim']}.png", members_strip(study, r["claim"]), f"{r['claim']} {members_are}")
 
 
 def _members_view(members, claims: pd.DataFrame, word: str = "member") -> pd.DataFrame:
@@ -1768,18 +1831,13 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
     sc = rob.scenario
     page.open_section()
     page.heading(2, sc.title, anchor)
-    d = sc.describe()
-    word = plural(sc.setup.game.report_view(sc.setup).match_word or "game")
-    setup = [("game", f"{sc.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])), ("mode", d["mode"]),
-             ("players", str(d["players"])),
-             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
-             ("played", f"{rob.games:,} {word} under each of {len(rob.members)} members, the same deals"),
+    setup = [*scenario_rows(sc),
+             ("played", f"{rob.games:,} {games_word(sc.setup)} under each of {len(rob.members)} members, "
+                        "the same deals"),
              ("seed", str(sc.seed)), ("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")]
     page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
     page.heading(3, "Members")
-    page.table(pd.DataFrame({"#": range(1, len(rob.members) + 1), "member": [m.name for m in rob.members],
-                             "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in rob.setups]}),
-               text_cols=("member", "seats"))
+    page.table(_family_table(rob.members, rob.setups, "member"), text_cols=("member", "seats"))
     page.heading(3, "Readings")
     page.table(_readings_view(rob), "reading", text_cols=("claim",))
     page.heading(3, "Claims x members: each member's verdict and estimate (the range over a claim's groups)")
@@ -1787,13 +1845,7 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
     for c in rob.skipped:
         page.text(f"{c.id}: left out (it names a policy; under a family member every seat plays the same one).",
                   css="note")
-    if len(rob.facts):
-        page.heading(3, "Facts of the setup (the same under every member)")
-        page.table(_drop_empty(rob.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
-    for r in rob.readings.to_dict("records"):
-        page.heading(3, f"{r['claim']}: {r['reading']}")
-        page.text(r["text"])
-        page.image(f"{anchor}_{r['claim']}.png", members_strip(rob, r["claim"]), f"{r['claim']} under every member")
+    _facts_and_strips(page, rob, anchor, "the same under every member", "under every member")
     page.close_section()
 
 
@@ -1815,19 +1867,14 @@ def _scenario_sections_page(studies, output: Path, what: str, items: list[dict],
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     titles = ", ".join(dict.fromkeys(st.scenario.setup.game.title for st in studies))
-    page = open_page(output.with_name(output.stem + "_files"), f"balance: {titles} {what}", f"{titles}: {what}")
+    page = open_page(output, f"balance: {titles} {what}", f"{titles}: {what}")
     readings = [i["verdict"] for i in items]
-    page.finding = (f"{len(items)} {finding}: " +
-                    ", ".join(f"{readings.count(v)} {v}" for v in dict.fromkeys(readings)) + ".")
+    page.finding = f"{len(items)} {finding}: {_verdict_counts(readings, dict.fromkeys(readings))}."
     page.findings(items)
     page.text(re.sub("<[^>]+>", "", legend), legend, css="note")
     used: set[str] = set()
     for st in studies:
-        anchor = re.sub(r"[^a-z0-9_-]+", "-", st.scenario.name.lower())
-        while anchor in used:
-            anchor += "-2"
-        used.add(anchor)
-        section(page, st, anchor)
+        section(page, st, unique_anchor(st.scenario.name, used))
     return save_page(page, output)
 
 
@@ -1861,20 +1908,15 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     sc = study.scenario
     page.open_section()
     page.heading(2, sc.title, anchor)
-    d = sc.describe()
-    word = plural(sc.setup.game.report_view(sc.setup).match_word or "game")
-    setup = [("game", f"{sc.setup.game.title} ({d['game']})"), ("scenario", str(d["scenario"])), ("mode", d["mode"]),
-             ("players", str(d["players"])),
-             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"),
-             ("played", f"{study.games:,} {word} under each of {len(study.rungs)} rungs, the same deals"),
+    setup = [*scenario_rows(sc),
+             ("played", f"{study.games:,} {games_word(sc.setup)} under each of {len(study.rungs)} rungs, "
+                        "the same deals"),
              ("seed", str(sc.seed)),
              ("margin", f"{share_text(sc.skill.margin_share)} of each claim's tolerance"),
              ("family", f"Holm over {len(study.comparisons)} comparisons; verdicts: Holm over {len(study.claims)} tests")]
     page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
     page.heading(3, "Rungs (weakest first)")
-    page.table(pd.DataFrame({"#": range(1, len(study.rungs) + 1), "rung": [m.name for m in study.rungs],
-                             "seats": [", ".join(dict.fromkeys(seat.label for seat in s.seats)) for s in study.setups]}),
-               text_cols=("rung", "seats"))
+    page.table(_family_table(study.rungs, study.setups, "rung"), text_cols=("rung", "seats"))
     page.heading(3, "Readings")
     rows = []
     for r in study.readings.to_dict("records"):
@@ -1889,13 +1931,7 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     page.table(_members_view(study.rungs, study.claims, "rung"), text_cols=("rung",))
     for c, why in study.skipped:
         page.text(f"{c.id}: left out ({why}).", css="note")
-    if len(study.facts):
-        page.heading(3, "Facts of the setup (the same for every player)")
-        page.table(_drop_empty(study.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
-    for r in study.readings.to_dict("records"):
-        page.heading(3, f"{r['claim']}: {r['reading']}")
-        page.text(r["text"])
-        page.image(f"{anchor}_{r['claim']}.png", members_strip(study, r["claim"]), f"{r['claim']} at every rung")
+    _facts_and_strips(page, study, anchor, "the same for every player", "at every rung")
     page.close_section()
 
 
@@ -1928,8 +1964,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     game = ladders[0].game
-    page = open_page(output.with_name(output.stem + "_files"), f"balance: {game.title} skill ladder",
-                      f"{game.title}: skill ladder")
+    page = open_page(output, f"balance: {game.title} skill ladder", f"{game.title}: skill ladder")
     page.text(f"Each rung (a policy, weakest first: {', '.join(ladders[0].rungs)}) plays in one seat against "
               f"another rung in every other seat, every deal replayed under every seat rotation, the same deals in "
               f"every cell. The ratings are a Bradley-Terry fit (maximum likelihood, scipy.optimize) on the pairwise "

@@ -703,6 +703,19 @@ def is_share(quantity, frame: pd.DataFrame) -> bool:
     return bool((numerator >= 0).all() and (numerator <= denominator).all())
 
 
+def quantity_unit(quantity, frame: pd.DataFrame) -> str:
+    """How a quantity reads on every page that shows it (a study's panels and tables, the robustness
+    and skill strips, a sweep's figures): the one decision, so that no two pages read it differently.
+    "%" for a share (is_share), "points" for a difference of shares (a mean of win-rate differences
+    between -1 and 1, such as DETHRONED's seat_edge, a seat's win rate minus the field's), else ""
+    (a panel title then takes the unit the quantity's doc states: report.quantity_title)."""
+    if is_share(quantity, frame):
+        return "%"
+    values = frame[quantity.column].to_numpy(float)
+    differences = quantity.kind == "mean" and "rate" in quantity.doc.lower() and bool((np.abs(values) <= 1).all())
+    return "points" if differences else ""
+
+
 def study_looks(results) -> tuple[list[int] | None, int | None]:
     """(planned looks, the look the study stopped at) from ``results.meta``; (None, None) for a
     fixed-size study."""

@@ -134,7 +134,7 @@ def write(table: pd.DataFrame, seed: int, games: int, margin: float, output: Pat
     the table of estimates as CSV."""
     output.parent.mkdir(parents=True, exist_ok=True)
     title = "DETHRONED: restricted play per role"
-    page = open_page(output.with_name(output.stem + "_files"), title, title)
+    page = open_page(output, title, title)
     tests = int(table["important"].notna().sum() + table["dominant"].notna().sum())
     page.text(f"Every player plays the {POLICY} policy; the player dealt the role is forbidden the card, or made to "
               f"play it whenever it can (forced), and its win rate is compared with the same role's in the "

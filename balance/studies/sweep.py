@@ -41,7 +41,7 @@ from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, Executor, Results,
                                    run_to_folder, study_identity, study_key)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data
 from balance.games import get_game
-from balance.stats import ALPHA, LEVEL, StudentT, Units, claim_rows, decide, holm
+from balance.stats import ALPHA, LEVEL, StudentT, Units, claim_rows, decide, holm, quantity_unit
 
 ADJUSTMENTS = {"bh": lambda p: false_discovery_control(p, method="bh") if len(p) else p, "holm": holm}
 ADJUST_WORDS = {"bh": "Benjamini-Hochberg (false discovery rate)", "holm": "Holm (family-wise error)"}
@@ -360,8 +360,9 @@ def paired_difference(cell: pd.DataFrame, base: pd.DataFrame) -> tuple[float, fl
 
 def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -> pd.DataFrame:
     """One row per cell, claim and group: the cell's keys, the estimate with its 95% interval, the
-    verdict (multiplicity over every cell's sampled claims), and the paired difference from the
-    baseline cell of the same scenario."""
+    verdict (multiplicity over every cell's sampled claims), the paired difference from the
+    baseline cell of the same scenario, and the unit the figures read the claim's quantity in (over
+    the cell's games: stats.quantity_unit, as a study's page reads it)."""
     sampled, facts, owners = [], [], []
     for i, cell in enumerate(sweep.cells):
         rows, fact_rows = claim_rows(results[i], cell.scenario.claims)
@@ -381,10 +382,19 @@ def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -
             sums[(i, claim.id)] = deal_sums(results[i], claim)
         return sums[(i, claim.id)]
 
-    extra = []
+    units: dict[tuple[int, str], str] = {}
+
+    def unit_of(i: int, claim) -> str:
+        if (i, claim.id) not in units:
+            quantity = results[i].setup.game.quantity(claim.quantity, claim.id)
+            units[(i, claim.id)] = quantity_unit(quantity, results[i].table(quantity.table))
+        return units[(i, claim.id)]
+
+    extra, row_units = [], []
     for row in table.itertuples():
         cell = sweep.cells[row.cell_index]
         claim = next(c for c in cell.scenario.claims if c.id == row.claim)
+        row_units.append(unit_of(row.cell_index, claim))
         base_index = baselines[cell.base]
         info = {"scenario": cell.base, "cell": cell.label, "baseline": cell.baseline,
                 **{k: value_text(cell.changes.get(k, sweep.defaults[cell.base][k])) for k in sweep.keys},
@@ -404,8 +414,9 @@ def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -
             info.update(difference=d, difference_low=lo, difference_high=hi)
         extra.append(info)
     columns = ["claim", "text", "by", "group", "kind", "estimate", "low", "high", "deals", "compare", "target",
-               "tolerance", "proportion", "decide_low", "decide_high", "p_holds_adjusted", "p_fails_adjusted",
+               "tolerance", "proportion", "unit", "decide_low", "decide_high", "p_holds_adjusted", "p_fails_adjusted",
                "verdict"]
+    table = table.assign(unit=row_units)
     out = pd.concat([pd.DataFrame(extra), table.reindex(columns=columns).reset_index(drop=True)], axis=1)
     out["adjustment"] = adjust
     return out
@@ -499,12 +510,17 @@ def claim_doc(sweep: Sweep, base: str, claim_id: str) -> str:
     return scenario.setup.game.quantity(claim.quantity, claim.id).doc
 
 
-def claim_title(sweep: Sweep, base: str, claim_id: str, proportion: bool) -> str:
-    """What a claim measures, as a panel title says it: its quantity's meaning with its unit
-    ("P(a seat wins the match), %"), not the claim's id."""
+def claim_title(sweep: Sweep, base: str, claim_id: str, unit: str) -> str:
+    """What a claim measures, as a panel title says it: its quantity's meaning with its unit (the
+    table's ``unit``: "P(a seat wins the match), %"), not the claim's id."""
     from balance.report import quantity_title
 
-    return quantity_title(claim_doc(sweep, base, claim_id), "%" if proportion else "")
+    return quantity_title(claim_doc(sweep, base, claim_id), unit)
+
+
+def _bounds(row) -> tuple[float, float]:
+    """The range a claim's intervals are clipped to: [0, 1] for a share, else unbounded."""
+    return (0.0, 1.0) if row["unit"] == "%" else (-np.inf, np.inf)
 
 
 def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, str]]:
@@ -524,7 +540,7 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
         values = {k: [value_text(v) for v in dict.fromkeys(rows[k])] for k in sweep.grid}
         name = folder_name(f"{base}-{claim}")
         label = (lambda group: f"{first['by']} {group}" if first["by"] else str(group))
-        title = f"{base}: {claim_title(sweep, base, claim, bool(first['proportion']))}"
+        title = f"{base}: {claim_title(sweep, base, claim, first['unit'])}"
         if len(sweep.grid) == 1:
             key = sweep.grid[0]
             lines = {}
@@ -533,9 +549,8 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
                 raw = [toml_value(v) for v in values[key]]
                 lines[label(group)] = pd.DataFrame({"value": raw, "estimate": part["estimate"].to_numpy(),
                                                   "low": part["low"].to_numpy(), "high": part["high"].to_numpy()})
-            bounds = (0.0, 1.0) if first["proportion"] else (-np.inf, np.inf)
-            png = sweep_line_figure(lines, key, toml_value(default[0]), _band(first), bounds, title,
-                                    "%" if first["proportion"] else "")
+            png = sweep_line_figure(lines, key, toml_value(default[0]), _band(first), _bounds(first), title,
+                                    first["unit"])
             caption = (f"{first['text']}: the estimate for each value of {key} with its 95% interval (band); green: "
                        f"the values the claim allows; dashed: the scenario's own value.")
         else:
@@ -544,8 +559,7 @@ def grid_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, bytes, st
             for group, part in rows.groupby("group", sort=True):
                 grid = part.pivot_table(index=a, columns=b, values="estimate", aggfunc="first")
                 panels[label(group)] = grid.reindex(index=values[a], columns=values[b])
-            png = sweep_heatmap(panels, (a, b), tuple(default), float(first["target"]), title,
-                                "%" if first["proportion"] else "")
+            png = sweep_heatmap(panels, (a, b), tuple(default), float(first["target"]), title, first["unit"])
             caption = (f"{first['text']}: the estimate in each cell of the grid; blue below the target "
                        f"{first['target']:g}, red above; outlined: the scenario's own values.")
         figures.append((f"{name}.png", png, caption))
@@ -574,9 +588,9 @@ def cell_move_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, byte
     for claim, part in cell_summary(table).groupby("claim", sort=False):
         part = part[~part["cell"].isin(baselines)]
         rows = claims[claims["claim"] == claim]
-        share = rows["proportion"].astype(bool).all()
-        scale, unit = (100.0, "points") if share else (1.0, "the claim's units")
-        measured = claim_title(sweep, rows["scenario"].iloc[0], claim, False)
+        in_points = rows["unit"].isin(["%", "points"]).all()
+        scale, unit = (100.0, "points") if in_points else (1.0, "the claim's units")
+        measured = claim_title(sweep, rows["scenario"].iloc[0], claim, "")
         y = np.arange(len(part))
         fig, ax = plt.subplots(figsize=(8, 0.28 * len(part) + 1.4))
         ax.barh(y, part["largest move"] * scale, color="#c9d6e8", label="largest move")
@@ -609,11 +623,10 @@ def cell_list_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, byte
     for (base, claim), rows in claims.groupby(["scenario", "claim"], sort=False):
         first = rows.iloc[0]
         by = first["by"]
-        bounds = (0.0, 1.0) if first["proportion"] else (-np.inf, np.inf)
-        measured = claim_title(sweep, base, claim, bool(first["proportion"]))
+        measured = claim_title(sweep, base, claim, first["unit"])
         panels = [(f"{base}: {measured}{f'; {by} {group}' if by else ''}",
                    [Dot(str(r["cell"]), r["estimate"], r["low"], r["high"], r["verdict"], _band(r), r["target"])
-                    for r in part.to_dict("records")], bounds, "%" if first["proportion"] else "")
+                    for r in part.to_dict("records")], _bounds(first), first["unit"])
                   for group, part in rows.groupby("group", sort=False)]
         png = _panel_grid(panels, columns=min(CELL_LIST_COLUMNS, len(panels)), shared_x=True, shared_rows=True)
         figures.append((f"{folder_name(f'{base}-{claim}')}.png", png,
@@ -659,7 +672,7 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
     from balance.report import open_page, save_page
 
     output.parent.mkdir(parents=True, exist_ok=True)
-    page = open_page(output.with_name(output.stem + "_files"), f"sweep: {sweep.title}", f"What-if sweep: {sweep.title}")
+    page = open_page(output, f"sweep: {sweep.title}", f"What-if sweep: {sweep.title}")
     games = sorted(set(table["games"]))
     moved = cell_summary(table)
     changed = moved.loc[moved["verdicts changed vs baseline"] > 0, "cell"].unique()

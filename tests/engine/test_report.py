@@ -20,8 +20,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
-from balance.engine.runner import round_to_deals, simulate  # noqa: E402
+from balance.engine.runner import Results, round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
+from balance.stats import is_share  # noqa: E402
+from balance.studies.sweep import grid_figures, plan_sweep, sweep_table  # noqa: E402
 from balance.report import (DPI, Study, _claims_view, _png, _quantity_view, advantage_cells,  # noqa: E402
                             advantage_table, capped_count, finding_items, fmt_effect, fmt_interval, fmt_p,
                             write_report)
@@ -357,3 +359,97 @@ def test_a_long_report_is_an_overview_and_a_page_per_part(studies, tmp_path, mon
 def test_a_report_of_few_studies_stays_one_page(studies, tmp_path):
     write_report(studies["take_the_throne"], tmp_path / "report.html")
     assert [p.name for p in tmp_path.glob("*.html")] == ["report.html"]
+
+
+# ---- a quantity reads the same on every page: study panels, robustness / skill strips, sweeps ------
+class Played:
+    """Results as the figures read them (a quantity's table by name), without playing a game."""
+
+    def __init__(self, **tables: pd.DataFrame):
+        self.tables = tables
+
+    def table(self, name: str) -> pd.DataFrame:
+        return self.tables[name]
+
+
+def strip_panels(scenario, claim_id: str, played: Played, monkeypatch) -> list[tuple]:
+    """The panels (title, dots, bounds, unit) members_strip draws for ``claim_id`` under two members
+    that both played ``played`` (groups 0 and 1 of a grouped claim)."""
+    import balance.report as report_module
+
+    claim = next(c for c in scenario.claims if c.id == claim_id)
+    quantity = scenario.setup.game.quantity(claim.quantity, claim.id)
+    share = is_share(quantity, played.table(quantity.table))  # the claims' flag, as stats.claim_rows sets it
+    rows = pd.DataFrame([{"member": member, "claim": claim_id, "by": claim.by or "", "group": group, "estimate": 0.01,
+                          "low": 0.0, "high": 0.02, "compare": claim.compare, "target": claim.target,
+                          "tolerance": claim.tolerance, "proportion": share, "verdict": "holds"}
+                         for member in ("random", "heuristic") for group in (("0", "1") if claim.by else ("",))])
+    rob = type("Robustness", (), {"scenario": scenario, "claims": rows, "results": {"random": played,
+                                                                                   "heuristic": played}})
+    drawn = []
+    monkeypatch.setattr(report_module, "_panel_grid", lambda panels, **_: drawn.extend(panels) or b"")
+    report_module.members_strip(rob, claim_id)
+    return drawn
+
+
+def sweep_title(path: Path, claim_id: str, tables: dict[str, pd.DataFrame], monkeypatch) -> tuple[str, str]:
+    """(title, unit) of the line figure a one-key sweep of the scenario at ``path`` draws for
+    ``claim_id`` (its only claim here), every cell having played ``tables``."""
+    import balance.report as report_module
+
+    plan = plan_sweep(path, ["max_length=100,200"])
+    results = {}
+    for i, cell in enumerate(plan.cells):
+        cell.scenario.claims = [c for c in cell.scenario.claims if c.id == claim_id]
+        results[i] = Results(cell.scenario.setup, 0, tables["games"])
+        results[i].__dict__.update(tables)  # the seats table as given (Results derives it from the games otherwise)
+    drawn = []
+    monkeypatch.setattr(report_module, "sweep_line_figure",
+                        lambda lines, key, default, band, bounds, title, unit: drawn.append((title, unit)) or b"")
+    grid_figures(plan, sweep_table(plan, results))
+    [(title, unit)] = drawn
+    return title, unit
+
+
+RNG = np.random.default_rng(7)
+DEALT = pd.DataFrame({"game": range(40), "deal": range(40)})  # 40 games, a deal each
+UNITS = [  # (game, scenario, claim, its quantity's table, the unit every page reads it in)
+    ("take_the_throne", "core_4p", "first_monarch_no_edge",
+     {"games": DEALT.assign(first_monarch_won=RNG.integers(0, 2, 40))}, "%"),
+    ("take_the_throne", "core_4p", "length", {"games": DEALT.assign(rounds=RNG.integers(3, 15, 40))}, ""),
+    ("dethroned", "the_honeymoon", "no_seat_effect",
+     {"games": DEALT, "seats": pd.DataFrame({"game": np.repeat(range(40), 4), "deal": np.repeat(range(40), 4),
+                                             "seat": np.tile(range(4), 40),
+                                             "won_vs_field": RNG.uniform(-0.75, 0.75, 160)})}, "points"),
+]
+
+
+@pytest.mark.parametrize("game, name, claim_id, tables, unit", UNITS, ids=[u[2] for u in UNITS])
+def test_a_quantity_reads_in_one_unit_on_a_study_page_a_robustness_strip_and_a_sweep(game, name, claim_id, tables,
+                                                                                   unit, monkeypatch):
+    """A share in %, a difference of shares (DETHRONED's seat_edge) in points, an amount as measured:
+    the same in a study's panel title and axis as in the strip of the claim under every member and in
+    the figure of a sweep (both read "%" from the claims' share flag alone: a difference of shares
+    read raw there)."""
+    path = ROOT / "scenarios" / game / f"{name}.toml"
+    scenario = load_scenario(path)
+    played = Played(**tables)
+    study = Study(scenario, played, {}, name)
+    quantity = next(c for c in scenario.claims if c.id == claim_id).quantity
+    title, _, bounds, strip_unit = strip_panels(scenario, claim_id, played, monkeypatch)[0]
+    swept_title, swept_unit = sweep_title(path, claim_id, tables, monkeypatch)
+    assert study.unit(quantity) == strip_unit == swept_unit == unit
+    assert title.startswith(study.title(quantity)) and (f", {unit}" in title) == bool(unit)
+    assert swept_title == f"{scenario.name}: {study.title(quantity)}"
+    assert bounds == study.quantity_bounds(quantity)
+
+
+def test_a_robustness_strip_is_titled_by_what_the_claim_measures_and_its_group(monkeypatch):
+    scenario = load_scenario(ROOT / "scenarios" / "take_the_throne" / "core_4p.toml")
+    played = Played(games=pd.DataFrame({"first_monarch_won": [0, 1, 1, 0]}),
+                    seats=pd.DataFrame({"won": [0, 1, 0, 0], "seat": [0, 1, 2, 3]}))
+    [(title, dots, _, _)] = strip_panels(scenario, "first_monarch_no_edge", played, monkeypatch)
+    assert title == "share of games won by the first Monarch, %" and [d.label for d in dots] == ["random", "heuristic"]
+    titles = [p[0] for p in strip_panels(scenario, "seat_fairness", played, monkeypatch)]
+    assert titles == ["share of games a seat (or policy) wins, % (seat 0 - first Monarch)",
+                      "share of games a seat (or policy) wins, % (seat 1)"]
