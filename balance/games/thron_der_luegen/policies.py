@@ -606,9 +606,9 @@ def search_at(state, table, seat, code, params_row, restrict, rng, mind):
     turn's choice (the posed TURN): every rollout player the heuristic at its defaults, the driver
     balance.engine.search with ``sample_world`` and ``play_out``."""
     ints, floats, rollout_restrict, tree = mind
-    if code == POLICY_ISMCTS:
+    if code == POLICY_ISMCTS:  # its rollouts get the flat search's mind: one compiled play_rounds for both
         return ismcts_answer(state, (table[0], rng, no_rows(ints)), rng, state[PLAYERS], params_row,
-                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind,
+                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, (ints, floats, rollout_restrict),
                              ismcts_views(tree, STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS), ints, advance, over,
                              pose_pending, apply_answer, policy, sample_world, finish, round_stones)
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],

@@ -428,14 +428,14 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
     table = (opts, rng, no_rows(ints))
     mind = (floats[:WORK_ROWS], (ints, floats, restrict))
     apply_answer(world, table, card)
-    play(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind,
-         advance, over, pose_pending, apply_answer, policy, no_search)
+    finish(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind)
     return rollout_score(world, seat)
 
 
 @kernel
 def finish(world, table, rng, codes, params, restrict, mind):
-    """The tree search's rollout: the round played to its end through the rules' own loop."""
+    """A rollout's play through the rules' own loop: the tree search's to the round's end, the flat
+    search's to its TURN_STOP (one compiled loop for both: the same argument types)."""
     play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
          no_search)
 
@@ -447,9 +447,10 @@ def search_at(state, table, seat, code, params_row, restrict, rng, mind):
     card (the posed LAY_FIRST): every rollout player the heuristic at its defaults, the driver
     balance.engine.search with ``sample_world`` and ``play_out``."""
     ints, floats, rollout_restrict, tree = mind[1]
-    if code == POLICY_ISMCTS:
+    if code == POLICY_ISMCTS:  # its rollouts get the flat search's mind: one compiled finish for both
         return ismcts_answer(state, (table[0], rng, no_rows(ints)), rng, state[PLAYERS], params_row,
-                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind,
+                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict,
+                             (floats[:WORK_ROWS], (ints, floats, rollout_restrict)),
                              ismcts_views(tree, STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS), ints, advance, over,
                              pose_pending, apply_answer, policy, sample_world, finish, rollout_score)
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
