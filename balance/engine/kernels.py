@@ -7,6 +7,7 @@ from typing import Callable
 
 from numba import njit, types
 from numba.core import event
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 
@@ -123,6 +124,29 @@ def announce_compiles(game_of: Callable[[str], str | None]) -> None:
 KERNEL_OPTIONS = {"cache": True, "error_model": "numpy", "_nrt": False}
 kernel = compiler(**KERNEL_OPTIONS)
 allocating_kernel = compiler(**{**KERNEL_OPTIONS, "_nrt": True})
+
+
+@intrinsic
+def read_only(typingctx, array):
+    """``array`` typed read-only, the same memory. Numba types a module-level array (a policy's
+    ``HEURISTIC_DEFAULTS``) as read-only, a type of its own: a policy called with that row in one
+    place and with a parameter buffer's row in another compiled twice, a whole heuristic twice.
+    Passing every parameter row through this compiles it once (a policy never writes its parameters)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+
+    return array.copy(readonly=True)(array), codegen
+
+
+@kernel(inline="always")
+def no_rows(buffer):
+    """``buffer`` cut to no rows: a trace that records nothing (the searches' rollouts). It is
+    C-contiguous like the batch kernel's own empty trace; a column slice (``buffer[:0, :FIELDS]``)
+    is another array layout, and every rules function that takes the trace compiled twice for it."""
+    return buffer[:0]
 
 
 @kernel(inline="always")

@@ -76,6 +76,18 @@ def search_buffers(int_rows, state_size, float_rows, float_width, max_players):
 
 
 @kernel(inline="always")
+def packed(block, shape):
+    """An array of ``shape`` packed at the start of ``block`` (whole rows of a search buffer, or any
+    C-contiguous array with room for it), itself C-contiguous like the batch kernel's own arrays.
+    A view cut from a buffer's columns (``ints[a:b, :n]``) has another layout, and every function
+    it reaches (a game's whole heuristic) compiles a second time for it."""
+    count = 1
+    for extent in shape:
+        count *= extent
+    return block.reshape(block.size)[:count].reshape(shape)
+
+
+@kernel(inline="always")
 def copy_world(world, sampled, size):
     """An element loop: a slice assignment between arrays Numba cannot prove disjoint copies
     through a temporary (an allocation per rollout)."""

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from numba import types
 
-from balance.engine.kernels import KERNEL_OPTIONS, compiler
+from balance.engine.kernels import KERNEL_OPTIONS, compiler, no_rows, read_only
+from balance.engine.search import packed
 from balance.games import game_title_of
 
 # The kernel's options without the on-disk cache: a kernel loaded from a warm cache compiles none
@@ -106,3 +107,54 @@ def test_the_notice_names_a_game_by_its_short_title():
     assert game_title_of("balance.games.take_the_throne.rules") == "Take the Throne"
     assert game_title_of("balance.games.imposter_kings.match") == "The Imposter Kings"
     assert game_title_of("balance.engine.search") is None  # compiled with a game's kernels, named by them
+
+
+# A rollout hands the rules and policies views of its search buffers where the batch hands them its own
+# arrays; a view of another type (layout, read-only) compiles everything it reaches a second time.
+DEFAULT_WEIGHTS = np.array([0.5, 2.0])  # a module-level array: Numba types it read-only
+FIELDS = 3
+
+
+@uncached_kernel
+def weigh(weights, table):
+    return weights[0] * table.shape[0] + weights[1] * table.shape[1]
+
+
+@uncached_kernel
+def weigh_batch_and_rollout(weights, own_table, buffer):
+    batch = weigh(read_only(weights), own_table)
+    rollout = weigh(DEFAULT_WEIGHTS, packed(buffer[2:4], (2, 5)))
+    return batch + rollout
+
+
+@compiler(**{**KERNEL_OPTIONS, "cache": False, "_nrt": True})  # returns a view to Python
+def packed_rows(buffer):
+    return packed(buffer[2:4], (2, 5))
+
+
+@uncached_kernel
+def count_rows(trace):
+    return trace.shape[0]
+
+
+@uncached_kernel
+def count_batch_and_rollout_rows(own_trace, buffer):
+    return count_rows(own_trace) + count_rows(no_rows(buffer))
+
+
+@uncached_kernel
+def count_column_slice_rows(own_trace, buffer):
+    return count_rows(own_trace) + count_rows(buffer[:0, :FIELDS])
+
+
+def test_search_views_are_typed_as_the_batch_arrays_so_nothing_compiles_twice():
+    buffer = np.arange(40, dtype=np.float64).reshape(5, 8)
+    assert weigh_batch_and_rollout(np.array([1.0, 1.0]), np.zeros((3, 4)), buffer) == 7.0 + 0.5 * 2 + 2.0 * 5
+    assert len(weigh.signatures) == 1  # read_only: the caller's row typed as the module's defaults
+    view = packed_rows(buffer)  # the rows' first ten values, C-contiguous
+    assert view.flags.c_contiguous and view.tolist() == [[16, 17, 18, 19, 20], [21, 22, 23, 24, 25]]
+    trace = np.zeros((0, FIELDS), dtype=np.int64)
+    assert count_batch_and_rollout_rows(trace, np.zeros((4, 9), dtype=np.int64)) == 0
+    assert len(count_rows.signatures) == 1
+    count_column_slice_rows(trace, np.zeros((4, 9), dtype=np.int64))
+    assert len(count_rows.signatures) == 2  # the column slice's layout ('A') is a second compile

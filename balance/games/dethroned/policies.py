@@ -39,10 +39,11 @@ import numpy as np
 
 from balance.engine.decision import D_CHOICES, D_KIND, random_answer
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.kernels import allocating_kernel, kernel, no_rows
 from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
 from balance.engine.search import (
-    DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer, search_buffers, seat_rollout_players)
+    DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, packed, search_answer, search_buffers,
+    seat_rollout_players)
 from balance.engine.ismcts import ismcts_answer, ismcts_buffers, ismcts_views
 from balance.engine.step import SEARCH, no_search, play, pose_pending
 from balance.games.dethroned.combat import (
@@ -59,7 +60,7 @@ from balance.games.dethroned.layout import (
     REDIRECT, ROLE_COND_BASE, ROLE_COND_COUNT, ROLE_DECK_SUM_MAX, ROLE_KILL_CLASS, ROLE_MAX_KILLS,
     ROLE_MIN_DEAD, ROLE_MIN_KILLS, ROLE_MODS_PLAYED, ROLE_NEIGHBOURS, ROLE_SELF, SELF_ALIVE, SIDE_ATTACK,
     SIDE_DEFENCE, CLAIM_TRUTH, DK_ACTION, DK_ATTACK, DK_CARD, DK_CLAIM, DK_CREDIT, DK_REDIRECT_TO, DK_SIDE,
-    DK_TARGET, DK_VOTE, MAX_ATTACKS, TRACE_FIELDS, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, H_POSED_LEGAL, H_SEEN_ACTION, H_SEEN_ACTOR, H_SEEN_VICTIM, SEEN_ACTION, SEEN_CLAIM, H_STOP_AT, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
+    DK_TARGET, DK_VOTE, MAX_ATTACKS, H_MOVE, H_MOVE_SERIAL, H_MOVE_STEPS, H_POSED_LEGAL, H_SEEN_ACTION, H_SEEN_ACTOR, H_SEEN_VICTIM, SEEN_ACTION, SEEN_CLAIM, H_STOP_AT, MAX_PLAYERS, VOTE_CONTINUE, VOTE_END, abase,
     action_attack, action_kind, action_side, action_slot, action_target, claim_bit, encode, is_battle, pbase,
     CARD_BASE, DECK_SIZE, H_NOW, KF_ASSAILANT, KF_ASSAILANT_NOT_ROYAL, KF_COMMONER, KF_ROYAL, LOC_DECK, LOC_HAND,
     O_ART_SYMBOLS, PL_CLAIM, PL_DEATH_ORDER, PL_DECK, PL_DECK_POS, PL_HAND, PL_KILLED_BY, PL_KILLED_ROLES,
@@ -901,9 +902,9 @@ SEARCH_ROLE_COUNT = 4  # copies of each role in the setup
 SEARCH_LEFT = 5  # scratch: copies of each role still to deal
 SEARCH_POOL = 6  # scratch: seats or cards to shuffle
 SEARCH_CANDIDATES = 7  # the rollouts' credit candidates
-SEARCH_MARKS = 8  # MARKS rows: the rollout players' policy memory
+SEARCH_MARKS = 8  # MARKS rows: the rollout players' policy memory (search_marks)
 SEARCH_WEIGHTS = SEARCH_MARKS + MARKS  # MAX_PLAYERS rows: the searcher's evidence about each player's role
-SEARCH_ROLES = SEARCH_WEIGHTS + MAX_PLAYERS  # MAX_PLAYERS rows: the role table
+SEARCH_ROLES = SEARCH_WEIGHTS + MAX_PLAYERS  # MAX_PLAYERS rows: the role table (search_roles)
 SEARCH_INT_ROWS = SEARCH_ROLES + MAX_PLAYERS
 PLAN_ROLES, PLAN_ATTACK, PLAN_DICE, PLAN_DICE_END = range(4)  # dice: a sampled world's rollouts' first
 # draw on the stream's counter (every candidate of a world plays with the same dice) and the last one used
@@ -911,12 +912,13 @@ PLAN_ROLES, PLAN_ATTACK, PLAN_DICE, PLAN_DICE_END = range(4)  # dice: a sampled 
 SEARCH_TOTALS = 0  # the driver's total per candidate
 SEARCH_PARAMS = 1  # MAX_PLAYERS rows: every rollout player's parameters
 SEARCH_GRUDGE = SEARCH_PARAMS + MAX_PLAYERS  # MAX_PLAYERS rows: the grudges on the table (attacks seen)
-SEARCH_ROLLOUT_GRUDGE = SEARCH_GRUDGE + MAX_PLAYERS  # MAX_PLAYERS rows: a rollout's grudges
+SEARCH_ROLLOUT_GRUDGE = SEARCH_GRUDGE + MAX_PLAYERS  # MAX_PLAYERS rows: a rollout's grudges (rollout_grudge)
 SEARCH_OWN_BELIEF = SEARCH_ROLLOUT_GRUDGE + MAX_PLAYERS  # MAX_PLAYERS rows: the searcher's beliefs
-SEARCH_WANT_COND = SEARCH_OWN_BELIEF + MAX_PLAYERS  # MAX_PLAYERS rows each: the role matrices
+SEARCH_WANT_COND = SEARCH_OWN_BELIEF + MAX_PLAYERS  # MAX_PLAYERS rows each: the role matrices (search_want)
 SEARCH_WANT_KILL = SEARCH_WANT_COND + MAX_PLAYERS
 SEARCH_WANT_TOTAL = SEARCH_WANT_KILL + MAX_PLAYERS
-SEARCH_BELIEF = SEARCH_WANT_TOTAL + MAX_PLAYERS  # MAX_PLAYERS**2 rows: a rollout's belief[observer, player]
+SEARCH_BELIEF = SEARCH_WANT_TOTAL + MAX_PLAYERS  # MAX_PLAYERS**2 rows: a rollout's belief[observer, player, role]
+# (packed, as the tables marked so are: the functions below)
 SEARCH_FLOAT_ROWS = SEARCH_BELIEF + MAX_PLAYERS * MAX_PLAYERS
 SEARCH_WIDTH = MAX_POLICY_PARAMS  # at least the roles in play, the seats and the kinds of move
 WEIGHT_SCALE = 1 << 30  # the searcher's evidence as integers (a sampled world is dealt from int rows)
@@ -930,6 +932,33 @@ def new_search_buffers():
     ints, floats, restrict = search_buffers(SEARCH_INT_ROWS, STATE_SIZE, SEARCH_FLOAT_ROWS, SEARCH_WIDTH, MAX_PLAYERS)
     return (ints, floats, restrict, np.zeros((MAX_PLAYERS, MAX_PLAYERS, MAX_PLAYERS), dtype=np.float64),
             ismcts_buffers(STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS))
+
+
+# The search buffers' copies of the tables the policies read, each packed C-contiguous at the start of
+# its rows as the batch's own tables are (balance.engine.search.packed): the heuristic the rollouts
+# play is then the batch's compiled heuristic, not a second copy for views of another layout.
+@kernel(inline="always")
+def search_roles(ints, n):
+    """The role table of the n roles in play (prepare_search's copy)."""
+    return packed(ints[SEARCH_ROLES:SEARCH_INT_ROWS], (n, ROLE_FIELDS))
+
+
+@kernel(inline="always")
+def search_want(floats, first, n):
+    """One of the role matrices (rows ``first``: SEARCH_WANT_COND, _KILL or _TOTAL), n x n."""
+    return packed(floats[first:first + MAX_PLAYERS], (n, n))
+
+
+@kernel(inline="always")
+def search_marks(ints, players):
+    """The rollout players' policy memory."""
+    return packed(ints[SEARCH_MARKS:SEARCH_MARKS + MARKS], (MARKS, players))
+
+
+@kernel(inline="always")
+def rollout_grudge(floats):
+    """A rollout's grudges [player, player]."""
+    return packed(floats[SEARCH_ROLLOUT_GRUDGE:SEARCH_OWN_BELIEF], (MAX_PLAYERS, MAX_PLAYERS))
 
 
 @kernel(inline="always")
@@ -948,14 +977,18 @@ def prepare_search(s, seat, roles, want_cond, want_kill, want_total, role_count,
     n = role_count.shape[0]
     own = s[pbase(seat) + PL_ROLE]
     ints[SEARCH_PLAN, PLAN_ROLES] = n
+    roles_copy = search_roles(ints, n)
+    cond_copy, kill_copy, total_copy = (search_want(floats, SEARCH_WANT_COND, n),
+                                        search_want(floats, SEARCH_WANT_KILL, n),
+                                        search_want(floats, SEARCH_WANT_TOTAL, n))
     for r in range(n):
         ints[SEARCH_ROLE_COUNT, r] = role_count[r]
         for f in range(ROLE_FIELDS):
-            ints[SEARCH_ROLES + r, f] = roles[r, f]
+            roles_copy[r, f] = roles[r, f]
         for v in range(n):
-            floats[SEARCH_WANT_COND + r, v] = want_cond[r, v]
-            floats[SEARCH_WANT_KILL + r, v] = want_kill[r, v]
-            floats[SEARCH_WANT_TOTAL + r, v] = want_total[r, v]
+            cond_copy[r, v] = want_cond[r, v]
+            kill_copy[r, v] = want_kill[r, v]
+            total_copy[r, v] = want_total[r, v]
     for p in range(s[H_PLAYERS]):
         for q in range(s[H_PLAYERS]):
             floats[SEARCH_GRUDGE + p, q] = grudge[p, q]
@@ -1099,7 +1132,7 @@ def sample_world(state, sampled, seat, opts, ints, rng):
     hidden until the end, its own victims' too), every other hand and every undrawn deck (its own
     too) is shuffled anew, and every other player's next reaction is drawn anew."""
     copy_world(sampled, state, STATE_SIZE)
-    roles = ints[SEARCH_ROLES:SEARCH_ROLES + ints[SEARCH_PLAN, PLAN_ROLES], :ROLE_FIELDS]
+    roles = search_roles(ints, ints[SEARCH_PLAN, PLAN_ROLES])
     deal_roles(sampled, seat, opts, roles, ints, rng)
     record_kills(sampled, opts, roles)
     for p in range(sampled[H_PLAYERS]):
@@ -1194,34 +1227,29 @@ def search_at(s, table, p, code, params_row, restrict, stream, mind):
     return answer
 
 
-@allocating_kernel(ROLLOUT_SIGNATURE)
+@kernel(ROLLOUT_SIGNATURE)
 def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
     """The search's rollout (balance.engine.search): in a sampled world, ``seat``'s pending step
     answered with the candidate ``answer`` (a kind of move, whose attack is its favourite one; or,
     at the target step, the target of that attack), then the game played on through the rules' own
     step loop to its end, or for ``horizon`` seconds, every player the heuristic at its defaults
     (rows prepare_search and seat_rollout_players filled, beliefs dressed from the seat's view),
-    with the world's dice; scored 1 if the seat's win condition holds then, else 0. No trace.
-    Compiled with reference counting: the belief rows are viewed as the (observer, player, role)
-    array the policies read."""
+    with the world's dice; scored 1 if the seat's win condition holds then, else 0. No trace."""
     n = ints[SEARCH_PLAN, PLAN_ROLES]
     players = world[H_PLAYERS]
-    roles = ints[SEARCH_ROLES:SEARCH_ROLES + n, :ROLE_FIELDS]
+    roles = search_roles(ints, n)
     role_count = ints[SEARCH_ROLE_COUNT, :n]
-    want_cond = floats[SEARCH_WANT_COND:SEARCH_WANT_COND + n, :n]
-    want_kill = floats[SEARCH_WANT_KILL:SEARCH_WANT_KILL + n, :n]
-    want_total = floats[SEARCH_WANT_TOTAL:SEARCH_WANT_TOTAL + n, :n]
+    want_cond = search_want(floats, SEARCH_WANT_COND, n)
+    want_kill = search_want(floats, SEARCH_WANT_KILL, n)
+    want_total = search_want(floats, SEARCH_WANT_TOTAL, n)
     codes = ints[SEARCH_CODES, :players]
     rollout_params = floats[SEARCH_PARAMS:SEARCH_PARAMS + players]
-    grudge = floats[SEARCH_ROLLOUT_GRUDGE:SEARCH_ROLLOUT_GRUDGE + MAX_PLAYERS, :MAX_PLAYERS]
-    rows = floats[SEARCH_BELIEF:SEARCH_BELIEF + MAX_PLAYERS * MAX_PLAYERS, :n]
-    belief = np.lib.stride_tricks.as_strided(
-        rows, shape=(MAX_PLAYERS, MAX_PLAYERS, n), strides=(MAX_PLAYERS * rows.strides[0], rows.strides[0],
-                                                            rows.strides[1]))
-    marks = ints[SEARCH_MARKS:SEARCH_MARKS + MARKS, :players]
+    grudge = rollout_grudge(floats)
+    belief = packed(floats[SEARCH_BELIEF:SEARCH_FLOAT_ROWS], (MAX_PLAYERS, MAX_PLAYERS, n))
+    marks = search_marks(ints, players)
     candidates = ints[SEARCH_CANDIDATES, :MAX_ATTACKS]
     no_legal = ints[SEARCH_CANDIDATES, :0]
-    no_trace = ints[:0, :TRACE_FIELDS]
+    no_trace = no_rows(ints)
     roll_same_dice(ints, rng)
     dress_world(world, seat, codes, rollout_params, role_count, belief, grudge, floats)
     forget_plans(marks)
@@ -1286,10 +1314,9 @@ def tree_search(s, p, params_row, restrict, stream, mind):
     players = s[H_PLAYERS]
     prepare_search(s, p, roles, want_cond, want_kill, want_total, role_count, belief, grudge, ints, floats)
     rollout_mind = (opts, roles, want_cond, want_kill, want_total, role_count, tree[3][:players], tree[4][:players],
-                    rollout_belief[:, :, :role_count.shape[0]],
-                    floats[SEARCH_ROLLOUT_GRUDGE:SEARCH_ROLLOUT_GRUDGE + MAX_PLAYERS, :MAX_PLAYERS],
-                    ints[SEARCH_MARKS:SEARCH_MARKS + MARKS, :players], search)
-    rules_table = (opts, roles, tree[4][:players], role_count, stream, ints[:0, :TRACE_FIELDS],
+                    packed(rollout_belief, (MAX_PLAYERS, MAX_PLAYERS, role_count.shape[0])), rollout_grudge(floats),
+                    search_marks(ints, players), search)
+    rules_table = (opts, roles, tree[4][:players], role_count, stream, no_rows(ints),
                    ints[SEARCH_CANDIDATES, :0], ints[SEARCH_CANDIDATES, :MAX_ATTACKS], False)
     table = ((rules_table, rollout_mind), rollout_mind)
     return ismcts_answer(s, table, stream, players, params_row[TREE_PARAMS_AT:], POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict,

@@ -40,7 +40,6 @@ import numpy as np
 
 from balance.engine.config import as_config, row_of
 from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
-from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
 from balance.engine.ismcts import I_OPPONENTS, ismcts_answer, ismcts_views, ismcts_words
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer

@@ -33,7 +33,7 @@ import numpy as np
 
 from balance.engine.decision import D_CHOICES, D_KIND
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.kernels import allocating_kernel, kernel, no_rows
 from balance.engine.rng import below, bit_count, bit_index, random_bit, uniform
 from balance.engine.ismcts import ismcts_answer, ismcts_buffers, ismcts_views
 from balance.engine.search import (
@@ -48,7 +48,7 @@ from balance.games.take_the_throne.layout import (
     N_CARDS, OWNED, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, RAID, RAID_TARGET, RAVEN, REINFORCE,
     REPLACEMENT_CARD, RETAIN_VP, RETAIN_VP_TWO_PLAYER, REVEALED, ROUND, ROUND_STOP, RULESET, SABOTAGE,
     SABOTAGE_TARGET, SELECT_CARD, SHOWN, STATE_SIZE, STRENGTH, TAKE_BACK_PAY, TAKE_VP_TWO_PLAYER, TIE_BREAK,
-    TRACE_FIELDS, VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, WINNER,
+    VIEWED_CARD, VIEWED_SEAT, VP, WIN_VP, WINNER,
 )
 from balance.games.take_the_throne.options import HEURISTIC_PARAMS
 from balance.games.take_the_throne.rules import advance, apply_answer, available_cards, over, pose_pending
@@ -713,7 +713,7 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
     restriction); scored by ``rollout_score``. No trace."""
     horizon = int(params[S_HORIZON])
     world[ROUND_STOP] = world[ROUND] + horizon if horizon else NEVER
-    table = (opts, rng, ints[:0, :TRACE_FIELDS])
+    table = (opts, rng, no_rows(ints))
     mind = (floats[:WORK_ROWS], (ints, floats, restrict))
     apply_answer(world, table, card)
     play(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind,
@@ -736,7 +736,7 @@ def search_at(state, table, seat, code, params_row, restrict, rng, mind):
     balance.engine.search with ``sample_world`` and ``play_out``."""
     ints, floats, rollout_restrict, tree = mind[1]
     if code == POLICY_ISMCTS:
-        return ismcts_answer(state, (table[0], rng, ints[:0, :TRACE_FIELDS]), rng, state[PLAYERS], params_row,
+        return ismcts_answer(state, (table[0], rng, no_rows(ints)), rng, state[PLAYERS], params_row,
                              POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind,
                              ismcts_views(tree, STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS), ints, advance, over,
                              pose_pending, apply_answer, policy, sample_world, finish, rollout_score)

@@ -24,7 +24,7 @@ heuristic's at its defaults.
 import numpy as np
 
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.kernels import allocating_kernel, kernel, no_rows, read_only
 from balance.engine.rng import below, bit_count, bit_index, random_bit, shuffle
 from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
 from balance.engine.ismcts import ismcts_answer, ismcts_buffers, ismcts_views
@@ -38,7 +38,7 @@ from balance.games.thron_der_luegen.layout import (
     OPT_ALONE, OPT_FACE, OPT_MEAN2, OPT_PAIR, OPT_PARTNER, OPT_PLACED_FLIP, PAIR, PEEK_CHOICE, PEEK_SWAP,
     PEEK_TARGET, PENDING, PLACER, PLACING, PLAY, PLAYERS, REACH_ANY, REVEAL_END, SPLIT, SUMMED_DISCARDS, SWAP_FAR, SWAP_FIRST, SWAP_LEFT, SWAP_RIGHT, SWAP_SECOND,
     SWAP_THRONES, THRONE, TURN, VIEW, VIEW_FLIP, WITH_LEFT, DRAW, ESTIMATE, MATCH_OVER, NOBODY, OPT_SPLIT_PLACER,
-    PILE, PILE_TOP, POLICY_HEURISTIC, POLICY_ISMCTS, ROUND, ROUND_STONES, SCORE, STATE_SIZE, STONES, TRACE_FIELDS,
+    PILE, PILE_TOP, POLICY_HEURISTIC, POLICY_ISMCTS, ROUND, ROUND_STONES, SCORE, STATE_SIZE, STONES, 
     TURN_SEAT, USED, WINNER,
     OPT_MAX_ROUNDS,
 )
@@ -456,7 +456,7 @@ def policy(state, table, seat, code, p, rng, mind):
     seat's turn's choice is the search's (SEARCH), its other answers the heuristic's at its defaults;
     an ismcts seat's every answer is the tree search's (SEARCH). ``mind``: the searches' buffers."""
     if code == POLICY_HEURISTIC:
-        return heuristic(state, table[0], p, rng)
+        return heuristic(state, table[0], read_only(p), rng)  # typed as the defaults are: one compile
     if code == POLICY_ISMCTS or state[D_KIND] == TURN:  # or POLICY_SEARCH's turn
         return SEARCH
     return heuristic(state, table[0], HEURISTIC_DEFAULTS, rng)
@@ -562,7 +562,7 @@ def play_out(world, answer, seat, opts, params, restrict, ints, floats, rng):
     (0: the end of the match), through the rules' own loop, every player the heuristic at its
     defaults (the rows search_at filled; the searcher keeps its restriction); scored by
     ``rollout_score``. No trace."""
-    table = (opts, rng, ints[:0, :TRACE_FIELDS])
+    table = (opts, rng, no_rows(ints))
     apply_answer(world, table, answer)
     play_rounds(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict,
                 (ints, floats, restrict), int(params[S_HORIZON]))
@@ -606,9 +606,9 @@ def search_at(state, table, seat, code, params_row, restrict, rng, mind):
     turn's choice (the posed TURN): every rollout player the heuristic at its defaults, the driver
     balance.engine.search with ``sample_world`` and ``play_out``."""
     ints, floats, rollout_restrict, tree = mind
-    if code == POLICY_ISMCTS:
-        return ismcts_answer(state, (table[0], rng, ints[:0, :TRACE_FIELDS]), rng, state[PLAYERS], params_row,
-                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind,
+    if code == POLICY_ISMCTS:  # its rollouts get the flat search's mind: one compiled play_rounds for both
+        return ismcts_answer(state, (table[0], rng, no_rows(ints)), rng, state[PLAYERS], params_row,
+                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, (ints, floats, rollout_restrict),
                              ismcts_views(tree, STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS), ints, advance, over,
                              pose_pending, apply_answer, policy, sample_world, finish, round_stones)
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],

@@ -31,7 +31,7 @@ Ties no weight orders are broken at random from the match's stream, never by sea
 import numpy as np
 
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel
+from balance.engine.kernels import allocating_kernel, kernel, no_rows, read_only
 from balance.engine.rng import bit_count, bit_index, random_bit, shuffle
 from balance.engine.decision import D_CHOICES, D_KIND
 from balance.engine.ismcts import ismcts_answer, ismcts_buffers, ismcts_views
@@ -43,7 +43,7 @@ from balance.games.throne_arcade.layout import (
     ACE, COLOURS_MASK, COLOUR_CARDS, DEALT, DRAW_PER_PENALTY_CARD, HAND, HAND_CARD, IN_ROUND, KING, KING_DRAW,
     KING_RULE, LAID, LAY_FIRST, LAY_MORE, MAX_DECK, MAX_PLAYERS, NAME_COLOUR, NEVER, NONE, NONE_BIT, NO_CARD, N_COLOURS,
     PENALTY_CARDS, PILE, PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, ROUND_CAPPED, STATE_SIZE, TALON, TALON_LEN,
-    TOP, TRACE_FIELDS, TURNS, TURN_STOP, TYPE_CARDS,
+    TOP, TURNS, TURN_STOP, TYPE_CARDS,
 )
 from balance.games.throne_arcade.options import HEURISTIC_PARAMS
 from balance.games.throne_arcade.rules import advance, apply_answer, over, pose_pending
@@ -366,7 +366,7 @@ def policy(state, table, seat, code, weights, rng, mind):
     if code == POLICY_GREEDY:
         return greedy_choice(state, seat, rng, work)
     if code == POLICY_HEURISTIC:
-        return heuristic_choice(state, seat, weights, rng, work)
+        return heuristic_choice(state, seat, read_only(weights), rng, work)  # typed as the defaults are: one compile
     if code == POLICY_ISMCTS or state[D_KIND] == LAY_FIRST:  # or POLICY_SEARCH's card
         return SEARCH
     return heuristic_choice(state, seat, HEURISTIC_DEFAULTS, rng, work)
@@ -425,17 +425,17 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
     keeps its restriction); scored by ``rollout_score``. No trace."""
     horizon = int(params[S_HORIZON])
     world[TURN_STOP] = world[TURNS] + horizon if horizon else NEVER
-    table = (opts, rng, ints[:0, :TRACE_FIELDS])
+    table = (opts, rng, no_rows(ints))
     mind = (floats[:WORK_ROWS], (ints, floats, restrict))
     apply_answer(world, table, card)
-    play(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind,
-         advance, over, pose_pending, apply_answer, policy, no_search)
+    finish(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind)
     return rollout_score(world, seat)
 
 
 @kernel
 def finish(world, table, rng, codes, params, restrict, mind):
-    """The tree search's rollout: the round played to its end through the rules' own loop."""
+    """A rollout's play through the rules' own loop: the tree search's to the round's end, the flat
+    search's to its TURN_STOP (one compiled loop for both: the same argument types)."""
     play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
          no_search)
 
@@ -447,9 +447,10 @@ def search_at(state, table, seat, code, params_row, restrict, rng, mind):
     card (the posed LAY_FIRST): every rollout player the heuristic at its defaults, the driver
     balance.engine.search with ``sample_world`` and ``play_out``."""
     ints, floats, rollout_restrict, tree = mind[1]
-    if code == POLICY_ISMCTS:
-        return ismcts_answer(state, (table[0], rng, ints[:0, :TRACE_FIELDS]), rng, state[PLAYERS], params_row,
-                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict, mind,
+    if code == POLICY_ISMCTS:  # its rollouts get the flat search's mind: one compiled finish for both
+        return ismcts_answer(state, (table[0], rng, no_rows(ints)), rng, state[PLAYERS], params_row,
+                             POLICY_HEURISTIC, HEURISTIC_DEFAULTS, restrict,
+                             (floats[:WORK_ROWS], (ints, floats, rollout_restrict)),
                              ismcts_views(tree, STATE_SIZE, MAX_PLAYERS, MAX_POLICY_PARAMS), ints, advance, over,
                              pose_pending, apply_answer, policy, sample_world, finish, rollout_score)
     seat_rollout_players(state[PLAYERS], seat, restrict, POLICY_HEURISTIC, HEURISTIC_DEFAULTS, ints[SEARCH_CODES],
