@@ -38,7 +38,7 @@ from PIL import Image  # noqa: E402
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
-from balance.stats import (FAILS, HOLDS, UNDECIDED, count_text, effect_text, estimate_row, fact_text,  # noqa: E402
+from balance.stats import (FAILS, HOLDS, UNDECIDED, claim_band, count_text, effect_text, estimate_row, fact_text,  # noqa: E402
                            is_share, quantity_estimate, quantity_unit, running_estimate)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
@@ -277,12 +277,6 @@ def fmt_effect(effect: float, share: bool) -> str:
         points = round(effect * 100, 1) + 0.0  # + 0.0: no "-0.0"
         return f"{points:+.1f} pts"
     return f"{effect:+.3g}"
-
-
-def claim_band(compare: str, target: float, tolerance: float) -> tuple[float, float]:
-    """The values for which the claim is true."""
-    return {"about": (target - tolerance, target + tolerance), "at_most": (-np.inf, target + tolerance),
-            "at_least": (target - tolerance, np.inf)}[compare]
 
 
 def claim_words(compare: str, target: float, tolerance: float) -> str:

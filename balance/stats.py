@@ -660,7 +660,7 @@ def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
                     "compare": claim.compare, "target": claim.target, "tolerance": claim.tolerance}
             if est.fixed:
                 p_h, _ = claim_pvalues(est.reference, claim.target, claim.tolerance, claim.compare)
-                low, high = _band(claim)
+                low, high = claim_band(claim.compare, claim.target, claim.tolerance)
                 facts.append({**base, "value": est.estimate, "band_low": low, "band_high": high,
                               "proportion": is_share(quantity, part), "inside": p_h == 0,
                               "verdict": HOLDS if p_h == 0 else FAILS})
@@ -684,12 +684,10 @@ def _columns(frame: pd.DataFrame, quantity, *keys: str | None) -> pd.DataFrame:
     return frame[list(dict.fromkeys(c for c in wanted if c is not None))]
 
 
-def _band(claim) -> tuple[float, float]:
-    if claim.compare == "about":
-        return claim.target - claim.tolerance, claim.target + claim.tolerance
-    if claim.compare == "at_most":
-        return -np.inf, claim.target + claim.tolerance
-    return claim.target - claim.tolerance, np.inf
+def claim_band(compare: str, target: float, tolerance: float) -> tuple[float, float]:
+    """The values for which the claim is true."""
+    return {"about": (target - tolerance, target + tolerance), "at_most": (-np.inf, target + tolerance),
+            "at_least": (target - tolerance, np.inf)}[compare]
 
 
 def is_share(quantity, frame: pd.DataFrame) -> bool:

@@ -41,7 +41,7 @@ from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, Executor, Results,
                                    run_to_folder, study_identity, study_key)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data
 from balance.games import get_game
-from balance.stats import ALPHA, LEVEL, StudentT, Units, claim_rows, decide, holm, quantity_unit
+from balance.stats import ALPHA, LEVEL, StudentT, Units, claim_band, claim_rows, decide, holm, quantity_unit
 
 ADJUSTMENTS = {"bh": lambda p: false_discovery_control(p, method="bh") if len(p) else p, "holm": holm}
 ADJUST_WORDS = {"bh": "Benjamini-Hochberg (false discovery rate)", "holm": "Holm (family-wise error)"}
@@ -498,8 +498,6 @@ def wide_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _band(row) -> tuple[float, float]:
-    from balance.report import claim_band
-
     return claim_band(row["compare"], row["target"], row["tolerance"])
 
 

@@ -228,7 +228,8 @@ def test_every_verdict_agrees_with_its_deciding_interval_under_holm_and_looks():
                               "num": rng.random(n) < rng.uniform(0.3, 0.7), "den": np.ones(n)})
         table, _ = stats.evaluate_claims(results(games, meta={"looks": looks, "look": looks.index(n)}), claims)
         for r in table.itertuples():
-            lo, hi = stats._band(next(c for c in claims if c.id == r.claim))
+            stated = next(c for c in claims if c.id == r.claim)
+            lo, hi = stats.claim_band(stated.compare, stated.target, stated.tolerance)
             inside = lo <= r.decide_low and r.decide_high <= hi
             outside = r.decide_high < lo or r.decide_low > hi
             assert (r.verdict == "holds") == inside and (r.verdict == "fails") == outside
