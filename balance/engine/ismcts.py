@@ -68,6 +68,7 @@ TREE_FLOAT_ROWS = 1
 
 
 BUDGETS = (64, 256, 1024)  # the ladder's rungs: the policy at each budget (``ismcts_policies``)
+TREE_RUNGS = tuple(f"ismcts-{b}" for b in BUDGETS)  # the top of every game's ladder (``Game.ladder``)
 
 
 def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCHED) -> tuple[Policy, ...]:

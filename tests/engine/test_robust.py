@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.engine.game import Game, Quantity, Setup
+from balance.engine.ismcts import TREE_RUNGS
 from balance.engine.runner import Results
 from balance.engine.scenario import Claim, load_scenario, parse_scenario
 from balance.games import get_game
@@ -168,7 +169,8 @@ def test_every_game_declares_a_family_whose_members_build_and_a_ladder_of_its_po
         assert len(members) >= 5 and len({m.name for m in members}) == len(members)
         for m in members:
             game.make_setup(mode, players, m.seat_list(), extra=game.default_extra(mode, players))
-        assert len(game.ladder) >= 2 and game.ladder[0] == "random"
+        # from random up to the tree search at growing budgets (issue 28: every ladder climbs to it)
+        assert game.ladder[0] == "random" and game.ladder[-len(TREE_RUNGS):] == TREE_RUNGS
         for rung in game.ladder:
             game.policy(rung, "ladder")
 

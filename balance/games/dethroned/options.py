@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from balance.engine.decision import POLICY_RANDOM
 from balance.engine.game import Mode, Option, Param, Policy
-from balance.engine.ismcts import OPPONENTS_MODELLED, ismcts_policies
+from balance.engine.ismcts import OPPONENTS_MODELLED, TREE_RUNGS, ismcts_policies
 from balance.games.dethroned.layout import MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_SEARCH
 
 MODES = {
@@ -133,5 +133,6 @@ FAMILY = (
     ("heuristic, aggressive (aggression 0.9)", "heuristic", {"aggression": 0.9}),
     ("search (16 rollouts, to the end)", "search", {}),
 )
-# The strength ladder (``balance ladder``), weakest first: DETHRONED has no greedy policy.
-LADDER = ("random", "heuristic", "search")
+# The strength ladder (``balance ladder``), weakest first: DETHRONED has no greedy policy; the flat
+# search, then the tree search at growing budgets.
+LADDER = ("random", "heuristic", "search") + TREE_RUNGS

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from balance.engine.game import Action, Mode, Option, Param, Policy, SetupError
-from balance.engine.ismcts import OPPONENTS_MODELLED, ismcts_policies
+from balance.engine.ismcts import OPPONENTS_MODELLED, TREE_RUNGS, ismcts_policies
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings.policies import (
     GREEDY, HEURISTIC, HEURISTIC_DEFAULTS, ISMCTS, RANDOM, RANDOM_MULLIGAN_DEFAULT, RANDOM_MUSTER_DEFAULT, SEARCH)
@@ -452,8 +452,8 @@ FAMILY = (
     ("search (16 rollouts)", "search", {}),
 )
 # The strength ladder (``balance ladder``), weakest first: the hand-written policies, the flat search, then the
-# tree search at growing budgets (ismcts.BUDGETS).
-LADDER = ("random", "greedy", "heuristic", "search", "ismcts-64", "ismcts-256", "ismcts-1024")
+# tree search at growing budgets (ismcts.TREE_RUNGS).
+LADDER = ("random", "greedy", "heuristic", "search") + TREE_RUNGS
 # ---- the restriction menu (issue 11: restricted play) -----------------------------------------
 # Forbidding a card means the seat never PUTS IT INTO PLAY while another answer is legal: it does
 # not play it onto the Throne from hand, from its Antechamber or as the Oathbound's follow-up, does

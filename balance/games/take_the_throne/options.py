@@ -4,7 +4,7 @@ from itertools import permutations
 
 from balance.engine.decision import POLICY_RANDOM
 from balance.engine.game import Mode, Option, Param, Policy
-from balance.engine.ismcts import ismcts_policies
+from balance.engine.ismcts import TREE_RUNGS, ismcts_policies
 from balance.games.take_the_throne.layout import (
     MODE_ASYMMETRIC, MODE_CORE, MODE_CUSTOM, MODE_MIRROR, MODE_TWO_PLAYER, POLICY_GREEDY, POLICY_HEURISTIC,
     POLICY_ISMCTS, POLICY_SEARCH,
@@ -140,5 +140,6 @@ FAMILY = (
     ("cautious (keeps strong cards, expects Charges)", "cautious", {}),
     ("search (16 rollouts, 3 rounds)", "search", {}),
 )
-# The strength ladder (``balance ladder``), weakest first.
-LADDER = ("random", "greedy", "heuristic", "search")
+# The strength ladder (``balance ladder``), weakest first: the flat search, then the tree search at
+# growing budgets.
+LADDER = ("random", "greedy", "heuristic", "search") + TREE_RUNGS

@@ -1,7 +1,7 @@
 """Thron der Lügen: the mode, rule options (scenario keys) and the policy registry."""
 
 from balance.engine.game import Mode, Option, Param, Policy
-from balance.engine.ismcts import OPPONENTS_MODELLED, ismcts_policies
+from balance.engine.ismcts import OPPONENTS_MODELLED, TREE_RUNGS, ismcts_policies
 from balance.games.thron_der_luegen.layout import (
     MAX_PLAYERS, MIN_PLAYERS, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_RANDOM, POLICY_SEARCH,
 )
@@ -136,4 +136,4 @@ FAMILY = (
 )
 # The strength ladder (``balance ladder``), weakest first: the threshold study found revealing at a
 # lead of 0 costly (hasty), so it sits below the default.
-LADDER = ("random", "hasty", "heuristic", "search")
+LADDER = ("random", "hasty", "heuristic", "search") + TREE_RUNGS

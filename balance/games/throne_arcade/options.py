@@ -1,7 +1,7 @@
 """Throne Arcade: the mode, rule options (scenario keys) and the policy registry."""
 
 from balance.engine.game import Mode, Option, Param, Policy
-from balance.engine.ismcts import ismcts_policies
+from balance.engine.ismcts import TREE_RUNGS, ismcts_policies
 from balance.games.throne_arcade.layout import (
     DEFAULT_DECK, MAX_PLAYERS, MIN_PLAYERS, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_RANDOM,
     POLICY_SEARCH, START_HAND,
@@ -96,5 +96,6 @@ FAMILY = (
     ("aggressive (specials at once)", "aggressive", {}),
     ("search (16 rollouts, to the round's end)", "search", {}),
 )
-# The strength ladder (``balance ladder``), weakest first.
-LADDER = ("random", "greedy", "heuristic", "search")
+# The strength ladder (``balance ladder``), weakest first: the flat search, then the tree search at
+# growing budgets.
+LADDER = ("random", "greedy", "heuristic", "search") + TREE_RUNGS
