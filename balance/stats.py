@@ -997,6 +997,9 @@ def seat_uniformity(won: np.ndarray, seat: np.ndarray, clusters: np.ndarray, gam
         mask = seat == s
         y[:, j] = np.bincount(codes[mask], weights=won[mask], minlength=g)
         x[:, j] = np.bincount(codes[mask], minlength=g)
+    if g < 2:  # a covariance over deals needs two of them
+        return {"test": "cluster-robust Wald F", "statistic": np.nan, "df": 0, "p": np.nan,
+                "untestable": "one deal"}
     rates = y.sum(0) / x.sum(0)
     pooled = y.sum() / x.sum()
     # covariance of the seat rates over deals under the null (all seats at the pooled rate): a

@@ -357,6 +357,10 @@ def test_seat_uniformity_says_why_it_cannot_test_instead_of_printing_nan():
     few = stats.seat_uniformity(np.random.default_rng(4).random(8) < 0.5, np.tile(np.arange(4), 2), np.repeat([0, 1], 4),
                                 np.arange(8))
     assert few["df"] == 0 and "deals" in few["untestable"]
+    # a 2-game study of a rotated 2-player scenario: one deal, no covariance over deals (it raised)
+    one = stats.seat_uniformity(np.array([1.0, 0.0, 0.0, 1.0]), np.array([0, 1, 0, 1]), np.zeros(4, int),
+                                np.repeat([0, 1], 2))
+    assert one["df"] == 0 and one["untestable"] == "one deal"
 
 
 @pytest.mark.parametrize("kind", ["bootstrap-t", "student-t", "effective binomial", "betting"])
