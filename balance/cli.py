@@ -30,6 +30,7 @@ from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SUMMARY,
                                    held_games, load_results, load_study, play_study, round_to_deals, run_to_folder,
                                    set_threads, study_looks, write_atomic)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from balance.engine.stepper import decisions_per_second
 from balance.games import game_names, game_title_of, get_game
 from balance.studies.restrict import MARGIN
 
@@ -672,7 +673,8 @@ def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this gam
           seconds: float = typer.Option(5.0, help="Time to spend per setup (after warm-up), above 0."),
           threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
     """Measure games (or rounds) per second and per minute of each game's benchmark setups, on all
-    threads unless --threads says otherwise (JIT warm-up excluded)."""
+    threads unless --threads says otherwise (JIT warm-up excluded), and the tree search's
+    decisions per second at its default budget (one decision at a time, every seat searching)."""
     with user_errors():
         check_common_flags(threads=threads)
         check_flag(seconds, "--seconds", integer=False, high=MAX_BENCH_SECONDS)
@@ -698,13 +700,20 @@ def bench(game: Optional[str] = typer.Option(None, "--game", help="Only this gam
                     wanted = count / elapsed * seconds / 4 if elapsed > 0 else batch * 2
                     batch = round_to_deals(int(min(max(wanted, BENCH_PROBE), BENCH_MAX_BATCH)), setup.rotations)
                 unit = g.bench_unit(setup)
-                rows.append({"game": n, "setup": label, "unit": unit, "count": count, "seconds": elapsed,
-                             "per_second": count / elapsed, "per_minute": count / elapsed * 60})
-                if not json_out:
-                    typer.echo(f"{n:<20} {label:<36} {count / elapsed:>12,.0f} {unit}/s "
-                               f"{count / elapsed * 60:>14,.0f} {unit}/min")
+                rows.append(bench_row(n, label, unit, count, elapsed, json_out))
+            label, setup = g.search_bench_setup()
+            count, elapsed = decisions_per_second(g.stepper(setup), seconds)
+            rows.append(bench_row(n, label, "decisions", count, elapsed, json_out))
         if json_out:
             typer.echo(json.dumps(rows, indent=2))
+
+
+def bench_row(game: str, label: str, unit: str, count: int, elapsed: float, json_out: bool) -> dict:
+    """One row of ``balance bench`` (printed at once unless --json)."""
+    if not json_out:
+        typer.echo(f"{game:<20} {label:<36} {count / elapsed:>12,.0f} {unit}/s {count / elapsed * 60:>14,.0f} {unit}/min")
+    return {"game": game, "setup": label, "unit": unit, "count": count, "seconds": elapsed,
+            "per_second": count / elapsed, "per_minute": count / elapsed * 60}
 
 
 @app.command()

@@ -573,6 +573,16 @@ class Game:
         """The (label, setup) pairs ``balance bench`` measures."""
         return []
 
+    def search_bench_setup(self) -> tuple[str, Setup]:
+        """The (label, setup) whose tree-search decisions ``balance bench`` times: the first bench
+        setup's mode, players and options with every seat the search at its default budget."""
+        _, first = self.bench_setups()[0]
+        search = self.policy("ismcts", "bench")
+        budget = int(next(p.default for p in search.params if p.name == "iterations"))
+        label = f"{first.mode} {first.players}p tree search ({budget} iterations), decisions"
+        return label, self.make_setup(first.mode, first.players, search.name, options=first.options,
+                                      extra=first.extra)
+
     def bench_unit(self, setup: Setup) -> str:
         """What ``balance bench`` counts for ``setup`` (one per simulated game), plural."""
         return f"{self.unit}s"

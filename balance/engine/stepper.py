@@ -20,6 +20,7 @@ slots, no rotation). Then:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,6 +86,29 @@ class Stepper:
             return False
         self.pose(run)
         return True
+
+
+def decisions_per_second(steps: Stepper, seconds: float, seed: int = 1) -> tuple[int, float]:
+    """(decisions, seconds): the setup's policies timed one decision at a time through the step
+    contract, on deals 0, 1, ... of ``seed`` until ``seconds`` of deciding have passed. Only
+    decisions with a choice count (a forced answer asks nobody); the first is a warm-up, untimed
+    (it compiles or loads the kernels). ``balance bench`` times the tree search with it."""
+    count, elapsed, warm, deal = 0, 0.0, False, 0
+    while elapsed < seconds:
+        run = steps.start(seed, deal)
+        while elapsed < seconds and steps.next_decision(run):
+            if run.choices & (run.choices - 1):  # two answers or more
+                began = time.perf_counter()
+                answer = steps.decide(run)
+                if warm:
+                    elapsed += time.perf_counter() - began
+                    count += 1
+                warm = True
+            else:
+                answer = steps.decide(run)
+            steps.apply(run, answer)
+        deal += 1
+    return count, elapsed
 
 
 class TableSteps(Stepper):

@@ -156,6 +156,10 @@ def test_bench_reports_rates(tmp_path):
     assert code == 0
     rows = json.loads(out)
     assert rows[0]["setup"] == "core 4p heuristic" and rows[0]["per_minute"] > 0
+    # the last row: the tree search's decisions, timed one by one at its default budget
+    search = rows[-1]
+    assert search["setup"] == "core 4p tree search (256 iterations), decisions" and search["unit"] == "decisions"
+    assert search["count"] >= 1 and search["seconds"] >= 0.05 and search["per_second"] > 0
 
 
 def test_matrix(tmp_path):
