@@ -151,7 +151,7 @@ class Study:
         return pd.DataFrame([{"quantity": quantity, "by": "", "group": "", **estimate_row(est)}])
 
     def claim(self, claim_id: str):
-        return next(c for c in self.scenario.claims if c.id == claim_id)
+        return self.scenario.claim(claim_id)
 
     def claims_on(self, quantity: str, by: str) -> pd.DataFrame:
         """Claim rows (with verdicts) about ``quantity`` grouped by ``by`` ("" for ungrouped)."""
@@ -1756,7 +1756,7 @@ def members_strip(rob, claim_id: str) -> bytes | None:
     if part.empty:
         return None
     setup = rob.scenario.setup
-    claim = next(c for c in rob.scenario.claims if c.id == claim_id)
+    claim = rob.scenario.claim(claim_id)
     quantity = setup.game.quantity(claim.quantity, claim.id)
     columns = [c for c in (quantity.column, quantity.denominator) if c]
     played = pd.concat([r.table(quantity.table)[columns] for r in rob.results.values()], ignore_index=True)
@@ -1814,7 +1814,7 @@ def _readings_view(rob) -> pd.DataFrame:
     number = {m.name: str(i + 1) for i, m in enumerate(rob.members)}
     rows = []
     for r in rob.readings.to_dict("records"):
-        claim = next(c for c in rob.scenario.claims if c.id == r["claim"])
+        claim = rob.scenario.claim(r["claim"])
         rows.append({"claim": r["claim"], "says": claim_words(claim.compare, claim.target, claim.tolerance),
                      "reading": r["reading"], "estimates": f"{_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])}",
                      **{f"{v} under #": ", ".join(number[m] for m in r[v]) or "—" for v in (HOLDS, FAILS, UNDECIDED)}})
@@ -1845,7 +1845,7 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
 
 def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
     """The policy-robustness report of one or more scenarios (``balance.studies.robust.Robustness``)."""
-    items = [{"where": r["claim"], "anchor": "", "text": next(c.text for c in rob.scenario.claims if c.id == r["claim"]),
+    items = [{"where": r["claim"], "anchor": "", "text": rob.scenario.claim(r["claim"]).text,
               "verdict": r["reading"], "verdict_class": _worst([r["reading"].removeprefix("robust ")]) or "undecided",
               "detail": f"{rob.scenario.name}: estimates {_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])} over "
                         f"{len(rob.members)} members"}
@@ -1914,7 +1914,7 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     page.heading(3, "Readings")
     rows = []
     for r in study.readings.to_dict("records"):
-        claim = next(c for c in sc.claims if c.id == r["claim"])
+        claim = sc.claim(r["claim"])
         comparisons = study.comparisons[study.comparisons["claim"] == r["claim"]].to_dict("records")
         rows.append({"claim": r["claim"], "reading": r["reading"],
                      "says": claim_words(claim.compare, claim.target, claim.tolerance),

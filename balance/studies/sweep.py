@@ -393,7 +393,7 @@ def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -
     extra, row_units = [], []
     for row in table.itertuples():
         cell = sweep.cells[row.cell_index]
-        claim = next(c for c in cell.scenario.claims if c.id == row.claim)
+        claim = cell.scenario.claim(row.claim)
         row_units.append(unit_of(row.cell_index, claim))
         base_index = baselines[cell.base]
         info = {"scenario": cell.base, "cell": cell.label, "baseline": cell.baseline,
@@ -504,7 +504,7 @@ def _band(row) -> tuple[float, float]:
 def claim_doc(sweep: Sweep, base: str, claim_id: str) -> str:
     """The doc of the quantity a claim of a swept scenario measures."""
     scenario = next(s for s in sweep.bases if s.name == base)
-    claim = next(c for c in scenario.claims if c.id == claim_id)
+    claim = scenario.claim(claim_id)
     return scenario.setup.game.quantity(claim.quantity, claim.id).doc
 
 
