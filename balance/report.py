@@ -38,8 +38,8 @@ from PIL import Image  # noqa: E402
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
-from balance.stats import (FAILS, HOLDS, UNDECIDED, claim_band, count_text, effect_text, estimate_row, fact_text,  # noqa: E402
-                           is_share, quantity_estimate, quantity_unit, running_estimate)
+from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, claim_band, count_text, effect_text,  # noqa: E402
+                           estimate_row, fact_text, is_share, quantity_estimate, quantity_unit, running_estimate)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
@@ -131,7 +131,7 @@ class Study:
 
     def in_points(self, name: str) -> bool:
         """Its effects read in percentage points: a share or a difference of shares."""
-        return self.unit(name) in ("%", "points")
+        return self.unit(name) in IN_POINTS
 
     def title(self, quantity: str, by: str = "") -> str:
         """A quantity as a panel title says it: its meaning (the first clause of its doc) with its unit
@@ -329,7 +329,7 @@ def markdown_table(df: pd.DataFrame) -> str:
 # deciding interval, an adjusted p-value, an effect...) is shown as it comes, under its name.
 CLAIM_SHOWN = {"claim", "group", "compare", "target", "tolerance", "estimate", "low", "high", "decide_low",
                "decide_high", "p_holds_adjusted", "p_fails_adjusted", "verdict", "effect"}
-CLAIM_HIDDEN = {"text", "by", "n", "se", "deals", "proportion", "decide_level", "p_holds", "p_fails"}
+CLAIM_HIDDEN = {"text", "by", "n", "se", "deals", "unit", "decide_level", "p_holds", "p_fails"}
 
 
 def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
@@ -543,7 +543,6 @@ def finding_items(studies: list[Study]) -> list[dict]:
     groups: dict[str, list[tuple[Study, pd.DataFrame]]] = {}
     for s in studies:
         for claim_id, part in s.summary["claims"].groupby("claim", sort=False):
-            part = part.assign(proportion=s.in_points(s.claim(claim_id).quantity))
             groups.setdefault(claim_id, []).append((s, part))
     items = []
     for claim_id, measured in groups.items():
