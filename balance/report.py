@@ -39,7 +39,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup  # noqa: E402
 
 from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, claim_band, count_text, effect_text,  # noqa: E402
-                           estimate_row, fact_text, is_share, quantity_estimate, quantity_unit, running_estimate)
+                           estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
+                           quantity_unit, running_estimate)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
@@ -118,8 +119,7 @@ class Study:
 
     @property
     def game_word(self) -> str:
-        """What one simulated game is called ("game", or "match" when rows are rounds)."""
-        return self.view.match_word or "game"
+        return game_word(self.scenario.setup)
 
     def quantity_bounds(self, name: str) -> tuple[float, float]:
         q = self.game.quantity(name, name)
@@ -307,7 +307,7 @@ def _table_block(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tu
     for row in df.itertuples(index=False):
         cells = []
         for col, v in zip(df.columns, row):
-            worst = next((k for k in (FAILS, UNDECIDED, HOLDS) if k in str(v)), "") if col == verdict_col else ""
+            worst = _worst([v]) if col == verdict_col else ""
             worst = (news or {}).get(worst, worst)
             text = _fmt(v)
             lines = [[(part, part if part in (HOLDS, FAILS, UNDECIDED) and "\n" in text else "")
@@ -412,10 +412,6 @@ def table_unit(game, table: str) -> str:
     return f"seat-{game.unit}" if table == "seats" else table.replace("_", " ").removesuffix("s")
 
 
-def plural(word: str) -> str:
-    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
-
-
 def scenario_rows(scenario) -> list[tuple[str, str]]:
     """The first rows of every page's setup table: the game, the scenario, its mode, players and options."""
     d = scenario.describe()
@@ -424,16 +420,11 @@ def scenario_rows(scenario) -> list[tuple[str, str]]:
             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults")]
 
 
-def games_word(setup) -> str:
-    """What the setup's games are called: "games", or "matches" where a row is a round."""
-    return plural(setup.game.report_view(setup).match_word or "game")
-
-
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
     d = scenario.describe()
     game = scenario.setup.game
     view = game.report_view(scenario.setup)
-    played = f"{summary['games']:,} {games_word(scenario.setup)}"
+    played = f"{summary['games']:,} {plural(game_word(scenario.setup))}"
     if game.unit != "game":
         played += f" ({summary.get('rows', summary['games']):,} {plural(game.unit)})"
     rows = [*scenario_rows(scenario), ("policies by seat slot", ", ".join(d["policies"])),
@@ -531,8 +522,11 @@ def games_text(studies: list[Study]) -> str:
 
 
 def _worst(verdicts) -> str:
-    verdicts = [UNDECIDED if str(v).startswith(UNDECIDED) else str(v) for v in verdicts]
-    return next((v for v in VERDICT_ORDER if v in verdicts), "")
+    """The worst verdict that ``verdicts`` name (each a verdict, "undecided (too few deals)", a count
+    such as "2 holds, 1 fails", a reading such as "robust holds"): fails, then undecided, then
+    holds; "" where none is named."""
+    named = set(VERDICT_WORD.findall(" ".join(map(str, verdicts))))
+    return next((v for v in VERDICT_ORDER if v in named), "")
 
 
 def finding_items(studies: list[Study]) -> list[dict]:
@@ -1820,17 +1814,26 @@ def _readings_view(rob) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _robust_section(page: Page, rob, anchor: str) -> None:
-    sc = rob.scenario
+def _open_family_section(page: Page, study, anchor: str, members, word: str, members_heading: str,
+                         rows: list[tuple[str, str]]) -> None:
+    """The opening of a robustness or skill section (``study``: either): the scenario's title, its
+    setup (the games played under each of ``members``, ``word`` each: "member" or "rung"; the seed;
+    then ``rows``) and the members with their seats under ``members_heading``."""
+    sc = study.scenario
     page.open_section()
     page.heading(2, sc.title, anchor)
     setup = [*scenario_rows(sc),
-             ("played", f"{rob.games:,} {games_word(sc.setup)} under each of {len(rob.members)} members, "
-                        "the same deals"),
-             ("seed", str(sc.seed)), ("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")]
+             ("played", f"{study.games:,} {plural(game_word(sc.setup))} under each of {len(members)} "
+                        f"{plural(word)}, the same deals"),
+             ("seed", str(sc.seed)), *rows]
     page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
-    page.heading(3, "Members")
-    page.table(_family_table(rob.members, rob.setups, "member"), text_cols=("member", "seats"))
+    page.heading(3, members_heading)
+    page.table(_family_table(members, study.setups, word), text_cols=(word, "seats"))
+
+
+def _robust_section(page: Page, rob, anchor: str) -> None:
+    _open_family_section(page, rob, anchor, rob.members, "member", "Members",
+                         [("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")])
     page.heading(3, "Readings")
     page.table(_readings_view(rob), "reading", text_cols=("claim",))
     page.heading(3, "Claims x members: each member's verdict and estimate (the range over a claim's groups)")
@@ -1845,7 +1848,7 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
 def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
     """The policy-robustness report of one or more scenarios (``balance.studies.robust.Robustness``)."""
     items = [{"where": r["claim"], "anchor": "", "text": rob.scenario.claim(r["claim"]).text,
-              "verdict": r["reading"], "verdict_class": _worst([r["reading"].removeprefix("robust ")]) or "undecided",
+              "verdict": r["reading"], "verdict_class": _worst([r["reading"]]) or UNDECIDED,
               "detail": f"{rob.scenario.name}: estimates {_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])} over "
                         f"{len(rob.members)} members"}
              for rob in robs for r in rob.readings.to_dict("records")]
@@ -1899,17 +1902,10 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     from balance.studies.skill import difference_text, share_text
 
     sc = study.scenario
-    page.open_section()
-    page.heading(2, sc.title, anchor)
-    setup = [*scenario_rows(sc),
-             ("played", f"{study.games:,} {games_word(sc.setup)} under each of {len(study.rungs)} rungs, "
-                        "the same deals"),
-             ("seed", str(sc.seed)),
-             ("margin", f"{share_text(sc.skill.margin_share)} of each claim's tolerance"),
-             ("family", f"Holm over {len(study.comparisons)} comparisons; verdicts: Holm over {len(study.claims)} tests")]
-    page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
-    page.heading(3, "Rungs (weakest first)")
-    page.table(_family_table(study.rungs, study.setups, "rung"), text_cols=("rung", "seats"))
+    _open_family_section(page, study, anchor, study.rungs, "rung", "Rungs (weakest first)",
+                         [("margin", f"{share_text(sc.skill.margin_share)} of each claim's tolerance"),
+                          ("family", f"Holm over {len(study.comparisons)} comparisons; verdicts: Holm over "
+                                     f"{len(study.claims)} tests")])
     page.heading(3, "Readings")
     rows = []
     for r in study.readings.to_dict("records"):

@@ -892,6 +892,16 @@ class Units:
         return "+0" + text[2:] if text.startswith("-") and float(text) == 0 else text
 
 
+def game_word(setup) -> str:
+    """What one simulated game of the setup is called: "game", or "match" where a result row is a
+    round (the game's report view says)."""
+    return setup.game.report_view(setup).match_word or "game"
+
+
+def plural(word: str) -> str:
+    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
+
+
 def count_text(summary: dict) -> str:
     """The study's size in distinct games (matches and their rounds where a row is a round)."""
     if summary.get("unit") == "round":

@@ -29,11 +29,11 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import FamilyMember, Setup, SetupError
-from balance.engine.runner import Results, Tracker, play_range, round_to_deals
+from balance.engine.runner import Results, Tracker
 from balance.engine.scenario import Claim, Scenario
 from balance.stats import (ALPHA, FAILS, HOLDS, NO_SPREAD, TOO_FEW_DEALS, UNDECIDED, Units, claim_pvalues, decide,
                            evaluate_family, fact_text, paired_difference, quantity_unit, verdict_text)
-from balance.studies.robust import member_verdict, names_a_policy, worst_group
+from balance.studies.robust import member_verdict, names_a_policy, play_members, worst_group
 
 CONVERGED, MOVES = "converged", "moves with skill"
 READINGS = (CONVERGED, MOVES, UNDECIDED)
@@ -99,15 +99,9 @@ def margin_of(claim: Claim, share: float) -> float | None:
 
 # ---- the study ----------------------------------------------------------------------------
 def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None) -> SkillStudy:
-    """Play ``games`` games (default: the scenario's; whole deals) under every rung, on the same
-    deals, and read every claim against skill."""
-    tracker = tracker or Tracker()
+    """Play every rung on the same deals (robust.play_members) and read every claim against skill."""
     pairs = rung_setups(scenario)
-    count = scenario.games if games is None else games
-    sizes = [round_to_deals(count, setup.rotations) for _, setup in pairs]
-    tracker.begin(sum(sizes), 0)
-    results = {m.name: Results(setup, scenario.seed, play_range(setup, scenario.seed, 0, n, tracker))
-               for (m, setup), n in zip(pairs, sizes)}
+    results = play_members(scenario, pairs, games, tracker)
     names = [m.name for m, _ in pairs]
     skipped = [(c, "it names a policy; every seat of a rung plays the same one") for c in scenario.claims
                if names_a_policy(c)]
