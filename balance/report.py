@@ -1945,15 +1945,35 @@ def ratings_figure(ladder) -> bytes:
         return _png(fig)
 
 
+def _ladder_finding(lad) -> dict:
+    """A mode's finding: whether its ladder meets the search goal (``Ladder.goal``: its top search rung
+    against the best hand-written rung, and its budgets), else how much skill matters."""
+    from balance.studies.ladder import skill_text
+
+    item = {"where": f"{lad.mode}, {lad.players} players", "anchor": f"mode-{lad.mode}-{lad.players}"}
+    goal = lad.goal()
+    if goal is None:
+        return {**item, "text": skill_text(lad.skill()), "verdict": "", "verdict_class": "", "detail": ""}
+    why = f"{goal.shortfall}; " if goal.shortfall else ""
+    ratings = ", ".join(f"{rung} {lad.rating_text(rung)}" for rung in (goal.top.rung, goal.top.other))
+    return {**item, "text": goal.text(), "verdict": goal.verdict, "verdict_class": HOLDS if goal.met else FAILS,
+            "detail": f"{why}Elo above {lad.rungs[0]}: {ratings}; {lad.games:,} {plural(lad.game_word)} a cell"}
+
+
 def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
-    """The skill ladder of one game in one or more modes (``balance.studies.ladder.Ladder``): per mode the
-    win-rate heatmap, the ratings and how much skill matters."""
+    """The skill ladder of one game in one or more modes (``balance.studies.ladder.Ladder``): its Findings
+    first (per mode, whether the search goal is met: _ladder_finding), then per mode the win-rate
+    heatmap, the ratings and how much skill matters."""
     from balance.studies.ladder import BOOTSTRAP_REPLICATES, average_seat_note, skill_text
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     game = ladders[0].game
     page = open_page(output, f"balance: {game.title} skill ladder", f"{game.title}: skill ladder")
+    items = [_ladder_finding(lad) for lad in ladders]
+    page.finding = ". ".join(f"{i['where']}: {i['text']}" + (f" {i['verdict']}" if i["verdict"] else "")
+                             for i in items) + "."
+    page.findings(items)
     page.text(f"Each rung (a policy, weakest first: {', '.join(ladders[0].rungs)}) plays in one seat against "
               f"another rung in every other seat, every deal replayed under every seat rotation, the same deals in "
               f"every cell. The ratings are a Bradley-Terry fit (maximum likelihood, scipy.optimize) on the pairwise "
@@ -1962,28 +1982,21 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
               f"({BOOTSTRAP_REPLICATES} replicates, the same deals resampled in every cell). A rung against itself "
               f"is not played.", css="note")
     skills = pd.DataFrame([lad.skill() for lad in ladders])
-    items = [{"where": f"{lad.mode}, {lad.players} players", "anchor": f"mode-{lad.mode}-{lad.players}",
-              "text": skill_text(lad.skill()), "verdict": "", "verdict_class": "", "detail": ""} for lad in ladders]
-    page.finding = "; ".join(f"{i['where']}: {i['text']}" for i in items)
-    page.findings(items)
     page.heading(2, "How much skill matters")
     page.table(pd.DataFrame({"mode": skills["mode"], "players": skills["players"], "best rung": skills["best"],
                              "against": skills["against"], "win rate": skills.get("win_rate", np.nan),
                              "95% interval": [fmt_interval(r.get("low", np.nan), r.get("high", np.nan), (0.0, 1.0))
                                               for r in skills.to_dict("records")],
                              "average seat": skills["average_seat"]}))
-    unit_word = "round" if game.unit == "round" else "game"
     for lad in ladders:
-        word = plural(lad.game_word)
-        facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in lad.facts.items())
-        page.heading(2, f"Mode {lad.mode}, {lad.players} players{facts}", f"mode-{lad.mode}-{lad.players}")
+        page.heading(2, lad.setup_text[0].upper() + lad.setup_text[1:], f"mode-{lad.mode}-{lad.players}")
         skill = skill_text(lad.skill())
-        page.text(f"{lad.games:,} {word} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill[0].upper()}{skill[1:]}.")
+        page.text(f"{lad.games:,} {plural(lad.game_word)} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill[0].upper()}{skill[1:]}.")
         page.image(f"{lad.mode}_{lad.players}_matrix.png", matrix_heatmap(lad.matrix, lad.game_word, lad.average),
                    f"{game.title}, {lad.mode}: win-rate matrix",
                    f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "
                    f"column rung in every other seat, with its 95% interval; white: the average seat's win rate "
-                   f"({lad.average:.3g}: {average_seat_note(lad.average, lad.players, unit_word)}).")
+                   f"({lad.average:.3g}: {average_seat_note(lad.average, lad.players, game.unit)}).")
         page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
         table = lad.ratings.sort_values("rating", ascending=False)
         page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": [round(r) for r in table["rating"]],
