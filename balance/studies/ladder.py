@@ -14,6 +14,10 @@ players it is the plain Bradley-Terry model. The log-strengths are fitted by max
 ratio). A game's comparisons share its outcome and a deal's rotations share its cards, so the
 intervals come from a bootstrap over deals (matches), resampling the same deals in every cell
 (they are common to all cells): 95% percentile intervals of the refitted ratings.
+
+``Ladder.goal`` reads the goal the searches are held to (issue 28): the top search rung at least
+GOAL_ELO above the best hand-written rung with the intervals apart, each larger tree-search budget
+rated at least as high as the one before.
 """
 
 from __future__ import annotations
@@ -400,8 +404,9 @@ def skill_text(skill: dict) -> str:
 
 
 def ladder_json(ladder: Ladder) -> dict:
+    goal = ladder.goal()
     return {"game": ladder.game.name, "mode": ladder.mode, "players": ladder.players, "rungs": ladder.rungs,
             "games": ladder.games, "deals": ladder.deals, "seed": ladder.seed, "setup": ladder.facts,
             "rating_interval": f"95% percentile, bootstrap over deals, {BOOTSTRAP_REPLICATES} replicates",
             "matrix": ladder.matrix, "ratings": ladder.ratings, "skill": ladder.skill(),
-            "goal": None if ladder.goal() is None else ladder.goal().json()}
+            "goal": None if goal is None else goal.json()}
