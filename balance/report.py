@@ -1789,27 +1789,27 @@ def _facts_and_strips(page: Page, study, anchor: str, facts_are: str, members_ar
 def _members_view(members, claims: pd.DataFrame, word: str = "member") -> pd.DataFrame:
     """The claims x members table, a row per member (the page's width holds a few claims, not
     eight member names): each member's verdict on the claim and its estimate (or their range over
-    the claim's groups)."""
-    from balance.studies.robust import member_verdict
+    the claim's groups), in the claim's units."""
+    from balance.studies.robust import estimates_text, member_verdict
 
     rows = {m.name: {"#": i + 1, word: m.name} for i, m in enumerate(members)}
     for claim, part in claims.groupby("claim", sort=False):
         for member, cells in part.groupby("member", sort=False):
-            lo, hi = cells["estimate"].min(), cells["estimate"].max()
-            value = _fmt(lo) if len(cells) == 1 else f"{_fmt(lo)} to {_fmt(hi)}"
-            rows[member][claim] = f"{member_verdict(cells['verdict'])} {value}"
+            rows[member][claim] = f"{member_verdict(cells['verdict'])} {estimates_text(cells)}"
     return pd.DataFrame(list(rows.values()))
 
 
 def _readings_view(rob) -> pd.DataFrame:
-    """A row per claim: its reading, the range of estimates, the members (by number) under which
-    it holds, fails or stays undecided."""
+    """A row per claim: its reading, the range of estimates (in the claim's units), the members (by
+    number) under which it holds, fails or stays undecided."""
+    from balance.studies.robust import estimates_text
+
     number = {m.name: str(i + 1) for i, m in enumerate(rob.members)}
     rows = []
     for r in rob.readings.to_dict("records"):
         claim = rob.scenario.claim(r["claim"])
         rows.append({"claim": r["claim"], "says": claim_words(claim.compare, claim.target, claim.tolerance),
-                     "reading": r["reading"], "estimates": f"{_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])}",
+                     "reading": r["reading"], "estimates": estimates_text(rob.claim_rows(r["claim"])),
                      **{f"{v} under #": ", ".join(number[m] for m in r[v]) or "—" for v in (HOLDS, FAILS, UNDECIDED)}})
     return pd.DataFrame(rows)
 
@@ -1847,9 +1847,11 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
 
 def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
     """The policy-robustness report of one or more scenarios (``balance.studies.robust.Robustness``)."""
+    from balance.studies.robust import estimates_text
+
     items = [{"where": r["claim"], "anchor": "", "text": rob.scenario.claim(r["claim"]).text,
               "verdict": r["reading"], "verdict_class": _worst([r["reading"]]) or UNDECIDED,
-              "detail": f"{rob.scenario.name}: estimates {_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])} over "
+              "detail": f"{rob.scenario.name}: estimates {estimates_text(rob.claim_rows(r['claim']))} over "
                         f"{len(rob.members)} members"}
              for rob in robs for r in rob.readings.to_dict("records")]
     return _scenario_sections_page(robs, output, "policy robustness", items,
@@ -1991,7 +1993,8 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     for lad in ladders:
         page.heading(2, lad.setup_text[0].upper() + lad.setup_text[1:], f"mode-{lad.mode}-{lad.players}")
         skill = skill_text(lad.skill())
-        page.text(f"{lad.games:,} {plural(lad.game_word)} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill[0].upper()}{skill[1:]}.")
+        page.text(f"{lad.games:,} {plural(lad.game_word)} a cell ({lad.deals:,} deals), seed {lad.seed}. "
+                  f"{skill[0].upper()}{skill[1:]}.")
         page.image(f"{lad.mode}_{lad.players}_matrix.png", matrix_heatmap(lad.matrix, lad.game_word, lad.average),
                    f"{game.title}, {lad.mode}: win-rate matrix",
                    f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "

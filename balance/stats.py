@@ -857,7 +857,7 @@ def _band_text(compare: str, target: float, tolerance: float, units: Units) -> s
     if compare == "about":
         return f"band +/- {units.number(tolerance * units.scale)}"
     bound = target + tolerance if compare == "at_most" else target - tolerance
-    return f"{compare.replace('_', ' ')} {units.number(bound * units.scale)}{units.value_unit}"
+    return f"{compare.replace('_', ' ')} {units.value(bound)}"
 
 
 IN_POINTS = ("%", "points")  # the units (quantity_unit) whose numbers print in percentage points
@@ -886,6 +886,10 @@ class Units:
 
     def number(self, value: float) -> str:
         return f"{value:.{self.decimals}f}".rstrip("0").rstrip(".") if np.isfinite(value) else "—"
+
+    def value(self, value: float) -> str:
+        """A value of the claim's quantity (not a difference): "25%", "3 points", "8.5"."""
+        return f"{self.number(value * self.scale)}{self.value_unit}"
 
     def signed(self, value: float) -> str:
         text = f"{value + 0.0:+.{self.decimals}f}"  # + 0.0: no "-0.0"
@@ -936,8 +940,7 @@ def effect_text(row) -> str:
     interval = f"[{units.signed(low)}, {units.signed(high)}]" if np.isfinite(low) and np.isfinite(high) \
         else "[no interval]"
     band = _band_text(row["compare"], target, row["tolerance"], units)
-    return (f"{units.signed(effect)}{units.effect_unit} {interval} from {units.number(target * units.scale)}"
-            f"{units.value_unit} ({band})")
+    return f"{units.signed(effect)}{units.effect_unit} {interval} from {units.value(target)} ({band})"
 
 
 MORE_GAMES_LIMIT = 100  # beyond this many times the games, the advice is that no practical count decides
@@ -978,12 +981,13 @@ def _colored(verdict: str) -> str:
 def fact_text(row, color: bool = False) -> str:
     """A fact row (a mapping) as one line: its value, the band, inside or outside (shares in %)."""
     units = Units.of(row)
-    value = lambda v: f"{units.number(v * units.scale)}{units.value_unit}"  # noqa: E731
-    band = {"about": f"{value(row['target'])} +/- {units.number(row['tolerance'] * units.scale)}{units.effect_unit}",
-            "at_most": f"at most {value(row['band_high'])}", "at_least": f"at least {value(row['band_low'])}"}
+    band = {"about": f"{units.value(row['target'])} +/- {units.number(row['tolerance'] * units.scale)}"
+                     f"{units.effect_unit}",
+            "at_most": f"at most {units.value(row['band_high'])}",
+            "at_least": f"at least {units.value(row['band_low'])}"}[row["compare"]]
     where = "inside" if row["inside"] else "outside"
     verdict = _colored(row["verdict"]) if color else row["verdict"]
-    return f"{_label(row)}: {value(row['value'])}, a fixed fact of the setup, {where} {band[row['compare']]}: {verdict}"
+    return f"{_label(row)}: {units.value(row['value'])}, a fixed fact of the setup, {where} {band}: {verdict}"
 
 
 # ---- seat uniformity ----------------------------------------------------------------------

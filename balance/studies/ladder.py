@@ -365,7 +365,8 @@ def play_ladder(cells: dict[tuple[str, str], Setup], rungs: list[str], games: in
 def ladder_text(ladder: Ladder) -> str:
     g = ladder.game
     lines = [f"{g.title}, {ladder.setup_text}: ladder {' < '.join(ladder.rungs)}, "
-             f"{ladder.games:,} {plural(ladder.game_word)} a cell ({ladder.deals:,} deals, rotated seats), seed {ladder.seed}",
+             f"{ladder.games:,} {plural(ladder.game_word)} a cell ({ladder.deals:,} deals, rotated seats), "
+             f"seed {ladder.seed}",
              f"win rate{' per round' if g.unit == 'round' else ''} of the row rung (one seat) against the column "
              f"rung (every other seat), 95% interval; the average seat wins {ladder.average:.3g}"]
     width = max(12, *(len(r) for r in ladder.rungs))

@@ -27,7 +27,7 @@ import pandas as pd
 from balance.engine.game import FamilyMember, Setup
 from balance.engine.runner import Results, Tracker, play_range, round_to_deals
 from balance.engine.scenario import Claim, Scenario
-from balance.stats import FAILS, HOLDS, UNDECIDED, evaluate_family, fact_text, game_word, plural, verdict_text
+from balance.stats import FAILS, HOLDS, UNDECIDED, Units, evaluate_family, fact_text, game_word, plural, verdict_text
 
 ROBUST_HOLDS, ROBUST_FAILS, SENSITIVE = "robust holds", "robust fails", "policy-sensitive"
 READINGS = (ROBUST_HOLDS, ROBUST_FAILS, SENSITIVE, UNDECIDED)
@@ -50,6 +50,10 @@ class Robustness:
     @property
     def games(self) -> int:
         return max(r.n_games for r in self.results.values())
+
+    def claim_rows(self, claim_id: str) -> pd.DataFrame:
+        """One claim's rows of the claims table (every member and group)."""
+        return self.claims[self.claims["claim"] == claim_id]
 
 
 def names_a_policy(claim: Claim) -> bool:
@@ -132,6 +136,14 @@ def classify(table: pd.DataFrame, members: list[str] | None = None) -> pd.DataFr
 
 
 # ---- output -------------------------------------------------------------------------------
+def estimates_text(rows: pd.DataFrame) -> str:
+    """The estimates of one claim's rows (over members and groups) in the claim's units (stats.Units,
+    as its strips read them): "25.3%", or their range "24.8% to 26.1%"."""
+    units = Units.of(rows.iloc[0])
+    low, high = rows["estimate"].min(), rows["estimate"].max()
+    return units.value(low) if len(rows) == 1 else f"{units.value(low)} to {units.value(high)}"
+
+
 def worst_group(rows: pd.DataFrame) -> dict:
     """The group farthest from its target (the one a designer looks at first)."""
     effect = (rows["estimate"] - rows["target"]).abs()
@@ -147,10 +159,10 @@ def robust_text(rob: Robustness) -> str:
               for i, (m, s) in enumerate(zip(rob.members, rob.setups))]
     for r in rob.readings.to_dict("records"):
         lines.append(f"  {r['claim']}: {r['text']}")
-        lines.append(f"    {r['reading'].upper()}: estimates {r['estimate_min']:.4g} to {r['estimate_max']:.4g}"
+        part = rob.claim_rows(r["claim"])
+        lines.append(f"    {r['reading'].upper()}: estimates {estimates_text(part)}"
                      + "".join(f"; {v} under {', '.join(r[v])}" for v in (HOLDS, FAILS)
                                if r[v] and r["reading"] in (SENSITIVE, UNDECIDED)))
-        part = rob.claims[rob.claims["claim"] == r["claim"]]
         for member, rows in part.groupby("member", sort=False):
             worst = worst_group(rows)
             label = " -" if len(rows) == 1 else f" ({len(rows)} groups), farthest from the target:"
