@@ -1226,29 +1226,51 @@ def count_label(v: float) -> str:
 def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | None = None) -> bytes:
     """The policy ladder: the row policy's win rate (one seat) against the column policy; white at
     ``fair`` (default: the mean of the diagonal, where one policy sits in every seat: the average
-    seat's rate, 1 / players with one winner a game, 3/4 when a cell counts not losing of four)."""
+    seat's rate, 1 / players with one winner a game, 3/4 when a cell counts not losing of four).
+    Its square cells are at least as wide as their texts (an interval, a column's name) with a blank
+    between neighbours: a figure whose texts overflow is drawn again that much taller (with seven
+    rungs the intervals and names of neighbouring columns ran into each other). The figure saved is
+    always one drawn afresh, never one laid out to be measured, so that its bytes stay reproducible."""
+    size = (min(PAGE_INCHES, 2.2 + 1.3 * matrix["row"].nunique()), 1.2 + 0.7 * matrix["row"].nunique())
+    with plt.rc_context(STYLE):
+        fig, ax, texts = _matrix_figure(matrix, game_word, fair, size)
+        overflow = _cell_overflow(fig, ax, texts, matrix["row"].nunique())
+        plt.close(fig)
+        fig, _, _ = _matrix_figure(matrix, game_word, fair, (size[0], size[1] * max(1.0, overflow)))
+        return _png(fig)
+
+
+def _matrix_figure(matrix: pd.DataFrame, game_word: str, fair: float | None, size: tuple[float, float]):
+    """The heatmap of matrix_heatmap at ``size`` (inches): the figure, its axes and the texts that must
+    fit their cells (each cell's rate and interval, each column's name)."""
     names = list(dict.fromkeys(matrix["row"]))
     grid = matrix.pivot(index="row", columns="column", values="win_rate").reindex(index=names, columns=names)
-    with plt.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(min(PAGE_INCHES, 2.2 + 1.3 * len(names)), 1.2 + 0.7 * len(names)),
-                               layout="constrained")
-        if fair is None:
-            fair = float(np.nanmean(np.diag(grid.to_numpy(float))))
-        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
-        for r in matrix.itertuples():
-            ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
-                    ha="center", va="center", fontsize=FONT_POINTS - 1)
-        category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
-        ax.set_yticks(range(len(names)), names)
-        ax.set_xlabel("policy in the other seats")
-        ax.set_ylabel("policy in one seat")
-        ax.grid(False)
-        fig.colorbar(image, ax=ax, shrink=0.8, label="rate of the row policy")
-        games = int(matrix["games"].max())
-        players = f", {matrix['players'].iloc[0]} players" if "players" in matrix else ""
-        ax.set_title(f"mode {matrix['mode'].iloc[0]}{players}: policy matrix, {games:,} {plural(game_word)} a "
-                     f"cell; white: {fair:.3g}", loc="left")
-        return _png(fig)
+    fig, ax = plt.subplots(figsize=size, layout="constrained")
+    if fair is None:
+        fair = float(np.nanmean(np.diag(grid.to_numpy(float))))
+    image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
+    cells = [ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
+                     ha="center", va="center", fontsize=FONT_POINTS - 1) for r in matrix.itertuples()]
+    category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("policy in the other seats")
+    ax.set_ylabel("policy in one seat")
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, shrink=0.8, label="rate of the row policy")
+    games = int(matrix["games"].max())
+    players = f", {matrix['players'].iloc[0]} players" if "players" in matrix else ""
+    ax.set_title(f"mode {matrix['mode'].iloc[0]}{players}: policy matrix, {games:,} {plural(game_word)} a "
+                 f"cell; white: {fair:.3g}", loc="left")
+    return fig, ax, [*cells, *ax.get_xticklabels()]
+
+
+def _cell_overflow(fig, ax, texts, columns: int) -> float:
+    """How many times wider than its cell the widest of ``texts`` is, a blank of half an em beside it
+    (at most 1: every text fits). It lays the figure out to measure it."""
+    renderer = fig.canvas.get_renderer()
+    fig.canvas.draw()
+    needed = max(t.get_window_extent(renderer).width for t in texts) + FONT_POINTS * renderer.points_to_pixels(0.5)
+    return needed / (ax.get_window_extent(renderer).width / columns)
 
 
 # ---- sweeps (balance.studies.sweep) --------------------------------------------------------
