@@ -38,8 +38,9 @@ from PIL import Image  # noqa: E402
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
-from balance.stats import (FAILS, HOLDS, UNDECIDED, claim_band, count_text, effect_text, estimate_row, fact_text,  # noqa: E402
-                           is_share, quantity_estimate, quantity_unit, running_estimate)
+from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, claim_band, count_text, effect_text,  # noqa: E402
+                           estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
+                           quantity_unit, running_estimate)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
@@ -118,8 +119,7 @@ class Study:
 
     @property
     def game_word(self) -> str:
-        """What one simulated game is called ("game", or "match" when rows are rounds)."""
-        return self.view.match_word or "game"
+        return game_word(self.scenario.setup)
 
     def quantity_bounds(self, name: str) -> tuple[float, float]:
         q = self.game.quantity(name, name)
@@ -131,7 +131,7 @@ class Study:
 
     def in_points(self, name: str) -> bool:
         """Its effects read in percentage points: a share or a difference of shares."""
-        return self.unit(name) in ("%", "points")
+        return self.unit(name) in IN_POINTS
 
     def title(self, quantity: str, by: str = "") -> str:
         """A quantity as a panel title says it: its meaning (the first clause of its doc) with its unit
@@ -151,7 +151,7 @@ class Study:
         return pd.DataFrame([{"quantity": quantity, "by": "", "group": "", **estimate_row(est)}])
 
     def claim(self, claim_id: str):
-        return next(c for c in self.scenario.claims if c.id == claim_id)
+        return self.scenario.claim(claim_id)
 
     def claims_on(self, quantity: str, by: str) -> pd.DataFrame:
         """Claim rows (with verdicts) about ``quantity`` grouped by ``by`` ("" for ungrouped)."""
@@ -307,7 +307,7 @@ def _table_block(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tu
     for row in df.itertuples(index=False):
         cells = []
         for col, v in zip(df.columns, row):
-            worst = next((k for k in (FAILS, UNDECIDED, HOLDS) if k in str(v)), "") if col == verdict_col else ""
+            worst = _worst([v]) if col == verdict_col else ""
             worst = (news or {}).get(worst, worst)
             text = _fmt(v)
             lines = [[(part, part if part in (HOLDS, FAILS, UNDECIDED) and "\n" in text else "")
@@ -329,7 +329,7 @@ def markdown_table(df: pd.DataFrame) -> str:
 # deciding interval, an adjusted p-value, an effect...) is shown as it comes, under its name.
 CLAIM_SHOWN = {"claim", "group", "compare", "target", "tolerance", "estimate", "low", "high", "decide_low",
                "decide_high", "p_holds_adjusted", "p_fails_adjusted", "verdict", "effect"}
-CLAIM_HIDDEN = {"text", "by", "n", "se", "deals", "proportion", "decide_level", "p_holds", "p_fails"}
+CLAIM_HIDDEN = {"text", "by", "n", "se", "deals", "unit", "decide_level", "p_holds", "p_fails"}
 
 
 def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
@@ -412,10 +412,6 @@ def table_unit(game, table: str) -> str:
     return f"seat-{game.unit}" if table == "seats" else table.replace("_", " ").removesuffix("s")
 
 
-def plural(word: str) -> str:
-    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
-
-
 def scenario_rows(scenario) -> list[tuple[str, str]]:
     """The first rows of every page's setup table: the game, the scenario, its mode, players and options."""
     d = scenario.describe()
@@ -424,16 +420,11 @@ def scenario_rows(scenario) -> list[tuple[str, str]]:
             ("options", ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults")]
 
 
-def games_word(setup) -> str:
-    """What the setup's games are called: "games", or "matches" where a row is a round."""
-    return plural(setup.game.report_view(setup).match_word or "game")
-
-
 def header_rows(scenario, summary) -> list[tuple[str, str]]:
     d = scenario.describe()
     game = scenario.setup.game
     view = game.report_view(scenario.setup)
-    played = f"{summary['games']:,} {games_word(scenario.setup)}"
+    played = f"{summary['games']:,} {plural(game_word(scenario.setup))}"
     if game.unit != "game":
         played += f" ({summary.get('rows', summary['games']):,} {plural(game.unit)})"
     rows = [*scenario_rows(scenario), ("policies by seat slot", ", ".join(d["policies"])),
@@ -531,8 +522,11 @@ def games_text(studies: list[Study]) -> str:
 
 
 def _worst(verdicts) -> str:
-    verdicts = [UNDECIDED if str(v).startswith(UNDECIDED) else str(v) for v in verdicts]
-    return next((v for v in VERDICT_ORDER if v in verdicts), "")
+    """The worst verdict that ``verdicts`` name (each a verdict, "undecided (too few deals)", a count
+    such as "2 holds, 1 fails", a reading such as "robust holds"): fails, then undecided, then
+    holds; "" where none is named."""
+    named = set(VERDICT_WORD.findall(" ".join(map(str, verdicts))))
+    return next((v for v in VERDICT_ORDER if v in named), "")
 
 
 def finding_items(studies: list[Study]) -> list[dict]:
@@ -543,7 +537,6 @@ def finding_items(studies: list[Study]) -> list[dict]:
     groups: dict[str, list[tuple[Study, pd.DataFrame]]] = {}
     for s in studies:
         for claim_id, part in s.summary["claims"].groupby("claim", sort=False):
-            part = part.assign(proportion=s.in_points(s.claim(claim_id).quantity))
             groups.setdefault(claim_id, []).append((s, part))
     items = []
     for claim_id, measured in groups.items():
@@ -1233,29 +1226,51 @@ def count_label(v: float) -> str:
 def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | None = None) -> bytes:
     """The policy ladder: the row policy's win rate (one seat) against the column policy; white at
     ``fair`` (default: the mean of the diagonal, where one policy sits in every seat: the average
-    seat's rate, 1 / players with one winner a game, 3/4 when a cell counts not losing of four)."""
+    seat's rate, 1 / players with one winner a game, 3/4 when a cell counts not losing of four).
+    Its square cells are at least as wide as their texts (an interval, a column's name) with a blank
+    between neighbours: a figure whose texts overflow is drawn again that much taller (with seven
+    rungs the intervals and names of neighbouring columns ran into each other). The figure saved is
+    always one drawn afresh, never one laid out to be measured, so that its bytes stay reproducible."""
+    size = (min(PAGE_INCHES, 2.2 + 1.3 * matrix["row"].nunique()), 1.2 + 0.7 * matrix["row"].nunique())
+    with plt.rc_context(STYLE):
+        fig, ax, texts = _matrix_figure(matrix, game_word, fair, size)
+        overflow = _cell_overflow(fig, ax, texts, matrix["row"].nunique())
+        plt.close(fig)
+        fig, _, _ = _matrix_figure(matrix, game_word, fair, (size[0], size[1] * max(1.0, overflow)))
+        return _png(fig)
+
+
+def _matrix_figure(matrix: pd.DataFrame, game_word: str, fair: float | None, size: tuple[float, float]):
+    """The heatmap of matrix_heatmap at ``size`` (inches): the figure, its axes and the texts that must
+    fit their cells (each cell's rate and interval, each column's name)."""
     names = list(dict.fromkeys(matrix["row"]))
     grid = matrix.pivot(index="row", columns="column", values="win_rate").reindex(index=names, columns=names)
-    with plt.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(min(PAGE_INCHES, 2.2 + 1.3 * len(names)), 1.2 + 0.7 * len(names)),
-                               layout="constrained")
-        if fair is None:
-            fair = float(np.nanmean(np.diag(grid.to_numpy(float))))
-        image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
-        for r in matrix.itertuples():
-            ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
-                    ha="center", va="center", fontsize=FONT_POINTS - 1)
-        category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
-        ax.set_yticks(range(len(names)), names)
-        ax.set_xlabel("policy in the other seats")
-        ax.set_ylabel("policy in one seat")
-        ax.grid(False)
-        fig.colorbar(image, ax=ax, shrink=0.8, label="rate of the row policy")
-        games = int(matrix["games"].max())
-        players = f", {matrix['players'].iloc[0]} players" if "players" in matrix else ""
-        ax.set_title(f"mode {matrix['mode'].iloc[0]}{players}: policy matrix, {games:,} {plural(game_word)} a "
-                     f"cell; white: {fair:.3g}", loc="left")
-        return _png(fig)
+    fig, ax = plt.subplots(figsize=size, layout="constrained")
+    if fair is None:
+        fair = float(np.nanmean(np.diag(grid.to_numpy(float))))
+    image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
+    cells = [ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
+                     ha="center", va="center", fontsize=FONT_POINTS - 1) for r in matrix.itertuples()]
+    category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("policy in the other seats")
+    ax.set_ylabel("policy in one seat")
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, shrink=0.8, label="rate of the row policy")
+    games = int(matrix["games"].max())
+    players = f", {matrix['players'].iloc[0]} players" if "players" in matrix else ""
+    ax.set_title(f"mode {matrix['mode'].iloc[0]}{players}: policy matrix, {games:,} {plural(game_word)} a "
+                 f"cell; white: {fair:.3g}", loc="left")
+    return fig, ax, [*cells, *ax.get_xticklabels()]
+
+
+def _cell_overflow(fig, ax, texts, columns: int) -> float:
+    """How many times wider than its cell the widest of ``texts`` is, a blank of half an em beside it
+    (at most 1: every text fits). It lays the figure out to measure it."""
+    renderer = fig.canvas.get_renderer()
+    fig.canvas.draw()
+    needed = max(t.get_window_extent(renderer).width for t in texts) + FONT_POINTS * renderer.points_to_pixels(0.5)
+    return needed / (ax.get_window_extent(renderer).width / columns)
 
 
 # ---- sweeps (balance.studies.sweep) --------------------------------------------------------
@@ -1756,7 +1771,7 @@ def members_strip(rob, claim_id: str) -> bytes | None:
     if part.empty:
         return None
     setup = rob.scenario.setup
-    claim = next(c for c in rob.scenario.claims if c.id == claim_id)
+    claim = rob.scenario.claim(claim_id)
     quantity = setup.game.quantity(claim.quantity, claim.id)
     columns = [c for c in (quantity.column, quantity.denominator) if c]
     played = pd.concat([r.table(quantity.table)[columns] for r in rob.results.values()], ignore_index=True)
@@ -1796,42 +1811,51 @@ def _facts_and_strips(page: Page, study, anchor: str, facts_are: str, members_ar
 def _members_view(members, claims: pd.DataFrame, word: str = "member") -> pd.DataFrame:
     """The claims x members table, a row per member (the page's width holds a few claims, not
     eight member names): each member's verdict on the claim and its estimate (or their range over
-    the claim's groups)."""
-    from balance.studies.robust import member_verdict
+    the claim's groups), in the claim's units."""
+    from balance.studies.robust import estimates_text, member_verdict
 
     rows = {m.name: {"#": i + 1, word: m.name} for i, m in enumerate(members)}
     for claim, part in claims.groupby("claim", sort=False):
         for member, cells in part.groupby("member", sort=False):
-            lo, hi = cells["estimate"].min(), cells["estimate"].max()
-            value = _fmt(lo) if len(cells) == 1 else f"{_fmt(lo)} to {_fmt(hi)}"
-            rows[member][claim] = f"{member_verdict(cells['verdict'])} {value}"
+            rows[member][claim] = f"{member_verdict(cells['verdict'])} {estimates_text(cells)}"
     return pd.DataFrame(list(rows.values()))
 
 
 def _readings_view(rob) -> pd.DataFrame:
-    """A row per claim: its reading, the range of estimates, the members (by number) under which
-    it holds, fails or stays undecided."""
+    """A row per claim: its reading, the range of estimates (in the claim's units), the members (by
+    number) under which it holds, fails or stays undecided."""
+    from balance.studies.robust import estimates_text
+
     number = {m.name: str(i + 1) for i, m in enumerate(rob.members)}
     rows = []
     for r in rob.readings.to_dict("records"):
-        claim = next(c for c in rob.scenario.claims if c.id == r["claim"])
+        claim = rob.scenario.claim(r["claim"])
         rows.append({"claim": r["claim"], "says": claim_words(claim.compare, claim.target, claim.tolerance),
-                     "reading": r["reading"], "estimates": f"{_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])}",
+                     "reading": r["reading"], "estimates": estimates_text(rob.claim_rows(r["claim"])),
                      **{f"{v} under #": ", ".join(number[m] for m in r[v]) or "—" for v in (HOLDS, FAILS, UNDECIDED)}})
     return pd.DataFrame(rows)
 
 
-def _robust_section(page: Page, rob, anchor: str) -> None:
-    sc = rob.scenario
+def _open_family_section(page: Page, study, anchor: str, members, word: str, members_heading: str,
+                         rows: list[tuple[str, str]]) -> None:
+    """The opening of a robustness or skill section (``study``: either): the scenario's title, its
+    setup (the games played under each of ``members``, ``word`` each: "member" or "rung"; the seed;
+    then ``rows``) and the members with their seats under ``members_heading``."""
+    sc = study.scenario
     page.open_section()
     page.heading(2, sc.title, anchor)
     setup = [*scenario_rows(sc),
-             ("played", f"{rob.games:,} {games_word(sc.setup)} under each of {len(rob.members)} members, "
-                        "the same deals"),
-             ("seed", str(sc.seed)), ("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")]
+             ("played", f"{study.games:,} {plural(game_word(sc.setup))} under each of {len(members)} "
+                        f"{plural(word)}, the same deals"),
+             ("seed", str(sc.seed)), *rows]
     page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
-    page.heading(3, "Members")
-    page.table(_family_table(rob.members, rob.setups, "member"), text_cols=("member", "seats"))
+    page.heading(3, members_heading)
+    page.table(_family_table(members, study.setups, word), text_cols=(word, "seats"))
+
+
+def _robust_section(page: Page, rob, anchor: str) -> None:
+    _open_family_section(page, rob, anchor, rob.members, "member", "Members",
+                         [("family", f"Holm over {len(rob.claims)} tests (claims x groups x members)")])
     page.heading(3, "Readings")
     page.table(_readings_view(rob), "reading", text_cols=("claim",))
     page.heading(3, "Claims x members: each member's verdict and estimate (the range over a claim's groups)")
@@ -1845,9 +1869,11 @@ def _robust_section(page: Page, rob, anchor: str) -> None:
 
 def write_robust_report(robs, output: Path) -> tuple[Path, Path]:
     """The policy-robustness report of one or more scenarios (``balance.studies.robust.Robustness``)."""
-    items = [{"where": r["claim"], "anchor": "", "text": next(c.text for c in rob.scenario.claims if c.id == r["claim"]),
-              "verdict": r["reading"], "verdict_class": _worst([r["reading"].removeprefix("robust ")]) or "undecided",
-              "detail": f"{rob.scenario.name}: estimates {_fmt(r['estimate_min'])} to {_fmt(r['estimate_max'])} over "
+    from balance.studies.robust import estimates_text
+
+    items = [{"where": r["claim"], "anchor": "", "text": rob.scenario.claim(r["claim"]).text,
+              "verdict": r["reading"], "verdict_class": _worst([r["reading"]]) or UNDECIDED,
+              "detail": f"{rob.scenario.name}: estimates {estimates_text(rob.claim_rows(r['claim']))} over "
                         f"{len(rob.members)} members"}
              for rob in robs for r in rob.readings.to_dict("records")]
     return _scenario_sections_page(robs, output, "policy robustness", items,
@@ -1900,21 +1926,14 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     from balance.studies.skill import difference_text, share_text
 
     sc = study.scenario
-    page.open_section()
-    page.heading(2, sc.title, anchor)
-    setup = [*scenario_rows(sc),
-             ("played", f"{study.games:,} {games_word(sc.setup)} under each of {len(study.rungs)} rungs, "
-                        "the same deals"),
-             ("seed", str(sc.seed)),
-             ("margin", f"{share_text(sc.skill.margin_share)} of each claim's tolerance"),
-             ("family", f"Holm over {len(study.comparisons)} comparisons; verdicts: Holm over {len(study.claims)} tests")]
-    page.table(pd.DataFrame(setup, columns=["", "setup"]), text_cols=("setup",))
-    page.heading(3, "Rungs (weakest first)")
-    page.table(_family_table(study.rungs, study.setups, "rung"), text_cols=("rung", "seats"))
+    _open_family_section(page, study, anchor, study.rungs, "rung", "Rungs (weakest first)",
+                         [("margin", f"{share_text(sc.skill.margin_share)} of each claim's tolerance"),
+                          ("family", f"Holm over {len(study.comparisons)} comparisons; verdicts: Holm over "
+                                     f"{len(study.claims)} tests")])
     page.heading(3, "Readings")
     rows = []
     for r in study.readings.to_dict("records"):
-        claim = next(c for c in sc.claims if c.id == r["claim"])
+        claim = sc.claim(r["claim"])
         comparisons = study.comparisons[study.comparisons["claim"] == r["claim"]].to_dict("records")
         rows.append({"claim": r["claim"], "reading": r["reading"],
                      "says": claim_words(claim.compare, claim.target, claim.tolerance),
@@ -1950,15 +1969,35 @@ def ratings_figure(ladder) -> bytes:
         return _png(fig)
 
 
+def _ladder_finding(lad) -> dict:
+    """A mode's finding: whether its ladder meets the search goal (``Ladder.goal``: its top search rung
+    against the best hand-written rung, and its budgets), else how much skill matters."""
+    from balance.studies.ladder import skill_text
+
+    item = {"where": f"{lad.mode}, {lad.players} players", "anchor": f"mode-{lad.mode}-{lad.players}"}
+    goal = lad.goal()
+    if goal is None:
+        return {**item, "text": skill_text(lad.skill()), "verdict": "", "verdict_class": "", "detail": ""}
+    why = f"{goal.shortfall}; " if goal.shortfall else ""
+    ratings = ", ".join(f"{rung} {lad.rating_text(rung)}" for rung in (goal.top.rung, goal.top.other))
+    return {**item, "text": goal.text(), "verdict": goal.verdict, "verdict_class": HOLDS if goal.met else FAILS,
+            "detail": f"{why}Elo above {lad.rungs[0]}: {ratings}; {lad.games:,} {plural(lad.game_word)} a cell"}
+
+
 def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
-    """The skill ladder of one game in one or more modes (``balance.studies.ladder.Ladder``): per mode the
-    win-rate heatmap, the ratings and how much skill matters."""
+    """The skill ladder of one game in one or more modes (``balance.studies.ladder.Ladder``): its Findings
+    first (per mode, whether the search goal is met: _ladder_finding), then per mode the win-rate
+    heatmap, the ratings and how much skill matters."""
     from balance.studies.ladder import BOOTSTRAP_REPLICATES, average_seat_note, skill_text
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     game = ladders[0].game
     page = open_page(output, f"balance: {game.title} skill ladder", f"{game.title}: skill ladder")
+    items = [_ladder_finding(lad) for lad in ladders]
+    page.finding = ". ".join(f"{i['where']}: {i['text']}" + (f" {i['verdict']}" if i["verdict"] else "")
+                             for i in items) + "."
+    page.findings(items)
     page.text(f"Each rung (a policy, weakest first: {', '.join(ladders[0].rungs)}) plays in one seat against "
               f"another rung in every other seat, every deal replayed under every seat rotation, the same deals in "
               f"every cell. The ratings are a Bradley-Terry fit (maximum likelihood, scipy.optimize) on the pairwise "
@@ -1967,28 +2006,22 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
               f"({BOOTSTRAP_REPLICATES} replicates, the same deals resampled in every cell). A rung against itself "
               f"is not played.", css="note")
     skills = pd.DataFrame([lad.skill() for lad in ladders])
-    items = [{"where": f"{lad.mode}, {lad.players} players", "anchor": f"mode-{lad.mode}-{lad.players}",
-              "text": skill_text(lad.skill()), "verdict": "", "verdict_class": "", "detail": ""} for lad in ladders]
-    page.finding = "; ".join(f"{i['where']}: {i['text']}" for i in items)
-    page.findings(items)
     page.heading(2, "How much skill matters")
     page.table(pd.DataFrame({"mode": skills["mode"], "players": skills["players"], "best rung": skills["best"],
                              "against": skills["against"], "win rate": skills.get("win_rate", np.nan),
                              "95% interval": [fmt_interval(r.get("low", np.nan), r.get("high", np.nan), (0.0, 1.0))
                                               for r in skills.to_dict("records")],
                              "average seat": skills["average_seat"]}))
-    unit_word = "round" if game.unit == "round" else "game"
     for lad in ladders:
-        word = plural(lad.game_word)
-        facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in lad.facts.items())
-        page.heading(2, f"Mode {lad.mode}, {lad.players} players{facts}", f"mode-{lad.mode}-{lad.players}")
+        page.heading(2, lad.setup_text[0].upper() + lad.setup_text[1:], f"mode-{lad.mode}-{lad.players}")
         skill = skill_text(lad.skill())
-        page.text(f"{lad.games:,} {word} a cell ({lad.deals:,} deals), seed {lad.seed}. {skill[0].upper()}{skill[1:]}.")
+        page.text(f"{lad.games:,} {plural(lad.game_word)} a cell ({lad.deals:,} deals), seed {lad.seed}. "
+                  f"{skill[0].upper()}{skill[1:]}.")
         page.image(f"{lad.mode}_{lad.players}_matrix.png", matrix_heatmap(lad.matrix, lad.game_word, lad.average),
                    f"{game.title}, {lad.mode}: win-rate matrix",
                    f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "
                    f"column rung in every other seat, with its 95% interval; white: the average seat's win rate "
-                   f"({lad.average:.3g}: {average_seat_note(lad.average, lad.players, unit_word)}).")
+                   f"({lad.average:.3g}: {average_seat_note(lad.average, lad.players, game.unit)}).")
         page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
         table = lad.ratings.sort_values("rating", ascending=False)
         page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": [round(r) for r in table["rating"]],

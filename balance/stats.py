@@ -637,19 +637,22 @@ def _effective_level(p_raw: float, p_family: float, look_level: float, family: i
 
 
 CLAIM_COLUMNS = ["claim", "text", "by", "group", "estimate", "low", "high", "se", "n", "deals", "compare", "target",
-                 "tolerance", "proportion", "decide_low", "decide_high", "decide_level", "p_holds", "p_fails",
+                 "tolerance", "unit", "decide_low", "decide_high", "decide_level", "p_holds", "p_fails",
                  "p_holds_adjusted", "p_fails_adjusted", "verdict"]
 FACT_COLUMNS = ["claim", "text", "by", "group", "value", "compare", "target", "tolerance", "band_low", "band_high",
-                "proportion", "inside", "verdict"]
+                "unit", "inside", "verdict"]
 
 
 def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
-    """(sampled rows, fact rows), one per claim and group."""
+    """(sampled rows, fact rows), one per claim and group, each with the unit its quantity reads in
+    over the study's games (quantity_unit: the unit of its panels, so that its verdict lines match)."""
     game = results.setup.game
     sampled, facts = [], []
     for claim in claims:
         quantity = game.quantity(claim.quantity, claim.id)
-        frame = _columns(results.table(quantity.table), quantity, claim.by, *claim.where)
+        table = results.table(quantity.table)
+        unit = quantity_unit(quantity, table)
+        frame = _columns(table, quantity, claim.by, *claim.where)
         for column, value in claim.where.items():
             frame = frame[frame[column] == value]
         groups = [(None, frame)] if claim.by is None else list(frame.groupby(claim.by, sort=True))
@@ -657,12 +660,11 @@ def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
             est = quantity_estimate(results, quantity, part)
             base = {"claim": claim.id, "text": claim.text, "by": claim.by or "",
                     "group": "" if group is None else str(group),
-                    "compare": claim.compare, "target": claim.target, "tolerance": claim.tolerance}
+                    "compare": claim.compare, "target": claim.target, "tolerance": claim.tolerance, "unit": unit}
             if est.fixed:
                 p_h, _ = claim_pvalues(est.reference, claim.target, claim.tolerance, claim.compare)
                 low, high = claim_band(claim.compare, claim.target, claim.tolerance)
-                facts.append({**base, "value": est.estimate, "band_low": low, "band_high": high,
-                              "proportion": is_share(quantity, part), "inside": p_h == 0,
+                facts.append({**base, "value": est.estimate, "band_low": low, "band_high": high, "inside": p_h == 0,
                               "verdict": HOLDS if p_h == 0 else FAILS})
                 continue
             p_h, p_f = claim_pvalues(est.reference, claim.target, claim.tolerance, claim.compare)
@@ -671,7 +673,7 @@ def claim_rows(results, claims) -> tuple[list[dict], list[dict]]:
             if reason:
                 p_h = p_f = 1.0
             sampled.append({**base, "estimate": est.estimate, "low": est.low, "high": est.high, "se": est.se,
-                            "n": est.n, "deals": est.clusters, "proportion": is_share(quantity, part),
+                            "n": est.n, "deals": est.clusters,
                             "p_holds": p_h, "p_fails": p_f, "_reason": reason, "_ref": est.reference,
                             "_claim": claim})
     return sampled, facts
@@ -855,32 +857,53 @@ def _band_text(compare: str, target: float, tolerance: float, units: Units) -> s
     if compare == "about":
         return f"band +/- {units.number(tolerance * units.scale)}"
     bound = target + tolerance if compare == "at_most" else target - tolerance
-    return f"{compare.replace('_', ' ')} {units.number(bound * units.scale)}{units.percent}"
+    return f"{compare.replace('_', ' ')} {units.value(bound)}"
+
+
+IN_POINTS = ("%", "points")  # the units (quantity_unit) whose numbers print in percentage points
 
 
 @dataclass(frozen=True)
 class Units:
-    """How a claim's numbers print: shares in percentage points (x100), everything else as
-    measured; one number of decimals for every number of the claim, fine enough for its band."""
+    """How a claim's numbers print, in the unit its quantity reads in on the pages (the row's
+    "unit", quantity_unit): a share ("%") and a difference of shares ("points") in percentage
+    points (x100), everything else as measured; one number of decimals for every number of the
+    claim, fine enough for its band. ``effect_unit`` follows a difference from the target ("+3.1
+    points"), ``value_unit`` a value itself ("25%" for a share, "3 points" for a difference)."""
     scale: float
-    unit: str
-    percent: str
+    effect_unit: str
+    value_unit: str
     decimals: int
 
     @classmethod
     def of(cls, row) -> "Units":
-        share = bool(row["proportion"])
-        scale = 100.0 if share else 1.0
+        unit = row["unit"]
+        scale = 100.0 if unit in IN_POINTS else 1.0
         resolution = row["tolerance"] * scale or abs(row["target"] * scale) or 1.0
         decimals = int(min(3, max(1, 1 - np.floor(np.log10(resolution)))))
-        return cls(scale, " points" if share else "", "%" if share else "", decimals)
+        return cls(scale, " points" if unit in IN_POINTS else "", {"%": "%", "points": " points"}.get(unit, ""),
+                   decimals)
 
     def number(self, value: float) -> str:
         return f"{value:.{self.decimals}f}".rstrip("0").rstrip(".") if np.isfinite(value) else "—"
 
+    def value(self, value: float) -> str:
+        """A value of the claim's quantity (not a difference): "25%", "3 points", "8.5"."""
+        return f"{self.number(value * self.scale)}{self.value_unit}"
+
     def signed(self, value: float) -> str:
         text = f"{value + 0.0:+.{self.decimals}f}"  # + 0.0: no "-0.0"
         return "+0" + text[2:] if text.startswith("-") and float(text) == 0 else text
+
+
+def game_word(setup) -> str:
+    """What one simulated game of the setup is called: "game", or "match" where a result row is a
+    round (the game's report view says)."""
+    return setup.game.report_view(setup).match_word or "game"
+
+
+def plural(word: str) -> str:
+    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
 
 
 def count_text(summary: dict) -> str:
@@ -917,7 +940,7 @@ def effect_text(row) -> str:
     interval = f"[{units.signed(low)}, {units.signed(high)}]" if np.isfinite(low) and np.isfinite(high) \
         else "[no interval]"
     band = _band_text(row["compare"], target, row["tolerance"], units)
-    return f"{units.signed(effect)}{units.unit} {interval} from {units.number(target * units.scale)}{units.percent} ({band})"
+    return f"{units.signed(effect)}{units.effect_unit} {interval} from {units.value(target)} ({band})"
 
 
 MORE_GAMES_LIMIT = 100  # beyond this many times the games, the advice is that no practical count decides
@@ -958,12 +981,13 @@ def _colored(verdict: str) -> str:
 def fact_text(row, color: bool = False) -> str:
     """A fact row (a mapping) as one line: its value, the band, inside or outside (shares in %)."""
     units = Units.of(row)
-    value = lambda v: f"{units.number(v * units.scale)}{units.percent}"  # noqa: E731
-    band = {"about": f"{value(row['target'])} +/- {units.number(row['tolerance'] * units.scale)}{units.unit}",
-            "at_most": f"at most {value(row['band_high'])}", "at_least": f"at least {value(row['band_low'])}"}
+    band = {"about": f"{units.value(row['target'])} +/- {units.number(row['tolerance'] * units.scale)}"
+                     f"{units.effect_unit}",
+            "at_most": f"at most {units.value(row['band_high'])}",
+            "at_least": f"at least {units.value(row['band_low'])}"}[row["compare"]]
     where = "inside" if row["inside"] else "outside"
     verdict = _colored(row["verdict"]) if color else row["verdict"]
-    return f"{_label(row)}: {value(row['value'])}, a fixed fact of the setup, {where} {band[row['compare']]}: {verdict}"
+    return f"{_label(row)}: {units.value(row['value'])}, a fixed fact of the setup, {where} {band}: {verdict}"
 
 
 # ---- seat uniformity ----------------------------------------------------------------------

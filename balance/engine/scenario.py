@@ -134,6 +134,14 @@ class Scenario:
     def name(self) -> str:
         return self.path.stem if self.path else self.setup.game.name
 
+    def claim(self, claim_id: str) -> Claim:
+        """The claim with id ``claim_id``; a KeyError that names the scenario's claims where it has none."""
+        for claim in self.claims:
+            if claim.id == claim_id:
+                return claim
+        known = ", ".join(c.id for c in self.claims) or "none"
+        raise KeyError(f"no claim '{claim_id}' in {self.path or self.setup.game.name} (claims: {known})")
+
     def with_seats(self, seats: list[tuple[str, dict]] | str, key: str = "") -> Setup:
         """The scenario's setup with other seats (a policy-family member), validated; errors name
         ``key``'s sub-keys."""

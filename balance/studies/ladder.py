@@ -14,10 +14,15 @@ players it is the plain Bradley-Terry model. The log-strengths are fitted by max
 ratio). A game's comparisons share its outcome and a deal's rotations share its cards, so the
 intervals come from a bootstrap over deals (matches), resampling the same deals in every cell
 (they are common to all cells): 95% percentile intervals of the refitted ratings.
+
+``Ladder.goal`` reads the goal the searches are held to (issue 28): the top search rung at least
+GOAL_ELO above the best hand-written rung with the intervals apart, each larger tree-search budget
+rated at least as high as the one before.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +34,7 @@ from scipy.special import expit
 from balance.engine.game import Game, Setup, SetupError
 from balance.engine.runner import Results, Tracker, play_range, round_to_deals
 from balance.engine.scenario import ScenarioError, parse_scenario, read_scenario_data
-from balance.stats import LEVEL, estimate
+from balance.stats import LEVEL, estimate, game_word, plural
 
 FLAGS = {"mode": "--mode", "players": "--players"}  # scenario keys the matrix's flags set
 ELO = 400 / np.log(10)  # Elo points per unit of log-strength
@@ -154,21 +159,116 @@ def fit_bradley_terry(wins: np.ndarray) -> np.ndarray:
     return theta.reshape(*shape, k)
 
 
-def ratings(per_deal: np.ndarray, names: list[str], replicates: int = BOOTSTRAP_REPLICATES,
-            seed: int = BOOTSTRAP_SEED) -> pd.DataFrame:
-    """Each rung's Bradley-Terry rating in Elo points (the first rung at 0) with its 95% interval
-    from a bootstrap over deals (the same resampled deals in every cell)."""
-    deals = len(per_deal)
-    rating = fit_bradley_terry(per_deal.sum(0)) * ELO
+def bootstrap_ratings(per_deal: np.ndarray, replicates: int = BOOTSTRAP_REPLICATES,
+                      seed: int = BOOTSTRAP_SEED) -> np.ndarray:
+    """The ratings (Elo points) refitted on ``replicates`` resamples of the deals, the same resampled
+    deals in every cell: shape (replicates, rungs). A rating's interval, and the interval of a
+    difference between two rungs (paired: both from the same resample), are their percentiles."""
+    deals, k = len(per_deal), per_deal.shape[1]
     rng = np.random.default_rng(seed)
     weights = np.stack([np.bincount(rng.integers(0, deals, deals), minlength=deals) for _ in range(replicates)])
-    totals = (weights @ per_deal.reshape(deals, -1)).reshape(replicates, len(names), len(names))
-    boot = fit_bradley_terry(totals) * ELO
+    totals = (weights @ per_deal.reshape(deals, -1)).reshape(replicates, k, k)
+    return fit_bradley_terry(totals) * ELO
+
+
+def percentile_interval(replicates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% percentile interval of bootstrap replicates (along the first axis)."""
     tail = (1 - LEVEL) / 2 * 100
-    low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
+    low, high = np.percentile(replicates, [tail, 100 - tail], axis=0)
+    return low, high
+
+
+def ratings(per_deal: np.ndarray, names: list[str], boot: np.ndarray | None = None) -> pd.DataFrame:
+    """Each rung's Bradley-Terry rating in Elo points (the first rung at 0) with its 95% interval
+    from a bootstrap over deals (``boot``: bootstrap_ratings, computed here when not given)."""
+    rating = fit_bradley_terry(per_deal.sum(0)) * ELO
+    low, high = percentile_interval(bootstrap_ratings(per_deal) if boot is None else boot)
     won, lost = per_deal.sum((0, 2)), per_deal.sum((0, 1))
     return pd.DataFrame({"rung": names, "rating": rating, "low": low, "high": high,
                          "comparisons_won": won, "comparisons_lost": lost})
+
+
+# ---- the goal: searches that climb above the hand-written players (issue 28) ------------------------
+GOAL_ELO = 100  # the top search rung at least this many Elo points above the best hand-written rung
+
+
+def is_search(rung: str) -> bool:
+    """A search rung (the flat "search", the tree search "ismcts" and its budgets "ismcts-1024");
+    every other rung (random, greedy, hasty, heuristic...) is a hand-written policy."""
+    return rung == "search" or rung.startswith("ismcts")
+
+
+def search_budget(rung: str) -> int | None:
+    """The iterations of a tree-search budget rung ("ismcts-256": 256), else None."""
+    budget = re.fullmatch(r"ismcts-(\d+)", rung)
+    return int(budget.group(1)) if budget else None
+
+
+def _rating(value: float) -> str:
+    return f"{round(value):+d}"  # an int: no "-0"
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One rung's rating minus another's in Elo points, with its 95% interval (paired bootstrap)."""
+
+    rung: str
+    other: str
+    difference: float
+    low: float
+    high: float
+
+    def text(self) -> str:
+        """"+120 Elo [+95, +146] above heuristic", or "+15 Elo [-10, +40] below ismcts-256"."""
+        if self.difference >= 0:
+            return f"{_rating(self.difference)} Elo [{_rating(self.low)}, {_rating(self.high)}] above {self.other}"
+        return f"{_rating(-self.difference)} Elo [{_rating(-self.high)}, {_rating(-self.low)}] below {self.other}"
+
+
+@dataclass(frozen=True)
+class Goal:
+    """Issue 28's goal on one ladder: the top search rung beats the best hand-written rung by at
+    least GOAL_ELO with the two ratings' 95% intervals apart; and each larger tree-search budget
+    rates at least as high as the one before, or the ladder says where strength saturates."""
+
+    top: Gap  # the top search rung against the best hand-written rung
+    apart: bool  # their ratings' 95% intervals do not overlap
+    budgets: list[str]  # the tree-search budget rungs, smallest first
+    saturation: Gap | None  # the first budget rated below the one before it (None: none is)
+
+    @property
+    def met(self) -> bool:
+        return self.top.difference >= GOAL_ELO and self.apart
+
+    @property
+    def verdict(self) -> str:
+        return "met" if self.met else "not met"
+
+    @property
+    def shortfall(self) -> str:
+        """Why the goal is not met ("" where it is)."""
+        reasons = ([f"{_rating(self.top.difference)} Elo is short of +{GOAL_ELO}"] if self.top.difference < GOAL_ELO
+                   else []) + ([] if self.apart else ["the two ratings' intervals overlap"])
+        return " and ".join(reasons)
+
+    def text(self) -> str:
+        """The finding in plain words, ending where its verdict (met, not met) follows."""
+        words = f"{self.top.rung} rates {self.top.text()}, the best hand-written rung"
+        if self.saturation is not None:
+            words += (f"; strength saturates at {self.saturation.other} ({self.saturation.rung} rates "
+                      f"{self.saturation.text()})")
+        elif len(self.budgets) > 1:
+            words += f", and each larger budget rates at least as high ({', '.join(self.budgets)})"
+        return f"{words}; the goal of at least +{GOAL_ELO} Elo with the intervals apart:"
+
+    def line(self) -> str:
+        """The text, its verdict and, where the goal is not met, why."""
+        return f"{self.text()} {self.verdict}" + (f" ({self.shortfall})" if self.shortfall else "")
+
+    def json(self) -> dict:
+        return {"top": self.top.rung, "best_hand_written": self.top.other, "difference": self.top.difference,
+                "low": self.top.low, "high": self.top.high, "intervals_apart": self.apart, "met": self.met,
+                "budgets": self.budgets, "saturates_at": self.saturation.other if self.saturation else None}
 
 
 # ---- the ladder -------------------------------------------------------------------------------
@@ -185,9 +285,16 @@ class Ladder:
     deals: int  # per cell
     matrix: pd.DataFrame
     ratings: pd.DataFrame
+    replicates: np.ndarray  # the ratings' bootstrap replicates (bootstrap_ratings): intervals of differences
     facts: dict  # the setup's game-specific tables (e.g. DETHRONED's roles)
     average: float  # the average seat's win rate over the cells (1 / players with one winner a game)
-    game_word: str  # what one simulated game is called ("match" when result rows are rounds)
+    game_word: str  # what one simulated game is called (stats.game_word: "match" when result rows are rounds)
+
+    @property
+    def setup_text(self) -> str:
+        """The mode, the players and the game's own setup tables: "mode full, 2 players"."""
+        facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in self.facts.items())
+        return f"mode {self.mode}, {self.players} players{facts}"
 
     def skill(self) -> dict:
         """How much skill matters: the best-rated rung's win rate against the first rung."""
@@ -200,6 +307,39 @@ class Ladder:
             r = cell.iloc[0]
             out.update(win_rate=r["win_rate"], low=r["low"], high=r["high"])
         return out
+
+    def rating(self, rung: str) -> pd.Series:
+        """A rung's rating with its 95% interval (rating, low, high)."""
+        return self.ratings.set_index("rung").loc[rung, ["rating", "low", "high"]]
+
+    def rating_text(self, rung: str) -> str:
+        """A rung's rating with its interval: "+520 [+495, +546]"."""
+        r = self.rating(rung)
+        return f"{_rating(r['rating'])} [{_rating(r['low'])}, {_rating(r['high'])}]"
+
+    def gap(self, rung: str, other: str) -> Gap:
+        """``rung``'s rating minus ``other``'s, with the 95% interval of the difference (both from the
+        same bootstrap resamples)."""
+        i, j = self.rungs.index(rung), self.rungs.index(other)
+        low, high = percentile_interval(self.replicates[:, i] - self.replicates[:, j])
+        return Gap(rung, other, float(self.rating(rung)["rating"] - self.rating(other)["rating"]), float(low),
+                   float(high))
+
+    def goal(self) -> Goal | None:
+        """Issue 28's goal read on this ladder (Goal), or None without both a search rung and a
+        hand-written one. The top rung is the ladder's last search rung; the best hand-written
+        rung the best rated of the others, random only when it is the only one."""
+        searches = [r for r in self.rungs if is_search(r)]
+        written = [r for r in self.rungs if not is_search(r)]
+        if not searches or not written:
+            return None
+        best = max([r for r in written if r != "random"] or written, key=lambda r: self.rating(r)["rating"])
+        top = searches[-1]
+        apart = bool(self.rating(top)["low"] > self.rating(best)["high"])
+        budgets = sorted((r for r in searches if search_budget(r) is not None), key=search_budget)
+        steps = (self.gap(larger, smaller) for smaller, larger in zip(budgets, budgets[1:]))
+        saturation = next((step for step in steps if step.difference < 0), None)
+        return Goal(self.gap(top, best), apart, budgets, saturation)
 
 
 def ladder_cells(g: Game, rungs: list[str], mode: str | None, players: int | None,
@@ -215,23 +355,18 @@ def play_ladder(cells: dict[tuple[str, str], Setup], rungs: list[str], games: in
     results = play_cells(cells, games, seed, tracker)
     setup = next(iter(cells.values()))
     per_deal = pairwise_counts(results, rungs)
+    boot = bootstrap_ratings(per_deal)
     seats = [res.seats["won"] for res in results.values()]
     average = sum(float(s.sum()) for s in seats) / sum(len(s) for s in seats)
     return Ladder(setup.game, setup.mode, setup.players, rungs, games, seed, len(per_deal), win_rates(results),
-                  ratings(per_deal, rungs), setup.extra_description(), average,
-                  setup.game.report_view(setup).match_word or "game")
-
-
-def _rating(value: float) -> str:
-    return f"{round(value):+d}"  # an int: no "-0"
+                  ratings(per_deal, rungs, boot), boot, setup.extra_description(), average, game_word(setup))
 
 
 def ladder_text(ladder: Ladder) -> str:
     g = ladder.game
-    word = ladder.game_word + ("es" if ladder.game_word.endswith("ch") else "s")
-    facts = "".join(f", {k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in ladder.facts.items())
-    lines = [f"{g.title}, mode {ladder.mode}, {ladder.players} players{facts}: ladder {' < '.join(ladder.rungs)}, "
-             f"{ladder.games:,} {word} a cell ({ladder.deals:,} deals, rotated seats), seed {ladder.seed}",
+    lines = [f"{g.title}, {ladder.setup_text}: ladder {' < '.join(ladder.rungs)}, "
+             f"{ladder.games:,} {plural(ladder.game_word)} a cell ({ladder.deals:,} deals, rotated seats), "
+             f"seed {ladder.seed}",
              f"win rate{' per round' if g.unit == 'round' else ''} of the row rung (one seat) against the column "
              f"rung (every other seat), 95% interval; the average seat wins {ladder.average:.3g}"]
     width = max(12, *(len(r) for r in ladder.rungs))
@@ -246,6 +381,9 @@ def ladder_text(ladder: Ladder) -> str:
     for r in ladder.ratings.sort_values("rating", ascending=False).itertuples():
         lines.append(f"  {r.rung:<{width}} {_rating(r.rating):>6} [{_rating(r.low)}, {_rating(r.high)}]")
     lines.append(skill_text(ladder.skill()))
+    goal = ladder.goal()
+    if goal is not None:
+        lines.append(f"search goal ({ladder.mode}, {ladder.players} players): {goal.line()}")
     return "\n".join(lines)
 
 
@@ -267,7 +405,9 @@ def skill_text(skill: dict) -> str:
 
 
 def ladder_json(ladder: Ladder) -> dict:
+    goal = ladder.goal()
     return {"game": ladder.game.name, "mode": ladder.mode, "players": ladder.players, "rungs": ladder.rungs,
             "games": ladder.games, "deals": ladder.deals, "seed": ladder.seed, "setup": ladder.facts,
             "rating_interval": f"95% percentile, bootstrap over deals, {BOOTSTRAP_REPLICATES} replicates",
-            "matrix": ladder.matrix, "ratings": ladder.ratings, "skill": ladder.skill()}
+            "matrix": ladder.matrix, "ratings": ladder.ratings, "skill": ladder.skill(),
+            "goal": None if goal is None else goal.json()}

@@ -27,7 +27,7 @@ import pandas as pd
 from balance.engine.game import FamilyMember, Setup
 from balance.engine.runner import Results, Tracker, play_range, round_to_deals
 from balance.engine.scenario import Claim, Scenario
-from balance.stats import FAILS, HOLDS, UNDECIDED, evaluate_family, fact_text, verdict_text
+from balance.stats import FAILS, HOLDS, UNDECIDED, Units, evaluate_family, fact_text, game_word, plural, verdict_text
 
 ROBUST_HOLDS, ROBUST_FAILS, SENSITIVE = "robust holds", "robust fails", "policy-sensitive"
 READINGS = (ROBUST_HOLDS, ROBUST_FAILS, SENSITIVE, UNDECIDED)
@@ -51,6 +51,10 @@ class Robustness:
     def games(self) -> int:
         return max(r.n_games for r in self.results.values())
 
+    def claim_rows(self, claim_id: str) -> pd.DataFrame:
+        """One claim's rows of the claims table (every member and group)."""
+        return self.claims[self.claims["claim"] == claim_id]
+
 
 def names_a_policy(claim: Claim) -> bool:
     return claim.by == POLICY_COLUMN or POLICY_COLUMN in claim.where
@@ -62,16 +66,23 @@ def member_setups(scenario: Scenario) -> list[tuple[FamilyMember, Setup]]:
     return [(m, scenario.with_seats(m.seat_list(), f"robustness.members[{i}]")) for i, m in enumerate(members)]
 
 
-def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None) -> Robustness:
-    """Play ``games`` games (default: the scenario's ``games``; whole deals) under every member, on
-    the same deals, and read every claim over the family."""
+def play_members(scenario: Scenario, pairs: list[tuple[FamilyMember, Setup]], games: int | None,
+                 tracker: Tracker | None) -> dict[str, Results]:
+    """Play ``games`` games (default: the scenario's ``games``; whole deals) under every member of
+    ``pairs`` (a policy family's, or the skill rungs), on the same deals (the scenario's seed):
+    their results by member name."""
     tracker = tracker or Tracker()
-    pairs = member_setups(scenario)
     count = scenario.games if games is None else games
     sizes = [round_to_deals(count, setup.rotations) for _, setup in pairs]
     tracker.begin(sum(sizes), 0)
-    results = {m.name: Results(setup, scenario.seed, play_range(setup, scenario.seed, 0, n, tracker))
-               for (m, setup), n in zip(pairs, sizes)}
+    return {m.name: Results(setup, scenario.seed, play_range(setup, scenario.seed, 0, n, tracker))
+            for (m, setup), n in zip(pairs, sizes)}
+
+
+def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None) -> Robustness:
+    """Play every member on the same deals (play_members) and read every claim over the family."""
+    pairs = member_setups(scenario)
+    results = play_members(scenario, pairs, games, tracker)
     claims = [c for c in scenario.claims if not names_a_policy(c)]
     table, facts = evaluate_family(results, claims)
     first = pairs[0][0].name
@@ -125,6 +136,14 @@ def classify(table: pd.DataFrame, members: list[str] | None = None) -> pd.DataFr
 
 
 # ---- output -------------------------------------------------------------------------------
+def estimates_text(rows: pd.DataFrame) -> str:
+    """The estimates of one claim's rows (over members and groups) in the claim's units (stats.Units,
+    as its strips read them): "25.3%", or their range "24.8% to 26.1%"."""
+    units = Units.of(rows.iloc[0])
+    low, high = rows["estimate"].min(), rows["estimate"].max()
+    return units.value(low) if len(rows) == 1 else f"{units.value(low)} to {units.value(high)}"
+
+
 def worst_group(rows: pd.DataFrame) -> dict:
     """The group farthest from its target (the one a designer looks at first)."""
     effect = (rows["estimate"] - rows["target"]).abs()
@@ -134,16 +153,16 @@ def worst_group(rows: pd.DataFrame) -> dict:
 def robust_text(rob: Robustness) -> str:
     sc = rob.scenario
     lines = [f"{sc.title}  [{sc.path}]  policy robustness: {len(rob.members)} members, {rob.games:,} "
-             f"{'matches' if sc.setup.game.unit == 'round' else 'games'} each on the same deals, seed {sc.seed}",
+             f"{plural(game_word(sc.setup))} each on the same deals, seed {sc.seed}",
              f"  claims x groups x members form one family: Holm over {len(rob.claims)} tests"]
     lines += [f"  member {i + 1}: {m.name}  [{s.seats[0].label}{'' if s.identical_players else ', ...'}]"
               for i, (m, s) in enumerate(zip(rob.members, rob.setups))]
     for r in rob.readings.to_dict("records"):
         lines.append(f"  {r['claim']}: {r['text']}")
-        lines.append(f"    {r['reading'].upper()}: estimates {r['estimate_min']:.4g} to {r['estimate_max']:.4g}"
+        part = rob.claim_rows(r["claim"])
+        lines.append(f"    {r['reading'].upper()}: estimates {estimates_text(part)}"
                      + "".join(f"; {v} under {', '.join(r[v])}" for v in (HOLDS, FAILS)
                                if r[v] and r["reading"] in (SENSITIVE, UNDECIDED)))
-        part = rob.claims[rob.claims["claim"] == r["claim"]]
         for member, rows in part.groupby("member", sort=False):
             worst = worst_group(rows)
             label = " -" if len(rows) == 1 else f" ({len(rows)} groups), farthest from the target:"

@@ -29,11 +29,11 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import FamilyMember, Setup, SetupError
-from balance.engine.runner import Results, Tracker, play_range, round_to_deals
+from balance.engine.runner import Results, Tracker
 from balance.engine.scenario import Claim, Scenario
 from balance.stats import (ALPHA, FAILS, HOLDS, NO_SPREAD, TOO_FEW_DEALS, UNDECIDED, Units, claim_pvalues, decide,
-                           evaluate_family, fact_text, is_share, paired_difference, verdict_text)
-from balance.studies.robust import member_verdict, names_a_policy, worst_group
+                           evaluate_family, fact_text, paired_difference, quantity_unit, verdict_text)
+from balance.studies.robust import member_verdict, names_a_policy, play_members, worst_group
 
 CONVERGED, MOVES = "converged", "moves with skill"
 READINGS = (CONVERGED, MOVES, UNDECIDED)
@@ -44,7 +44,7 @@ STRONGER_RUNGS = 2  # rungs above the scenario's players that are played (the tw
 MIN_DEALS = 200
 OWN = "the scenario's players"
 COMPARISON_COLUMNS = ["claim", "text", "by", "group", "stronger", "weaker", "estimate", "low", "high", "se",
-                      "deals", "margin", "target", "tolerance", "compare", "proportion", "p_converged",
+                      "deals", "margin", "target", "tolerance", "compare", "unit", "p_converged",
                       "p_moves", "decide_low", "decide_high", "verdict"]
 
 
@@ -99,15 +99,9 @@ def margin_of(claim: Claim, share: float) -> float | None:
 
 # ---- the study ----------------------------------------------------------------------------
 def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None) -> SkillStudy:
-    """Play ``games`` games (default: the scenario's; whole deals) under every rung, on the same
-    deals, and read every claim against skill."""
-    tracker = tracker or Tracker()
+    """Play every rung on the same deals (robust.play_members) and read every claim against skill."""
     pairs = rung_setups(scenario)
-    count = scenario.games if games is None else games
-    sizes = [round_to_deals(count, setup.rotations) for _, setup in pairs]
-    tracker.begin(sum(sizes), 0)
-    results = {m.name: Results(setup, scenario.seed, play_range(setup, scenario.seed, 0, n, tracker))
-               for (m, setup), n in zip(pairs, sizes)}
+    results = play_members(scenario, pairs, games, tracker)
     names = [m.name for m, _ in pairs]
     skipped = [(c, "it names a policy; every seat of a rung plays the same one") for c in scenario.claims
                if names_a_policy(c)]
@@ -168,7 +162,7 @@ def compare(stronger: Results, weaker: Results, claims: list[Claim], share: floa
                          "stronger": names[0], "weaker": names[1], "estimate": est.estimate, "low": est.low,
                          "high": est.high, "se": est.se, "deals": est.clusters, "margin": margin,
                          "target": claim.target, "tolerance": claim.tolerance, "compare": claim.compare,
-                         "proportion": is_share(quantity, stronger.table(quantity.table)),
+                         "unit": quantity_unit(quantity, stronger.table(quantity.table)),
                          "p_holds": p_converged, "p_fails": p_moves, "_reason": reason,
                          "_ref": est.reference, "_claim": claim})
     if not rows:
@@ -217,8 +211,8 @@ def difference_text(row) -> str:
     low, high = row["decide_low"] * scale, row["decide_high"] * scale
     interval = f"[{units.signed(low)}, {units.signed(high)}]" if np.isfinite(low) and np.isfinite(high) \
         else "[no interval]"
-    return (f"{label}: {units.signed(row['estimate'] * scale)}{units.unit} {interval} "
-            f"(margin +/- {units.number(row['margin'] * scale)}{units.unit}): {row['verdict']}")
+    return (f"{label}: {units.signed(row['estimate'] * scale)}{units.effect_unit} {interval} "
+            f"(margin +/- {units.number(row['margin'] * scale)}{units.effect_unit}): {row['verdict']}")
 
 
 def direction_text(reading_row, comparisons: pd.DataFrame) -> str:
@@ -228,7 +222,7 @@ def direction_text(reading_row, comparisons: pd.DataFrame) -> str:
     units = Units.of(row)
     where = f" ({row['by']} {row['group']})" if row["by"] else ""
     way = "up" if row["estimate"] > 0 else "down"
-    return (f"stronger players push it {way} by {units.number(abs(row['estimate']) * units.scale)}{units.unit}"
+    return (f"stronger players push it {way} by {units.number(abs(row['estimate']) * units.scale)}{units.effect_unit}"
             f"{where}: the verdict describes the players, not the game")
 
 

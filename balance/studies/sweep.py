@@ -41,7 +41,7 @@ from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, Executor, Results,
                                    run_to_folder, study_identity, study_key)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data
 from balance.games import get_game
-from balance.stats import ALPHA, LEVEL, StudentT, Units, claim_band, claim_rows, decide, holm, quantity_unit
+from balance.stats import ALPHA, IN_POINTS, LEVEL, StudentT, Units, claim_band, claim_rows, decide, holm
 
 ADJUSTMENTS = {"bh": lambda p: false_discovery_control(p, method="bh") if len(p) else p, "holm": holm}
 ADJUST_WORDS = {"bh": "Benjamini-Hochberg (false discovery rate)", "holm": "Holm (family-wise error)"}
@@ -362,7 +362,7 @@ def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -
     """One row per cell, claim and group: the cell's keys, the estimate with its 95% interval, the
     verdict (multiplicity over every cell's sampled claims), the paired difference from the
     baseline cell of the same scenario, and the unit the figures read the claim's quantity in (over
-    the cell's games: stats.quantity_unit, as a study's page reads it)."""
+    the cell's games: the claim rows' unit, stats.quantity_unit, as a study's page reads it)."""
     sampled, facts, owners = [], [], []
     for i, cell in enumerate(sweep.cells):
         rows, fact_rows = claim_rows(results[i], cell.scenario.claims)
@@ -382,19 +382,10 @@ def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -
             sums[(i, claim.id)] = deal_sums(results[i], claim)
         return sums[(i, claim.id)]
 
-    units: dict[tuple[int, str], str] = {}
-
-    def unit_of(i: int, claim) -> str:
-        if (i, claim.id) not in units:
-            quantity = results[i].setup.game.quantity(claim.quantity, claim.id)
-            units[(i, claim.id)] = quantity_unit(quantity, results[i].table(quantity.table))
-        return units[(i, claim.id)]
-
-    extra, row_units = [], []
+    extra = []
     for row in table.itertuples():
         cell = sweep.cells[row.cell_index]
-        claim = next(c for c in cell.scenario.claims if c.id == row.claim)
-        row_units.append(unit_of(row.cell_index, claim))
+        claim = cell.scenario.claim(row.claim)
         base_index = baselines[cell.base]
         info = {"scenario": cell.base, "cell": cell.label, "baseline": cell.baseline,
                 **{k: value_text(cell.changes.get(k, sweep.defaults[cell.base][k])) for k in sweep.keys},
@@ -414,9 +405,8 @@ def sweep_table(sweep: Sweep, results: dict[int, Results], adjust: str = "bh") -
             info.update(difference=d, difference_low=lo, difference_high=hi)
         extra.append(info)
     columns = ["claim", "text", "by", "group", "kind", "estimate", "low", "high", "deals", "compare", "target",
-               "tolerance", "proportion", "unit", "decide_low", "decide_high", "p_holds_adjusted", "p_fails_adjusted",
+               "tolerance", "unit", "decide_low", "decide_high", "p_holds_adjusted", "p_fails_adjusted",
                "verdict"]
-    table = table.assign(unit=row_units)
     out = pd.concat([pd.DataFrame(extra), table.reindex(columns=columns).reset_index(drop=True)], axis=1)
     out["adjustment"] = adjust
     return out
@@ -504,7 +494,7 @@ def _band(row) -> tuple[float, float]:
 def claim_doc(sweep: Sweep, base: str, claim_id: str) -> str:
     """The doc of the quantity a claim of a swept scenario measures."""
     scenario = next(s for s in sweep.bases if s.name == base)
-    claim = next(c for c in scenario.claims if c.id == claim_id)
+    claim = scenario.claim(claim_id)
     return scenario.setup.game.quantity(claim.quantity, claim.id).doc
 
 
@@ -586,7 +576,7 @@ def cell_move_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, byte
     for claim, part in cell_summary(table).groupby("claim", sort=False):
         part = part[~part["cell"].isin(baselines)]
         rows = claims[claims["claim"] == claim]
-        in_points = rows["unit"].isin(["%", "points"]).all()
+        in_points = rows["unit"].isin(IN_POINTS).all()
         scale, unit = (100.0, "points") if in_points else (1.0, "the claim's units")
         measured = claim_title(sweep, rows["scenario"].iloc[0], claim, "")
         y = np.arange(len(part))
@@ -652,12 +642,12 @@ def largest_moves(sweep: Sweep, table: pd.DataFrame) -> list[dict]:
         # decimals enough for the move itself, which may be far smaller than the claim's band
         units = replace(units, decimals=int(min(3, max(units.decimals,
                                                        1 - np.floor(np.log10(abs(r["difference"]) * units.scale))))))
-        word = units.unit or f" {stated_unit(claim_doc(sweep, r['scenario'], claim))}".rstrip()
+        word = units.effect_unit or f" {stated_unit(claim_doc(sweep, r['scenario'], claim))}".rstrip()
         low, high = (units.signed(r[c] * units.scale) if np.isfinite(r[c]) else "—"
                      for c in ("difference_low", "difference_high"))
         group = f", {r['by']} {r['group']}" if r["by"] else ""
         baseline = base.loc[(r["scenario"], claim, r["group"]), "estimate"]
-        shown = [f"{units.number(v * units.scale)}{units.percent}" for v in (r["estimate"], baseline)]
+        shown = [units.value(v) for v in (r["estimate"], baseline)]
         items.append({**item, "text": f"{units.signed(r['difference'] * units.scale)}{word} [{low}, {high}] from the "
                                       f"baseline in {r['scenario']}{group}, cell {r['cell']} ({shown[0]} where the "
                                       f"baseline gives {shown[1]})"})

@@ -69,10 +69,10 @@ def parse_range(text: str) -> Range:
 def target_group(scenario: Scenario, spec: str) -> tuple[Any, str]:
     """The claim and group ``CLAIM`` or ``CLAIM:GROUP`` names (groups from one sample deal)."""
     claim_id, _, group = spec.partition(":")
-    claim = next((c for c in scenario.claims if c.id == claim_id), None)
-    if claim is None:
-        known = ", ".join(c.id for c in scenario.claims) or "none"
-        raise SweepError(f"--target: no claim '{claim_id}' in {scenario.path} (claims: {known})")
+    try:
+        claim = scenario.claim(claim_id)
+    except KeyError as unknown:
+        raise SweepError(f"--target: {unknown.args[0]}") from None
     setup = scenario.setup
     sample = play_study(scenario, scenario.seed, [setup.rotations])
     rows, facts = claim_rows(sample, [claim])

@@ -4,11 +4,13 @@ pairwise counts of a real ladder, and `balance ladder` end to end."""
 import json
 
 import numpy as np
+import pandas as pd
 from typer.testing import CliRunner
 
 from balance.cli import app
-from balance.studies.ladder import (ELO, average_seat_note, fit_bradley_terry, ladder_cells, pairwise_counts,
-                                    play_cells, ratings)
+from balance.report import page_summary
+from balance.studies.ladder import (ELO, Ladder, average_seat_note, bootstrap_ratings, fit_bradley_terry,
+                                    ladder_cells, pairwise_counts, play_cells, ratings)
 from balance.engine.runner import Tracker
 from balance.games import get_game
 
@@ -62,6 +64,47 @@ def test_pairwise_counts_of_a_real_ladder_follow_the_games():
     assert counts[0, 1] == wins["random", "heuristic"][0] + wins["heuristic", "random"][1]
 
 
+def synthetic_ladder(strengths: dict[str, float], deals: int = 300) -> Ladder:
+    """A ladder of rungs whose log-strengths are ``strengths`` (Bradley-Terry, one comparison a game)."""
+    names = list(strengths)
+    theta = np.array(list(strengths.values()))
+    per_deal = synthetic_deals(1 / (1 + np.exp(theta[None, :] - theta[:, None])), deals)
+    boot = bootstrap_ratings(per_deal)
+    return Ladder(None, "full", 2, names, 100, 1, deals, pd.DataFrame(), ratings(per_deal, names, boot), boot, {},
+                  0.5, "match")
+
+
+def test_the_goal_reads_the_top_search_rung_against_the_best_hand_written_one_and_where_budgets_saturate():
+    # 0.7 in log-strength is 122 Elo: ismcts-1024 against the heuristic (greedy and random rate lower)
+    lad = synthetic_ladder({"random": 0.0, "greedy": 1.0, "heuristic": 1.5, "search": 1.8, "ismcts-64": 1.9,
+                            "ismcts-256": 2.4, "ismcts-1024": 2.2})
+    goal = lad.goal()
+    assert (goal.top.rung, goal.top.other, goal.met, goal.budgets) == (
+        "ismcts-1024", "heuristic", True, ["ismcts-64", "ismcts-256", "ismcts-1024"])
+    assert goal.top.low < goal.top.difference < goal.top.high and abs(goal.top.difference - 0.7 * ELO) < 25
+    assert (goal.saturation.rung, goal.saturation.other) == ("ismcts-1024", "ismcts-256")
+    assert goal.line().startswith(f"ismcts-1024 rates +{round(goal.top.difference)} Elo [+")
+    assert "above heuristic, the best hand-written rung; strength saturates at ismcts-256 (ismcts-1024 rates +" \
+        in goal.line() and goal.line().endswith("below ismcts-256); the goal of at least +100 Elo with the "
+                                                "intervals apart: met")
+
+
+def test_the_goal_is_not_met_short_of_100_elo_and_each_larger_budget_rating_higher_is_said():
+    lad = synthetic_ladder({"random": 0.0, "heuristic": 1.5, "ismcts-64": 1.4, "ismcts-256": 1.6,
+                            "ismcts-1024": 1.7})
+    goal = lad.goal()
+    assert not goal.met and goal.saturation is None and goal.top.other == "heuristic"
+    assert ", and each larger budget rates at least as high (ismcts-64, ismcts-256, ismcts-1024)" in goal.text()
+    assert goal.line().endswith(": not met (" + goal.shortfall + ")") and "short of +100" in goal.shortfall
+
+
+def test_random_is_the_best_hand_written_rung_only_when_alone_and_a_ladder_without_search_has_no_goal():
+    assert synthetic_ladder({"random": 0.0, "greedy": -0.5, "search": 1.0}).goal().top.other == "greedy"
+    alone = synthetic_ladder({"random": 0.0, "search": 1.0}).goal()
+    assert alone.top.other == "random" and alone.met and alone.budgets == []
+    assert synthetic_ladder({"random": 0.0, "heuristic": 1.0}).goal() is None
+
+
 def invoke(*args):
     result = runner.invoke(app, [str(a) for a in args])
     return result.exit_code, result.stdout if "--json" in args else result.output
@@ -79,7 +122,15 @@ def test_ladder_command(tmp_path):
                                                                   if a != b}
     assert [r["rung"] for r in lad["ratings"]] == lad["rungs"]
     assert lad["skill"]["against"] == "random" and lad["skill"]["best"] in lad["rungs"]
+    assert lad["goal"]["top"] == "search" and lad["goal"]["best_hand_written"] in ("greedy", "heuristic")
     assert out.exists() and out.with_suffix(".md").exists()
+    # the page opens with its Findings, and its one-line finding (reports/index.html) says whether the goal is met
+    page = out.read_text()
+    assert page.index('id="findings"') < page.index('class="note"')
+    _, finding = page_summary(out)
+    verdict = "met" if lad["goal"]["met"] else "not met"
+    assert finding.startswith("two_player, 2 players: search rates ") and finding.endswith(
+        f"the goal of at least +100 Elo with the intervals apart: {verdict}."), finding
 
 
 def test_ladder_bad_input_is_one_line(tmp_path):

@@ -22,7 +22,7 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import Results, round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.stats import is_share  # noqa: E402
+from balance.stats import quantity_unit, verdict_text  # noqa: E402
 from balance.studies.sweep import grid_figures, plan_sweep, sweep_table  # noqa: E402
 from balance.report import (DPI, Study, _claims_view, _png, _quantity_view, advantage_cells,  # noqa: E402
                             advantage_table, capped_count, finding_items, fmt_effect, fmt_interval, fmt_p,
@@ -377,12 +377,12 @@ def strip_panels(scenario, claim_id: str, played: Played, monkeypatch) -> list[t
     that both played ``played`` (groups 0 and 1 of a grouped claim)."""
     import balance.report as report_module
 
-    claim = next(c for c in scenario.claims if c.id == claim_id)
+    claim = scenario.claim(claim_id)
     quantity = scenario.setup.game.quantity(claim.quantity, claim.id)
-    share = is_share(quantity, played.table(quantity.table))  # the claims' flag, as stats.claim_rows sets it
+    unit = quantity_unit(quantity, played.table(quantity.table))  # the claims' unit, as stats.claim_rows sets it
     rows = pd.DataFrame([{"member": member, "claim": claim_id, "by": claim.by or "", "group": group, "estimate": 0.01,
                           "low": 0.0, "high": 0.02, "compare": claim.compare, "target": claim.target,
-                          "tolerance": claim.tolerance, "proportion": share, "verdict": "holds"}
+                          "tolerance": claim.tolerance, "unit": unit, "verdict": "holds"}
                          for member in ("random", "heuristic") for group in (("0", "1") if claim.by else ("",))])
     rob = type("Robustness", (), {"scenario": scenario, "claims": rows, "results": {"random": played,
                                                                                    "heuristic": played}})
@@ -392,9 +392,10 @@ def strip_panels(scenario, claim_id: str, played: Played, monkeypatch) -> list[t
     return drawn
 
 
-def sweep_title(path: Path, claim_id: str, tables: dict[str, pd.DataFrame], monkeypatch) -> tuple[str, str]:
+def sweep_title(path: Path, claim_id: str, tables: dict[str, pd.DataFrame], monkeypatch) -> tuple[str, str, str]:
     """(title, unit) of the line figure a one-key sweep of the scenario at ``path`` draws for
-    ``claim_id`` (its only claim here), every cell having played ``tables``."""
+    ``claim_id`` (its only claim here), every cell having played ``tables``, and the verdict line of
+    the claim's first row (stats.verdict_text: as `balance check` and the findings print it)."""
     import balance.report as report_module
 
     plan = plan_sweep(path, ["max_length=100,200"])
@@ -406,9 +407,10 @@ def sweep_title(path: Path, claim_id: str, tables: dict[str, pd.DataFrame], monk
     drawn = []
     monkeypatch.setattr(report_module, "sweep_line_figure",
                         lambda lines, key, default, band, bounds, title, unit: drawn.append((title, unit)) or b"")
-    grid_figures(plan, sweep_table(plan, results))
+    table = sweep_table(plan, results)
+    grid_figures(plan, table)
     [(title, unit)] = drawn
-    return title, unit
+    return title, unit, verdict_text(table.iloc[0])
 
 
 RNG = np.random.default_rng(7)
@@ -425,20 +427,22 @@ UNITS = [  # (game, scenario, claim, its quantity's table, the unit every page r
 
 
 @pytest.mark.parametrize("game, name, claim_id, tables, unit", UNITS, ids=[u[2] for u in UNITS])
-def test_a_quantity_reads_in_one_unit_on_a_study_page_a_robustness_strip_and_a_sweep(game, name, claim_id, tables,
-                                                                                   unit, monkeypatch):
+def test_a_quantity_reads_in_one_unit_on_a_study_page_a_robustness_strip_a_sweep_and_a_verdict_line(
+        game, name, claim_id, tables, unit, monkeypatch):
     """A share in %, a difference of shares (DETHRONED's seat_edge) in points, an amount as measured:
-    the same in a study's panel title and axis as in the strip of the claim under every member and in
-    the figure of a sweep (both read "%" from the claims' share flag alone: a difference of shares
-    read raw there)."""
+    the same in a study's panel title and axis as in the strip of the claim under every member, in
+    the figure of a sweep and in the claim's verdict line (which read a difference of shares raw
+    while its unit came from the claims' share flag alone)."""
     path = ROOT / "scenarios" / game / f"{name}.toml"
     scenario = load_scenario(path)
     played = Played(**tables)
     study = Study(scenario, played, {}, name)
-    quantity = next(c for c in scenario.claims if c.id == claim_id).quantity
+    quantity = scenario.claim(claim_id).quantity
     title, _, bounds, strip_unit = strip_panels(scenario, claim_id, played, monkeypatch)[0]
-    swept_title, swept_unit = sweep_title(path, claim_id, tables, monkeypatch)
+    swept_title, swept_unit, verdict_line = sweep_title(path, claim_id, tables, monkeypatch)
     assert study.unit(quantity) == strip_unit == swept_unit == unit
+    # its verdict line too: a share and a difference of shares in points, an amount as measured
+    assert (" points [" in verdict_line) == (unit in ("%", "points")), verdict_line
     assert title.startswith(study.title(quantity)) and (f", {unit}" in title) == bool(unit)
     assert swept_title == f"{scenario.name}: {study.title(quantity)}"
     assert bounds == study.quantity_bounds(quantity)

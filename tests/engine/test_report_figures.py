@@ -148,3 +148,25 @@ def test_the_ticks_of_a_narrow_dot_panel_fit_it_whatever_the_range(low, high, dr
          ("seat {}", "points"), ("started_round1 {} - did not start round 1", "")])]
     report_module._panel_grid(panels, columns=2)
     assert_no_overlap(drawn)
+
+
+def test_the_cells_and_column_names_of_a_seven_rung_matrix_fit_them(drawn, monkeypatch):
+    """The Imposter Kings' ladder of seven rungs ran the intervals of neighbouring cells, and the
+    names of neighbouring columns, into each other ("ismcts-256ismcts-1024")."""
+    names = ["random", "greedy", "heuristic", "search", "ismcts-64", "ismcts-256", "ismcts-1024"]
+    matrix = pd.DataFrame([{"mode": "full", "players": 2, "row": a, "column": b, "win_rate": 0.5311, "low": 0.4315,
+                            "high": 0.6308, "games": 40} for a in names for b in names if a != b])
+    cells = []  # (position, drawn box) of every cell's text in the figure saved
+    check = report_module._png
+
+    def measure(fig):
+        fig.canvas.draw()
+        cells.extend((t.get_position(), t.get_window_extent()) for t in fig.axes[0].texts)
+        return check(fig)
+
+    monkeypatch.setattr(report_module, "_png", measure)
+    report_module.matrix_heatmap(matrix, "match", 0.5)
+    assert_no_overlap(drawn)  # the column names
+    neighbours = [(a, b) for (pa, a), (pb, b) in itertools.combinations(cells, 2) if pa[1] == pb[1]]
+    assert len(neighbours) == 7 * 15 and all(a.x1 + GAP_PIXELS <= b.x0 or b.x1 + GAP_PIXELS <= a.x0
+                                             for a, b in neighbours)

@@ -15,8 +15,8 @@ from balance.engine.ismcts import TREE_RUNGS
 from balance.engine.runner import Results
 from balance.engine.scenario import Claim, load_scenario, parse_scenario
 from balance.games import get_game
-from balance.studies.robust import (READINGS, ROBUST_FAILS, ROBUST_HOLDS, SENSITIVE, UNDECIDED, classify, evaluate,
-                                    member_setups)
+from balance.studies.robust import (READINGS, ROBUST_FAILS, ROBUST_HOLDS, SENSITIVE, UNDECIDED, classify,
+                                    estimates_text, evaluate, member_setups)
 from balance.stats import ALPHA, evaluate_family
 
 runner = CliRunner()
@@ -59,6 +59,15 @@ def test_readings_of_a_game_whose_truth_is_known_per_member(rates, expected):
     if expected == SENSITIVE:
         assert row["holds"] == ["A"] and row["fails"] == ["B"]
         assert row["estimate_min"] < 0.28 < 0.37 < row["estimate_max"]
+
+
+def test_estimates_read_in_the_claims_units_as_its_strip_does():
+    # a share in % (they read 0.2478 to 0.3012, where the strip beside them reads %)
+    rng = np.random.default_rng(3)
+    table, _ = evaluate_family({"A": coin_results(0.25, 2000, rng), "B": coin_results(0.30, 2000, rng)}, [BAND])
+    low, high = (f"{v * 100:.1f}".rstrip("0").rstrip(".") for v in (table["estimate"].min(), table["estimate"].max()))
+    assert estimates_text(table) == f"{low}% to {high}%" and 22 < float(low) < 28 < float(high) < 33
+    assert estimates_text(table.iloc[:1]) == f"{low}%"  # one member, one group: one value
 
 
 def test_a_claim_with_groups_fails_under_a_member_when_one_group_fails():

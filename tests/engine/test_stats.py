@@ -24,6 +24,7 @@ QUANTITIES = (
     Quantity("share", "a ratio of sums", "ratio", "num", denominator="den"),
     Quantity("fact", "a fixed fact of the setup", "ratio", "num", denominator="den", fixed=True),
     Quantity("win", "a seat's win", "rate", "won", table="seats", by=("seat",)),
+    Quantity("edge", "a win rate minus the field's", "mean", "edge"),  # a difference of shares
 )
 
 
@@ -248,6 +249,26 @@ def test_verdict_line_states_the_effect_in_points():
     table, _ = stats.evaluate_claims(results(games), [claim("rate", 0.25, 0.05)])
     line = stats.verdict_text(table.iloc[0])
     assert line.startswith("rate: +3.6 points [+3.") and "from 25% (band +/- 5): holds" in line
+
+
+def test_a_difference_of_shares_prints_in_points_as_its_panels_read_it():
+    # a mean of win-rate differences (DETHRONED's seat_edge): its panels read it in points
+    # (quantity_unit), so do its claim's verdict line and the findings (it printed "+0.010 [...] from 0")
+    edge = np.random.default_rng(3).normal(0.01, 0.1, 4000).clip(-1, 1)
+    table, _ = stats.evaluate_claims(results(pd.DataFrame({"deal": np.arange(4000), "edge": edge})),
+                                     [claim("edge", 0.0, 0.03)])
+    row = table.iloc[0]
+    assert row["unit"] == stats.quantity_unit(QUANTITIES[-1], pd.DataFrame({"edge": edge})) == "points"
+    line = stats.verdict_text(row)
+    assert line.startswith(f"edge: {(edge.mean()) * 100:+.1f} points [") and "from 0 points (band +/- 3)" in line, line
+    assert stats.effect_text({**row, "compare": "at_most"}).endswith("from 0 points (at most 3 points)")
+
+
+def test_an_amount_prints_as_measured():
+    table, _ = stats.evaluate_claims(results(pd.DataFrame({"deal": np.arange(400), "length": np.arange(400) % 8})),
+                                     [claim("length", 4.0, 0.5)])
+    line = stats.verdict_text(table.iloc[0])  # a mean of 3.5 against 4 +/- 0.5, in the amount's own terms
+    assert table.iloc[0]["unit"] == "" and line.startswith("length: -0.50 [") and "from 4 (band +/- 0.5)" in line, line
 
 
 def events(count: int, rate: float) -> pd.DataFrame:

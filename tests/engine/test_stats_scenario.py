@@ -54,3 +54,10 @@ def test_identical_players_need_no_rotation_where_rotation_keeps_the_deal():
     assert mixed.rotations == 4
     kings = get_game("imposter_kings")  # a rotation hands the deal's cards to the other seat
     assert kings.make_setup("full", 2, [("heuristic", {})] * 2).rotations == 2
+
+
+def test_a_scenario_gives_a_claim_by_id_or_names_the_claims_it_has():
+    sc = scenario()
+    assert sc.claim("len") is sc.claims[0]
+    with pytest.raises(KeyError, match=re.escape("no claim 'length' in take_the_throne (claims: len)")):
+        sc.claim("length")
