@@ -2,34 +2,33 @@
 engine's tree search (balance.engine.ismcts) on the rules' own steps.
 
 Every decision of a round is posed first (``rules.pose_pending``: the decision header's D_CHOICES
-holds the legal answers less what the seat's restriction forbids, or only what it prefers) and
-then comes to the engine's ``step.decide`` (the match plays every decision through
-balance.engine.step): a forced answer is taken, then ``policy`` answers (the random policy's draw, the
-greedy's or the heuristic's pick) or asks ``search_at`` for the searches'. Every policy chooses among
-the answers left in D_CHOICES, so a restriction binds them without their knowing. Where no restriction binds they play exactly as before; where
-one does, they skip the answers it took away and otherwise reason as before. Policies read only
-what their seat may know: the public zones (Court, Antechambers, Accused, face-up removed and
-Condemned cards, Cutthroat's revealed cards, counts), their own hand, Successor, Dungeon and
-face-down cards, ``layout.KNOWN`` (cards seen entering another player's hand, or named correctly)
-and ``layout.KNOWN_SUCCESSOR`` (Successors the Spy showed). With three players (Cutthroat) the
-heuristic reads the other players as one field (the chance that some opponent holds a card) and
-aims its targeted choices by turn order from its own seat, never by seat number. In 2v2 it plays
-for its team: the field is the two opponents only, it never reacts against its partner (no King's
-Hand on the partner's ability, no Assassin on the partner's flip), aims the Princess and the
-Executioner away from the partner, takes the best card of the partner's four, and trades one card
-to even the partners' hands. As True King it chooses the direction of play by who follows the first
+holds the legal answers less what the seat's restriction forbids, or only what it prefers) and then
+comes to the engine's ``step.decide`` (the match plays every decision through balance.engine.step):
+a forced answer is taken, then ``policy`` answers (the random policy's draw, the greedy's or the
+heuristic's pick) or asks ``search_at`` for the searches'. Every policy chooses among the answers
+left in D_CHOICES, so a restriction binds them without their knowing. Where no restriction binds
+they play exactly as before; where one does, they skip the answers it took away and otherwise reason
+as before. Policies read only what their seat may know: the public zones (Court, Antechambers,
+Accused, face-up removed and Condemned cards, Cutthroat's revealed cards, counts), their own hand,
+Successor, Dungeon and face-down cards, ``layout.KNOWN`` (cards seen entering another player's hand,
+or named correctly) and ``layout.KNOWN_SUCCESSOR`` (Successors the Spy showed). With three players
+(Cutthroat) the heuristic reads the other players as one field (the chance that some opponent holds
+a card) and aims its targeted choices by turn order from its own seat, never by seat number. In 2v2
+it plays for its team: the field is the two opponents only, it never reacts against its partner (no
+King's Hand on the partner's ability, no Assassin on the partner's flip), aims the Princess and the
+Executioner away from the partner, takes the best card of the partner's four, and trades one card to
+even the partners' hands. As True King it chooses the direction of play by who follows the first
 player; it judges a seat's cards (for the direction and the trade) by the estimated mean value of
-the cards it holds: the cards its seat saw revealed, knows in that hand or sees as a 2v2 fourth
-card at their values, every other card at the mean value of the cards its seat cannot see.
-Fragments of Nersetti's Signature Cards: the heuristic copies with the Stranger the Court card of highest
-base value that has an ability to gain, reacts with a Stranger rather than the Reaction card itself,
+the cards it holds: the cards its seat saw revealed, knows in that hand or sees as a 2v2 fourth card
+at their values, every other card at the mean value of the cards its seat cannot see. Fragments of
+Nersetti's Signature Cards: the heuristic copies with the Stranger the Court card of highest base
+value that has an ability to gain, reacts with a Stranger rather than the Reaction card itself,
 names with the Nakturn a card it holds that the guesser does not know of (the rarest), guesses "you
 hold it" when it thinks that at least even odds, Condemns the guesser's best card, and scores the
 Nakturn, Conspiracist and Exile by their prospects (a Disgraced card; cards left to gain the +1; the
-opponents' reactions the Mute silences).
-The search policies sample every hidden element (the unseen cards and
-the Princess owner's pending pick) from exactly that view, so their decisions are functions of the
-view and the stream alone.
+opponents' reactions the Mute silences). The search policies sample every hidden element (the unseen
+cards and the Princess owner's pending pick) from exactly that view, so their decisions are
+functions of the view and the stream alone.
 
 The heuristic's per-decision helpers with one caller compile inline into it (see ``rules``), but
 heuristic_pick (the decisions besides the turn's card) and cutthroat_pick (those only 3 or 4 players

@@ -1,20 +1,20 @@
 """The compiled rules kernel of The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4;
 Fragments of Nersetti for 2 players, step 1: the Immortal, step 2: the Army).
 
-A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops
-only at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a
-bit mask over action codes; ``pose_pending`` poses it through the engine (the decision header's
-D_CHOICES, narrowed by the seat's restriction); ``apply_action(s, cfg, action)`` performs one
-choice and runs every automatic step (Condemned removals, single Antechamber cards, turn
-passing, the knock-out of a seat that cannot act) until the next decision or the end of the
-round. The batch kernel, the policies' searches, the position API and the tests all drive
-rounds through these functions only: the match through the engine's loop (balance.engine.step),
-with this module's round verbs (``round_advance``, ``round_over``, ``round_pose``, ``round_apply``). The table's size is ``cfg[CFG_PLAYERS]``: with two seats
-every rule reduces to the 2-player game (the next seat is the opponent, the one knock-out ends
-the round, every "choose an opponent" has one answer and is not posed). In 2v2 (``cfg[CFG_TEAMS]``) a seat's
-side is its team (``side_of``): "an opponent" is a player of the other team, "all other players"
-includes the partner, and the first knock-out ends the round ("If either partner loses, the team
-loses").
+A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops only
+at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a bit mask
+over action codes; ``pose_pending`` poses it through the engine (the decision header's D_CHOICES,
+narrowed by the seat's restriction); ``apply_action(s, cfg, action)`` performs one choice and runs
+every automatic step (Condemned removals, single Antechamber cards, turn passing, the knock-out of a
+seat that cannot act) until the next decision or the end of the round. The batch kernel, the
+policies' searches, the position API and the tests all drive rounds through these functions only:
+the match through the engine's loop (balance.engine.step), with this module's round verbs
+(``round_advance``, ``round_over``, ``round_pose``, ``round_apply``). The table's size is
+``cfg[CFG_PLAYERS]``: with two seats every rule reduces to the 2-player game (the next seat is the
+opponent, the one knock-out ends the round, every "choose an opponent" has one answer and is not
+posed). In 2v2 (``cfg[CFG_TEAMS]``) a seat's side is its team (``side_of``): "an opponent" is a
+player of the other team, "all other players" includes the partner, and the first knock-out ends the
+round ("If either partner loses, the team loses").
 
 The state and configuration layouts, phases and action codes are in ``layout``.
 
