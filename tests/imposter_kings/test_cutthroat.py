@@ -15,9 +15,8 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import choose
 from balance.games.imposter_kings.positions import Position
-from tests.imposter_kings.views import (answers_in_worlds, assert_consistent, decisions,
+from tests.imposter_kings.views import (answers_in_worlds, assert_consistent, choose, decisions,
                                         kinds_where_hidden_cards_matter)
 
 T = L.TYPES

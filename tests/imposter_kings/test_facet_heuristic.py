@@ -18,10 +18,9 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import choose
 from tests.imposter_kings.test_facets import CL, MT, TACTICIAN, P, deal
 from tests.imposter_kings.test_search_modes import search_pick
-from tests.imposter_kings.views import other_world
+from tests.imposter_kings.views import choose, other_world
 
 TACTICIAN_FACET = {"facet": float(L.FACET_TACTICIAN)}
 LEADER_FACET = {"facet": float(L.FACET_LEADER)}

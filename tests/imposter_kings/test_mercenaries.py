@@ -34,9 +34,8 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import choose
 from balance.games.imposter_kings.positions import Position
-from tests.imposter_kings.views import decisions, kinds_where_hidden_cards_matter
+from tests.imposter_kings.views import choose, decisions, kinds_where_hidden_cards_matter
 
 T = L.TYPES
 CT = "cutthroat_mercenaries"

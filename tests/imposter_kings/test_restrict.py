@@ -14,7 +14,7 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME, MAX_ROUNDS
 from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import choose
+from tests.imposter_kings.views import choose
 
 POLICIES = [("random", {}), ("greedy", {}), ("heuristic", {}), ("search", {"rollouts": 2})]
 FULL_MENU = GAME.actions(GAME.make_setup("full", 2, "heuristic"))

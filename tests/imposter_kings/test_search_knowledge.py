@@ -21,8 +21,9 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import choose, unseen_counts
+from balance.games.imposter_kings.policies import unseen_counts
 from balance.games.imposter_kings.positions import Position
+from tests.imposter_kings.views import choose
 from tests.imposter_kings.test_search_modes import search_pick, world_of
 from tests.imposter_kings.test_signature import FB_KW, sig_position
 from tests.imposter_kings.test_signature_cards import P

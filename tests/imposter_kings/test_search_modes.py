@@ -18,9 +18,9 @@ from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME
 from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import SCR_POOL, SCR_UNSEEN, choose, determinize
+from balance.games.imposter_kings.policies import SCR_POOL, SCR_UNSEEN, determinize
 from balance.games.imposter_kings.positions import Position
-from tests.imposter_kings.views import decisions
+from tests.imposter_kings.views import choose, decisions
 
 T = L.TYPES
 ROLLOUTS = 8

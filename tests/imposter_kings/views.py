@@ -9,11 +9,18 @@ from balance.engine.rng import below, new_stream
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.games.imposter_kings.game import GAME
-from balance.games.imposter_kings.match import game_buffers
-from balance.games.imposter_kings.policies import choose
+from balance.games.imposter_kings.match import decide_posed, game_buffers
 from balance.games.imposter_kings.positions import Position
 
 T = L.TYPES
+
+
+def choose(s, cfg, code, row, restrict, stream, actions, scratch, fscratch):
+    """The answer of policy ``code`` (parameter row ``row``) at the decision posed in ``s``, as the
+    match's decide gives it (every seat seated with that policy)."""
+    codes = np.full(L.PLAYERS, code, dtype=np.int64)
+    params = np.tile(row, (L.PLAYERS, 1))
+    return decide_posed(s, cfg, codes, params, restrict, stream, (actions, scratch, fscratch))
 
 
 def assert_consistent(pos, deck, seats):

@@ -1,118 +1,82 @@
 """The match loop and the batch entry points: matches of rounds to 7 points, one result row per round.
 
-It sits above both ``rules`` and ``policies`` (the search policy plays rounds through the rules,
-so the loop that asks the policies cannot live in ``rules`` without an import circle). The
-result row's columns and the trace events are declared in ``layout``.
+A round (and the match start's choice of Signature Cards) is the rules' step kernel (``rules.py``:
+``round_advance``, ``round_over``, ``round_pose``, ``round_apply``) played through the engine's one
+loop (balance.engine.step.play): the rules pose each decision, the seat's policy (``policies.policy``)
+or the search (``policies.search_at``) answers it. This module sits above both ``rules`` and
+``policies`` (the search policy plays rounds through the rules), so the rules never import a
+policy. The result row's columns and the trace events are declared in ``layout``.
 
 Game index g is one MATCH: ``deal, rotation = divmod(g, rotations)``. All its deals come from
 one counter-based stream of (seed, deal) and the policies' randomness from a second stream of
 the same pair, so a deal replayed under the other rotation gives the same cards to the same
-policy SLOT, now sitting in the other seat (common random numbers).
+policy SLOT, now sitting in the other seat (common random numbers). The slots' policies are seated
+once per match (``seat_policies``), so the engine's decide reads them by seat.
 """
 
 import numpy as np
 from numba import prange
 
 from balance.engine.decision import N_KINDS_MAX, RESTRICT_SIDES
-from balance.engine.kernels import allocating_kernel, any_restriction, kernel, seat_restrictions
+from balance.engine.kernels import allocating_kernel, any_restriction, kernel, seat_policies, seat_restrictions
 from balance.engine.rng import STREAM_SIZE, below, open_stream
+from balance.engine.step import decide, play
 from balance.games.imposter_kings.layout import (
-    ACCUSED, ASSASSINATED, CAPPED, CFG_PLAYERS, CHOOSER, COURT_LEN, COURT_TYPE, C_ASSASSINATED, C_CAPPED, C_CHOOSER,
-    C_CHOOSER_FIRST, C_CHOOSER_WON, C_CLOCKWISE, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME,
-    C_LAST_ROUND, C_LOSER_FLIPPED, C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW,
-    C_SCORE0, C_SCORE1, C_SCORE2, C_SECOND, C_WINNER, C_WINNER_FLIPPED, DECIDER, DIRECTION, EVENT_WIDTH, EV_ACTION,
-    EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, FIRST, FLIPPED, HAND, HAND_BITS,
-    MATCH_OVER, MAX_ACTIONS, MAX_CARDS, MULLIGANS, NCOLS, OUT, PHASE, PH_REDEAL, PH_ROUND_OVER, PLAYERS, PLIES,
-    POINTS, ROUND_FIELDS, SCORE, SECOND, STATE_SIZE, TRUE_KING, TYPES, UNUSED, WINNER, CFG_TEAMS,
-    CFG_SIGNATURES, C_SIGNATURES0, C_SIGNATURES1, SIGNATURES, SIG_NONE,
-    C_KING0, C_KING1, KING_FACET,
+    ASSASSINATED, CAPPED, CFG_PLAYERS, CHOOSER, C_ASSASSINATED, C_CAPPED, C_CHOOSER, C_CHOOSER_FIRST, C_CHOOSER_WON,
+    C_CLOCKWISE, C_DEAL, C_FIRST, C_FIRST_TK, C_FIRST_TK_WON, C_FIRST_WON, C_GAME, C_LAST_ROUND, C_LOSER_FLIPPED,
+    C_MATCH_CAPPED, C_MATCH_WINNER, C_MULLIGANS, C_PLIES, C_POINTS, C_ROTATION, C_ROW, C_SCORE0, C_SCORE1, C_SCORE2,
+    C_SECOND, C_WINNER, C_WINNER_FLIPPED, DIRECTION, EVENT_WIDTH, FIRST, FLIPPED, MATCH_OVER, MAX_ACTIONS,
+    MAX_CARDS, MULLIGANS, NCOLS, OUT, PLAYERS, PLIES, POINTS, ROUND_FIELDS, SCORE, SECOND, STATE_SIZE, TRUE_KING,
+    WINNER, CFG_TEAMS, CFG_SIGNATURES, C_SIGNATURES0, C_SIGNATURES1, SIGNATURES, SIG_NONE, C_KING0, C_KING1,
+    KING_FACET,
 )
 from balance.games.imposter_kings.rules import (
-    apply_action, deal_round, is_disgraced, open_armies, open_signatures, legal_mask, partner_of, pose_pending,
-    side_count, side_of, start_signatures, throne_value, wrap_seat, zone_row, zone_types)
+    deal_traced, open_armies, open_signatures, partner_of, round_advance, round_apply, round_over, round_pose,
+    side_count, side_of, start_signatures, wrap_seat, zone_types)
 from balance.games.imposter_kings.policies import (
     FSCRATCH_ROWS, FSCRATCH_TREE_ROWS, FSCRATCH_WIDTH, FS_TREE_WEIGHTS, FS_WEIGHTS, HEURISTIC_DEFAULTS,
-    HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_TREE_ROWS, SCRATCH_WIDTH, choose)
+    HEURISTIC_PARAMS, SCRATCH_ROWS, SCRATCH_TREE_ROWS, SCRATCH_WIDTH, policy, search_at)
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
 
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
+# The Signature Cards' decisions are traced as round 0's; an int64 as a round's index is, so that the
+# round and the match start share one compiled play_on.
+SIGNATURE_ROUND = np.int64(0)
+
+
+# ---- the engine's loop and decide, with this game's rules and policies ----------------------------
+@kernel
+def play_on(s, table, codes, params, restrict, moves, mind):
+    """Every decision until nothing is pending (the round's end, or the Signature Cards chosen):
+    ``balance.engine.step.play`` with the round's verbs (``rules.round_advance``: ``table``) and the
+    policies drawing from ``moves``; ``codes``, ``params`` and ``restrict`` by seat; ``mind``: (the
+    answers' list, the int scratch, the float scratch)."""
+    play(s, table, moves, codes, params, restrict, mind, round_advance, round_over, round_pose, round_apply, policy,
+         search_at)
 
 
 @kernel
-def record(trace, fill, round_index, s, cfg, action):
-    k = fill[0]
-    if k < trace.shape[0]:
-        trace[k, EV_ROUND] = round_index
-        trace[k, EV_PHASE] = s[PHASE]
-        trace[k, EV_DECIDER] = s[DECIDER]
-        trace[k, EV_ACTION] = action
-        top = s[COURT_LEN] - 1
-        trace[k, EV_THRONE] = -1
-        if top >= 0:
-            trace[k, EV_THRONE] = s[COURT_TYPE + top] + (TYPES if is_disgraced(s, top) else 0)
-        trace[k, EV_THRONE_VALUE] = throne_value(s, cfg)
-        trace[k, EV_LEGAL] = legal_mask(s, cfg)
-        fill[0] = k + 1
+def decide_posed(s, cfg, codes, params, restrict, moves, mind):
+    """The answer of the deciding seat's policy (or the search) to the decision posed in ``s``
+    (the policies read only the cfg of the round's table)."""
+    return decide(s, (cfg,), moves, codes, params, restrict, mind, policy, search_at)
 
 
 @kernel
-def record_deal(trace, fill, round_index, s, cfg):
-    for seat in range(cfg[CFG_PLAYERS]):
-        k = fill[0]
-        if k >= trace.shape[0]:
-            return
-        packed = 0
-        for t in range(TYPES):
-            packed |= s[zone_row(HAND, seat) + t] << (HAND_BITS * t)
-        trace[k, EV_ROUND] = round_index
-        trace[k, EV_PHASE] = EV_DEAL
-        trace[k, EV_DECIDER] = seat
-        trace[k, EV_ACTION] = packed
-        trace[k, EV_THRONE] = s[ACCUSED]
-        trace[k, EV_THRONE_VALUE] = s[UNUSED]
-        fill[0] = k + 1
+def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, mind, trace, fill, round_index):
+    """Deal (again after each mulligan: ``rules.round_advance``) and play one round."""
+    table = (cfg, deals, rotation, cards, trace, fill, round_index)
+    deal_traced(s, table)
+    play_on(s, table, codes, params, restrict, moves, mind)
 
 
 @kernel
-def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
-               fill, round_index):
-    """Deal (again after each mulligan) and play one round; every decision is posed with the seats'
-    restrictions (``restrict`` by seat) and goes to ``choose``."""
-    n = cfg[CFG_PLAYERS]
-    deal_round(s, cfg, deals, rotation, cards)
-    if trace.shape[0] > 0:
-        record_deal(trace, fill, round_index, s, cfg)
-    while s[PHASE] != PH_ROUND_OVER:
-        if s[PHASE] == PH_REDEAL:
-            mulligans = s[MULLIGANS]
-            deal_round(s, cfg, deals, rotation, cards)
-            s[MULLIGANS] = mulligans
-            if trace.shape[0] > 0:
-                record_deal(trace, fill, round_index, s, cfg)
-            continue
-        pose_pending(s, cfg, restrict)
-        slot = wrap_seat(s[DECIDER] - rotation + n, n)
-        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
-        if trace.shape[0] > 0:
-            record(trace, fill, round_index, s, cfg, a)
-        apply_action(s, cfg, a)
-
-
-@kernel
-def choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch,
-                      trace, fill):
+def choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, mind, trace, fill):
     """Step 3's choice of Signature Cards at the match's start (``rules.start_signatures``), its
     decisions posed and answered as a round's (traced as round 0's, before its deal)."""
-    n = cfg[CFG_PLAYERS]
     start_signatures(s, cfg, deals, cards)
-    while s[PHASE] != PH_ROUND_OVER:
-        pose_pending(s, cfg, restrict)
-        slot = wrap_seat(s[DECIDER] - rotation + n, n)
-        a = choose(s, cfg, codes[slot], params[slot], restrict, moves, actions, scratch, fscratch)
-        if trace.shape[0] > 0:
-            record(trace, fill, 0, s, cfg, a)
-        apply_action(s, cfg, a)
+    play_on(s, (cfg, deals, rotation, cards, trace, fill, SIGNATURE_ROUND), codes, params, restrict, moves, mind)
 
 
 @kernel(inline="always")
@@ -165,7 +129,7 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
 
 @kernel
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, restrict, max_rounds,
-               cards, actions, scratch, fscratch, trace, fill):
+               cards, mind, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
     s[ROUND_FIELDS:] = 0  # the match's part; each deal resets the round's
     open_armies(s, cfg)
@@ -174,12 +138,10 @@ def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, par
     first_tk = s[TRUE_KING]
     open_signatures(s, cfg)
     if cfg[CFG_SIGNATURES] != SIG_NONE:
-        choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch,
-                          trace, fill)
+        choose_signatures(s, cfg, deals, moves, rotation, codes, params, restrict, cards, mind, trace, fill)
     played = 0
     for r in range(max_rounds):
-        play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, actions, scratch, fscratch, trace,
-                   fill, r)
+        play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, mind, trace, fill, r)
         write_round(out[base + r], s, cfg, game, deal, rotation, r, first_tk)
         played = r + 1
         if s[MATCH_OVER]:
@@ -225,35 +187,46 @@ def game_buffers():
     return s, cards, actions, scratch, fscratch, deals, moves, restrict
 
 
+@allocating_kernel
+def seat_buffers(slot_codes, slot_params):
+    """The seats' policy codes and parameter rows of a match (``seat_policies`` fills them)."""
+    return np.empty_like(slot_codes), np.empty_like(slot_params)
+
+
 @kernel
-def run_one(out, base, bufs, cfg, codes, params, slot_restrict, restricted, seed, g, rotations, max_rounds, trace,
-            fill):
-    """Match g; ``restricted``: some slot has a restriction (else the buffers' all-zero ``restrict``
-    stays as it is: seating it at every match cost a one-round match a thirtieth of its time)."""
+def run_one(out, base, bufs, seats, cfg, slot_codes, slot_params, slot_restrict, restricted, seed, g, rotations,
+            max_rounds, trace, fill):
+    """Match g, its policy slots seated for its rotation (``seats``: the seat-indexed codes and
+    parameter rows the engine's decide reads); ``restricted``: some slot has a restriction (else the
+    buffers' all-zero ``restrict`` stays as it is: seating it at every match cost a one-round match a
+    thirtieth of its time)."""
     s, cards, actions, scratch, fscratch, deals, moves, restrict = bufs
+    codes, params = seats
     deal, rotation = divmod(g, rotations)
     open_stream(deals, seed, deal)
     open_stream(moves, seed ^ POLICY_SALT, deal)
+    seat_policies(rotation, slot_codes, slot_params, codes, params)
     if restricted:
         seat_restrictions(rotation, slot_restrict, restrict)
     play_match(out, base, s, cfg, deals, moves, g, deal, rotation, codes, params, restrict, max_rounds,
-               cards, actions, scratch, fscratch, trace, fill)
+               cards, (actions, scratch, fscratch), trace, fill)
 
 
 @allocating_kernel(parallel=True)
 def simulate_batch(cfg, codes, params, slot_restrict, seed, start, count, rotations, max_rounds):
     """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS).
-    ``slot_restrict`` (players, N_KINDS_MAX, RESTRICT_SIDES): each policy slot's forbid/prefer
-    masks (``Setup.restrict``)."""
+    ``codes``, ``params`` and ``slot_restrict`` (players, N_KINDS_MAX, RESTRICT_SIDES): each policy
+    slot's code, parameter row and forbid/prefer masks (``Setup.restrict``)."""
     out = np.empty((count * max_rounds, NCOLS), dtype=np.int32)
     blocks = (count + BLOCK - 1) // BLOCK
     no_trace = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
     restricted = any_restriction(slot_restrict)
     for b in prange(blocks):
         bufs = game_buffers()
+        seats = seat_buffers(codes, params)
         fill = np.zeros(1, dtype=np.int64)
         for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            run_one(out, k * max_rounds, bufs, cfg, codes, params, slot_restrict, restricted, seed, start + k,
+            run_one(out, k * max_rounds, bufs, seats, cfg, codes, params, slot_restrict, restricted, seed, start + k,
                     rotations, max_rounds, no_trace, fill)
     return out
 
@@ -263,6 +236,6 @@ def simulate_traced(cfg, codes, params, slot_restrict, seed, g, rotations, max_r
     """One match with the decision trace on (the same code path as the batch)."""
     out = np.empty((max_rounds, NCOLS), dtype=np.int32)
     fill = np.zeros(1, dtype=np.int64)
-    run_one(out, 0, game_buffers(), cfg, codes, params, slot_restrict, any_restriction(slot_restrict), seed, g,
-            rotations, max_rounds, trace, fill)
+    run_one(out, 0, game_buffers(), seat_buffers(codes, params), cfg, codes, params, slot_restrict,
+            any_restriction(slot_restrict), seed, g, rotations, max_rounds, trace, fill)
     return out, fill[0]

@@ -2,33 +2,33 @@
 engine's tree search (balance.engine.ismcts) on the rules' own steps.
 
 Every decision of a round is posed first (``rules.pose_pending``: the decision header's D_CHOICES
-holds the legal answers less what the seat's restriction forbids, or only what it prefers) and
-then comes to ``choose`` (the dispatcher): a forced answer is taken, the random policy draws
-through the engine, and the others choose among the answers left in D_CHOICES, so a restriction
-binds them without their knowing. Where no restriction binds they play exactly as before; where
-one does, they skip the answers it took away and otherwise reason as before. Policies read only
-what their seat may know: the public zones (Court, Antechambers, Accused, face-up removed and
-Condemned cards, Cutthroat's revealed cards, counts), their own hand, Successor, Dungeon and
-face-down cards, ``layout.KNOWN`` (cards seen entering another player's hand, or named correctly)
-and ``layout.KNOWN_SUCCESSOR`` (Successors the Spy showed). With three players (Cutthroat) the
-heuristic reads the other players as one field (the chance that some opponent holds a card) and
-aims its targeted choices by turn order from its own seat, never by seat number. In 2v2 it plays
-for its team: the field is the two opponents only, it never reacts against its partner (no King's
-Hand on the partner's ability, no Assassin on the partner's flip), aims the Princess and the
-Executioner away from the partner, takes the best card of the partner's four, and trades one card
-to even the partners' hands. As True King it chooses the direction of play by who follows the first
+holds the legal answers less what the seat's restriction forbids, or only what it prefers) and then
+comes to the engine's ``step.decide`` (the match plays every decision through balance.engine.step):
+a forced answer is taken, then ``policy`` answers (the random policy's draw, the greedy's or the
+heuristic's pick) or asks ``search_at`` for the searches'. Every policy chooses among the answers
+left in D_CHOICES, so a restriction binds them without their knowing. Where no restriction binds
+they play exactly as before; where one does, they skip the answers it took away and otherwise reason
+as before. Policies read only what their seat may know: the public zones (Court, Antechambers,
+Accused, face-up removed and Condemned cards, Cutthroat's revealed cards, counts), their own hand,
+Successor, Dungeon and face-down cards, ``layout.KNOWN`` (cards seen entering another player's hand,
+or named correctly) and ``layout.KNOWN_SUCCESSOR`` (Successors the Spy showed). With three players
+(Cutthroat) the heuristic reads the other players as one field (the chance that some opponent holds
+a card) and aims its targeted choices by turn order from its own seat, never by seat number. In 2v2
+it plays for its team: the field is the two opponents only, it never reacts against its partner (no
+King's Hand on the partner's ability, no Assassin on the partner's flip), aims the Princess and the
+Executioner away from the partner, takes the best card of the partner's four, and trades one card to
+even the partners' hands. As True King it chooses the direction of play by who follows the first
 player; it judges a seat's cards (for the direction and the trade) by the estimated mean value of
-the cards it holds: the cards its seat saw revealed, knows in that hand or sees as a 2v2 fourth
-card at their values, every other card at the mean value of the cards its seat cannot see.
-Fragments of Nersetti's Signature Cards: the heuristic copies with the Stranger the Court card of highest
-base value that has an ability to gain, reacts with a Stranger rather than the Reaction card itself,
+the cards it holds: the cards its seat saw revealed, knows in that hand or sees as a 2v2 fourth card
+at their values, every other card at the mean value of the cards its seat cannot see. Fragments of
+Nersetti's Signature Cards: the heuristic copies with the Stranger the Court card of highest base
+value that has an ability to gain, reacts with a Stranger rather than the Reaction card itself,
 names with the Nakturn a card it holds that the guesser does not know of (the rarest), guesses "you
 hold it" when it thinks that at least even odds, Condemns the guesser's best card, and scores the
 Nakturn, Conspiracist and Exile by their prospects (a Disgraced card; cards left to gain the +1; the
-opponents' reactions the Mute silences).
-The search policies sample every hidden element (the unseen cards and
-the Princess owner's pending pick) from exactly that view, so their decisions are functions of the
-view and the stream alone.
+opponents' reactions the Mute silences). The search policies sample every hidden element (the unseen
+cards and the Princess owner's pending pick) from exactly that view, so their decisions are
+functions of the view and the stream alone.
 
 The heuristic's per-decision helpers with one caller compile inline into it (see ``rules``), but
 heuristic_pick (the decisions besides the turn's card) and cutthroat_pick (those only 3 or 4 players
@@ -39,11 +39,12 @@ the heuristic, entered at every turn, keeps only the few of the turn's scoring.
 import numpy as np
 
 from balance.engine.config import as_config, row_of
-from balance.engine.decision import D_CHOICES, POLICY_RANDOM, answer_of, forced, random_answer
+from balance.engine.decision import D_CHOICES, random_answer
 from balance.engine.ismcts import I_OPPONENTS, ismcts_answer, ismcts_views, ismcts_words
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
+from balance.engine.step import SEARCH as SEARCH_DECIDES  # a policy's "the search answers this one"
 from balance.engine.step import no_search, play
 from balance.games.imposter_kings.layout import (
     BASE_TYPES, CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
@@ -77,11 +78,14 @@ from balance.games.imposter_kings.rules import (
     next_seat, partner_of, pose_pending, sentry_target, tactician_matches, throne_is_royalty,
     side_count, side_of, team_side, types_of, wrap_seat, zone_count, zone_row, zone_types)
 
-RANDOM = POLICY_RANDOM
 GREEDY = 1
 HEURISTIC = 2
 SEARCH = 3
 ISMCTS = 4  # the engine's tree search (``ismcts_policies``: ismcts and its budget presets)
+# The random policy has parameters (its odds of a mulligan and of mustering, ``random_choice``), so
+# it is not the engine's uniform POLICY_RANDOM, which ``step.decide`` answers before any policy:
+# it has a code of its own, and ``policy`` draws its answers (from the same stream, in the same order).
+RANDOM = 5
 
 # Heuristic weights (their order in the policy's parameter row; defaults in options.py).
 W_LOW_CARD = 0        # cost of spending a card, per point of its value / 9
@@ -165,7 +169,7 @@ BEAT_VALUES = 11  # Throne values 0..10 (a Soldier with its bonus is 7; a Warlor
 FSCRATCH_WIDTH = max(TYPES, MAX_ACTIONS)
 # The tree search's buffers (balance.engine.ismcts) live in rows after these, carved out by ``tree_buffers``:
 # a batch's hot path then passes no more arguments than it did without the tree search (its seven arrays
-# passed down to every decision, with a second search call in ``choose``, cost a greedy round about a
+# passed down to every decision, with a second search call in the dispatcher, cost a greedy round about a
 # tenth of its speed). Those rows are left unfilled (``game_buffers``): the tree search writes every
 # word before reading it.
 TREE_INT_WORDS, TREE_FLOAT_WORDS = ismcts_words.py_func(STATE_SIZE, PLAYERS, HEURISTIC_PARAMS)
@@ -1459,29 +1463,37 @@ def tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
 
 @kernel
 def searching(s, cfg, code, actions, n, params, restrict, stream, scratch, fscratch):
-    """The searches' action: the flat search (SEARCH) or the tree search. One call in ``choose`` for
-    both keeps the dispatcher of the other policies as it was before the tree search (see
-    SCRATCH_TREE_ROWS)."""
+    """The searches' action: the flat search (SEARCH) or the tree search. One call in ``search_at`` for
+    both keeps the match's loop as it was before the tree search (see SCRATCH_TREE_ROWS)."""
     if code == SEARCH:
         return search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
     return tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch)
 
 
-# ---- the dispatcher --------------------------------------------------------------------------
-@kernel
-def choose(s, cfg, code, params, restrict, stream, actions, scratch, fscratch):
-    """The action policy ``code`` takes at the posed decision (``rules.pose_pending`` has run):
-    the forced answer, the random policy's draw, or the policy's pick among D_CHOICES, listed into
-    ``actions``. ``restrict`` (by seat) is read only by the searches, for their own rollouts."""
-    if forced(s):
-        return answer_of(s)
+# ---- the seat's policy and the searches (balance.engine.step's ``policy`` and ``search_at``) ------
+# ``table`` is the round's (``rules.round_advance``); the policies read its cfg alone. ``mind`` is
+# (the answers' list, the int scratch, the float scratch). ``step.decide`` has taken a forced answer.
+@kernel(inline="always")
+def policy(s, table, seat, code, params_row, stream, mind):
+    """The answer of policy ``code`` (``params_row``) at the posed decision: the random policy's
+    draw, or the greedy's or the heuristic's pick among D_CHOICES; the searches' (SEARCH_DECIDES)
+    are ``search_at``'s."""
     if code == RANDOM:
-        return random_choice(s, params, stream)
+        return random_choice(s, params_row, stream)
+    if code != GREEDY and code != HEURISTIC:
+        return SEARCH_DECIDES
+    actions, _, fscratch = mind
     n = answers(s[D_CHOICES], actions)
     if code == GREEDY:
-        i = greedy(s, cfg, actions, n, stream)
-    elif code == HEURISTIC:
-        i = heuristic(s, cfg, actions, n, params, stream, fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])
-    else:
-        return searching(s, cfg, code, actions, n, params, restrict, stream, scratch, fscratch)
-    return actions[i]
+        return actions[greedy(s, table[0], actions, n, stream)]
+    return actions[heuristic(s, table[0], actions, n, params_row, stream, fscratch[FS_ODDS],
+                             fscratch[FS_BEAT, :BEAT_VALUES])]
+
+
+@kernel(inline="always")
+def search_at(s, table, seat, code, params_row, restrict, stream, mind):
+    """The search policy ``code``'s answer (the flat search or the tree search, ``searching``); the
+    rollouts keep the searcher's restriction (``restrict`` by seat)."""
+    actions, scratch, fscratch = mind
+    n = answers(s[D_CHOICES], actions)
+    return searching(s, table[0], code, actions, n, params_row, restrict, stream, scratch, fscratch)

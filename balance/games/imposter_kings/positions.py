@@ -40,8 +40,8 @@ from balance.engine.stepper import Run, Stepper
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import rules as R
 from balance.engine.rng import STREAM_SIZE, below, open_stream
-from balance.games.imposter_kings.match import POLICY_SALT, choose_signatures, game_buffers
-from balance.games.imposter_kings.policies import choose, sample_world
+from balance.games.imposter_kings.match import POLICY_SALT, choose_signatures, decide_posed, game_buffers
+from balance.games.imposter_kings.policies import sample_world
 from balance.games.imposter_kings.options import MODE_PLAYERS, OPTIONS, config_row
 
 INDEX_PHASES = (L.PH_FOOL, L.PH_SOLDIER_DISGRACE, L.PH_SENTRY_PICK, L.PH_PICK_COURT)
@@ -446,16 +446,24 @@ def every_card(s: np.ndarray, cfg: np.ndarray) -> np.ndarray:
 
 
 class Steps(Stepper):
-    """A setup's rounds stepped with the batch's compiled functions (balance.engine.stepper); a run
-    is a match's first round, after the match's start (the True King drawn, the Armies, the
-    Signature Cards chosen by the seats' policies as the batch does)."""
+    """A setup's rounds stepped with the batch's compiled functions (balance.engine.stepper): the
+    round's step verbs (``rules.round_advance`` ...) and the match's ``decide_posed``; a run is a
+    match's first round, after the match's start (the True King drawn, the Armies, the Signature
+    Cards chosen by the seats' policies as the batch does)."""
 
     def __init__(self, setup):
         self.setup, self.players = setup, setup.players
         self.cfg = setup.game.compile(setup).row
         self.codes, self.params, self.restrict = setup.policy_codes, setup.policy_params, setup.restrict
-        _, self.cards, self.actions, self.scratch, self.fscratch, _, _, _ = game_buffers()
+        _, self.cards, actions, scratch, fscratch, _, _, _ = game_buffers()
+        self.mind = (actions, scratch, fscratch)
         self.no_trace = np.zeros((0, L.EVENT_WIDTH), dtype=np.int64)
+        self.fill = np.zeros(1, dtype=np.int64)
+
+    def table(self, deals: np.ndarray) -> tuple:
+        """The round's table (``rules.round_advance``) dealing from ``deals``: no rotation (the seats
+        are the policy slots), no trace."""
+        return self.cfg, deals, 0, self.cards, self.no_trace, self.fill, 0
 
     def start(self, seed: int, deal_index: int) -> Run:
         """The batch's match start (match.play_match) and its first deal; ``run.rng`` is the deals'
@@ -469,37 +477,30 @@ class Steps(Stepper):
         s[L.TRUE_KING] = below(deals, int(cfg[L.CFG_PLAYERS]))
         R.open_signatures(s, cfg)
         if cfg[L.CFG_SIGNATURES] != L.SIG_NONE:
-            choose_signatures(s, cfg, deals, moves, 0, self.codes, self.params, self.restrict, self.cards,
-                              self.actions, self.scratch, self.fscratch, self.no_trace,
-                              np.zeros(1, dtype=np.int64))
-        R.deal_round(s, cfg, deals, 0, self.cards)
+            choose_signatures(s, cfg, deals, moves, 0, self.codes, self.params, self.restrict, self.cards, self.mind,
+                              self.no_trace, self.fill)
+        R.deal_traced(s, self.table(deals))
         return Run(s, deals, (moves, every_card(s, cfg)))
 
     def advance(self, run: Run) -> None:
         """A called mulligan deals again (the rules run on by themselves after every answer)."""
-        s = run.state
-        while s[L.PHASE] == L.PH_REDEAL:
-            mulligans = s[L.MULLIGANS]
-            R.deal_round(s, self.cfg, run.rng, 0, self.cards)
-            s[L.MULLIGANS] = mulligans
+        R.round_advance(run.state, self.table(run.rng))
 
     def over(self, run: Run) -> bool:
-        return bool(run.state[L.PHASE] == L.PH_ROUND_OVER)
+        return bool(R.round_over(run.state))
 
     def pose(self, run: Run) -> None:
-        R.pose_pending(run.state, self.cfg, self.restrict)
+        R.round_pose(run.state, self.table(run.rng), self.restrict)
 
     def decide(self, run: Run) -> int:
-        seat = run.seat
-        return int(choose(run.state, self.cfg, self.codes[seat], self.params[seat], self.restrict, run.extra[0],
-                          self.actions, self.scratch, self.fscratch))
+        return int(decide_posed(run.state, self.cfg, self.codes, self.params, self.restrict, run.extra[0], self.mind))
 
     def apply(self, run: Run, answer: int) -> None:
-        R.apply_action(run.state, self.cfg, answer)
+        R.round_apply(run.state, self.table(run.rng), answer)
 
     def world(self, run: Run, seat: int, stream: np.ndarray) -> Run:
         world = run.copy()
-        sample_world(run.state, world.state, seat, self.cfg, self.scratch, stream)
+        sample_world(run.state, world.state, seat, self.cfg, self.mind[1], stream)
         return world
 
     def conserved(self, run: Run) -> bool:

@@ -1,19 +1,20 @@
 """The compiled rules kernel of The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4;
 Fragments of Nersetti for 2 players, step 1: the Immortal, step 2: the Army).
 
-A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops
-only at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a
-bit mask over action codes; ``pose_pending`` poses it through the engine (the decision header's
-D_CHOICES, narrowed by the seat's restriction); ``apply_action(s, cfg, action)`` performs one
-choice and runs every automatic step (Condemned removals, single Antechamber cards, turn
-passing, the knock-out of a seat that cannot act) until the next decision or the end of the
-round. The batch kernel, the policies' searches, the position API and the tests all drive
-rounds through these functions only. The table's size is ``cfg[CFG_PLAYERS]``: with two seats
-every rule reduces to the 2-player game (the next seat is the opponent, the one knock-out ends
-the round, every "choose an opponent" has one answer and is not posed). In 2v2 (``cfg[CFG_TEAMS]``) a seat's
-side is its team (``side_of``): "an opponent" is a player of the other team, "all other players"
-includes the partner, and the first knock-out ends the round ("If either partner loses, the team
-loses").
+A round is a state machine over one plain int64 array ``s`` (layout below). The machine stops only
+at DECISIONS: ``legal_mask(s, cfg)`` is what the deciding seat (``s[DECIDER]``) may do, a bit mask
+over action codes; ``pose_pending`` poses it through the engine (the decision header's D_CHOICES,
+narrowed by the seat's restriction); ``apply_action(s, cfg, action)`` performs one choice and runs
+every automatic step (Condemned removals, single Antechamber cards, turn passing, the knock-out of a
+seat that cannot act) until the next decision or the end of the round. The batch kernel, the
+policies' searches, the position API and the tests all drive rounds through these functions only:
+the match through the engine's loop (balance.engine.step), with this module's round verbs
+(``round_advance``, ``round_over``, ``round_pose``, ``round_apply``). The table's size is
+``cfg[CFG_PLAYERS]``: with two seats every rule reduces to the 2-player game (the next seat is the
+opponent, the one knock-out ends the round, every "choose an opponent" has one answer and is not
+posed). In 2v2 (``cfg[CFG_TEAMS]``) a seat's side is its team (``side_of``): "an opponent" is a
+player of the other team, "all other players" includes the partner, and the first knock-out ends the
+round ("If either partner loses, the team loses").
 
 The state and configuration layouts, phases and action codes are in ``layout``.
 
@@ -75,6 +76,7 @@ from balance.games.imposter_kings.layout import (
     CFG_TEXT_ON_BASE, COURT_ROOM, EFFECT_RECALL, EXTRA_SHOWN, MERC, MERC_AREA, MERC_DEALT, PH_RAISE, PICK_BID_TIE,
     PICK_MERC_COST, PICK_MERC_GIVE, PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE,
     PICK_SWAP_TAKE, RAISE_ASKED,
+    EV_ACTION, EV_DEAL, EV_DECIDER, EV_LEGAL, EV_PHASE, EV_ROUND, EV_THRONE, EV_THRONE_VALUE, HAND_BITS,
 )
 
 SRC_HAND = 0
@@ -3083,3 +3085,84 @@ def count_cards(s):
     if s[UNUSED] >= 0:
         counts[s[UNUSED]] += 1
     return counts
+
+
+# ---- a round as a step kernel (balance.engine.step) ----------------------------------------------
+# The match plays each round, and the match start's choice of Signature Cards, through the engine's
+# loop with these verbs. ``table`` is (cfg, the deals' stream, the rotation, the deck's buffer, the
+# decision trace, its fill, the round's index): what the rules read and write besides the state. A
+# trace without rows is off; its events are declared in ``layout``.
+@kernel
+def record(trace, fill, round_index, s, cfg, action):
+    """The trace's event of a decision answered ``action`` (before it is applied)."""
+    k = fill[0]
+    if k < trace.shape[0]:
+        trace[k, EV_ROUND] = round_index
+        trace[k, EV_PHASE] = s[PHASE]
+        trace[k, EV_DECIDER] = s[DECIDER]
+        trace[k, EV_ACTION] = action
+        top = s[COURT_LEN] - 1
+        trace[k, EV_THRONE] = -1
+        if top >= 0:
+            trace[k, EV_THRONE] = s[COURT_TYPE + top] + (TYPES if is_disgraced(s, top) else 0)
+        trace[k, EV_THRONE_VALUE] = throne_value(s, cfg)
+        trace[k, EV_LEGAL] = legal_mask(s, cfg)
+        fill[0] = k + 1
+
+
+@kernel
+def record_deal(trace, fill, round_index, s, cfg):
+    """The trace's events of a deal: each seat's hand (and the Accused and the unused card)."""
+    for seat in range(cfg[CFG_PLAYERS]):
+        k = fill[0]
+        if k >= trace.shape[0]:
+            return
+        packed = 0
+        for t in range(TYPES):
+            packed |= s[zone_row(HAND, seat) + t] << (HAND_BITS * t)
+        trace[k, EV_ROUND] = round_index
+        trace[k, EV_PHASE] = EV_DEAL
+        trace[k, EV_DECIDER] = seat
+        trace[k, EV_ACTION] = packed
+        trace[k, EV_THRONE] = s[ACCUSED]
+        trace[k, EV_THRONE_VALUE] = s[UNUSED]
+        fill[0] = k + 1
+
+
+@kernel
+def deal_traced(s, table):
+    """The round's deal (a new round: every round field reset), traced."""
+    cfg, deals, rotation, cards, trace, fill, round_index = table
+    deal_round(s, cfg, deals, rotation, cards)
+    if trace.shape[0] > 0:
+        record_deal(trace, fill, round_index, s, cfg)
+
+
+@kernel(inline="always")
+def round_advance(s, table):
+    """A called mulligan's new deal (PH_REDEAL), keeping the count of mulligans: the one step no
+    answer runs on to, as ``apply_action`` runs every other automatic step itself."""
+    while s[PHASE] == PH_REDEAL:
+        mulligans = s[MULLIGANS]
+        deal_traced(s, table)
+        s[MULLIGANS] = mulligans
+
+
+@kernel(inline="always")
+def round_over(s):
+    """Nothing is pending: the round is over (or the Signature Cards are chosen)."""
+    return s[PHASE] == PH_ROUND_OVER
+
+
+@kernel(inline="always")
+def round_pose(s, table, restrict):
+    pose_pending(s, table[0], restrict)
+
+
+@kernel(inline="always")
+def round_apply(s, table, answer):
+    """The answer traced, then performed (the rules run on to the next decision)."""
+    cfg, _, _, _, trace, fill, round_index = table
+    if trace.shape[0] > 0:
+        record(trace, fill, round_index, s, cfg, answer)
+    apply_action(s, cfg, answer)
