@@ -40,8 +40,8 @@ from balance.games.imposter_kings.policies import (
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
 
 BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
-# The Signature Cards' decisions are traced as round 0's; an int64 as a round's index is, so that the
-# round and the match start share one compiled play_on.
+# The Signature Cards' decisions are traced as round 0's. The index is an int64, as a round's index
+# is, so that the rounds and the match's start share one compiled play_on.
 SIGNATURE_ROUND = np.int64(0)
 
 
