@@ -122,14 +122,14 @@ def test_ladder_command(tmp_path):
                                                                   if a != b}
     assert [r["rung"] for r in lad["ratings"]] == lad["rungs"]
     assert lad["skill"]["against"] == "random" and lad["skill"]["best"] in lad["rungs"]
-    assert lad["goal"]["top"] == "search" and lad["goal"]["best_hand_written"] in ("greedy", "heuristic")
+    assert lad["goal"]["top"] == "ismcts-64" and lad["goal"]["best_hand_written"] == "heuristic"
     assert out.exists() and out.with_suffix(".md").exists()
     # the page opens with its Findings, and its one-line finding (reports/index.html) says whether the goal is met
     page = out.read_text()
     assert page.index('id="findings"') < page.index('class="note"')
     _, finding = page_summary(out)
     verdict = "met" if lad["goal"]["met"] else "not met"
-    assert finding.startswith("two_player, 2 players: search rates ") and finding.endswith(
+    assert finding.startswith("two_player, 2 players: ismcts-64 rates ") and finding.endswith(
         f"the goal of at least +100 Elo with the intervals apart: {verdict}."), finding
 
 
