@@ -89,6 +89,8 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
                                        "{out}/robust.html"]),
     ("imposter_kings", "ladder.html", ["ladder", "imposter_kings", "--mode", "full,quickplay", "-n", "400", "-o",
                                        "{out}/ladder.html"]),
+    ("imposter_kings", "skill.html", ["report", "--skill", "scenarios/imposter_kings/first_player_2p.toml", "-n",
+                                      "4000", "-o", "{out}/skill.html"]),
 ]
 COUNT_FLAGS = ("-n", "--games")
 
