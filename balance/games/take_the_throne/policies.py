@@ -240,22 +240,35 @@ def card_weight(card, work):
     return work[ROW_PARAMS, P_W_OTHER]
 
 
-@kernel
-def model_player(state, seat, work):
+@kernel(inline="always")
+def model_player(state, seat, weights, work):
     """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate), over
-    its possible cards (a known contest card gets odds 1). Branch-free: hands vary from call to
-    call, and mispredicted branches cost more than the math."""
+    its possible cards (a known contest card gets odds 1); ``weights`` as model_house reads them.
+    When no card of its deck is unseen (always so in the core and custom games) the odds terms are
+    zeros and are left out: the same values, at a fraction of the cost (this runs for every other
+    player at every decision of the heuristic)."""
     known, candidates, odds = possible_cards(state, seat)
-    has_attack = holds(known, candidates, odds, ATTACK)
-    has_infiltrate = holds(known, candidates, odds, INFILTRATE)
-    has_charge = holds(known, candidates, odds, CHARGE)
-    has_dominate = holds(known, candidates, odds, DOMINATE)
-    attack = has_attack * work[ROW_PARAMS, P_W_ATTACK]
-    infiltrate = has_infiltrate * work[ROW_PARAMS, P_W_INFILTRATE]
-    charge = has_charge * work[ROW_PARAMS, P_W_CHARGE]
-    dominate = has_dominate * work[ROW_PARAMS, P_W_DOMINATE]
-    others = bit_count(known & ~CONTEST_MASK) + odds * bit_count(candidates & ~CONTEST_MASK)
-    total = attack + infiltrate + charge + dominate + others * work[ROW_PARAMS, P_W_OTHER]
+    if candidates == 0:
+        set_player_odds(work, seat, weights, known >> ATTACK & 1, known >> INFILTRATE & 1, known >> CHARGE & 1,
+                        known >> DOMINATE & 1, bit_count(known & ~CONTEST_MASK))
+    else:
+        set_player_odds(work, seat, weights, holds(known, candidates, odds, ATTACK),
+                        holds(known, candidates, odds, INFILTRATE), holds(known, candidates, odds, CHARGE),
+                        holds(known, candidates, odds, DOMINATE),
+                        bit_count(known & ~CONTEST_MASK) + odds * bit_count(candidates & ~CONTEST_MASK))
+
+
+@kernel(inline="always")
+def set_player_odds(work, seat, weights, has_attack, has_infiltrate, has_charge, has_dominate, others):
+    """The odds of model_player from how likely ``seat`` holds each contest card and how many other
+    cards it holds (integers or floats: an integer weighs as the float of its value). Branch-free:
+    hands vary from call to call, and mispredicted branches cost more than the math."""
+    w_attack, w_infiltrate, w_charge, w_dominate, w_other = weights
+    attack = has_attack * w_attack
+    infiltrate = has_infiltrate * w_infiltrate
+    charge = has_charge * w_charge
+    dominate = has_dominate * w_dominate
+    total = attack + infiltrate + charge + dominate + others * w_other
     scale = 1.0 / total if total > 0.0 else 0.0
     work[ROW_ATTACK, seat] = attack * scale
     work[ROW_INFILTRATE, seat] = infiltrate * scale
@@ -265,14 +278,17 @@ def model_player(state, seat, work):
 
 @kernel
 def model_house(state, skip, work):
-    """Model every house player except ``skip`` (the Monarch and ``skip`` get zero odds)."""
+    """Model every house player except ``skip`` (the Monarch and ``skip`` get zero odds). The
+    weights are read once, not once per player."""
+    weights = (work[ROW_PARAMS, P_W_ATTACK], work[ROW_PARAMS, P_W_INFILTRATE], work[ROW_PARAMS, P_W_CHARGE],
+               work[ROW_PARAMS, P_W_DOMINATE], work[ROW_PARAMS, P_W_OTHER])
     monarch = state[MONARCH]
     for s in range(state[PLAYERS]):
         if s == monarch or s == skip:
             for row in (ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE):
                 work[row, s] = 0.0
         else:
-            model_player(state, s, work)
+            model_player(state, s, weights, work)
 
 
 @kernel
