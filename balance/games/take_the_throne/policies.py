@@ -131,7 +131,10 @@ def softmax_pick(rng, choices, work):
         c = bit_index(m & -m)
         m &= m - 1
         z = (work[ROW_SCORES, c] - best_score) / temperature
-        work[ROW_SCORES, c] = np.exp(z) if z > NEGLIGIBLE_EXPONENT else 0.0
+        if z == 0.0:  # the best card (and any tied with it): exp(0) is exactly 1, no call
+            work[ROW_SCORES, c] = 1.0
+        else:
+            work[ROW_SCORES, c] = np.exp(z) if z > NEGLIGIBLE_EXPONENT else 0.0
         total += work[ROW_SCORES, c]
     pick = uniform(rng) * total
     m = choices
@@ -249,8 +252,12 @@ def model_player(state, seat, weights, work):
     player at every decision of the heuristic)."""
     known, candidates, odds = possible_cards(state, seat)
     if candidates == 0:
-        set_player_odds(work, seat, weights, known >> ATTACK & 1, known >> INFILTRATE & 1, known >> CHARGE & 1,
-                        known >> DOMINATE & 1, bit_count(known & ~CONTEST_MASK))
+        attack, infiltrate, charge = known >> ATTACK & 1, known >> INFILTRATE & 1, known >> CHARGE & 1
+        dominate = known >> DOMINATE & 1
+        # its other cards counted as all but the contest cards: a mask applied before bit_count
+        # keeps the compiler from using the CPU's popcount instruction
+        set_player_odds(work, seat, weights, attack, infiltrate, charge, dominate,
+                        bit_count(known) - attack - infiltrate - charge - dominate)
     else:
         set_player_odds(work, seat, weights, holds(known, candidates, odds, ATTACK),
                         holds(known, candidates, odds, INFILTRATE), holds(known, candidates, odds, CHARGE),
@@ -346,17 +353,20 @@ def monarch_card_odds(state, card):
     if state[D_KIND] != SELECT_CARD:
         return float(cards_in_play(state, monarch) >> card & 1)
     known, candidates, odds = possible_cards(state, monarch)
+    if not (known | candidates) >> card & 1:  # a card it cannot hold: no division
+        return 0.0
     return holds(known, candidates, odds, card) / bit_count(available_cards(state, monarch))
 
 
 @kernel
-def fill_take_odds(state, work):
+def fill_take_odds(state, defend, work):
     """work[ROW_TAKE, card]: P(the deciding house player takes the throne playing contest card
-    ``card``), the other house players as summarised and the Monarch playing any card of its hand."""
+    ``card``), the other house players as summarised and the Monarch playing any card of its hand
+    (``defend``: its odds of Defend, monarch_card_odds, which the caller also needs)."""
     house = state[PLAYERS] - 1
     monarch_block = 1.0 - monarch_card_odds(state, RAID) / house - monarch_card_odds(state, ENTRAP) \
         - 0.5 * monarch_card_odds(state, COMMAND) / house
-    no_defend = 1.0 - monarch_card_odds(state, DEFEND)
+    no_defend = 1.0 - defend
     summary = ROW_SUMMARY
     # Charge: nobody else plays Charge or Dominate
     charge = work[summary, S_NO_CHARGE_NO_DOMINATE]
@@ -387,8 +397,9 @@ def best_house_card(state, seat, choices, rng, work):
     vp = state[VP + seat]
     take_value = 1.0 + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)
     summarize_contest(state, work, seat)
-    p_keep = p_monarch_keeps(work, monarch_card_odds(state, DEFEND) > 0.5)
-    fill_take_odds(state, work)
+    defend = monarch_card_odds(state, DEFEND)
+    p_keep = p_monarch_keeps(work, defend > 0.5)
+    fill_take_odds(state, defend, work)
     m = choices
     while m:
         card = bit_index(m & -m)
@@ -408,7 +419,7 @@ def best_house_card(state, seat, choices, rng, work):
                                 - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[c])
             score = extra - cost
         elif card == ALLY:
-            score = (1.0 - p_keep) * 2.0 + monarch_card_odds(state, DEFEND) * work[ROW_PARAMS, P_SABOTAGE_DISRUPT]
+            score = (1.0 - p_keep) * 2.0 + defend * work[ROW_PARAMS, P_SABOTAGE_DISRUPT]
         elif card == AMBUSH:
             hit = (monarch_card_odds(state, RAID) + monarch_card_odds(state, COMMAND)) / (state[PLAYERS] - 1) \
                 + monarch_card_odds(state, CHAOS)
@@ -441,6 +452,10 @@ def best_crown_card(state, choices, rng, work):
     keep = p_monarch_keeps(work, False)
     keep_with_defend = p_monarch_keeps(work, True)
     target = threat_target(state, seats_except(state, monarch), rng, work)
+    raided = keep  # P(the Monarch keeps it) once the target's card is raided away: Raid's, half Command's
+    if choices & ((1 << RAID) | (1 << COMMAND)):  # worked out once for both cards
+        summarize_contest(state, work, target)
+        raided = p_monarch_keeps(work, False)
     m = choices
     while m:
         card = bit_index(m & -m)
@@ -453,8 +468,6 @@ def best_crown_card(state, choices, rng, work):
         elif card == CONSOLIDATE:
             bonus = p
         elif card == RAID or card == COMMAND:
-            summarize_contest(state, work, target)  # the target's card raided away
-            raided = p_monarch_keeps(work, False)
             p = raided if card == RAID else 0.5 * (raided + keep)
         elif card == ENTRAP:
             p = 1.0 - keep
