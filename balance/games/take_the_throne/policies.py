@@ -605,7 +605,7 @@ def greedy_choice(state, kind, seat, choices, rng):
     return seat_with_max_vp(state, choices, rng)
 
 
-@kernel
+@kernel(inline="always")  # into policy: a dispatch entered at every decision, its callees' arguments passed once
 def heuristic_choice(state, kind, seat, choices, rng, work):
     monarch = state[MONARCH]
     if kind == SELECT_CARD or kind == REPLACEMENT_CARD or kind == FEINT_EXTRA:
