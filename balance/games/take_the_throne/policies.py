@@ -298,7 +298,7 @@ def model_house(state, skip, work):
             model_player(state, s, weights, work)
 
 
-@kernel
+@kernel(inline="always")  # one pass per house or crown decision: inlined into its callers
 def summarize_contest(state, work, skip):
     """One pass over the modelled house players except ``skip``, keeping the probabilities the
     heuristic needs in ROW_SUMMARY (players independent, each playing one card). "Exactly one
@@ -358,7 +358,7 @@ def monarch_card_odds(state, card):
     return holds(known, candidates, odds, card) / bit_count(available_cards(state, monarch))
 
 
-@kernel
+@kernel(inline="always")  # once per house decision: inlined into best_house_card
 def fill_take_odds(state, defend, work):
     """work[ROW_TAKE, card]: P(the deciding house player takes the throne playing contest card
     ``card``), the other house players as summarised and the Monarch playing any card of its hand
@@ -492,7 +492,7 @@ def seats_except(state, seat):
     return ((1 << state[PLAYERS]) - 1) & ~(1 << seat)
 
 
-@kernel
+@kernel(inline="always")  # per seat: inlined into threat_target
 def threat(state, seat, work):
     """How likely ``seat`` is to take the throne this round, with weight on players near 8 VP
     (from the modelled odds: model_house must have run)."""
