@@ -131,7 +131,10 @@ def softmax_pick(rng, choices, work):
         c = bit_index(m & -m)
         m &= m - 1
         z = (work[ROW_SCORES, c] - best_score) / temperature
-        work[ROW_SCORES, c] = np.exp(z) if z > NEGLIGIBLE_EXPONENT else 0.0
+        if z == 0.0:  # the best card (and any tied with it): exp(0) is exactly 1, no call
+            work[ROW_SCORES, c] = 1.0
+        else:
+            work[ROW_SCORES, c] = np.exp(z) if z > NEGLIGIBLE_EXPONENT else 0.0
         total += work[ROW_SCORES, c]
     pick = uniform(rng) * total
     m = choices
@@ -240,22 +243,39 @@ def card_weight(card, work):
     return work[ROW_PARAMS, P_W_OTHER]
 
 
-@kernel
-def model_player(state, seat, work):
+@kernel(inline="always")
+def model_player(state, seat, weights, work):
     """Column ``seat`` of the odds rows: P(seat plays Attack, Infiltrate, Charge, Dominate), over
-    its possible cards (a known contest card gets odds 1). Branch-free: hands vary from call to
-    call, and mispredicted branches cost more than the math."""
+    its possible cards (a known contest card gets odds 1); ``weights`` as model_house reads them.
+    When no card of its deck is unseen (always so in the core and custom games) the odds terms are
+    zeros and are left out: the same values, at a fraction of the cost (this runs for every other
+    player at every decision of the heuristic)."""
     known, candidates, odds = possible_cards(state, seat)
-    has_attack = holds(known, candidates, odds, ATTACK)
-    has_infiltrate = holds(known, candidates, odds, INFILTRATE)
-    has_charge = holds(known, candidates, odds, CHARGE)
-    has_dominate = holds(known, candidates, odds, DOMINATE)
-    attack = has_attack * work[ROW_PARAMS, P_W_ATTACK]
-    infiltrate = has_infiltrate * work[ROW_PARAMS, P_W_INFILTRATE]
-    charge = has_charge * work[ROW_PARAMS, P_W_CHARGE]
-    dominate = has_dominate * work[ROW_PARAMS, P_W_DOMINATE]
-    others = bit_count(known & ~CONTEST_MASK) + odds * bit_count(candidates & ~CONTEST_MASK)
-    total = attack + infiltrate + charge + dominate + others * work[ROW_PARAMS, P_W_OTHER]
+    if candidates == 0:
+        attack, infiltrate, charge = known >> ATTACK & 1, known >> INFILTRATE & 1, known >> CHARGE & 1
+        dominate = known >> DOMINATE & 1
+        # its other cards counted as all but the contest cards: a mask applied before bit_count
+        # keeps the compiler from using the CPU's popcount instruction
+        set_player_odds(work, seat, weights, attack, infiltrate, charge, dominate,
+                        bit_count(known) - attack - infiltrate - charge - dominate)
+    else:
+        set_player_odds(work, seat, weights, holds(known, candidates, odds, ATTACK),
+                        holds(known, candidates, odds, INFILTRATE), holds(known, candidates, odds, CHARGE),
+                        holds(known, candidates, odds, DOMINATE),
+                        bit_count(known & ~CONTEST_MASK) + odds * bit_count(candidates & ~CONTEST_MASK))
+
+
+@kernel(inline="always")
+def set_player_odds(work, seat, weights, has_attack, has_infiltrate, has_charge, has_dominate, others):
+    """The odds of model_player from how likely ``seat`` holds each contest card and how many other
+    cards it holds (integers or floats: an integer weighs as the float of its value). Branch-free:
+    hands vary from call to call, and mispredicted branches cost more than the math."""
+    w_attack, w_infiltrate, w_charge, w_dominate, w_other = weights
+    attack = has_attack * w_attack
+    infiltrate = has_infiltrate * w_infiltrate
+    charge = has_charge * w_charge
+    dominate = has_dominate * w_dominate
+    total = attack + infiltrate + charge + dominate + others * w_other
     scale = 1.0 / total if total > 0.0 else 0.0
     work[ROW_ATTACK, seat] = attack * scale
     work[ROW_INFILTRATE, seat] = infiltrate * scale
@@ -265,17 +285,20 @@ def model_player(state, seat, work):
 
 @kernel
 def model_house(state, skip, work):
-    """Model every house player except ``skip`` (the Monarch and ``skip`` get zero odds)."""
+    """Model every house player except ``skip`` (the Monarch and ``skip`` get zero odds). The
+    weights are read once, not once per player."""
+    weights = (work[ROW_PARAMS, P_W_ATTACK], work[ROW_PARAMS, P_W_INFILTRATE], work[ROW_PARAMS, P_W_CHARGE],
+               work[ROW_PARAMS, P_W_DOMINATE], work[ROW_PARAMS, P_W_OTHER])
     monarch = state[MONARCH]
     for s in range(state[PLAYERS]):
         if s == monarch or s == skip:
             for row in (ROW_ATTACK, ROW_INFILTRATE, ROW_CHARGE, ROW_DOMINATE):
                 work[row, s] = 0.0
         else:
-            model_player(state, s, work)
+            model_player(state, s, weights, work)
 
 
-@kernel
+@kernel(inline="always")  # one pass per house or crown decision: inlined into its callers
 def summarize_contest(state, work, skip):
     """One pass over the modelled house players except ``skip``, keeping the probabilities the
     heuristic needs in ROW_SUMMARY (players independent, each playing one card). "Exactly one
@@ -330,17 +353,20 @@ def monarch_card_odds(state, card):
     if state[D_KIND] != SELECT_CARD:
         return float(cards_in_play(state, monarch) >> card & 1)
     known, candidates, odds = possible_cards(state, monarch)
+    if not (known | candidates) >> card & 1:  # a card it cannot hold: no division
+        return 0.0
     return holds(known, candidates, odds, card) / bit_count(available_cards(state, monarch))
 
 
-@kernel
-def fill_take_odds(state, work):
+@kernel(inline="always")  # once per house decision: inlined into best_house_card
+def fill_take_odds(state, defend, work):
     """work[ROW_TAKE, card]: P(the deciding house player takes the throne playing contest card
-    ``card``), the other house players as summarised and the Monarch playing any card of its hand."""
+    ``card``), the other house players as summarised and the Monarch playing any card of its hand
+    (``defend``: its odds of Defend, monarch_card_odds, which the caller also needs)."""
     house = state[PLAYERS] - 1
     monarch_block = 1.0 - monarch_card_odds(state, RAID) / house - monarch_card_odds(state, ENTRAP) \
         - 0.5 * monarch_card_odds(state, COMMAND) / house
-    no_defend = 1.0 - monarch_card_odds(state, DEFEND)
+    no_defend = 1.0 - defend
     summary = ROW_SUMMARY
     # Charge: nobody else plays Charge or Dominate
     charge = work[summary, S_NO_CHARGE_NO_DOMINATE]
@@ -371,8 +397,9 @@ def best_house_card(state, seat, choices, rng, work):
     vp = state[VP + seat]
     take_value = 1.0 + work[ROW_PARAMS, P_THRONE_VALUE] + win_value(vp + 1, work)
     summarize_contest(state, work, seat)
-    p_keep = p_monarch_keeps(work, monarch_card_odds(state, DEFEND) > 0.5)
-    fill_take_odds(state, work)
+    defend = monarch_card_odds(state, DEFEND)
+    p_keep = p_monarch_keeps(work, defend > 0.5)
+    fill_take_odds(state, defend, work)
     m = choices
     while m:
         card = bit_index(m & -m)
@@ -392,7 +419,7 @@ def best_house_card(state, seat, choices, rng, work):
                                 - work[ROW_PARAMS, P_KEEP_COST] * STRENGTH[c])
             score = extra - cost
         elif card == ALLY:
-            score = (1.0 - p_keep) * 2.0 + monarch_card_odds(state, DEFEND) * work[ROW_PARAMS, P_SABOTAGE_DISRUPT]
+            score = (1.0 - p_keep) * 2.0 + defend * work[ROW_PARAMS, P_SABOTAGE_DISRUPT]
         elif card == AMBUSH:
             hit = (monarch_card_odds(state, RAID) + monarch_card_odds(state, COMMAND)) / (state[PLAYERS] - 1) \
                 + monarch_card_odds(state, CHAOS)
@@ -425,6 +452,10 @@ def best_crown_card(state, choices, rng, work):
     keep = p_monarch_keeps(work, False)
     keep_with_defend = p_monarch_keeps(work, True)
     target = threat_target(state, seats_except(state, monarch), rng, work)
+    raided = keep  # P(the Monarch keeps it) once the target's card is raided away: Raid's, half Command's
+    if choices & ((1 << RAID) | (1 << COMMAND)):  # worked out once for both cards
+        summarize_contest(state, work, target)
+        raided = p_monarch_keeps(work, False)
     m = choices
     while m:
         card = bit_index(m & -m)
@@ -437,8 +468,6 @@ def best_crown_card(state, choices, rng, work):
         elif card == CONSOLIDATE:
             bonus = p
         elif card == RAID or card == COMMAND:
-            summarize_contest(state, work, target)  # the target's card raided away
-            raided = p_monarch_keeps(work, False)
             p = raided if card == RAID else 0.5 * (raided + keep)
         elif card == ENTRAP:
             p = 1.0 - keep
@@ -463,7 +492,7 @@ def seats_except(state, seat):
     return ((1 << state[PLAYERS]) - 1) & ~(1 << seat)
 
 
-@kernel
+@kernel(inline="always")  # per seat: inlined into threat_target
 def threat(state, seat, work):
     """How likely ``seat`` is to take the throne this round, with weight on players near 8 VP
     (from the modelled odds: model_house must have run)."""
@@ -576,7 +605,7 @@ def greedy_choice(state, kind, seat, choices, rng):
     return seat_with_max_vp(state, choices, rng)
 
 
-@kernel
+@kernel(inline="always")  # into policy: a dispatch entered at every decision, its callees' arguments passed once
 def heuristic_choice(state, kind, seat, choices, rng, work):
     monarch = state[MONARCH]
     if kind == SELECT_CARD or kind == REPLACEMENT_CARD or kind == FEINT_EXTRA:

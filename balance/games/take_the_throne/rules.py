@@ -135,6 +135,14 @@ def seats_mask(state, exclude):
 
 
 @kernel(inline="always")
+def clockwise(state, k):
+    """The seat ``k`` places clockwise from the Monarch (0 <= k < players): a subtraction, not a
+    modulo (an integer division, paid at every reveal and end-of-turn step)."""
+    seat = state[MONARCH] + k
+    return seat - state[PLAYERS] if seat >= state[PLAYERS] else seat
+
+
+@kernel(inline="always")
 def can_replace(state, seat, opts):
     """Whether Sabotage or Command may make ``seat`` replace its card: it has a card in play and one
     to swap in (from its hand, or from the discard pile it would pick up when the option allows)."""
@@ -268,7 +276,7 @@ def select(state, trace):
 @kernel(inline="always")
 def reveal_seat(state):
     """The seat whose reveal is resolving (the last one the cursor passed)."""
-    return (state[MONARCH] + state[CURSOR] - 1) % state[PLAYERS]
+    return clockwise(state, state[CURSOR] - 1)
 
 
 @kernel
@@ -281,7 +289,7 @@ def reveal(state, opts, rng, trace):
         if state[ACTING] != NO_CARD:
             resolve_immediate(state, opts, rng, trace)
         elif state[CURSOR] < n:
-            s = (state[MONARCH] + state[CURSOR]) % n
+            s = clockwise(state, state[CURSOR])
             state[CURSOR] += 1
             state[REVEALED + s] = 1
             card = state[MAIN + s]
@@ -334,7 +342,7 @@ def resolve_immediate(state, opts, rng, trace):
             command_replace(state, seat, opts)
     elif card == CHAOS:
         for k in range(1, state[PLAYERS]):
-            s = (monarch + k) % state[PLAYERS]
+            s = clockwise(state, k)
             if not in_play(state, s):
                 continue
             pick_up_if_empty(state, s, trace)
@@ -474,7 +482,6 @@ def award(state, opts, trace):
     main card then its Feint's additional card, from state[CURSOR] on. Stops at a decision
     (Authority's or Raven's victim, the taker's answer to Ally), or moves on to cleanup."""
     n = state[PLAYERS]
-    monarch = state[MONARCH]
     taker = state[TAKER]
     retained = state[RETAINED]
     sabotage_pays = retained or (taker == NOBODY and opts[OPT_ABDICATE_SABOTAGE])
@@ -485,7 +492,7 @@ def award(state, opts, trace):
             state[PHASE] = PH_CLEANUP
             return
         state[CURSOR] = step + 1
-        s = (monarch + step // 2) % n
+        s = clockwise(state, step // 2)
         card = state[(MAIN if step % 2 == 0 else EXTRA) + s]
         if card == CONSOLIDATE and retained:
             add_vp(state, s, 1, VP_CONSOLIDATE, trace)
