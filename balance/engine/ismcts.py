@@ -25,6 +25,11 @@ At a posed decision of seat ``r`` (the header of balance.engine.decision, alread
 With ``opponents`` 1 the other seats' decisions get no nodes: in each world the rollout policy
 answers them, reading that seat's cards there (SO-ISMCTS lets an opponent's node choose one answer
 for every world, as if it could not see its own cards; Cowling et al. sec. 7 discuss the cost).
+A rollout policy is a model of the other players, and a search that trusts it plays against that
+model: modelled as the heuristic, random players are exploited less than the heuristic exploits
+them (Thron der Lügen). ``random_opponents`` hedges the model: in each iteration's world each
+other seat plays uniformly at random with that chance, else the rollout policy (drawn from the
+stream; at 0, the default, nothing is drawn).
 
 The answer is the root's most visited child. Every draw comes from the game's stream and every
 tie (the expansion, UCB, the final answer) is broken at random from it, so a decision is a
@@ -44,12 +49,12 @@ from balance.engine.decision import (
 )
 from balance.engine.game import Param, Policy
 from balance.engine.kernels import allocating_kernel, kernel
-from balance.engine.rng import below, random_bit
+from balance.engine.rng import below, chance, random_bit
 from balance.engine.search import seat_rollout_players
 from balance.engine.step import decide, no_search
 
 # The policy's parameters (index into the seat's parameter row; declared by ``ismcts_policies``).
-I_ITERATIONS, I_EXPLORATION, I_ROLLOUT, I_OPPONENTS = range(4)
+I_ITERATIONS, I_EXPLORATION, I_ROLLOUT, I_OPPONENTS, I_RANDOM_OPPONENTS = range(5)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1  # values of the rollout parameter
 OPPONENTS_SEARCHED, OPPONENTS_MODELLED = 0, 1  # values of the opponents parameter
 
@@ -71,11 +76,13 @@ BUDGETS = (64, 256, 1024)  # the ladder's rungs: the policy at each budget (``is
 TREE_RUNGS = tuple(f"ismcts-{b}" for b in BUDGETS)  # the top of every game's ladder (``Game.ladder``)
 
 
-def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCHED) -> tuple[Policy, ...]:
+def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCHED,
+                    random_opponents: float = 0.0) -> tuple[Policy, ...]:
     """The search's entries in a game's policy registry: ``ismcts`` (parameters below, the budget
     256 iterations) and one preset per budget of BUDGETS, ``ismcts-64`` and so on, the ladder's
-    rungs. ``heuristic`` says what the game's rollout heuristic is; ``opponents`` is the game's
-    default of that parameter (the one its measurements favour)."""
+    rungs. ``heuristic`` says what the game's rollout heuristic is; ``opponents`` and
+    ``random_opponents`` are the game's defaults of those parameters (the ones its measurements
+    favour)."""
     def params(iterations):
         return (Param("iterations", float(iterations), "iterations (sampled worlds, one tree descent and rollout "
                                                          "each) per decision", 1.0, float(MAX_ITERATIONS),
@@ -88,7 +95,10 @@ def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCH
                       f"the other seats' decisions: {OPPONENTS_SEARCHED} nodes of the tree (SO-ISMCTS), "
                       f"{OPPONENTS_MODELLED} answered by the rollout policy in each world (it reads that seat's "
                       f"cards there), the tree holding the seat's own decisions only",
-                      OPPONENTS_SEARCHED, OPPONENTS_MODELLED, integer=True))
+                      OPPONENTS_SEARCHED, OPPONENTS_MODELLED, integer=True),
+                Param("random_opponents", random_opponents,
+                      "the chance, in each iteration's world, that another seat plays uniformly at random instead "
+                      "of the rollout policy (a hedge against players weaker than the model)", 0.0, 1.0))
 
     doc = ("Single-observer information-set MCTS (balance.engine.ismcts) at every decision: worlds dealt from "
            "the seat's view, one tree over every seat's answers (UCB1 with availability counts), rollouts to "
@@ -243,8 +253,13 @@ def ismcts_answer(state, table, rng, players, params_row, heuristic_code, heuris
     tree[T_VISITS, ROOT] = 0
     count = 1
     low, high = np.inf, -np.inf
+    mixed = params_row[I_RANDOM_OPPONENTS]
     for _ in range(iterations):
         sample_world(state, world, seat, table[0], scratch, rng)
+        if mixed > 0.0:
+            for s in range(players):
+                if s != seat:
+                    codes[s] = POLICY_RANDOM if chance(rng, mixed) else rollout_code
         node = ROOT
         depth = 0
         tree[T_PATH, 0] = ROOT

@@ -51,7 +51,7 @@ def apply_answer(state, table, answer):
 
 @kernel
 def policy(state, table, seat, code, params_row, rng, mind):
-    return 0  # never asked: the rollout players are random
+    return PUNISH if seat == 1 else 0  # the rollout heuristic: seat 1 minds itself
 
 
 @kernel(DETERMINIZE_SIGNATURE)
@@ -73,14 +73,14 @@ def score(world, seat):
 
 
 @allocating_kernel
-def tree_answer(iterations, rng, restrict, opponents=0.0):
+def tree_answer(iterations, rng, restrict, opponents=0.0, rollout=0.0, random_opponents=0.0):
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     state[D_SEAT], state[D_KIND], state[D_CHOICES] = 0, 0, FOUR
-    params = np.array([float(iterations), 0.7, 0.0, opponents])  # random rollouts
+    params = np.array([float(iterations), 0.7, rollout, opponents, random_opponents])  # random rollouts by default
     scratch = np.zeros((1, 1), dtype=np.int64)
     table = (np.zeros(1, dtype=np.int64), rng, scratch)
     return ismcts_answer(state, table, rng, 2, params, 1, params, restrict, 0,
-                         ismcts_views(ismcts_buffers(STATE_SIZE, 2, 4), STATE_SIZE, 2, 4), scratch, advance, over, pose_pending, apply_answer,
+                         ismcts_views(ismcts_buffers(STATE_SIZE, 2, 5), STATE_SIZE, 2, 5), scratch, advance, over, pose_pending, apply_answer,
                          policy, same_world, finish, score)
 
 
@@ -93,6 +93,15 @@ def test_opponents_answered_by_the_rollout_policy_are_modelled_as_it_plays():
     # opponents 1: seat 1's reply is the rollout policy's (random), against which TRAP is worth 3/4
     answers = [tree_answer(400, new_stream(seed, 0), no_restrictions(2), 1.0) for seed in range(20)]
     assert answers.count(TRAP) >= 19
+
+
+@pytest.mark.parametrize("random_opponents, expected", [(0.0, SAFE), (0.5, SAFE), (1.0, TRAP)])
+def test_random_opponents_mix_random_replies_into_the_modelled_opponent(random_opponents, expected):
+    # the rollout heuristic punishes TRAP; a seat 1 that replies at random with chance r leaves TRAP
+    # worth 3/4 * r: 0 and 0.375 are below SAFE's 0.6, 0.75 above it
+    answers = [tree_answer(400, new_stream(seed, 0), no_restrictions(2), 1.0, 1.0, random_opponents)
+               for seed in range(20)]
+    assert answers.count(expected) >= 19
 
 
 def test_the_answer_is_a_function_of_the_stream():

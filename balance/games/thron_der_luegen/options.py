@@ -118,7 +118,7 @@ POLICIES = (
                     # the others' answers by the heuristic reading their own cards in each world:
                     # against 3 heuristic players (4p, 64 matches, 64 iterations) +12 Elo [-22, +42]
                     # where their answers as tree nodes lose 91 [-135, -53]
-                    OPPONENTS_MODELLED)
+                    OPPONENTS_MODELLED, random_opponents=0.5)
 
 # The policy family (``balance check --robust``, ``balance report --robust``): the plausible
 # players, every seat the same kind: the End-card threshold at the ends that make a playing style
