@@ -650,7 +650,7 @@ def largest_moves(sweep: Sweep, table: pd.DataFrame) -> list[dict]:
                      for c in ("difference_low", "difference_high"))
         group = f", {r['by']} {r['group']}" if r["by"] else ""
         baseline = base.loc[(r["scenario"], claim, r["group"]), "estimate"]
-        shown = [units.value(v) for v in (r["estimate"], baseline)]
+        shown = [units.measured(v) for v in (r["estimate"], baseline)]
         items.append({**item, "text": f"{units.signed(r['difference'] * units.scale)}{word} [{low}, {high}] from the "
                                       f"baseline in {r['scenario']}{group}, cell {r['cell']} ({shown[0]} where the "
                                       f"baseline gives {shown[1]})"})
