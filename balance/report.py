@@ -484,7 +484,7 @@ def seat_uniformity_text(study: Study) -> str:
                  else f"chi-square = {uni['statistic']:.2f} on {uni['df']} df")
     return (f"Seat uniformity: {uni['test']}, {statistic}, "
             f"p {fmt_p(uni['p']) if uni['p'] < P_FLOOR else '= ' + fmt_p(uni['p'])}. Seat win rates run from "
-            f"{rates.min():.3f} to {rates.max():.3f}: a spread of {(rates.max() - rates.min()) * 100:.1f} pts.")
+            f"{rates.min():.1%} to {rates.max():.1%}: a spread of {(rates.max() - rates.min()) * 100:.1f} points.")
 
 
 def verdict_summary(studies: list[Study]) -> pd.DataFrame:
