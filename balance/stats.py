@@ -944,7 +944,10 @@ class Units:
         return text if np.isnan(low) and np.isnan(high) else f"{text} {self.interval(low, high)}"
 
     def span(self, low: float, high: float) -> str:
-        """The range of several estimates: "23.7% to 28.1%", "-0.6 to +0.9 points", "8.9 to 12.5"."""
+        """The range of several estimates: "23.7% to 28.1%", "-0.6 to +0.9 points", "8.9 to 12.5"; one
+        value where both ends print the same ("0.00%")."""
+        if self.fixed(low) == self.fixed(high):
+            return self.measured(low)
         if self.value_unit.startswith(" "):
             return f"{self.fixed(low)} to {self.fixed(high)}{self.value_unit}"
         return f"{self.measured(low)} to {self.measured(high)}"
