@@ -284,11 +284,6 @@ def claim_estimate(row, bounds: tuple[float, float]) -> str:
     return Units.of(row).measured(row["estimate"], *clip_interval(row["low"], row["high"], bounds))
 
 
-def claim_effect(row, effect: float | None = None) -> str:
-    """A claim row's effect (the estimate minus the target, or ``effect``) in its units: "+3.1 points"."""
-    return Units.of(row).effect(row["estimate"] - row["target"] if effect is None else effect)
-
-
 def sentence(text: str) -> str:
     """A finding as a sentence: its final full stop (none added after one, nor to an empty text)."""
     text = text.rstrip()
