@@ -38,8 +38,8 @@ from PIL import Image  # noqa: E402
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
-from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, claim_band, count_text, effect_text,  # noqa: E402
-                           estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
+from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, Units, claim_band, count_text,  # noqa: E402
+                           effect_text, estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
                            quantity_unit, running_estimate)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
@@ -79,14 +79,14 @@ BAND_COLOUR = "#9fd3a8"
 STYLE = {"font.size": FONT_POINTS, "axes.titlesize": FONT_POINTS + 1, "axes.labelsize": FONT_POINTS,
          "xtick.labelsize": FONT_POINTS, "ytick.labelsize": FONT_POINTS, "legend.fontsize": FONT_POINTS,
          "figure.dpi": DPI, "savefig.dpi": DPI, "axes.grid": True, "grid.alpha": 0.3}
-COMPARE_WORDS = {"about": "about", "at_most": "at most", "at_least": "at least"}
 VERDICT_LEGEND = ("A claim <b>holds</b> when its <i>deciding interval</i> shows it (for \"about\": both one-sided "
                   "bounds inside the band, edges included; for \"at most\" / \"at least\": the upper / lower bound), "
                   "<b>fails</b> when it shows the opposite, and is <b>undecided</b> otherwise (also with no spread "
                   "or too few deals). The deciding interval is taken at the level left after Holm's correction over "
                   "the study's claims and the alpha spent at the look; <i>p (holds)</i> and <i>p (fails)</i> are "
-                  "adjusted for both and compared with 0.05. <i>Effect</i> is the estimate minus the target, in "
-                  "points (pts) for shares. The 95% interval is the estimate's (rates: exact bounds on the "
+                  "adjusted for both and compared with 0.05. <i>Effect</i> is the estimate minus the target. "
+                  "Every number of a claim is in its units: a share in %, a difference of shares in points, "
+                  "anything else as measured. The 95% interval is the estimate's (rates: exact bounds on the "
                   "effective number of deals; means and ratios: cluster-robust by deal, bootstrap-t over few "
                   "deals), clipped to the quantity's range. Fixed facts of the setup have no interval and no test.")
 
@@ -186,6 +186,8 @@ def quantity_title(doc: str, unit: str = "", by: str = "") -> str:
     label, rest = _first_clause(doc)
     unit = unit or stated_unit(doc)
     label = label.rstrip(".")
+    if unit and label.startswith(unit):  # "percentage points by which ...": the label names its unit
+        unit = ""
     label = label[0].lower() + label[1:] if label[1:2].islower() else label
     return f"{label}{', ' + unit if unit else ''}" + (f" (by {by})" if by else "")
 
@@ -270,20 +272,22 @@ def fmt_interval(low: float, high: float, bounds: tuple[float, float]) -> str:
     return f"[{_fmt(float(lo))}, {_fmt(float(hi))}]"
 
 
-def fmt_effect(effect: float, share: bool) -> str:
-    if not np.isfinite(effect):
-        return "—"
-    if share:
-        points = round(effect * 100, 1) + 0.0  # + 0.0: no "-0.0"
-        return f"{points:+.1f} pts"
-    return f"{effect:+.3g}"
+# A claim's numbers in every table print through stats.Units, the verdict lines' own rule: a share in
+# %, a difference of shares in points, anything else as measured; one number of decimals per claim.
+def claim_words(row) -> str:
+    """A claim row's band (compare, target, tolerance, unit): "about 25% ± 5 points", "at most 30%"."""
+    return Units.of(row).band(row["compare"], row["target"], row["tolerance"])
 
 
-def claim_words(compare: str, target: float, tolerance: float) -> str:
-    if compare == "about":
-        return f"about {target:g} ± {tolerance:g}"
-    lo, hi = claim_band(compare, target, tolerance)
-    return f"{COMPARE_WORDS[compare]} {hi if compare == 'at_most' else lo:g}"
+def claim_estimate(row, bounds: tuple[float, float]) -> str:
+    """A claim row's estimate with its 95% interval inside the quantity's range: "28.1% [27.9, 28.3]"."""
+    return Units.of(row).measured(row["estimate"], *clip_interval(row["low"], row["high"], bounds))
+
+
+def sentence(text: str) -> str:
+    """A finding as a sentence: its final full stop (none added after one, nor to an empty text)."""
+    text = text.rstrip()
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
 
 
 # ---- tables ------------------------------------------------------------------------------
@@ -333,8 +337,9 @@ CLAIM_HIDDEN = {"text", "by", "n", "se", "deals", "unit", "decide_level", "p_hol
 
 
 def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
-    """The claims table as shown: the claim in words with its target and tolerance, the estimate,
-    the 95% interval inside the quantity's range, the effect, Holm p-values, the verdict."""
+    """The claims table as shown: the claim's band, the estimate, the 95% interval inside the
+    quantity's range, the deciding interval and the effect, all in the claim's units (stats.Units),
+    Holm p-values, the verdict."""
     if claims.empty:
         return pd.DataFrame()
     rows = []
@@ -342,13 +347,13 @@ def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
     for r in claims.to_dict("records"):
         claim = study.claim(r["claim"])
         bounds = study.quantity_bounds(claim.quantity)
-        share = study.in_points(claim.quantity)
+        units = Units.of(r)
         effect = r.get("effect", r["estimate"] - r["target"])
         row = {"claim": r["claim"], "group": study.group_label(claim.by or "", r["group"]), "verdict": r["verdict"],
-               "says": claim_words(r["compare"], r["target"], r["tolerance"]),
-               "estimate": r["estimate"], "95% interval": fmt_interval(r["low"], r["high"], bounds),
-               "deciding interval": fmt_interval(r["decide_low"], r["decide_high"], bounds),
-               "effect": fmt_effect(effect, share) if isinstance(effect, (float, np.floating)) else effect,
+               "says": claim_words(r), "estimate": units.measured(r["estimate"]),
+               "95% interval": units.interval(*clip_interval(r["low"], r["high"], bounds)),
+               "deciding interval": units.interval(*clip_interval(r["decide_low"], r["decide_high"], bounds)),
+               "effect": units.effect(effect) if isinstance(effect, (float, np.floating)) else effect,
                "p (holds)": fmt_p(r["p_holds_adjusted"]), "p (fails)": fmt_p(r["p_fails_adjusted"])}
         for col in extra:
             v = r[col]
@@ -362,14 +367,20 @@ def _facts_view(study: Study) -> pd.DataFrame:
     give it, else the quantities whose interval has zero width."""
     facts = study.summary.get("facts")
     if facts is not None:
-        view = pd.DataFrame(facts)[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]].copy()
-        view.insert(6, "band", np.where(facts["inside"], "inside", "outside"))
-        return _drop_empty(view)
+        return facts_table(facts)
     q = study.summary["quantities"]
     fixed = q[_is_fact(q)]
     return pd.DataFrame({"fact": fixed["quantity"], "group": [study.group_label(b, g) for b, g in
                                                               zip(fixed["by"], fixed["group"])],
                          "value": fixed["estimate"]}).pipe(_drop_empty)
+
+
+def facts_table(facts: pd.DataFrame) -> pd.DataFrame:
+    """Fact rows (stats.FACT_COLUMNS) as shown: the value and the band in the claim's units (stats.Units),
+    inside or outside, the verdict."""
+    rows = [{"claim": r["claim"], "group": r["group"], "value": Units.of(r).value(r["value"]), "says": claim_words(r),
+             "band": "inside" if r["inside"] else "outside", "verdict": r["verdict"]} for r in facts.to_dict("records")]
+    return _drop_empty(pd.DataFrame(rows))
 
 
 def _is_fact(rows):
@@ -468,7 +479,7 @@ def seat_uniformity_text(study: Study) -> str:
                  else f"chi-square = {uni['statistic']:.2f} on {uni['df']} df")
     return (f"Seat uniformity: {uni['test']}, {statistic}, "
             f"p {fmt_p(uni['p']) if uni['p'] < P_FLOOR else '= ' + fmt_p(uni['p'])}. Seat win rates run from "
-            f"{rates.min():.3f} to {rates.max():.3f}: a spread of {(rates.max() - rates.min()) * 100:.1f} pts.")
+            f"{rates.min():.1%} to {rates.max():.1%}: a spread of {(rates.max() - rates.min()) * 100:.1f} points.")
 
 
 def verdict_summary(studies: list[Study]) -> pd.DataFrame:
@@ -478,21 +489,19 @@ def verdict_summary(studies: list[Study]) -> pd.DataFrame:
     for s in studies:
         for claim_id, part in s.summary["claims"].groupby("claim", sort=False):
             claim = s.claim(claim_id)
-            share = s.in_points(claim.quantity)
             effect = part["estimate"] - part["target"]
             worst = effect.abs().idxmax() if effect.notna().any() else part.index[0]
+            first = part.iloc[0]
+            units = Units.of(first)
             if len(part) == 1:
-                r = part.iloc[0]
-                estimate = f"{r['estimate']:.4g} {fmt_interval(r['low'], r['high'], s.quantity_bounds(claim.quantity))}"
-                verdict = r["verdict"]
-                largest = fmt_effect(effect.iloc[0], share)
+                estimate = claim_estimate(first, s.quantity_bounds(claim.quantity))
+                verdict = first["verdict"]
+                largest = units.effect(effect.iloc[0])
             else:
-                estimate = f"{part['estimate'].min():.4g} to {part['estimate'].max():.4g} ({len(part)} groups)"
+                estimate = f"{units.span(part['estimate'].min(), part['estimate'].max())} ({len(part)} groups)"
                 verdict = _verdict_counts(part["verdict"])
-                largest = (f"{fmt_effect(effect[worst], share)} "
-                           f"({s.group_label(claim.by or '', part.loc[worst, 'group'])})")
-            rows.append({"study": s.name, "claim": claim_id, "verdict": verdict,
-                         "says": claim_words(claim.compare, claim.target, claim.tolerance),
+                largest = f"{units.effect(effect[worst])} ({s.group_label(claim.by or '', part.loc[worst, 'group'])})"
+            rows.append({"study": s.name, "claim": claim_id, "verdict": verdict, "says": claim_words(first),
                          "estimate (95% interval)": estimate, "effect (largest)": largest})
     return pd.DataFrame(rows)
 
@@ -1425,7 +1434,8 @@ class Page:
 
     def render(self) -> tuple[str, str]:
         """The page's HTML and Markdown."""
-        context = {"title": self.title, "finding": self.finding, "blocks": self.blocks, "assets": self.assets.name}
+        context = {"title": self.title, "finding": sentence(self.finding), "blocks": self.blocks,
+                   "assets": self.assets.name}
         return (TEMPLATE_ENV.get_template("page.html.j2").render(context),
                 re.sub(r"\n{3,}", "\n\n", MARKDOWN_ENV.get_template("page.md.j2").render(context)).strip() + "\n")
 
@@ -1801,7 +1811,7 @@ def _facts_and_strips(page: Page, study, anchor: str, facts_are: str, members_ar
     claim read (``members_are``: its alt text's "under every member")."""
     if len(study.facts):
         page.heading(3, f"Facts of the setup ({facts_are})")
-        page.table(_drop_empty(study.facts[["claim", "group", "value", "compare", "target", "tolerance", "verdict"]]))
+        page.table(facts_table(study.facts))
     for r in study.readings.to_dict("records"):
         page.heading(3, f"{r['claim']}: {r['reading']}")
         page.text(r["text"])
@@ -1829,8 +1839,7 @@ def _readings_view(rob) -> pd.DataFrame:
     number = {m.name: str(i + 1) for i, m in enumerate(rob.members)}
     rows = []
     for r in rob.readings.to_dict("records"):
-        claim = rob.scenario.claim(r["claim"])
-        rows.append({"claim": r["claim"], "says": claim_words(claim.compare, claim.target, claim.tolerance),
+        rows.append({"claim": r["claim"], "says": claim_words(rob.claim_rows(r["claim"]).iloc[0]),
                      "reading": r["reading"], "estimates": estimates_text(rob.claim_rows(r["claim"])),
                      **{f"{v} under #": ", ".join(number[m] for m in r[v]) or "—" for v in (HOLDS, FAILS, UNDECIDED)}})
     return pd.DataFrame(rows)
@@ -1933,10 +1942,9 @@ def _skill_section(page: Page, study, anchor: str) -> None:
     page.heading(3, "Readings")
     rows = []
     for r in study.readings.to_dict("records"):
-        claim = sc.claim(r["claim"])
         comparisons = study.comparisons[study.comparisons["claim"] == r["claim"]].to_dict("records")
         rows.append({"claim": r["claim"], "reading": r["reading"],
-                     "says": claim_words(claim.compare, claim.target, claim.tolerance),
+                     "says": claim_words(study.claims[study.claims["claim"] == r["claim"]].iloc[0]),
                      "at the strongest rung": r["verdict"],
                      "strongest - second": "; ".join(difference_text(c) for c in comparisons)})
     page.table(pd.DataFrame(rows), "reading", text_cols=("claim", "strongest - second"))
@@ -1988,7 +1996,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     """The skill ladder of one game in one or more modes (``balance.studies.ladder.Ladder``): its Findings
     first (per mode, whether the search goal is met: _ladder_finding), then per mode the win-rate
     heatmap, the ratings and how much skill matters."""
-    from balance.studies.ladder import BOOTSTRAP_REPLICATES, average_seat_note, skill_text
+    from balance.studies.ladder import BOOTSTRAP_REPLICATES, WIN_RATE, average_seat_note, skill_text
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -2008,10 +2016,13 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     skills = pd.DataFrame([lad.skill() for lad in ladders])
     page.heading(2, "How much skill matters")
     page.table(pd.DataFrame({"mode": skills["mode"], "players": skills["players"], "best rung": skills["best"],
-                             "against": skills["against"], "win rate": skills.get("win_rate", np.nan),
-                             "95% interval": [fmt_interval(r.get("low", np.nan), r.get("high", np.nan), (0.0, 1.0))
+                             "against": skills["against"],
+                             "win rate": [WIN_RATE.measured(r.get("win_rate", np.nan))
+                                          for r in skills.to_dict("records")],
+                             "95% interval": [WIN_RATE.interval(*clip_interval(r["low"], r["high"], (0.0, 1.0)))
+                                              if np.isfinite(r.get("low", np.nan)) else "—"
                                               for r in skills.to_dict("records")],
-                             "average seat": skills["average_seat"]}))
+                             "average seat": [WIN_RATE.measured(a) for a in skills["average_seat"]]}))
     for lad in ladders:
         page.heading(2, lad.setup_text[0].upper() + lad.setup_text[1:], f"mode-{lad.mode}-{lad.players}")
         skill = skill_text(lad.skill())
@@ -2021,7 +2032,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
                    f"{game.title}, {lad.mode}: win-rate matrix",
                    f"The row rung's win rate{' per round' if game.unit == 'round' else ''} in one seat against the "
                    f"column rung in every other seat, with its 95% interval; white: the average seat's win rate "
-                   f"({lad.average:.3g}: {average_seat_note(lad.average, lad.players, game.unit)}).")
+                   f"({WIN_RATE.measured(lad.average)}: {average_seat_note(lad.average, lad.players, game.unit)}).")
         page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
         table = lad.ratings.sort_values("rating", ascending=False)
         page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": [round(r) for r in table["rating"]],

@@ -706,14 +706,25 @@ def is_share(quantity, frame: pd.DataFrame) -> bool:
 def quantity_unit(quantity, frame: pd.DataFrame) -> str:
     """How a quantity reads on every page that shows it (a study's panels and tables, the robustness
     and skill strips, a sweep's figures): the one decision, so that no two pages read it differently.
-    "%" for a share (is_share), "points" for a difference of shares (a mean of win-rate differences
-    between -1 and 1, such as DETHRONED's seat_edge, a seat's win rate minus the field's), else ""
-    (a panel title then takes the unit the quantity's doc states: report.quantity_title)."""
+    "%" for a share (is_share); for a difference of shares (its doc names a rate or percentage points:
+    DETHRONED's seat_edge, a seat's win rate minus the field's; Throne Arcade's starter_edge, the
+    points by which the starter loses less often than the fair 1/n), "points" when it is measured as
+    a fraction (every value, per unit of its denominator, between -1 and 1) and MEASURED_POINTS when
+    the game measures it in percentage points already (x100); else "" (a panel title then takes the
+    unit the quantity's doc states: report.quantity_title)."""
     if is_share(quantity, frame):
         return "%"
-    values = frame[quantity.column].to_numpy(float)
-    differences = quantity.kind == "mean" and "rate" in quantity.doc.lower() and bool((np.abs(values) <= 1).all())
-    return "points" if differences else ""
+    doc = quantity.doc.lower()
+    if quantity.kind not in ("mean", "ratio") or not ("rate" in doc or "percentage points" in doc):
+        return ""
+    values = np.abs(frame[quantity.column].to_numpy(float))
+    if quantity.kind == "ratio":
+        fractions = bool((values <= frame[quantity.denominator].to_numpy(float)).all())
+    else:
+        fractions = bool((values <= 1).all())
+    if fractions:
+        return "points"
+    return MEASURED_POINTS if "percentage points" in doc else ""
 
 
 def study_looks(results) -> tuple[list[int] | None, int | None]:
@@ -860,7 +871,20 @@ def _band_text(compare: str, target: float, tolerance: float, units: Units) -> s
     return f"{compare.replace('_', ' ')} {units.value(bound)}"
 
 
-IN_POINTS = ("%", "points")  # the units (quantity_unit) whose numbers print in percentage points
+IN_POINTS = ("%", "points")  # the units (quantity_unit) of fractions that print in percentage points (x100)
+MEASURED_POINTS = "percentage points"  # the unit of a difference of shares the game measures in points (x1)
+
+
+def unit_scale(unit: str) -> float:
+    """What a value of a quantity in ``unit`` (quantity_unit) is multiplied by to print: 100 for a
+    fraction that prints in % or points, else 1."""
+    return 100.0 if unit in IN_POINTS else 1.0
+
+
+def reads_in_points(unit: str) -> bool:
+    """Whether a difference of values in ``unit`` reads in percentage points (a share, a difference
+    of shares, as a fraction or measured in points)."""
+    return unit in IN_POINTS or unit == MEASURED_POINTS
 
 
 @dataclass(frozen=True)
@@ -878,11 +902,11 @@ class Units:
     @classmethod
     def of(cls, row) -> "Units":
         unit = row["unit"]
-        scale = 100.0 if unit in IN_POINTS else 1.0
+        scale = unit_scale(unit)
         resolution = row["tolerance"] * scale or abs(row["target"] * scale) or 1.0
         decimals = int(min(3, max(1, 1 - np.floor(np.log10(resolution)))))
-        return cls(scale, " points" if unit in IN_POINTS else "", {"%": "%", "points": " points"}.get(unit, ""),
-                   decimals)
+        return cls(scale, " points" if reads_in_points(unit) else "",
+                   {"%": "%", "points": " points", MEASURED_POINTS: " points"}.get(unit, ""), decimals)
 
     def number(self, value: float) -> str:
         return f"{value:.{self.decimals}f}".rstrip("0").rstrip(".") if np.isfinite(value) else "—"
@@ -894,6 +918,52 @@ class Units:
     def signed(self, value: float) -> str:
         text = f"{value + 0.0:+.{self.decimals}f}"  # + 0.0: no "-0.0"
         return "+0" + text[2:] if text.startswith("-") and float(text) == 0 else text
+
+    # The tables' texts (report.py), every number with the claim's decimals; the arguments are
+    # values of the claim's quantity as measured (fractions for shares).
+    def fixed(self, value: float) -> str:
+        """A value in the claim's units with all its decimals, no unit: "28.1" (a share of 0.2807),
+        signed for a difference of shares ("+0.9"); "—" when there is none."""
+        if not np.isfinite(value):
+            return "—"
+        if self.value_unit == " points":
+            return self.signed(value * self.scale)
+        text = f"{value * self.scale + 0.0:.{self.decimals}f}"
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+    def interval(self, low: float, high: float) -> str:
+        """"[27.9, 28.3]" in the claim's units, or "—" without one."""
+        if not (np.isfinite(low) and np.isfinite(high)):
+            return "—"
+        return f"[{self.fixed(low)}, {self.fixed(high)}]"
+
+    def measured(self, value: float, low: float = np.nan, high: float = np.nan) -> str:
+        """An estimate with its unit, and its interval when given: "28.1% [27.9, 28.3]", "+0.9 points
+        [+0.0, +1.7]", "8.9 [8.9, 9.0]"."""
+        text = f"{self.fixed(value)}{self.value_unit}" if np.isfinite(value) else "—"
+        return text if np.isnan(low) and np.isnan(high) else f"{text} {self.interval(low, high)}"
+
+    def span(self, low: float, high: float) -> str:
+        """The range of several estimates: "23.7% to 28.1%", "-0.6 to +0.9 points", "8.9 to 12.5"; one
+        value where both ends print the same ("0.00%")."""
+        if self.fixed(low) == self.fixed(high):
+            return self.measured(low)
+        if self.value_unit.startswith(" "):
+            return f"{self.fixed(low)} to {self.fixed(high)}{self.value_unit}"
+        return f"{self.measured(low)} to {self.measured(high)}"
+
+    def effect(self, value: float) -> str:
+        """A difference from the target: "+3.1 points" (shares), "+0.9" (a length)."""
+        return f"{self.signed(value * self.scale)}{self.effect_unit}" if np.isfinite(value) else "—"
+
+    def band(self, compare: str, target: float, tolerance: float, plus_minus: str = "±") -> str:
+        """The claim's band: "about 25% ± 5 points", "about 0 ± 3 points" (a difference of shares),
+        "about 8 ± 3", "at most 30%", "at least 40%"."""
+        if compare == "about":
+            value = self.number(target * self.scale) if self.value_unit == self.effect_unit else self.value(target)
+            return f"about {value} {plus_minus} {self.number(tolerance * self.scale)}{self.effect_unit}"
+        low, high = claim_band(compare, target, tolerance)
+        return f"{compare.replace('_', ' ')} {self.value(high if compare == 'at_most' else low)}"
 
 
 def game_word(setup) -> str:

@@ -34,7 +34,7 @@ from scipy.special import expit
 from balance.engine.game import Game, Setup, SetupError
 from balance.engine.runner import Results, Tracker, play_range, round_to_deals
 from balance.engine.scenario import ScenarioError, parse_scenario, read_scenario_data
-from balance.stats import LEVEL, estimate, game_word, plural
+from balance.stats import LEVEL, Units, estimate, game_word, plural
 
 FLAGS = {"mode": "--mode", "players": "--players"}  # scenario keys the matrix's flags set
 ELO = 400 / np.log(10)  # Elo points per unit of log-strength
@@ -396,12 +396,16 @@ def average_seat_note(average: float, players: int, word: str) -> str:
     return f"not 1 / {players}: a {word} can have {'several winners' if average > fair else 'no winner'}"
 
 
+# A win rate of the ladder (a share) as every page prints a share (stats.Units): in %, one decimal.
+WIN_RATE = Units(scale=100.0, effect_unit=" points", value_unit="%", decimals=1)
+
+
 def skill_text(skill: dict) -> str:
     if skill["best"] == skill["against"]:
         return f"how much skill matters ({skill['mode']}): no rung is rated above {skill['against']}"
     return (f"how much skill matters ({skill['mode']}, {skill['players']} players): {skill['best']} (the best rung) "
-            f"wins {skill['win_rate']:.3f} [{skill['low']:.3f}, {skill['high']:.3f}] against {skill['against']} "
-            f"(the average seat wins {skill['average_seat']:.3g})")
+            f"wins {WIN_RATE.measured(skill['win_rate'], skill['low'], skill['high'])} against {skill['against']} "
+            f"(the average seat wins {WIN_RATE.measured(skill['average_seat'])})")
 
 
 def ladder_json(ladder: Ladder) -> dict:

@@ -137,11 +137,11 @@ def classify(table: pd.DataFrame, members: list[str] | None = None) -> pd.DataFr
 
 # ---- output -------------------------------------------------------------------------------
 def estimates_text(rows: pd.DataFrame) -> str:
-    """The estimates of one claim's rows (over members and groups) in the claim's units (stats.Units,
-    as its strips read them): "25.3%", or their range "24.8% to 26.1%"."""
+    """The estimates of one claim's rows (over members and groups) in the claim's units and decimals
+    (stats.Units, as the claims tables print them): "25.3%", or their range "24.8% to 26.1%"."""
     units = Units.of(rows.iloc[0])
     low, high = rows["estimate"].min(), rows["estimate"].max()
-    return units.value(low) if len(rows) == 1 else f"{units.value(low)} to {units.value(high)}"
+    return units.measured(low) if len(rows) == 1 else units.span(low, high)
 
 
 def worst_group(rows: pd.DataFrame) -> dict:

@@ -41,7 +41,8 @@ from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, Executor, Results,
                                    run_to_folder, study_identity, study_key)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, read_scenario_data
 from balance.games import get_game
-from balance.stats import ALPHA, IN_POINTS, LEVEL, StudentT, Units, claim_band, claim_rows, decide, holm
+from balance.stats import (ALPHA, LEVEL, StudentT, Units, claim_band, claim_rows, decide, holm,
+                           reads_in_points, unit_scale)
 
 ADJUSTMENTS = {"bh": lambda p: false_discovery_control(p, method="bh") if len(p) else p, "holm": holm}
 ADJUST_WORDS = {"bh": "Benjamini-Hochberg (false discovery rate)", "holm": "Holm (family-wise error)"}
@@ -481,7 +482,8 @@ def inert_cells(table: pd.DataFrame) -> list[str]:
 def wide_table(table: pd.DataFrame) -> pd.DataFrame:
     """Estimates with their verdict in words: one row per scenario, claim and group, one column per cell."""
     claims = table[table["kind"] == "claim"]
-    text = claims.assign(shown=[f"{e:.3f} {v}" for e, v in zip(claims["estimate"], claims["verdict"])])
+    text = claims.assign(shown=[f"{Units.of(r).measured(r['estimate'])} {r['verdict']}"
+                                for r in claims.to_dict("records")])
     order = list(dict.fromkeys(claims["cell"]))
     wide = text.pivot_table(index=["scenario", "claim", "group"], columns="cell", values="shown", aggfunc="first")
     return wide[order].reset_index()
@@ -576,8 +578,9 @@ def cell_move_figures(sweep: Sweep, table: pd.DataFrame) -> list[tuple[str, byte
     for claim, part in cell_summary(table).groupby("claim", sort=False):
         part = part[~part["cell"].isin(baselines)]
         rows = claims[claims["claim"] == claim]
-        in_points = rows["unit"].isin(IN_POINTS).all()
-        scale, unit = (100.0, "points") if in_points else (1.0, "the claim's units")
+        units = set(rows["unit"])
+        in_points = len(units) == 1 and reads_in_points(next(iter(units)))
+        scale, unit = (unit_scale(next(iter(units))), "points") if in_points else (1.0, "the claim's units")
         measured = claim_title(sweep, rows["scenario"].iloc[0], claim, "")
         y = np.arange(len(part))
         fig, ax = plt.subplots(figsize=(8, 0.28 * len(part) + 1.4))
@@ -647,7 +650,7 @@ def largest_moves(sweep: Sweep, table: pd.DataFrame) -> list[dict]:
                      for c in ("difference_low", "difference_high"))
         group = f", {r['by']} {r['group']}" if r["by"] else ""
         baseline = base.loc[(r["scenario"], claim, r["group"]), "estimate"]
-        shown = [units.value(v) for v in (r["estimate"], baseline)]
+        shown = [units.measured(v) for v in (r["estimate"], baseline)]
         items.append({**item, "text": f"{units.signed(r['difference'] * units.scale)}{word} [{low}, {high}] from the "
                                       f"baseline in {r['scenario']}{group}, cell {r['cell']} ({shown[0]} where the "
                                       f"baseline gives {shown[1]})"})
@@ -690,11 +693,14 @@ def write_sweep_report(sweep: Sweep, table: pd.DataFrame, output: Path, adjust: 
     page.heading(2, "How far each cell moves the claims")
     page.text("Per claim and cell, over every swept scenario and claim group: the groups whose claim holds, the "
               "verdicts that differ from the baseline's, the differences whose 95% interval excludes 0, and the "
-              "absolute paired differences from the baseline in the claim's units (shares as fractions).",
+              "absolute paired differences from the baseline in the claim's units (a share's in points).",
               css="note")
     summary = cell_summary(table)
+    firsts = table[table["kind"] == "claim"].drop_duplicates("claim").set_index("claim")
+    units = {claim: Units.of(row) for claim, row in firsts.iterrows()}
     for column in ("median move", "largest move"):
-        summary[column] = summary[column].map(lambda v: f"{v:.3f}" if np.isfinite(v) else "")
+        summary[column] = [f"{v * units[c].scale:.{units[c].decimals}f}{units[c].effect_unit}" if np.isfinite(v)
+                           else "" for c, v in zip(summary["claim"], summary[column])]
     page.table(summary, text_cols=("claim", "cell"))
     page.heading(2, "Estimates by cell")
     wide = wide_table(table)

@@ -22,11 +22,11 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import Results, round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.stats import quantity_unit, verdict_text  # noqa: E402
+from balance.stats import Units, quantity_unit, verdict_text  # noqa: E402
 from balance.studies.sweep import grid_figures, plan_sweep, sweep_table  # noqa: E402
 from balance.report import (DPI, Study, _claims_view, _png, _quantity_view, advantage_cells,  # noqa: E402
-                            advantage_table, capped_count, finding_items, fmt_effect, fmt_interval, fmt_p,
-                            write_report)
+                            advantage_table, capped_count, finding_items, fmt_interval, fmt_p, sentence,
+                            verdict_summary, write_report)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {  # two studies of each game, so that the headline compares studies
@@ -158,14 +158,16 @@ def test_every_shown_interval_lies_in_its_quantitys_range(studies):
         for scenario, results, summary in group:
             study = Study(scenario, results, summary, scenario.name)
             claims = summary["claims"]
-            views = [(_claims_view(claims, study), [study.claim(c).quantity for c in claims["claim"]]),
-                     (_quantity_view(study), None)]
-            for view, quantities in views:
+            # the claims table prints in the claim's units (a share in %), the quantity table as measured
+            views = [(_claims_view(claims, study), [study.claim(c).quantity for c in claims["claim"]],
+                      [Units.of(r).scale for r in claims.to_dict("records")]),
+                     (_quantity_view(study), None, None)]
+            for view, quantities, scales in views:
                 if view.empty:
                     continue
                 names = quantities if quantities is not None else view["quantity"]
-                for text, name in zip(view["95% interval"], names):
-                    lo_bound, hi_bound = study.quantity_bounds(name)
+                for text, name, scale in zip(view["95% interval"], names, scales or [1.0] * len(view)):
+                    lo_bound, hi_bound = (b * scale for b in study.quantity_bounds(name))
                     if text in ("(fixed)", "—"):
                         continue
                     lo, hi = (float(v) for v in INTERVAL.fullmatch(text).groups())
@@ -176,7 +178,8 @@ def test_intervals_are_clipped_and_p_values_floored():
     assert fmt_interval(-1.363, 2.363, (0.0, 1.0)) == "[0, 1]"
     assert fmt_interval(-np.inf, np.inf, (0.0, 1.0)) == "[0, 1]"  # one deal: no information
     assert fmt_interval(np.nan, np.nan, (0.0, np.inf)) == "—"
-    assert fmt_effect(-0.0004, True) == "+0.0 pts" and fmt_effect(0.0356, True) == "+3.6 pts"
+    share = Units.of({"unit": "%", "target": 0.25, "tolerance": 0.05})
+    assert share.effect(-0.0004) == "+0.0 points" and share.effect(0.0356) == "+3.6 points"
     assert fmt_p(0.0) == "< 1e-6" and fmt_p(3.2e-7) == "< 1e-6" and fmt_p(0.0123) == "0.0123"
 
 
@@ -199,7 +202,8 @@ def test_claims_table_shows_extra_statistics_columns(studies):
     scenario, results, summary = studies["imposter_kings"][0]
     claims = summary["claims"].assign(effect=0.25, deciding_low=0.1)
     view = _claims_view(claims, Study(scenario, results, summary, "x"))
-    assert "deciding low" in view.columns and set(view["effect"]) == {"+25.0 pts"}
+    assert "deciding low" in view.columns  # each claim's decimals: 0.1 for a band of points, 0.01 for at most 0.1%
+    assert set(view["effect"]) == {"+25.0 points", "+25.00 points"}
 
 
 def test_report_is_reproducible_byte_for_byte(studies, tmp_path):
@@ -457,3 +461,55 @@ def test_a_robustness_strip_is_titled_by_what_the_claim_measures_and_its_group(m
     titles = [p[0] for p in strip_panels(scenario, "seat_fairness", played, monkeypatch)]
     assert titles == ["share of games a seat (or policy) wins, % (seat 0 - first Monarch)",
                       "share of games a seat (or policy) wins, % (seat 1)"]
+
+
+SHARE = r"\d+\.\d%"  # 28.1%
+NUMBER = r"-?\d+\.\d"  # 8.9
+SIGNED = r"[+-]\d+\.\d"  # +0.9
+
+
+def _row(table: pd.DataFrame, study: str, claim: str) -> dict:
+    return table[(table["study"] == study) & (table["claim"] == claim)].iloc[0].to_dict()
+
+
+def test_the_claims_overview_prints_every_number_in_the_claims_units(studies):
+    """A share claim in % with its band in points, a difference of shares (DETHRONED's seat_edge) in
+    points, a game length as measured: one number of decimals per claim, fine enough for its band."""
+    table = verdict_summary([Study(sc, res, summ, sc.name) for group in studies.values() for sc, res, summ in group])
+    share = _row(table, "core_4p", "first_monarch_no_edge")
+    assert share["says"] == "at most 30%"
+    assert re.fullmatch(rf"{SHARE} \[{NUMBER}, {NUMBER}\]", share["estimate (95% interval)"]), share
+    assert re.fullmatch(rf"{SIGNED} points", share["effect (largest)"]), share
+    seats = _row(table, "core_4p", "seat_fairness")
+    assert seats["says"] == "about 25% ± 5 points"
+    assert re.fullmatch(rf"{SHARE} to {SHARE} \(4 groups\)", seats["estimate (95% interval)"]), seats
+    assert re.fullmatch(rf"{SIGNED} points \(seat \d( - .+)?\)", seats["effect (largest)"]), seats
+    length = _row(table, "core_4p", "length")
+    assert length["says"] == "about 8 ± 3"
+    assert re.fullmatch(rf"{NUMBER} \[{NUMBER}, {NUMBER}\]", length["estimate (95% interval)"]), length
+    assert re.fullmatch(SIGNED, length["effect (largest)"]), length
+    edge = _row(table, "crowd_control", "no_seat_effect")
+    assert edge["says"] == "about 0 ± 3 points"
+    assert re.fullmatch(rf"{SIGNED} to {SIGNED} points \(\d groups\)", edge["estimate (95% interval)"]), edge
+    assert re.fullmatch(rf"{SIGNED} points \(seat \d\)", edge["effect (largest)"]), edge
+    rare = _row(table, "core_4p", "no_endless_games")
+    assert rare["says"] == "at most 0.1%"
+    assert re.fullmatch(r"\d+\.\d\d% \[\d+\.\d\d, \d+\.\d\d\]", rare["estimate (95% interval)"]), rare
+
+
+def test_a_studys_claims_table_reads_like_the_overview(studies):
+    scenario, results, summary = studies["take_the_throne"][0]
+    view = _claims_view(summary["claims"], Study(scenario, results, summary, "core_4p")).set_index("claim")
+    first = view.loc["first_monarch_no_edge"]
+    assert first["says"] == "at most 30%" and re.fullmatch(SHARE, first["estimate"])
+    assert re.fullmatch(rf"\[{NUMBER}, {NUMBER}\]", first["95% interval"])
+    assert re.fullmatch(rf"\[{NUMBER}, {NUMBER}\]", first["deciding interval"])
+    assert re.fullmatch(rf"{SIGNED} points", first["effect"])
+    length = view.loc["length"]
+    assert re.fullmatch(NUMBER, length["estimate"]) and re.fullmatch(SIGNED, length["effect"])
+
+
+def test_a_finding_ends_with_its_full_stop():
+    assert sentence("Restricted play: important (costs > 2 pts holds): Defend") == \
+        "Restricted play: important (costs > 2 pts holds): Defend."
+    assert sentence("3 claims: 3 holds.") == "3 claims: 3 holds." and sentence("") == ""
