@@ -38,7 +38,7 @@ from PIL import Image  # noqa: E402
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
-from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, Units, claim_band, count_text,  # noqa: E402
+from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, WIN_RATE, Units, claim_band, count_text,  # noqa: E402
                            effect_text, estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
                            quantity_unit, running_estimate)
 
@@ -1996,7 +1996,7 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
     """The skill ladder of one game in one or more modes (``balance.studies.ladder.Ladder``): its Findings
     first (per mode, whether the search goal is met: _ladder_finding), then per mode the win-rate
     heatmap, the ratings and how much skill matters."""
-    from balance.studies.ladder import BOOTSTRAP_REPLICATES, WIN_RATE, average_seat_note, skill_text
+    from balance.studies.ladder import BOOTSTRAP_REPLICATES, average_seat_note, skill_text
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -966,6 +966,9 @@ class Units:
         return f"{compare.replace('_', ' ')} {self.value(high if compare == 'at_most' else low)}"
 
 
+# A win rate (a share) as every page prints one: in %, one decimal (the ladder, restricted play).
+WIN_RATE = Units(scale=100.0, effect_unit=" points", value_unit="%", decimals=1)
+
 def game_word(setup) -> str:
     """What one simulated game of the setup is called: "game", or "match" where a result row is a
     round (the game's report view says)."""

@@ -34,7 +34,7 @@ from scipy.special import expit
 from balance.engine.game import Game, Setup, SetupError
 from balance.engine.runner import Results, Tracker, play_range, round_to_deals
 from balance.engine.scenario import ScenarioError, parse_scenario, read_scenario_data
-from balance.stats import LEVEL, Units, estimate, game_word, plural
+from balance.stats import LEVEL, WIN_RATE, estimate, game_word, plural
 
 FLAGS = {"mode": "--mode", "players": "--players"}  # scenario keys the matrix's flags set
 ELO = 400 / np.log(10)  # Elo points per unit of log-strength
@@ -394,10 +394,6 @@ def average_seat_note(average: float, players: int, word: str) -> str:
     if abs(average - fair) < 5e-4:
         return f"1 / {players}: one winner a {word}"
     return f"not 1 / {players}: a {word} can have {'several winners' if average > fair else 'no winner'}"
-
-
-# A win rate of the ladder (a share) as every page prints a share (stats.Units): in %, one decimal.
-WIN_RATE = Units(scale=100.0, effect_unit=" points", value_unit="%", decimals=1)
 
 
 def skill_text(skill: dict) -> str:

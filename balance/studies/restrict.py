@@ -30,8 +30,8 @@ import pandas as pd
 
 from balance.engine.game import Setup
 from balance.engine.runner import Results, Tracker, play_range, round_to_deals
-from balance.stats import (ALPHA, FAILS, HOLDS, NO_SPREAD, UNDECIDED, Estimate, Units, estimate_mean, resolved_pvalues,
-                           estimate_rate, holm, p_clause)
+from balance.stats import (ALPHA, FAILS, HOLDS, NO_SPREAD, UNDECIDED, WIN_RATE, Estimate, estimate_mean,
+                           estimate_rate, holm, p_clause, resolved_pvalues)
 
 MARGIN = 0.02  # default margin of the verdicts: 2 percentage points of win rate
 SLOT = 0  # the restricted policy slot
@@ -203,7 +203,6 @@ def verdicts(table: pd.DataFrame, margin: float) -> pd.DataFrame:
 
 
 # ---- as text -------------------------------------------------------------------------------
-SHARE = Units(scale=100.0, effect_unit=" points", value_unit="%", decimals=1)  # a win rate, as pages print it
 def points_text(value: float, low: float, high: float, signed: bool) -> str:
     """A share in percent (or a difference in points) with its 95% interval."""
     sign = "+" if signed else ""
@@ -231,7 +230,7 @@ def header_text(study: RestrictStudy) -> str:
     return (f"{setup.game.title}, mode {setup.mode}, {setup.players} players: slot {SLOT} ({study.slot_label}) "
             f"restricted against {field}, rotated over the seats; {study.games:,} games per restricted run "
             f"({study.deals:,} deals x {setup.players} seats, the baseline's deals), seed {study.seed}; "
-            f"the unrestricted slot (baseline) wins {SHARE.measured(*baseline)}; win rates in %, differences "
+            f"the unrestricted slot (baseline) wins {WIN_RATE.measured(*baseline)}; win rates in %, differences "
             f"in points, 95% intervals paired by deal; verdicts against a margin of {study.margin * 100:g} "
             f"points, Holm-adjusted over the {verdict_count(study)} tests")
 
