@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -911,6 +911,22 @@ class Units:
     def number(self, value: float) -> str:
         return f"{value:.{self.decimals}f}".rstrip("0").rstrip(".") if np.isfinite(value) else "—"
 
+    def amount(self, value: float) -> str:
+        """A size in the unit of a difference (a band's half-width, a margin): "1.7 points", "1 point",
+        "0.5" (a length)."""
+        number = self.number(value * self.scale)
+        return f"{number}{self.effect_unit[:-1] if number == '1' and self.effect_unit.endswith('s') else self.effect_unit}"
+
+    def resolving(self, low: float, high: float) -> "Units":
+        """These units with enough decimals (up to four more) that two different ends of an interval
+        print differently: a rate of none in 100,000 games reads "0.0000% [0.0000, 0.0030]", not as
+        the fixed-looking "0.00% [0.00, 0.00]"."""
+        units = self
+        while (np.isfinite(low) and np.isfinite(high) and low != high and units.decimals < self.decimals + 4
+               and units.fixed(low) == units.fixed(high)):
+            units = replace(units, decimals=units.decimals + 1)
+        return units
+
     def value(self, value: float) -> str:
         """A value of the claim's quantity (not a difference): "25%", "3 points", "8.5"."""
         return f"{self.number(value * self.scale)}{self.value_unit}"
@@ -935,13 +951,15 @@ class Units:
         """"[27.9, 28.3]" in the claim's units, or "—" without one."""
         if not (np.isfinite(low) and np.isfinite(high)):
             return "—"
-        return f"[{self.fixed(low)}, {self.fixed(high)}]"
+        units = self.resolving(low, high)
+        return f"[{units.fixed(low)}, {units.fixed(high)}]"
 
     def measured(self, value: float, low: float = np.nan, high: float = np.nan) -> str:
         """An estimate with its unit, and its interval when given: "28.1% [27.9, 28.3]", "+0.9 points
         [+0.0, +1.7]", "8.9 [8.9, 9.0]"."""
-        text = f"{self.fixed(value)}{self.value_unit}" if np.isfinite(value) else "—"
-        return text if np.isnan(low) and np.isnan(high) else f"{text} {self.interval(low, high)}"
+        units = self.resolving(low, high)
+        text = f"{units.fixed(value)}{units.value_unit}" if np.isfinite(value) else "—"
+        return text if np.isnan(low) and np.isnan(high) else f"{text} {units.interval(low, high)}"
 
     def span(self, low: float, high: float) -> str:
         """The range of several estimates: "23.7% to 28.1%", "-0.6 to +0.9 points", "8.9 to 12.5"; one
@@ -961,7 +979,7 @@ class Units:
         "about 8 ± 3", "at most 30%", "at least 40%"."""
         if compare == "about":
             value = self.number(target * self.scale) if self.value_unit == self.effect_unit else self.value(target)
-            return f"about {value} {plus_minus} {self.number(tolerance * self.scale)}{self.effect_unit}"
+            return f"about {value} {plus_minus} {self.amount(tolerance)}"
         low, high = claim_band(compare, target, tolerance)
         return f"{compare.replace('_', ' ')} {self.value(high if compare == 'at_most' else low)}"
 
@@ -1054,8 +1072,7 @@ def _colored(verdict: str) -> str:
 def fact_text(row, color: bool = False) -> str:
     """A fact row (a mapping) as one line: its value, the band, inside or outside (shares in %)."""
     units = Units.of(row)
-    band = {"about": f"{units.value(row['target'])} +/- {units.number(row['tolerance'] * units.scale)}"
-                     f"{units.effect_unit}",
+    band = {"about": f"{units.value(row['target'])} +/- {units.amount(row['tolerance'])}",
             "at_most": f"at most {units.value(row['band_high'])}",
             "at_least": f"at least {units.value(row['band_low'])}"}[row["compare"]]
     where = "inside" if row["inside"] else "outside"

@@ -204,7 +204,7 @@ def classify(table: pd.DataFrame, comparisons: pd.DataFrame, rungs: list[str], c
 # ---- output -------------------------------------------------------------------------------
 def difference_text(row) -> str:
     """A comparison row as one line: the difference in the claim's units, its deciding interval,
-    the margin, the reading, e.g. "seat 0: -0.4 points [-1.1, +0.3] (margin +/- 1.7 points): converged"."""
+    the margin, the reading, e.g. "seat 0: -0.4 points [-1.1, +0.3] (margin ± 1.7 points): converged"."""
     units = Units.of(row)
     scale = units.scale
     label = f"{row['by']} {row['group']}" if row["by"] else "difference"
@@ -212,7 +212,7 @@ def difference_text(row) -> str:
     interval = f"[{units.signed(low)}, {units.signed(high)}]" if np.isfinite(low) and np.isfinite(high) \
         else "[no interval]"
     return (f"{label}: {units.signed(row['estimate'] * scale)}{units.effect_unit} {interval} "
-            f"(margin +/- {units.number(row['margin'] * scale)}{units.effect_unit}): {row['verdict']}")
+            f"(margin ± {units.amount(row['margin'])}): {row['verdict']}")
 
 
 def direction_text(reading_row, comparisons: pd.DataFrame) -> str:
@@ -222,7 +222,7 @@ def direction_text(reading_row, comparisons: pd.DataFrame) -> str:
     units = Units.of(row)
     where = f" ({row['by']} {row['group']})" if row["by"] else ""
     way = "up" if row["estimate"] > 0 else "down"
-    return (f"stronger players push it {way} by {units.number(abs(row['estimate']) * units.scale)}{units.effect_unit}"
+    return (f"stronger players push it {way} by {units.amount(abs(row['estimate']))}"
             f"{where}: the verdict describes the players, not the game")
 
 

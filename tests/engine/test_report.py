@@ -183,6 +183,16 @@ def test_intervals_are_clipped_and_p_values_floored():
     assert fmt_p(0.0) == "< 1e-6" and fmt_p(3.2e-7) == "< 1e-6" and fmt_p(0.0123) == "0.0123"
 
 
+def test_an_interval_never_prints_both_ends_alike_and_one_point_is_singular():
+    rare = Units.of({"unit": "%", "target": 0.0, "tolerance": 0.001})  # "at most 0.1%": two decimals
+    # none in 100,000 games: the upper end 0.003% must not print as a fixed-looking [0.00, 0.00]
+    assert rare.measured(0.0, 0.0, 3e-5) == "0.000% [0.000, 0.003]"
+    assert rare.interval(0.0, 0.0) == "[0.00, 0.00]" and rare.measured(0.02, 0.01, 0.03) == "2.00% [1.00, 3.00]"
+    share = Units.of({"unit": "%", "target": 0.25, "tolerance": 0.01})
+    assert share.band("about", 0.25, 0.01) == "about 25% ± 1 point"
+    assert share.amount(0.017) == "1.7 points" and share.amount(0.01) == "1 point"
+
+
 def test_take_the_throne_seats_are_labelled_by_meaning(studies):
     scenario, results, summary = studies["take_the_throne"][0]
     view = _claims_view(summary["claims"], Study(scenario, results, summary, "core_4p"))
