@@ -1258,18 +1258,19 @@ def _matrix_figure(matrix: pd.DataFrame, game_word: str, fair: float | None, siz
     if fair is None:
         fair = float(np.nanmean(np.diag(grid.to_numpy(float))))
     image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
-    cells = [ax.text(names.index(r.column), names.index(r.row), f"{r.win_rate:.3f}\n[{r.low:.3f}, {r.high:.3f}]",
+    cells = [ax.text(names.index(r.column), names.index(r.row),
+                     f"{WIN_RATE.measured(r.win_rate)}\n{WIN_RATE.interval(*clip_interval(r.low, r.high, (0.0, 1.0)))}",
                      ha="center", va="center", fontsize=FONT_POINTS - 1) for r in matrix.itertuples()]
     category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("policy in the other seats")
     ax.set_ylabel("policy in one seat")
     ax.grid(False)
-    fig.colorbar(image, ax=ax, shrink=0.8, label="rate of the row policy")
+    fig.colorbar(image, ax=ax, shrink=0.8, label="rate of the row policy", format=PointsFormatter(xmax=1.0))
     games = int(matrix["games"].max())
     players = f", {matrix['players'].iloc[0]} players" if "players" in matrix else ""
     ax.set_title(f"mode {matrix['mode'].iloc[0]}{players}: policy matrix, {games:,} {plural(game_word)} a "
-                 f"cell; white: {fair:.3g}", loc="left")
+                 f"cell; white: {WIN_RATE.measured(fair)}", loc="left")
     return fig, ax, [*cells, *ax.get_xticklabels()]
 
 

@@ -157,16 +157,19 @@ def test_the_cells_and_column_names_of_a_seven_rung_matrix_fit_them(drawn, monke
     matrix = pd.DataFrame([{"mode": "full", "players": 2, "row": a, "column": b, "win_rate": 0.5311, "low": 0.4315,
                             "high": 0.6308, "games": 40} for a in names for b in names if a != b])
     cells = []  # (position, drawn box) of every cell's text in the figure saved
+    texts = set()
     check = report_module._png
 
     def measure(fig):
         fig.canvas.draw()
         cells.extend((t.get_position(), t.get_window_extent()) for t in fig.axes[0].texts)
+        texts.update(t.get_text() for t in fig.axes[0].texts)
         return check(fig)
 
     monkeypatch.setattr(report_module, "_png", measure)
     report_module.matrix_heatmap(matrix, "match", 0.5)
     assert_no_overlap(drawn)  # the column names
     neighbours = [(a, b) for (pa, a), (pb, b) in itertools.combinations(cells, 2) if pa[1] == pb[1]]
+    assert texts == {"53.1%\n[43.1, 63.1]"}  # a win rate reads in % as on the ladder's tables
     assert len(neighbours) == 7 * 15 and all(a.x1 + GAP_PIXELS <= b.x0 or b.x1 + GAP_PIXELS <= a.x0
                                              for a, b in neighbours)
