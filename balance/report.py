@@ -2037,8 +2037,9 @@ def write_ladder_report(ladders, output: Path) -> tuple[Path, Path]:
         page.image(f"{lad.mode}_{lad.players}_ratings.png", ratings_figure(lad), f"{game.title}, {lad.mode}: ratings")
         table = lad.ratings.sort_values("rating", ascending=False)
         page.table(pd.DataFrame({"rung": table["rung"], "rating (Elo)": [round(r) for r in table["rating"]],
-                                 "95% interval": [f"[{round(lo):+d}, {round(hi):+d}]" for lo, hi in
-                                                  zip(table["low"], table["high"])],
+                                 # the anchor's rating is 0 by definition, not a measured [+0, +0]
+                                 "95% interval": ["— (the reference)" if lo == hi else f"[{round(lo):+d}, {round(hi):+d}]"
+                                                  for lo, hi in zip(table["low"], table["high"])],
                                  "comparisons won": table["comparisons_won"].round(0).astype(int),
                                  "comparisons lost": table["comparisons_lost"].round(0).astype(int)}))
     return save_page(page, output)

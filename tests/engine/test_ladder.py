@@ -124,6 +124,8 @@ def test_ladder_command(tmp_path):
     assert lad["skill"]["against"] == "random" and lad["skill"]["best"] in lad["rungs"]
     assert lad["goal"]["top"] == "ismcts-64" and lad["goal"]["best_hand_written"] == "heuristic"
     assert out.exists() and out.with_suffix(".md").exists()
+    markdown = out.with_suffix(".md").read_text()  # random, the anchor, is rated 0 by definition: no interval
+    assert "| random | 0 | — (the reference) |" in markdown and "[+0, +0]" not in markdown
     # the page opens with its Findings, and its one-line finding (reports/index.html) says whether the goal is met
     page = out.read_text()
     assert page.index('id="findings"') < page.index('class="note"')
