@@ -347,7 +347,7 @@ def _claims_view(claims: pd.DataFrame, study: Study) -> pd.DataFrame:
     for r in claims.to_dict("records"):
         claim = study.claim(r["claim"])
         bounds = study.quantity_bounds(claim.quantity)
-        units = Units.of(r)
+        units = Units.of(r).resolving(*clip_interval(r["low"], r["high"], bounds))
         effect = r.get("effect", r["estimate"] - r["target"])
         row = {"claim": r["claim"], "group": study.group_label(claim.by or "", r["group"]), "verdict": r["verdict"],
                "says": claim_words(r), "estimate": units.measured(r["estimate"]),
@@ -496,7 +496,9 @@ def verdict_summary(studies: list[Study]) -> pd.DataFrame:
             if len(part) == 1:
                 estimate = claim_estimate(first, s.quantity_bounds(claim.quantity))
                 verdict = first["verdict"]
-                largest = units.effect(effect.iloc[0])
+                # with the decimals its estimate's interval needed ("-0.08 [-0.10, -0.07]": -0.08, not -0.1)
+                largest = units.resolving(*clip_interval(first["low"], first["high"],
+                                                         s.quantity_bounds(claim.quantity))).effect(effect.iloc[0])
             else:
                 estimate = f"{units.span(part['estimate'].min(), part['estimate'].max())} ({len(part)} groups)"
                 verdict = _verdict_counts(part["verdict"])

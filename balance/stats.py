@@ -1024,7 +1024,7 @@ def verdict_text(row, color: bool = False) -> str:
 def effect_text(row) -> str:
     """A claim row's effect in its units with the deciding interval and the band, e.g.
     "+3.6 points [+3.2, +4.0] from 25% (band +/- 5)" (verdict lines, the reports' findings)."""
-    units = Units.of(row)
+    units = Units.of(row).resolving(row["decide_low"], row["decide_high"])
     target = row["target"]
     effect = (row["estimate"] - target) * units.scale
     low, high = (row["decide_low"] - target) * units.scale, (row["decide_high"] - target) * units.scale

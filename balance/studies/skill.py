@@ -205,7 +205,7 @@ def classify(table: pd.DataFrame, comparisons: pd.DataFrame, rungs: list[str], c
 def difference_text(row) -> str:
     """A comparison row as one line: the difference in the claim's units, its deciding interval,
     the margin, the reading, e.g. "seat 0: -0.4 points [-1.1, +0.3] (margin ± 1.7 points): converged"."""
-    units = Units.of(row)
+    units = Units.of(row).resolving(row["decide_low"], row["decide_high"])
     scale = units.scale
     label = f"{row['by']} {row['group']}" if row["by"] else "difference"
     low, high = row["decide_low"] * scale, row["decide_high"] * scale

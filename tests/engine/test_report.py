@@ -22,7 +22,7 @@ from balance.cli import summary_of  # noqa: E402
 from balance.engine.game import ReportView  # noqa: E402
 from balance.engine.runner import Results, round_to_deals, simulate  # noqa: E402
 from balance.engine.scenario import load_scenario  # noqa: E402
-from balance.stats import Units, quantity_unit, verdict_text  # noqa: E402
+from balance.stats import Units, effect_text, quantity_unit, verdict_text  # noqa: E402
 from balance.studies.sweep import grid_figures, plan_sweep, sweep_table  # noqa: E402
 from balance.report import (DPI, Study, _claims_view, _png, _quantity_view, advantage_cells,  # noqa: E402
                             advantage_table, capped_count, finding_items, fmt_interval, fmt_p, sentence,
@@ -188,6 +188,9 @@ def test_an_interval_never_prints_both_ends_alike_and_one_point_is_singular():
     # none in 100,000 games: the upper end 0.003% must not print as a fixed-looking [0.00, 0.00]
     assert rare.measured(0.0, 0.0, 3e-5) == "0.000% [0.000, 0.003]"
     assert rare.interval(0.0, 0.0) == "[0.00, 0.00]" and rare.measured(0.02, 0.01, 0.03) == "2.00% [1.00, 3.00]"
+    row = {"unit": "%", "target": 0.001, "tolerance": 0.0, "compare": "at_most", "estimate": 0.0, "decide_low": 0.0,
+           "decide_high": 2e-5}  # the deciding interval of a cap's rate, none capped in 200,000 games
+    assert effect_text(row) == "-0.100 points [-0.100, -0.098] from 0.1% (at most 0.1%)"
     share = Units.of({"unit": "%", "target": 0.25, "tolerance": 0.01})
     assert share.band("about", 0.25, 0.01) == "about 25% ± 1 point"
     assert share.amount(0.017) == "1.7 points" and share.amount(0.01) == "1 point"
