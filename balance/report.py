@@ -1921,7 +1921,7 @@ SKILL_LEGEND = ("Every claim is played by the scenario's players and again with 
 
 
 def _skill_finding(study, r: dict) -> dict:
-    from balance.studies.skill import CONVERGED, MOVES, direction_text
+    from balance.studies.skill import CONVERGED, MOVES, direction_text, undecided_text
 
     strongest = study.rungs[-1].name
     if r["reading"] == CONVERGED:
@@ -1929,7 +1929,7 @@ def _skill_finding(study, r: dict) -> dict:
     elif r["reading"] == MOVES:
         detail, css = direction_text(r, study.comparisons), UNDECIDED
     else:
-        detail, css = "the two strongest rungs neither agree nor differ beyond the margin", UNDECIDED
+        detail, css = undecided_text(r), UNDECIDED
     return {"where": r["claim"], "anchor": "", "text": r["text"], "verdict": r["reading"], "verdict_class": css,
             "detail": f"{study.scenario.name}: {detail}"}
 

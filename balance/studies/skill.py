@@ -215,6 +215,19 @@ def difference_text(row) -> str:
             f"(margin ± {units.amount(row['margin'])}): {row['verdict']}")
 
 
+UNDECIDED_READING = "the two strongest rungs neither agree nor differ beyond the margin"
+
+
+def undecided_text(reading_row) -> str:
+    """An undecided reading, and what every rung's verdict says when they all say the same: a claim
+    that fails at every rung fails for these players and stronger ones, whether or not the two
+    strongest rungs are shown to agree."""
+    verdicts = set(reading_row["verdicts"])
+    if len(verdicts) == 1 and UNDECIDED not in verdicts:
+        return f"{UNDECIDED_READING}; it {verdicts.pop()} at every rung played"
+    return UNDECIDED_READING
+
+
 def direction_text(reading_row, comparisons: pd.DataFrame) -> str:
     """Which way stronger players push a claim that moves with skill."""
     part = comparisons[(comparisons["claim"] == reading_row["claim"]) & (comparisons["verdict"] == MOVES)]
@@ -251,7 +264,7 @@ def skill_text(study: SkillStudy) -> str:
         elif r["reading"] == MOVES:
             head = f"MOVES WITH SKILL: {direction_text(r, study.comparisons)}"
         else:
-            head = "UNDECIDED: the two strongest rungs neither agree nor differ beyond the margin"
+            head = f"UNDECIDED: {undecided_text(r)}"
         lines.append(f"    {head}")
         part = study.claims[study.claims["claim"] == r["claim"]]
         for member, rows in part.groupby("member", sort=False):

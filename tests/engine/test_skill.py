@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from balance.engine.scenario import Claim, load_scenario
-from balance.studies.skill import CONVERGED, MOVES, evaluate, margin_of, rung_setups
+from balance.studies.skill import (CONVERGED, MOVES, UNDECIDED_READING, evaluate, margin_of, rung_setups,
+                                   undecided_text)
 from tests.engine.test_cli import SMALL, invoke, write
 
 # Three rungs whose truth is known: the greedy mirror of Take the Throne (3 players) is one fixed
@@ -145,3 +146,14 @@ def test_a_game_without_a_player_stronger_than_its_heuristic_says_so():
     code, text = invoke("check", "--skill", scenario)
     assert code == 2 and "strongest skill rung of dethroned (heuristic)" in text
     assert len(text.strip().splitlines()) == 1
+
+
+def test_an_undecided_reading_says_what_every_rung_agrees_on():
+    """DETHRONED's role claim fails with heuristic players and with the tree search at 256 and 1024
+    iterations in every seat; the two strongest rungs are not shown to agree, and its finding must
+    still say that the claim fails at every rung rather than only "undecided"."""
+    assert undecided_text({"verdicts": ["fails", "fails", "fails"]}) == (
+        f"{UNDECIDED_READING}; it fails at every rung played")
+    assert undecided_text({"verdicts": ["holds", "holds"]}).endswith("it holds at every rung played")
+    assert undecided_text({"verdicts": ["fails", "holds", "fails"]}) == UNDECIDED_READING
+    assert undecided_text({"verdicts": ["undecided", "undecided"]}) == UNDECIDED_READING
