@@ -74,6 +74,8 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
     ("dethroned", "robust.html", ["report", "--robust", *(f"scenarios/dethroned/{s}.toml" for s in
                                   ("a_foolish_hunt", "dethroned", "the_royal_family", "in_the_family", "full_house")),
                                   "-n", "4000", "-o", "{out}/robust.html"]),
+    ("dethroned", "skill.html", ["report", "--skill", "scenarios/dethroned/dethroned.toml", "-n", "400", "-o",
+                                 "{out}/skill.html"]),
     # 200 games a cell, not 600: with the tree-search rungs 600 a cell take about 3 CPU-hours
     ("dethroned", "ladder.html", ["ladder", "dethroned", "--scenario", "scenarios/dethroned/dethroned.toml", "-n",
                                   "200", "-o", "{out}/ladder.html"]),
