@@ -140,9 +140,15 @@ def test_report_skill_refuses_a_study_folder(tmp_path):
     assert code == 2 and "--skill" in text and len(text.strip().splitlines()) == 1
 
 
-def test_a_game_without_a_player_stronger_than_its_heuristic_says_so():
-    # DETHRONED's search rates below its heuristic: no default rung above it
-    scenario = Path(__file__).parents[2] / "scenarios" / "dethroned" / "dethroned.toml"
+def test_a_game_without_a_player_stronger_than_its_heuristic_says_so(tmp_path):
+    # DETHRONED declares no skill rungs (its search at 256 iterations rates level with its
+    # heuristic): a scenario without a [skill] table of its own has no rung above the heuristic
+    committed = Path(__file__).parents[2] / "scenarios" / "dethroned" / "dethroned.toml"
+    own_rungs = committed.read_text(encoding="utf-8")
+    assert "\n[skill]\n" in own_rungs  # the committed scenarios name theirs
+    scenario = tmp_path / "dethroned.toml"
+    scenario.write_text(own_rungs.split("\n# `check --skill`")[0] + "\n", encoding="utf-8")
+    assert "[skill]" not in scenario.read_text(encoding="utf-8")
     code, text = invoke("check", "--skill", scenario)
     assert code == 2 and "strongest skill rung of dethroned (heuristic)" in text
     assert len(text.strip().splitlines()) == 1
