@@ -494,11 +494,11 @@ def verdict_summary(studies: list[Study]) -> pd.DataFrame:
             first = part.iloc[0]
             units = Units.of(first)
             if len(part) == 1:
-                estimate = claim_estimate(first, s.quantity_bounds(claim.quantity))
+                bounds = s.quantity_bounds(claim.quantity)
+                estimate = claim_estimate(first, bounds)
                 verdict = first["verdict"]
                 # with the decimals its estimate's interval needed ("-0.08 [-0.10, -0.07]": -0.08, not -0.1)
-                largest = units.resolving(*clip_interval(first["low"], first["high"],
-                                                         s.quantity_bounds(claim.quantity))).effect(effect.iloc[0])
+                largest = units.resolving(*clip_interval(first["low"], first["high"], bounds)).effect(effect.iloc[0])
             else:
                 estimate = f"{units.span(part['estimate'].min(), part['estimate'].max())} ({len(part)} groups)"
                 verdict = _verdict_counts(part["verdict"])

@@ -919,8 +919,8 @@ class Units:
 
     def resolving(self, low: float, high: float) -> "Units":
         """These units with enough decimals (up to four more) that two different ends of an interval
-        print differently: a rate of none in 100,000 games reads "0.0000% [0.0000, 0.0030]", not as
-        the fixed-looking "0.00% [0.00, 0.00]"."""
+        print differently: a rate of none in 100,000 games reads "0.000% [0.000, 0.003]", not as the
+        fixed-looking "0.00% [0.00, 0.00]"."""
         units = self
         while (np.isfinite(low) and np.isfinite(high) and low != high and units.decimals < self.decimals + 4
                and units.fixed(low) == units.fixed(high)):
