@@ -32,6 +32,7 @@ from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SUMMARY,
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from balance.engine.stepper import decisions_per_second
 from balance.games import game_names, game_title_of, get_game
+from balance.stats import game_word, plural, to_jsonable
 from balance.studies.restrict import MARGIN
 
 BENCH_PROBE = 64  # games of bench's first timed batch (the next ones are sized from its speed)
@@ -281,22 +282,6 @@ def load(path: Path | str) -> Scenario:
 def play(scenario: Scenario, games: int | None, tracker: Tracker, executor: Executor = IN_PROCESS) -> Results:
     """Play a scenario in memory: a fixed count, or sequentially to its precision target."""
     return play_study(scenario, scenario.seed, study_looks(scenario, games), tracker=tracker, executor=executor)
-
-
-def to_jsonable(obj):
-    if isinstance(obj, pd.DataFrame):
-        return [{k: to_jsonable(v) for k, v in row.items()} for row in obj.to_dict(orient="records")]
-    if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [to_jsonable(v) for v in obj]
-    if isinstance(obj, (np.integer,)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        return None if not math.isfinite(obj) else float(obj)
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    return obj
 
 
 def summary_of(scenario: Scenario, results: Results) -> dict:
@@ -564,12 +549,16 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
            robust: bool = typer.Option(False, "--robust", help="A policy-robustness report of scenario files: "
                                                               "claims x members table, a strip per claim."),
            skill: bool = typer.Option(False, "--skill", help="A report of scenario files read against stronger "
-                                                            "players: each claim's estimate at every rung, a reading."),
+                                                            "players: each claim's estimate at every rung, a reading "
+                                                            "(its readings beside it as JSON)."),
+           skill_readings: list[Path] = typer.Option([], "--skill-readings", help="The JSON a skill report writes "
+                                                     "beside it (or `check --skill --json`): each reading said in its "
+                                                     "claim's finding (repeatable)."),
            executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
            json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies. With
     --robust: the policy-robustness report of scenario files (see `check --robust`); with --skill:
-    the skill report (see `check --skill`)."""
+    the skill report (see `check --skill`), its readings beside it as JSON for --skill-readings."""
     from balance.report import write_report, write_robust_report, write_skill_report
 
     with user_errors():
@@ -580,6 +569,8 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
             raise UserError(f"-o: {output} is a folder")
         if robust and skill:
             raise UserError("--skill: give --robust or --skill, not both")
+        if (robust or skill) and skill_readings:
+            raise UserError("--skill-readings: a balance report's findings take them, not --robust or --skill")
         if robust or skill:
             flag = "--robust" if robust else "--skill"
             for src in sources:
@@ -606,6 +597,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                 pending += [("scenario", f, None) for f in scenario_paths([src])]
         matrices = [read_matrix(m) for m in matrix]
         loaded = [(kind, path, load(path) if kind == "scenario" else load_results(path)) for kind, path, _ in pending]
+        readings = read_skill_readings(skill_readings, [src for kind, _, src in loaded if kind == "scenario"])
         set_threads(threads)
         studies = []
         with on_interrupt(nothing_kept), executor_of(executor, scheduler, worker_wait) as engine:
@@ -621,11 +613,46 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                     results = play(sc, games, tracker, engine)
                     tracker.phase("summarizing")
                     studies.append((sc, results, summary_of(sc, results)))
-            html, md = write_report(studies, output, matrices)
+            html, md = write_report(studies, output, matrices, readings)
         if json_out:
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}))
         else:
             typer.echo(f"wrote {html} and {md}")
+
+
+def read_skill_readings(paths: list[Path], scenarios: list[Scenario]) -> dict:
+    """The skill readings of --skill-readings files, by scenario (``report.skill_readings``). Bad
+    input is one line naming the file: not a skill study's JSON, a scenario the report does not
+    play, or one changed since its skill study."""
+    from balance.report import scenario_key, skill_readings
+
+    ours = {scenario_key(sc): sc for sc in scenarios}
+    readings = {}
+    keys = {"study", "games", "rungs", "readings", "comparisons"}
+    for path in paths:
+        try:
+            studies = json.loads(path.read_text())
+        except (OSError, ValueError) as err:
+            raise UserError(f"--skill-readings: {path}: not a skill study's JSON ({err})")
+        if not isinstance(studies, list) or not studies or not all(
+                isinstance(st, dict) and keys <= set(st) and isinstance(st["study"], dict)
+                and st["study"].get("scenario") for st in studies):
+            raise UserError(f"--skill-readings: {path}: expected the JSON of `balance report --skill` or "
+                            f"`balance check --skill --json` ({', '.join(sorted(keys))})")
+        for st in studies:
+            name = st["study"]["scenario"]
+            sc = ours.get(str(Path(name).resolve()))
+            if sc is None:
+                raise UserError(f"--skill-readings: {path}: {name} is not a scenario file of this report")
+            now = to_jsonable(sc.describe())
+            changed = [k for k in dict.fromkeys([*now, *st["study"]]) if k not in ("seed", "title")
+                       and now.get(k) != st["study"].get(k)]
+            if changed:
+                raise UserError(f"--skill-readings: {path}: {name} changed since its skill study ({changed[0]}); "
+                                f"play it again with `balance report --skill`")
+        readings.update(skill_readings(studies, {scenario_key(sc): plural(game_word(sc.setup))
+                                                 for sc in scenarios}))
+    return readings
 
 
 def read_matrix(path: Path) -> list[dict]:

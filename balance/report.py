@@ -18,10 +18,11 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import os
 import re
 import textwrap
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import matplotlib
@@ -40,7 +41,7 @@ from markupsafe import Markup  # noqa: E402
 
 from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, WIN_RATE, Units, claim_band, count_text,  # noqa: E402
                            effect_text, estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
-                           quantity_unit, running_estimate)
+                           quantity_unit, running_estimate, to_jsonable)
 
 TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
@@ -99,6 +100,7 @@ class Study:
     summary: dict
     anchor: str
     page: str = ""  # the part page that shows the study, seen from the overview ("": this page)
+    skill: dict = field(default_factory=dict)  # claim id -> SkillReading (balance report --skill-readings)
 
     @property
     def link(self) -> str:
@@ -572,7 +574,9 @@ def finding_items(studies: list[Study]) -> list[dict]:
             measured_with += f", {total:,} of the {played:,} {plural(measured[0][0].game.unit)} stopped by the cap"
         items.append({"where": claim_id, "anchor": measured[0][0].link, "text": measured[0][0].claim(claim_id).text,
                       "verdict": verdict, "verdict_class": verdict,
-                      "detail": f"{spread}{furthest}{effect_text(worst)}; {measured_with}"})
+                      "detail": f"{spread}{furthest}{effect_text(worst)}; {measured_with}",
+                      "skill": [_skill_item(st, claim_id, len(measured) > 1) for st, _ in measured
+                                if claim_id in st.skill]})
     facts: dict[str, list[tuple[Study, dict]]] = {}
     for s in studies:
         table = s.summary.get("facts")
@@ -587,6 +591,14 @@ def finding_items(studies: list[Study]) -> list[dict]:
         items.append({"where": claim_id, "anchor": s.link, "text": r["text"], "verdict": verdict,
                       "verdict_class": verdict, "detail": detail})
     return items
+
+
+def _skill_item(study: Study, claim_id: str, named: bool) -> dict:
+    """A claim's reading against skill under its finding (``named``: the finding covers more studies
+    than this one, so it names the study read)."""
+    reading = study.skill[claim_id]
+    return {"where": study.name if named else "", "reading": reading.row["reading"],
+            "verdict_class": skill_reading_class(reading.row), "detail": reading.detail()}
 
 
 def finding_line(items: list[dict]) -> str:
@@ -1634,14 +1646,17 @@ def _part_page(part: Part, output: Path) -> Page:
     return page
 
 
-def write_report(studies, output: Path, matrices: list[pd.DataFrame] = ()) -> tuple[Path, Path]:
+def write_report(studies, output: Path, matrices: list[pd.DataFrame] = (),
+                 skill: dict[str, dict[str, SkillReading]] | None = None) -> tuple[Path, Path]:
     """studies: (scenario, results, summary) triples; matrices: `balance matrix --json` tables
-    (a ``game`` column places each under its game). Writes output (.html), output.md and the
-    Markdown's images in output_files/. A report of many studies (``report_parts``) is an overview
-    there and a page per part beside it (output_<part>.html, .md, _files/)."""
+    (a ``game`` column places each under its game); skill: by scenario path (``scenario_key``),
+    each claim's reading against skill (``skill_readings``), said in its finding. Writes output
+    (.html), output.md and the Markdown's images in output_files/. A report of many studies
+    (``report_parts``) is an overview there and a page per part beside it (output_<part>.html, .md,
+    _files/)."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    studies = _studies(studies)
+    studies = [replace(s, skill=(skill or {}).get(scenario_key(s.scenario), {})) for s in _studies(studies)]
     matrices = [pd.DataFrame(m) for m in matrices]
     parts = report_parts(studies, output)
     for part in parts:
@@ -1921,17 +1936,19 @@ SKILL_LEGEND = ("Every claim is played by the scenario's players and again with 
 
 
 def _skill_finding(study, r: dict) -> dict:
-    from balance.studies.skill import CONVERGED, MOVES, direction_text, undecided_text
+    from balance.studies.skill import reading_detail
 
-    strongest = study.rungs[-1].name
-    if r["reading"] == CONVERGED:
-        detail, css = f"the game's verdict (at {strongest}): {r['verdict']}", _worst([r["verdict"]]) or UNDECIDED
-    elif r["reading"] == MOVES:
-        detail, css = direction_text(r, study.comparisons), UNDECIDED
-    else:
-        detail, css = undecided_text(r), UNDECIDED
-    return {"where": r["claim"], "anchor": "", "text": r["text"], "verdict": r["reading"], "verdict_class": css,
-            "detail": f"{study.scenario.name}: {detail}"}
+    return {"where": r["claim"], "anchor": "", "text": r["text"], "verdict": r["reading"],
+            "verdict_class": skill_reading_class(r),
+            "detail": f"{study.scenario.name}: {reading_detail(r, study.comparisons, study.rungs[-1].name)}"}
+
+
+def skill_reading_class(reading_row) -> str:
+    """A skill reading's colour: a converged claim's verdict is the game's (its colour); moves with
+    skill and undecided say nothing about the game yet (amber)."""
+    from balance.studies.skill import CONVERGED
+
+    return (_worst([reading_row["verdict"]]) or UNDECIDED) if reading_row["reading"] == CONVERGED else UNDECIDED
 
 
 def _skill_section(page: Page, study, anchor: str) -> None:
@@ -1961,10 +1978,56 @@ def _skill_section(page: Page, study, anchor: str) -> None:
 
 def write_skill_report(studies, output: Path) -> tuple[Path, Path]:
     """The skill report of one or more scenarios (``balance.studies.skill.SkillStudy``): each claim's
-    estimate at every rung against its band, and its reading."""
+    estimate at every rung against its band, and its reading. Its readings go beside it as JSON
+    (output.json, as `balance check --skill --json` prints them), for a balance report's Findings
+    (``skill_readings``)."""
+    from balance.studies.skill import skill_json
+
     items = [_skill_finding(st, r) for st in studies for r in st.readings.to_dict("records")]
-    return _scenario_sections_page(studies, output, "verdicts against skill", items,
-                                   "claims read against stronger players", SKILL_LEGEND, _skill_section)
+    pages = _scenario_sections_page(studies, output, "verdicts against skill", items,
+                                    "claims read against stronger players", SKILL_LEGEND, _skill_section)
+    readings = Path(output).with_suffix(".json")
+    tmp = readings.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(to_jsonable([skill_json(st) for st in studies]), indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, readings)
+    return pages
+
+
+@dataclass(frozen=True)
+class SkillReading:
+    """One claim's reading against skill, as a balance report's finding says it."""
+
+    row: dict  # its row of the skill study's readings
+    comparisons: pd.DataFrame  # the skill study's comparisons
+    rungs: tuple[str, ...]  # weakest first: the scenario's players, then the stronger rungs
+    size: str  # the games (matches) played at each rung
+
+    def detail(self) -> str:
+        from balance.studies.skill import reading_detail
+
+        stronger = ", ".join(self.rungs[1:-1]) + " and " + self.rungs[-1] if len(self.rungs) > 2 else self.rungs[-1]
+        return (f"{stronger} in every seat, {self.size} a rung, the same deals: "
+                f"{reading_detail(self.row, self.comparisons, self.rungs[-1])}")
+
+
+def scenario_key(scenario) -> str:
+    """A scenario file as a skill study names it and a report finds it again: its resolved path."""
+    return str(Path(scenario.path).resolve()) if scenario.path else ""
+
+
+def skill_readings(studies: list[dict], unit: dict[str, str]) -> dict[str, dict[str, SkillReading]]:
+    """Skill studies' readings (`balance check --skill --json`, or the JSON a skill page writes beside
+    it) by scenario (``scenario_key``) and claim id; ``unit``: each scenario's word for what a rung
+    counts ("games", "matches")."""
+    found: dict[str, dict[str, SkillReading]] = {}
+    for st in studies:
+        key = str(Path(st["study"]["scenario"]).resolve())
+        comparisons = pd.DataFrame(st["comparisons"]).astype({"estimate": float, "decide_low": float,
+                                                              "decide_high": float, "margin": float})
+        rungs = tuple(r["name"] for r in st["rungs"])
+        size = f"{st['games']:,} {unit.get(key, 'games')}"
+        found[key] = {r["claim"]: SkillReading(r, comparisons, rungs, size) for r in st["readings"]}
+    return found
 
 
 # ---- the skill ladder (balance ladder) ----------------------------------------------------

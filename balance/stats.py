@@ -1378,3 +1378,21 @@ def composition_choice(a: np.ndarray, b: np.ndarray, wins: np.ndarray, size: int
         pick=options.T @ equilibrium, pick_low=pick_low, pick_high=pick_high, pick_mean=picks.mean(axis=0),
         equilibrium=equilibrium,
         field_edge=fitted.mean(axis=1), field_edge_low=edge_low, field_edge_high=edge_high, games=len(wins))
+
+
+def to_jsonable(obj):
+    """Tables and numbers as plain JSON values (a table: a list of rows; a missing or infinite
+    number: null)."""
+    if isinstance(obj, pd.DataFrame):
+        return [{k: to_jsonable(v) for k, v in row.items()} for row in obj.to_dict(orient="records")]
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, (np.integer,)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return None if not math.isfinite(obj) else float(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj

@@ -239,6 +239,16 @@ def direction_text(reading_row, comparisons: pd.DataFrame) -> str:
             f"{where}: the verdict describes the players, not the game")
 
 
+def reading_detail(reading_row, comparisons: pd.DataFrame, strongest: str) -> str:
+    """What a claim's reading says, after its name: the game's verdict (converged, at the strongest
+    rung), which way stronger players push it (moves with skill), or why it is undecided."""
+    if reading_row["reading"] == CONVERGED:
+        return f"the game's verdict (at {strongest}): {reading_row['verdict']}"
+    if reading_row["reading"] == MOVES:
+        return direction_text(reading_row, comparisons)
+    return undecided_text(reading_row)
+
+
 def share_text(share: float) -> str:
     """A margin share as a designer writes it: "1/3", "1/2", else "0.25"."""
     for d in range(1, 11):
@@ -259,13 +269,7 @@ def skill_text(study: SkillStudy) -> str:
     lines += [f"  rung {i + 1}: {name}" for i, name in enumerate(names)]
     for r in study.readings.to_dict("records"):
         lines.append(f"  {r['claim']}: {r['text']}")
-        if r["reading"] == CONVERGED:
-            head = f"CONVERGED: the game's verdict (at {names[-1]}): {r['verdict']}"
-        elif r["reading"] == MOVES:
-            head = f"MOVES WITH SKILL: {direction_text(r, study.comparisons)}"
-        else:
-            head = f"UNDECIDED: {undecided_text(r)}"
-        lines.append(f"    {head}")
+        lines.append(f"    {r['reading'].upper()}: {reading_detail(r, study.comparisons, names[-1])}")
         part = study.claims[study.claims["claim"] == r["claim"]]
         for member, rows in part.groupby("member", sort=False):
             label = " -" if len(rows) == 1 else f" ({len(rows)} groups), farthest from the target:"

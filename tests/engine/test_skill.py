@@ -163,3 +163,37 @@ def test_an_undecided_reading_says_what_every_rung_agrees_on():
     assert undecided_text({"verdicts": ["holds", "holds"]}).endswith("it holds at every rung played")
     assert undecided_text({"verdicts": ["fails", "holds", "fails"]}) == UNDECIDED_READING
     assert undecided_text({"verdicts": ["undecided", "undecided"]}) == UNDECIDED_READING
+
+
+def test_a_reports_findings_say_each_claims_skill_reading(tmp_path):
+    scenario = write(tmp_path, SMALL + RUNGS)
+    assert invoke("report", "--skill", scenario, "-n", 300, "-o", tmp_path / "skill.html")[0] == 0
+    readings = json.loads((tmp_path / "skill.json").read_text())
+    assert [r["claim"] for r in readings[0]["readings"]] == ["fair", "game_length"]
+    out = tmp_path / "report.html"
+    code, text = invoke("report", scenario, "-n", 300, "--skill-readings", tmp_path / "skill.json", "-o", out)
+    assert code == 0, text
+    findings = out.read_text().split('id="findings"')[1].split("</div>")[0]
+    fair = findings.split("<li>")[1]
+    assert "Against stronger players: <span" in fair and "moves with skill" in fair
+    assert "random, heuristic and greedy in every seat, 300 games a rung" in fair
+    assert "stronger players push it up by" in fair
+    assert "Against stronger players: **moves with skill** (random, heuristic and greedy" in out.with_suffix(
+        ".md").read_text()
+
+
+def test_skill_readings_of_another_or_a_changed_scenario_are_refused(tmp_path):
+    scenario = write(tmp_path, SMALL + RUNGS)
+    readings = tmp_path / "skill.json"
+    readings.write_text(invoke("check", "--skill", scenario, "-n", 200, "--json")[1])
+    other = write(tmp_path, SMALL, name="other.toml")
+    out = tmp_path / "report.html"
+    code, text = invoke("report", other, "-n", 30, "--skill-readings", readings, "-o", out)
+    assert code == 2 and len(text.strip().splitlines()) == 1 and f"{readings}: {scenario} is not a scenario" in text
+    scenario.write_text((SMALL + RUNGS).replace("players = 3", "players = 4"))
+    code, text = invoke("report", scenario, "-n", 30, "--skill-readings", readings, "-o", out)
+    assert code == 2 and "changed since its skill study (players)" in text and len(text.strip().splitlines()) == 1
+    readings.write_text('{"rows": []}')
+    code, text = invoke("report", scenario, "-n", 30, "--skill-readings", readings, "-o", out)
+    assert code == 2 and f"--skill-readings: {readings}: expected the JSON" in text
+    assert not out.exists()
