@@ -1111,7 +1111,8 @@ def headline_heatmap(studies: list[Study]) -> bytes | None:
             y, x = study_order.index(r.study), group_order.index(r.group)
             text = f"{r.estimate * 100:.0f}" if points else f"{r.estimate:.3g}"
             ax.text(x, y, text, ha="center", va="center", fontsize=FONT_POINTS - 1,
-                    fontweight="bold" if r.verdict == FAILS else "normal")
+                    fontweight="bold" if r.verdict == FAILS else "normal",
+                    color=text_colour_on(image, grid.iat[y, x]))
         ax.set_xticks(range(len(group_order)), group_order, rotation=40, ha="right")
         ax.set_yticks(range(len(study_order)), study_order)
         ax.grid(False)
@@ -1263,6 +1264,14 @@ def matrix_heatmap(matrix: pd.DataFrame, game_word: str = "game", fair: float | 
         return _png(fig)
 
 
+def text_colour_on(image, value: float) -> str:
+    """Black or white, whichever reads better on ``image``'s colour for ``value`` (WCAG's relative
+    luminance: white below 0.179, where both contrast alike): a number on a heatmap's darkest cells
+    stays legible."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in image.to_rgba(value)[:3]]
+    return "white" if 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2] < 0.179 else "black"
+
+
 def _matrix_figure(matrix: pd.DataFrame, game_word: str, fair: float | None, size: tuple[float, float]):
     """The heatmap of matrix_heatmap at ``size`` (inches): the figure, its axes and the texts that must
     fit their cells (each cell's rate and interval, each column's name)."""
@@ -1274,7 +1283,8 @@ def _matrix_figure(matrix: pd.DataFrame, game_word: str, fair: float | None, siz
     image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", norm=TwoSlopeNorm(fair, 0.0, 1.0))
     cells = [ax.text(names.index(r.column), names.index(r.row),
                      f"{WIN_RATE.measured(r.win_rate)}\n{WIN_RATE.interval(*clip_interval(r.low, r.high, (0.0, 1.0)))}",
-                     ha="center", va="center", fontsize=FONT_POINTS - 1) for r in matrix.itertuples()]
+                     ha="center", va="center", fontsize=FONT_POINTS - 1, color=text_colour_on(image, r.win_rate))
+             for r in matrix.itertuples()]
     category_ticks(ax.xaxis, range(len(names)), names, 1.1 * len(names))
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("policy in the other seats")
@@ -1369,7 +1379,7 @@ def sweep_heatmap(panels: dict[str, pd.DataFrame], keys: tuple[str, str], defaul
             for (r, c), v in np.ndenumerate(grid.to_numpy(float)):
                 if np.isfinite(v):
                     ax.text(c, r, value_text(v, unit), ha="center", va="center",
-                            fontsize=FONT_POINTS - 1)
+                            fontsize=FONT_POINTS - 1, color=text_colour_on(image, v))
             rows_at = [str(v) for v in grid.index]
             cols_at = [str(v) for v in grid.columns]
             if str(default[0]) in rows_at and str(default[1]) in cols_at:

@@ -24,8 +24,8 @@ from balance.engine.runner import Results, round_to_deals, simulate  # noqa: E40
 from balance.engine.scenario import load_scenario  # noqa: E402
 from balance.stats import Units, effect_text, quantity_unit, verdict_text  # noqa: E402
 from balance.studies.sweep import grid_figures, plan_sweep, sweep_table  # noqa: E402
-from balance.report import (DPI, Study, _claims_view, _png, _quantity_view, advantage_cells,  # noqa: E402
-                            advantage_table, capped_count, finding_items, fmt_interval, fmt_p, sentence,
+from balance.report import (DPI, Study, _claims_view, _matrix_figure, _png, _quantity_view,  # noqa: E402
+                            advantage_cells, advantage_table, capped_count, finding_items, fmt_interval, fmt_p, sentence,
                             verdict_summary, write_report)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,6 +240,17 @@ def test_policy_matrix_shows_as_a_heatmap_under_its_game(studies, tmp_path):
     page = parse(tmp_path / "r.html")
     title = studies["imposter_kings"][0][0].setup.game.title
     assert ("img", f"{title}: policy matrix") in page.order
+
+
+def test_a_matrix_cells_number_reads_white_on_its_darkest_colours_black_on_the_pale_ones():
+    rates = {("greedy", "greedy"): 0.5, ("greedy", "heuristic"): 0.02, ("heuristic", "greedy"): 0.98,
+             ("heuristic", "heuristic"): 0.6}
+    matrix = pd.DataFrame([{"mode": "full", "row": a, "column": b, "win_rate": v, "low": v - 0.01, "high": v + 0.01,
+                            "games": 100} for (a, b), v in rates.items()])
+    fig, _, texts = _matrix_figure(matrix, "game", 0.5, (4.0, 3.0))
+    colours = {t.get_text().split("\n")[0]: matplotlib.colors.to_hex(t.get_color()) for t in texts[:len(rates)]}
+    plt.close(fig)
+    assert colours == {"50.0%": "#000000", "2.0%": "#ffffff", "98.0%": "#ffffff", "60.0%": "#000000"}
 
 
 def test_report_refuses_a_bad_matrix_file_in_one_line(tmp_path):
