@@ -33,6 +33,7 @@ from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scen
 from balance.engine.stepper import decisions_per_second
 from balance.games import game_names, game_title_of, get_game
 from balance.stats import game_word, plural, to_jsonable
+from balance.studies.ladder import LADDER_CHUNK
 from balance.studies.restrict import MARGIN
 
 BENCH_PROBE = 64  # games of bench's first timed batch (the next ones are sized from its speed)
@@ -758,13 +759,13 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
     rotated over seats with common random numbers; the row policy's win rate with its interval.
     Without --scenario the setup is the game's default for the mode and player count (DETHRONED:
     the first suggested setup of that size)."""
-    from balance.studies.ladder import cell_games, cell_setups, matrix_base, play_cells, win_rates
+    from balance.studies.ladder import cell_games, matrix_base, matrix_cells, play_cells, win_rates
 
     with user_errors():
         check_common_flags(games, seed, threads)
         g = get_game(game, "GAME")
         names = policy_names(g, policies, "--policies")
-        cells = cell_setups(matrix_base(g, scenario, mode, players), scenario, names)
+        cells = matrix_cells(matrix_base(g, scenario, mode, players), scenario, names)
         setup = next(iter(cells.values()))
         n = cell_games(cells, games)
         set_threads(threads)
@@ -856,12 +857,18 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
            seed: int = typer.Option(1, "--seed", "-s", help="Master seed, the same for every cell."),
            output: Optional[Path] = typer.Option(None, "-o", "--output", help="Also write an HTML report (and "
                                                                               "Markdown beside it): heatmap, ratings."),
+           out: Optional[Path] = typer.Option(None, "--out", help="Folder of the cells' study folders (default "
+                                                                 "runs/ladder-<scenario or game>): an interrupted "
+                                                                 "ladder resumes from it, a larger -n extends it."),
+           chunk: int = typer.Option(LADDER_CHUNK, help="Games per saved part of each cell (resume granularity)."),
            threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
     """The skill ladder: every rung against every other (one seat against the rest, rotated seats,
     the same deals in every cell), the win-rate matrix with intervals, a Bradley-Terry rating per
     rung (Elo points, intervals from a bootstrap over deals) and how much skill matters: the best
-    rung's win rate against the first rung, per mode."""
-    from balance.studies.ladder import cell_games, ladder_cells, ladder_json, ladder_text, play_ladder, skill_text
+    rung's win rate against the first rung, per mode. Each cell is a resumable study folder under
+    --out."""
+    from balance.studies.ladder import (cell_games, kept_games, ladder_cells, ladder_json, ladder_text, play_ladder,
+                                        skill_text)
 
     with user_errors():
         check_common_flags(games, seed, threads)
@@ -872,12 +879,16 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
         if output is not None and (output.suffix.lower() != ".html" or output.is_dir()):
             raise UserError(f"-o: {output}: the report file must end in .html")
         modes = [m.strip() for m in mode.split(",") if m.strip()] if mode else [None]
+        check_flag(chunk, "--chunk", low=1)
         plans = [ladder_cells(g, names, m, players, scenario) for m in modes]
         counts = [cell_games(cells, games) for cells in plans]
+        folder = out or Path("runs") / f"ladder-{scenario.stem if scenario else g.name}"
         set_threads(threads)
-        with on_interrupt(nothing_kept), progress(f"ladder {g.name}") as tracker:
-            tracker.begin(sum(n * len(cells) for n, cells in zip(counts, plans)), 0)
-            ladders = [play_ladder(cells, names, n, seed, tracker) for cells, n in zip(plans, counts)]
+        with on_interrupt(lambda: f"the cells' played parts are kept in {folder}; run the same command to resume"), \
+                progress(f"ladder {g.name}") as tracker:
+            tracker.begin(sum(n * len(cells) for n, cells in zip(counts, plans)),
+                          sum(kept_games(cells, n, seed, folder, chunk) for cells, n in zip(plans, counts)))
+            ladders = [play_ladder(cells, names, n, seed, tracker, folder, chunk) for cells, n in zip(plans, counts)]
             if output is not None:
                 from balance.report import write_ladder_report
 

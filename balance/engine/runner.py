@@ -384,7 +384,7 @@ class StudyFolder:
             path.mkdir(parents=True)
         lock_folder(path)
         try:
-            manifest = cls._check(path, key, games, setup)
+            manifest = cls.check(path, key, games, setup)
             if manifest is None:
                 manifest = {"format": FOLDER_FORMAT, **key, "parts": [], "copies": _keep_files(path, setup)}
                 write_atomic(path / SCENARIO_COPY, _scenario_source(scenario))
@@ -400,8 +400,9 @@ class StudyFolder:
         return cls(path, setup, key, manifest)
 
     @staticmethod
-    def _check(path: Path, key: dict, games: int | None, setup: Setup) -> dict | None:
-        """The folder's manifest if it holds this study (None if it holds none yet)."""
+    def check(path: Path, key: dict, games: int | None, setup: Setup) -> dict | None:
+        """The folder's manifest if it holds this study (None if it holds none yet); a folder that
+        holds another study, or more games than a fixed-size run asks for, is refused (RunError)."""
         if not (path / MANIFEST).exists():
             return None
         try:

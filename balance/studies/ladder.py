@@ -31,9 +31,10 @@ import pandas as pd
 from scipy import optimize
 from scipy.special import expit
 
-from balance.engine.game import Game, Setup, SetupError
-from balance.engine.runner import Results, Tracker, play_range, round_to_deals
-from balance.engine.scenario import ScenarioError, parse_scenario, read_scenario_data
+from balance.engine.game import Game, SetupError
+from balance.engine.runner import (Results, StudyFolder, Tracker, held_games, play_range, round_to_deals, run_to_folder,
+                                   study_identity, study_key)
+from balance.engine.scenario import Scenario, ScenarioError, parse_scenario, read_scenario_data
 from balance.stats import LEVEL, WIN_RATE, estimate, game_word, plural
 
 FLAGS = {"mode": "--mode", "players": "--players"}  # scenario keys the matrix's flags set
@@ -41,6 +42,9 @@ ELO = 400 / np.log(10)  # Elo points per unit of log-strength
 BOOTSTRAP_REPLICATES = 999
 BOOTSTRAP_SEED = 20261201  # a fixed stream: the same games always give the same intervals
 MAX_LOG_STRENGTH = 30.0  # bounds the fit when a rung never loses (the likelihood has no maximum)
+# A kept cell's part: a ladder's tree-search cells play a few games a second, so an interrupted
+# ladder loses at most a minute or so of a cell, not the cell.
+LADDER_CHUNK = 100
 
 
 # ---- the cells --------------------------------------------------------------------------------
@@ -63,11 +67,14 @@ def matrix_base(g: Game, scenario: Path | None, mode: str | None, players: int |
     return data
 
 
-def matrix_setup(data: dict, scenario: Path | None, row: str, column: str, policies_flag: str = "--policies") -> Setup:
-    """The setup of one cell: the row policy in slot 0, the column policy in every other seat."""
+def matrix_cell(data: dict, scenario: Path | None, row: str, column: str, policies_flag: str = "--policies") -> Scenario:
+    """One cell, as a scenario of no claims: the row policy in slot 0, the column policy in every
+    other seat."""
     players = data["players"] if isinstance(data["players"], int) else 1
     try:
-        return parse_scenario({**data, "seats": [row] + [column] * (players - 1)}, scenario).setup
+        cell = parse_scenario({**data, "seats": [row] + [column] * (players - 1)}, scenario)
+        cell.path = None  # the cell is its table (a kept cell's folder copies it), not the file it extends
+        return cell
     except ScenarioError as err:
         if scenario is not None:
             raise
@@ -75,23 +82,64 @@ def matrix_setup(data: dict, scenario: Path | None, row: str, column: str, polic
         raise SetupError(flag, err.message) from None
 
 
-def cell_setups(data: dict, scenario: Path | None, names: list[str], diagonal: bool = True,
-                policies_flag: str = "--policies") -> dict[tuple[str, str], Setup]:
-    """Every (row, column) cell's setup, validated before anything plays (without the diagonal:
-    a policy against itself says nothing about strength)."""
-    return {(a, b): matrix_setup(data, scenario, a, b, policies_flag) for a in names for b in names
+def matrix_cells(data: dict, scenario: Path | None, names: list[str], diagonal: bool = True,
+                 policies_flag: str = "--policies") -> dict[tuple[str, str], Scenario]:
+    """Every (row, column) cell, validated before anything plays (without the diagonal: a policy
+    against itself says nothing about strength)."""
+    return {(a, b): matrix_cell(data, scenario, a, b, policies_flag) for a in names for b in names
             if diagonal or a != b}
 
 
-def cell_games(cells: dict[tuple[str, str], Setup], games: int) -> int:
+def cell_games(cells: dict[tuple[str, str], Scenario], games: int) -> int:
     """Games per cell: whole deals in every cell."""
-    return round_to_deals(games, max(s.rotations for s in cells.values()))
+    return round_to_deals(games, max(c.setup.rotations for c in cells.values()))
 
 
-def play_cells(cells: dict[tuple[str, str], Setup], games: int, seed: int,
-               tracker: Tracker) -> dict[tuple[str, str], Results]:
-    """Games [0, games) of every cell, with the same seed (the same deals)."""
-    return {key: Results(cell, seed, play_range(cell, seed, 0, games, tracker)) for key, cell in cells.items()}
+class CellTracker(Tracker):
+    """A kept cell's progress inside its study's: the games it plays advance the study's tracker,
+    which counted what every cell kept before anything played (``kept_games``)."""
+
+    def __init__(self, study: Tracker):
+        self.study = study
+
+    def advance(self, n: int) -> None:
+        self.study.advance(n)
+
+    def notice(self, line: str) -> None:
+        self.study.notice(line)
+
+
+def cell_folder(keep: Path, key: tuple[str, str], cell: Scenario) -> Path:
+    """Where cell (row, column) of a matrix or ladder is kept: one study folder a cell, under the
+    mode and player count (``keep``/full-2p/heuristic--ismcts-64)."""
+    return keep / f"{cell.setup.mode}-{cell.setup.players}p" / f"{key[0]}--{key[1]}"
+
+
+def kept_games(cells: dict[tuple[str, str], Scenario], games: int, seed: int, keep: Path | None,
+               chunk: int = LADDER_CHUNK) -> int:
+    """Games of the cells (``games`` each) that their folders under ``keep`` already hold, checked
+    before anything plays: a folder that holds another study (another seed, --chunk, rules) is
+    refused in one line (RunError)."""
+    held = 0
+    for key, cell in (cells.items() if keep else ()):
+        folder = cell_folder(keep, key, cell)
+        size = round_to_deals(chunk, cell.setup.rotations)
+        if StudyFolder.check(folder, study_key(study_identity(cell.setup), seed, size), games, cell.setup):
+            held += min(held_games(folder), games)
+    return held
+
+
+def play_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, tracker: Tracker,
+               keep: Path | None = None, chunk: int = LADDER_CHUNK) -> dict[tuple[str, str], Results]:
+    """Games [0, games) of every cell, with the same seed (the same deals); with ``keep``, each cell
+    in its study folder there (``cell_folder``: saved ``chunk`` games a part, resumed from what it
+    holds)."""
+    if keep is None:
+        return {key: Results(cell.setup, seed, play_range(cell.setup, seed, 0, games, tracker))
+                for key, cell in cells.items()}
+    return {key: run_to_folder(cell, seed, games, cell_folder(keep, key, cell), chunk=chunk,
+                               tracker=CellTracker(tracker))
+            for key, cell in cells.items()}
 
 
 def _slot(seats: pd.DataFrame, players: int) -> pd.Series:
@@ -343,17 +391,18 @@ class Ladder:
 
 
 def ladder_cells(g: Game, rungs: list[str], mode: str | None, players: int | None,
-                 scenario: Path | None) -> dict[tuple[str, str], Setup]:
+                 scenario: Path | None) -> dict[tuple[str, str], Scenario]:
     """The off-diagonal cells of one mode's ladder, validated."""
-    return cell_setups(matrix_base(g, scenario, mode, players), scenario, rungs, diagonal=False,
-                       policies_flag="--rungs")
+    return matrix_cells(matrix_base(g, scenario, mode, players), scenario, rungs, diagonal=False,
+                        policies_flag="--rungs")
 
 
-def play_ladder(cells: dict[tuple[str, str], Setup], rungs: list[str], games: int, seed: int,
-                tracker: Tracker) -> Ladder:
-    """Play the cells (``games`` each, whole deals) and fit the ratings."""
-    results = play_cells(cells, games, seed, tracker)
-    setup = next(iter(cells.values()))
+def play_ladder(cells: dict[tuple[str, str], Scenario], rungs: list[str], games: int, seed: int,
+                tracker: Tracker, keep: Path | None = None, chunk: int = LADDER_CHUNK) -> Ladder:
+    """Play the cells (``games`` each, whole deals; with ``keep``, each kept in its study folder
+    there: ``play_cells``) and fit the ratings."""
+    results = play_cells(cells, games, seed, tracker, keep, chunk)
+    setup = next(iter(cells.values())).setup
     per_deal = pairwise_counts(results, rungs)
     boot = bootstrap_ratings(per_deal)
     seats = [res.seats["won"] for res in results.values()]

@@ -5,12 +5,13 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.report import page_summary
 from balance.studies.ladder import (ELO, Ladder, average_seat_note, bootstrap_ratings, fit_bradley_terry,
-                                    ladder_cells, pairwise_counts, play_cells, ratings)
+                                    kept_games, ladder_cells, pairwise_counts, play_cells, ratings)
 from balance.engine.runner import Tracker
 from balance.games import get_game
 
@@ -114,7 +115,7 @@ def test_ladder_command(tmp_path):
     out = tmp_path / "ladder.html"
     rungs = ["random", "heuristic", "ismcts-64"]
     code, text = invoke("ladder", "take_the_throne", "--mode", "two_player", "-n", 20, "--rungs", ",".join(rungs),
-                        "--json", "-o", out)
+                        "--json", "-o", out, "--out", tmp_path / "cells")
     assert code == 0
     [lad] = json.loads(text)
     assert (lad["mode"], lad["players"], lad["rungs"]) == ("two_player", 2, rungs)
@@ -133,6 +134,53 @@ def test_ladder_command(tmp_path):
     verdict = "met" if lad["goal"]["met"] else "not met"
     assert finding.startswith("two_player, 2 players: ismcts-64 rates ") and finding.endswith(
         f"the goal of at least +100 Elo with the intervals apart: {verdict}."), finding
+
+
+class StopAfter(Tracker):
+    """Ctrl-C once ``games`` games have been played."""
+
+    def __init__(self, games: int):
+        self.left = games
+
+    def advance(self, n: int) -> None:
+        self.left -= n
+        if self.left <= 0:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupted_ladder_resumes_from_its_cells_and_ends_as_one_run_would(tmp_path):
+    g = get_game("take_the_throne")
+    names = ["random", "greedy", "heuristic"]
+    cells = ladder_cells(g, names, "two_player", None, None)
+    with pytest.raises(KeyboardInterrupt):  # 6 cells of 40 games in parts of 10: stopped inside the third cell
+        play_cells(cells, 40, 7, StopAfter(100), tmp_path / "kept", chunk=10)
+    assert kept_games(cells, 40, 7, tmp_path / "kept", chunk=10) == 90  # whole parts: the one in play when stopped is not kept
+    played = []
+
+    class Counting(Tracker):
+        def advance(self, n):
+            played.append(n)
+
+    resumed = play_cells(cells, 40, 7, Counting(), tmp_path / "kept", chunk=10)
+    assert sum(played) == 6 * 40 - 90  # only what the interrupted run had not kept
+    fresh = play_cells(cells, 40, 7, Tracker())
+    for key in cells:
+        pd.testing.assert_frame_equal(resumed[key].games, fresh[key].games)
+        assert resumed[key].games["game"].tolist() == list(range(40))
+
+
+def test_the_ladder_command_resumes_and_extends_its_cells(tmp_path):
+    args = ["ladder", "take_the_throne", "--mode", "two_player", "--rungs", "random,greedy", "--json",
+            "--out", tmp_path / "cells", "--chunk", 10]
+    code, first = invoke(*args, "-n", 20)
+    assert code == 0 and (tmp_path / "cells" / "two_player-2p" / "random--greedy").is_dir()
+    assert invoke(*args, "-n", 20) == (0, first)  # every game read back
+    code, extended = invoke(*args, "-n", 40)
+    fresh = invoke("ladder", "take_the_throne", "--mode", "two_player", "--rungs", "random,greedy", "--json",
+                   "--out", tmp_path / "fresh", "-n", 40)
+    assert code == 0 and (0, extended) == fresh and extended != first
+    code, text = invoke(*args[:-5], "--out", tmp_path / "cells", "-n", 20, "--seed", 2)  # another study: refused
+    assert code == 2 and len(text.strip().splitlines()) == 1 and "seed 2 here, 1 in the folder" in text, text
 
 
 def test_ladder_bad_input_is_one_line(tmp_path):
