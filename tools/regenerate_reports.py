@@ -7,7 +7,9 @@
     python tools/regenerate_reports.py --file report.html   # only the balance reports of every game
 
 Each report is one `balance` command; ``--games`` replaces every command's game count (-n/--games)
-and ``--out`` writes under another folder (the same layout). Install with the pins first
+and ``--out`` writes under another folder (the same layout). The ladders keep their cells under
+runs/ladder-<scenario or game>: an interrupted regeneration resumes them when run again; after a
+change to the rules or players those folders hold another study and are refused (delete them). Install with the pins first
 (`python -m pip install -c constraints/reports.txt .`) so that the images reproduce.
 """
 
