@@ -26,14 +26,13 @@ from typer.core import _click  # Typer's own copy of click: its exceptions are t
 from balance.engine.executor import WORKER_WAIT
 from balance.engine.game import INT64_MAX, SetupError, check_number
 from balance.engine.kernels import announce_compiles
-from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SUMMARY, Executor, Results, RunError, Tracker,
-                                   held_games, load_results, load_study, play_study, round_to_deals, run_to_folder,
+from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SEARCH_CHUNK, SUMMARY, Executor, Results,
+                                   RunError, Tracker, held_games, load_results, load_study, play_study, round_to_deals, run_to_folder,
                                    set_threads, study_looks, write_atomic)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from balance.engine.stepper import decisions_per_second
 from balance.games import game_names, game_title_of, get_game
 from balance.stats import game_word, plural, to_jsonable
-from balance.studies.ladder import LADDER_CHUNK
 from balance.studies.restrict import MARGIN
 
 BENCH_PROBE = 64  # games of bench's first timed batch (the next ones are sized from its speed)
@@ -74,6 +73,9 @@ GamesOpt = typer.Option(None, "--games", "-n", help="Games to play (overrides th
 SeedOpt = typer.Option(None, "--seed", "-s", help="Master seed, 0 to 2**63-1 (overrides the scenario).")
 ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores). Results do not depend on it.")
 JsonOpt = typer.Option(False, "--json", help="Print JSON instead of tables (progress stays on stderr).")
+KeepOpt = typer.Option(None, "--out", help="With --robust or --skill: keep each member's (rung's) games in a study "
+                                            "folder under DIR/<scenario>/, so that an interrupted run resumes when run "
+                                            "again (default: played in memory).")
 ExecutorOpt = typer.Option("local", "--executor", help="Where games are played: local (this process, the default) "
                                                        "or dask (a Dask LocalCluster). Results do not depend on it.")
 SchedulerOpt = typer.Option(None, "--scheduler", help="Address of a Dask scheduler (tcp://host:8786): its workers "
@@ -447,6 +449,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
           skill: bool = typer.Option(False, "--skill", help="Every claim under the scenario's players and the two "
                                                             "stronger skill rungs (the same deals): converged, moves "
                                                             "with skill or undecided."),
+          out: Optional[Path] = KeepOpt,
           executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
           json_out: bool = JsonOpt):
     """Play each scenario (in memory) and print its claims: estimate, 95% interval, verdict.
@@ -464,6 +467,7 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
         check_common_flags(games, seed, threads, executor, worker_wait)
         if robust and skill:
             raise UserError("--skill: give --robust or --skill, not both")
+        checked_keep(out, robust or skill)
         loaded = [load(f) for f in scenario_paths(scenarios)]  # validate every file before playing any
         if robust:
             checked_families(loaded)
@@ -471,17 +475,17 @@ def check(scenarios: list[Path] = typer.Argument(..., help="Scenario files or fo
             checked_rungs(loaded)
         set_threads(threads)
         reports, failed = [], False
-        with on_interrupt(nothing_kept), executor_of(executor, scheduler, worker_wait) as engine:
+        with on_interrupt(kept_in(out)), executor_of(executor, scheduler, worker_wait) as engine:
             for sc in loaded:
                 if seed is not None:
                     sc.seed = seed
                 if robust:
-                    rob = play_robust(sc, games)
+                    rob = play_robust(sc, games, out)
                     failed |= bool((rob.readings["reading"] == ROBUST_FAILS).any())
                     reports.append(to_jsonable(robust_json(rob)) if json_out else robust_text(rob))
                     continue
                 if skill:
-                    study = play_skill(sc, games)
+                    study = play_skill(sc, games, out)
                     failed |= bool((study.readings["verdict"] == "fails").any())
                     reports.append(to_jsonable(skill_json(study)) if json_out else skill_text(study))
                     continue
@@ -519,18 +523,33 @@ def checked_rungs(scenarios: list[Scenario]) -> None:
             raise ScenarioError(str(sc.path), err.key, err.message) from None
 
 
-def play_skill(sc: Scenario, games: int | None):
+def play_skill(sc: Scenario, games: int | None, keep: Path | None = None):
     from balance.studies.skill import evaluate
 
     with progress(f"{sc.name} (skill rungs)") as tracker:
-        return evaluate(sc, games, tracker)
+        return evaluate(sc, games, tracker, keep / sc.name if keep else None)
 
 
-def play_robust(sc: Scenario, games: int | None):
+def play_robust(sc: Scenario, games: int | None, keep: Path | None = None):
     from balance.studies.robust import evaluate
 
     with progress(f"{sc.name} (policy family)") as tracker:
-        return evaluate(sc, games, tracker)
+        return evaluate(sc, games, tracker, keep / sc.name if keep else None)
+
+
+def checked_keep(out: Path | None, family: bool) -> None:
+    """--out keeps a family's (or the skill rungs') games: only with --robust or --skill."""
+    if out is not None and not family:
+        raise UserError("--out: keeps the members' games of --robust or --skill; give one of them")
+    if out is not None and out.exists() and not out.is_dir():
+        raise UserError(f"--out: {out} is a file, not a folder")
+
+
+def kept_in(out: Path | None) -> Callable[[], str]:
+    """What Ctrl-C says was kept: the members' folders under --out, else nothing."""
+    if out is None:
+        return nothing_kept
+    return lambda: f"the played parts are kept in {out}; run the same command to resume"
 
 
 def scenario_paths(sources: list[Path]) -> list[Path]:
@@ -555,6 +574,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
            skill_readings: list[Path] = typer.Option([], "--skill-readings", help="The JSON a skill report writes "
                                                      "beside it (or `check --skill --json`): each reading said in its "
                                                      "claim's finding (repeatable)."),
+           out: Optional[Path] = KeepOpt,
            executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
            json_out: bool = JsonOpt):
     """Write an HTML (and Markdown) balance report with plots for one or more studies. With
@@ -572,6 +592,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
             raise UserError("--skill: give --robust or --skill, not both")
         if (robust or skill) and skill_readings:
             raise UserError("--skill-readings: a balance report's findings take them, not --robust or --skill")
+        checked_keep(out, robust or skill)
         if robust or skill:
             flag = "--robust" if robust else "--skill"
             for src in sources:
@@ -580,14 +601,14 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
             loaded = [load(f) for f in scenario_paths(sources)]
             (checked_families if robust else checked_rungs)(loaded)
             set_threads(threads)
-            with on_interrupt(nothing_kept):
+            with on_interrupt(kept_in(out)):
                 for sc in loaded:
                     if seed is not None:
                         sc.seed = seed
                 if robust:
-                    html, md = write_robust_report([play_robust(sc, games) for sc in loaded], output)
+                    html, md = write_robust_report([play_robust(sc, games, out) for sc in loaded], output)
                 else:
-                    html, md = write_skill_report([play_skill(sc, games) for sc in loaded], output)
+                    html, md = write_skill_report([play_skill(sc, games, out) for sc in loaded], output)
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}) if json_out else f"wrote {html} and {md}")
             return
         pending = []
@@ -860,14 +881,14 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
            out: Optional[Path] = typer.Option(None, "--out", help="Folder of the cells' study folders (default "
                                                                  "runs/ladder-<scenario or game>): an interrupted "
                                                                  "ladder resumes from it, a larger -n extends it."),
-           chunk: int = typer.Option(LADDER_CHUNK, help="Games per saved part of each cell (resume granularity)."),
+           chunk: int = typer.Option(SEARCH_CHUNK, help="Games per saved part of each cell (resume granularity)."),
            threads: Optional[int] = ThreadsOpt, json_out: bool = JsonOpt):
     """The skill ladder: every rung against every other (one seat against the rest, rotated seats,
     the same deals in every cell), the win-rate matrix with intervals, a Bradley-Terry rating per
     rung (Elo points, intervals from a bootstrap over deals) and how much skill matters: the best
     rung's win rate against the first rung, per mode. Each cell is a resumable study folder under
     --out."""
-    from balance.studies.ladder import (cell_games, kept_games, ladder_cells, ladder_json, ladder_text, play_ladder,
+    from balance.studies.ladder import (cell_games, kept_cells, ladder_cells, ladder_json, ladder_text, play_ladder,
                                         skill_text)
 
     with user_errors():
@@ -887,7 +908,7 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
         with on_interrupt(lambda: f"the cells' played parts are kept in {folder}; run the same command to resume"), \
                 progress(f"ladder {g.name}") as tracker:
             tracker.begin(sum(n * len(cells) for n, cells in zip(counts, plans)),
-                          sum(kept_games(cells, n, seed, folder, chunk) for cells, n in zip(plans, counts)))
+                          sum(kept_cells(cells, n, seed, folder, chunk) for cells, n in zip(plans, counts)))
             ladders = [play_ladder(cells, names, n, seed, tracker, folder, chunk) for cells, n in zip(plans, counts)]
             if output is not None:
                 from balance.report import write_ladder_report

@@ -49,6 +49,9 @@ from balance.engine.scenario import Scenario, load_scenario
 from balance.stats import sequential_looks, should_stop
 
 DEFAULT_CHUNK = 100_000
+# A part of a study folder whose players may search (a ladder's cell, a skill rung): they play a
+# few games a second, so an interruption loses at most a minute or so, not the whole folder.
+SEARCH_CHUNK = 100
 MANIFEST = "manifest.json"
 SCENARIO_COPY = "scenario.toml"  # the scenario as it was run, so the folder stands on its own
 RESULTS = "results.parquet"
@@ -384,7 +387,7 @@ class StudyFolder:
             path.mkdir(parents=True)
         lock_folder(path)
         try:
-            manifest = cls.check(path, key, games, setup)
+            manifest = cls._check(path, key, games, setup)
             if manifest is None:
                 manifest = {"format": FOLDER_FORMAT, **key, "parts": [], "copies": _keep_files(path, setup)}
                 write_atomic(path / SCENARIO_COPY, _scenario_source(scenario))
@@ -400,7 +403,7 @@ class StudyFolder:
         return cls(path, setup, key, manifest)
 
     @staticmethod
-    def check(path: Path, key: dict, games: int | None, setup: Setup) -> dict | None:
+    def _check(path: Path, key: dict, games: int | None, setup: Setup) -> dict | None:
         """The folder's manifest if it holds this study (None if it holds none yet); a folder that
         holds another study, or more games than a fixed-size run asks for, is refused (RunError)."""
         if not (path / MANIFEST).exists():
@@ -554,6 +557,30 @@ def run_to_folder(scenario: Scenario, seed: int, games: int | None, out: Path, *
     finally:
         folder.close()
     return results
+
+
+def kept_games(folder: Path, setup: Setup, seed: int, games: int, chunk: int) -> int:
+    """Games of a fixed-size study (``games`` of ``setup`` from ``seed``, saved ``chunk`` a part)
+    that ``folder`` already holds, 0 for a new folder. Asked before anything plays, so that a folder
+    that holds another study is refused (RunError) before any other is touched."""
+    key = study_key(study_identity(setup), seed, round_to_deals(chunk, setup.rotations))
+    manifest = StudyFolder._check(folder, key, games, setup)
+    return min(_held(manifest), games) if manifest else 0
+
+
+class PartTracker(Tracker):
+    """The progress of one study folder inside a larger study (a ladder's cell, a skill rung): its
+    games advance the larger study's tracker, which counted what every folder kept before anything
+    played (``kept_games``)."""
+
+    def __init__(self, whole: Tracker):
+        self.whole = whole
+
+    def advance(self, n: int) -> None:
+        self.whole.advance(n)
+
+    def notice(self, line: str) -> None:
+        self.whole.notice(line)
 
 
 def held_games(folder: Path) -> int:

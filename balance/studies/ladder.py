@@ -32,8 +32,8 @@ from scipy import optimize
 from scipy.special import expit
 
 from balance.engine.game import Game, SetupError
-from balance.engine.runner import (Results, StudyFolder, Tracker, held_games, play_range, round_to_deals, run_to_folder,
-                                   study_identity, study_key)
+from balance.engine.runner import (SEARCH_CHUNK, PartTracker, Results, Tracker, kept_games, play_range, round_to_deals,
+                                   run_to_folder)
 from balance.engine.scenario import Scenario, ScenarioError, parse_scenario, read_scenario_data
 from balance.stats import LEVEL, WIN_RATE, estimate, game_word, plural
 
@@ -42,9 +42,6 @@ ELO = 400 / np.log(10)  # Elo points per unit of log-strength
 BOOTSTRAP_REPLICATES = 999
 BOOTSTRAP_SEED = 20261201  # a fixed stream: the same games always give the same intervals
 MAX_LOG_STRENGTH = 30.0  # bounds the fit when a rung never loses (the likelihood has no maximum)
-# A kept cell's part: a ladder's tree-search cells play a few games a second, so an interrupted
-# ladder loses at most a minute or so of a cell, not the cell.
-LADDER_CHUNK = 100
 
 
 # ---- the cells --------------------------------------------------------------------------------
@@ -95,42 +92,22 @@ def cell_games(cells: dict[tuple[str, str], Scenario], games: int) -> int:
     return round_to_deals(games, max(c.setup.rotations for c in cells.values()))
 
 
-class CellTracker(Tracker):
-    """A kept cell's progress inside its study's: the games it plays advance the study's tracker,
-    which counted what every cell kept before anything played (``kept_games``)."""
-
-    def __init__(self, study: Tracker):
-        self.study = study
-
-    def advance(self, n: int) -> None:
-        self.study.advance(n)
-
-    def notice(self, line: str) -> None:
-        self.study.notice(line)
-
-
 def cell_folder(keep: Path, key: tuple[str, str], cell: Scenario) -> Path:
     """Where cell (row, column) of a matrix or ladder is kept: one study folder a cell, under the
     mode and player count (``keep``/full-2p/heuristic--ismcts-64)."""
     return keep / f"{cell.setup.mode}-{cell.setup.players}p" / f"{key[0]}--{key[1]}"
 
 
-def kept_games(cells: dict[tuple[str, str], Scenario], games: int, seed: int, keep: Path | None,
-               chunk: int = LADDER_CHUNK) -> int:
-    """Games of the cells (``games`` each) that their folders under ``keep`` already hold, checked
-    before anything plays: a folder that holds another study (another seed, --chunk, rules) is
-    refused in one line (RunError)."""
-    held = 0
-    for key, cell in (cells.items() if keep else ()):
-        folder = cell_folder(keep, key, cell)
-        size = round_to_deals(chunk, cell.setup.rotations)
-        if StudyFolder.check(folder, study_key(study_identity(cell.setup), seed, size), games, cell.setup):
-            held += min(held_games(folder), games)
-    return held
+def kept_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, keep: Path | None,
+               chunk: int = SEARCH_CHUNK) -> int:
+    """Games of the cells (``games`` each) that their folders under ``keep`` already hold; a folder
+    that holds another study is refused before anything plays (``runner.kept_games``)."""
+    return sum(kept_games(cell_folder(keep, key, cell), cell.setup, seed, games, chunk)
+               for key, cell in cells.items()) if keep else 0
 
 
 def play_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, tracker: Tracker,
-               keep: Path | None = None, chunk: int = LADDER_CHUNK) -> dict[tuple[str, str], Results]:
+               keep: Path | None = None, chunk: int = SEARCH_CHUNK) -> dict[tuple[str, str], Results]:
     """Games [0, games) of every cell, with the same seed (the same deals); with ``keep``, each cell
     in its study folder there (``cell_folder``: saved ``chunk`` games a part, resumed from what it
     holds)."""
@@ -138,7 +115,7 @@ def play_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, tr
         return {key: Results(cell.setup, seed, play_range(cell.setup, seed, 0, games, tracker))
                 for key, cell in cells.items()}
     return {key: run_to_folder(cell, seed, games, cell_folder(keep, key, cell), chunk=chunk,
-                               tracker=CellTracker(tracker))
+                               tracker=PartTracker(tracker))
             for key, cell in cells.items()}
 
 
@@ -398,7 +375,7 @@ def ladder_cells(g: Game, rungs: list[str], mode: str | None, players: int | Non
 
 
 def play_ladder(cells: dict[tuple[str, str], Scenario], rungs: list[str], games: int, seed: int,
-                tracker: Tracker, keep: Path | None = None, chunk: int = LADDER_CHUNK) -> Ladder:
+                tracker: Tracker, keep: Path | None = None, chunk: int = SEARCH_CHUNK) -> Ladder:
     """Play the cells (``games`` each, whole deals; with ``keep``, each kept in its study folder
     there: ``play_cells``) and fit the ratings."""
     results = play_cells(cells, games, seed, tracker, keep, chunk)

@@ -19,13 +19,16 @@ Fixed facts of the setup do not depend on the players; they are shown once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from balance.engine.game import FamilyMember, Setup
-from balance.engine.runner import Results, Tracker, play_range, round_to_deals
+from balance.engine.runner import (SEARCH_CHUNK, PartTracker, Results, Tracker, kept_games, play_range, round_to_deals,
+                                   run_to_folder)
 from balance.engine.scenario import Claim, Scenario
 from balance.stats import FAILS, HOLDS, UNDECIDED, Units, evaluate_family, fact_text, game_word, plural, verdict_text
 
@@ -66,23 +69,48 @@ def member_setups(scenario: Scenario) -> list[tuple[FamilyMember, Setup]]:
     return [(m, scenario.with_seats(m.seat_list(), f"robustness.members[{i}]")) for i, m in enumerate(members)]
 
 
+def member_scenario(scenario: Scenario, member: FamilyMember, setup: Setup) -> Scenario:
+    """The scenario as one member plays it: its table with the member's seats (a kept member's
+    folder copies it), no family of its own."""
+    data = {k: v for k, v in scenario.data.items() if k not in ("robustness", "skill", "precision")}
+    return replace(scenario, path=None, setup=setup, data={**data, "seats": member.seats}, precision=None,
+                   robustness=None)
+
+
+def member_folder(keep: Path, index: int, member: FamilyMember) -> Path:
+    """Where member ``index`` of a family (or a skill rung) is kept: ``keep``/2-tree-search-256-iterations."""
+    return keep / f"{index}-{re.sub(r'[^a-z0-9]+', '-', member.name.lower()).strip('-')}"
+
+
 def play_members(scenario: Scenario, pairs: list[tuple[FamilyMember, Setup]], games: int | None,
-                 tracker: Tracker | None) -> dict[str, Results]:
+                 tracker: Tracker | None, keep: Path | None = None, chunk: int = SEARCH_CHUNK) -> dict[str, Results]:
     """Play ``games`` games (default: the scenario's ``games``; whole deals) under every member of
     ``pairs`` (a policy family's, or the skill rungs), on the same deals (the scenario's seed):
-    their results by member name."""
+    their results by member name. With ``keep``, each member in its study folder there
+    (``member_folder``: saved ``chunk`` games a part, resumed from what it holds; a folder of
+    another study is refused before anything plays)."""
     tracker = tracker or Tracker()
     count = scenario.games if games is None else games
     sizes = [round_to_deals(count, setup.rotations) for _, setup in pairs]
-    tracker.begin(sum(sizes), 0)
-    return {m.name: Results(setup, scenario.seed, play_range(setup, scenario.seed, 0, n, tracker))
-            for (m, setup), n in zip(pairs, sizes)}
+    seed = scenario.seed
+    if keep is None:
+        tracker.begin(sum(sizes), 0)
+        return {m.name: Results(setup, seed, play_range(setup, seed, 0, n, tracker))
+                for (m, setup), n in zip(pairs, sizes)}
+    folders = [member_folder(keep, i, m) for i, (m, _) in enumerate(pairs)]
+    tracker.begin(sum(sizes), sum(kept_games(folder, setup, seed, n, chunk)
+                                  for folder, (_, setup), n in zip(folders, pairs, sizes)))
+    return {m.name: run_to_folder(member_scenario(scenario, m, setup), seed, n, folder, chunk=chunk,
+                                  tracker=PartTracker(tracker))
+            for folder, (m, setup), n in zip(folders, pairs, sizes)}
 
 
-def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None) -> Robustness:
-    """Play every member on the same deals (play_members) and read every claim over the family."""
+def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None,
+             keep: Path | None = None) -> Robustness:
+    """Play every member on the same deals (play_members; with ``keep``, each kept in its study
+    folder there) and read every claim over the family."""
     pairs = member_setups(scenario)
-    results = play_members(scenario, pairs, games, tracker)
+    results = play_members(scenario, pairs, games, tracker, keep)
     claims = [c for c in scenario.claims if not names_a_policy(c)]
     table, facts = evaluate_family(results, claims)
     first = pairs[0][0].name

@@ -24,6 +24,7 @@ are fixed facts of the setup (they do not depend on the players).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -98,10 +99,12 @@ def margin_of(claim: Claim, share: float) -> float | None:
 
 
 # ---- the study ----------------------------------------------------------------------------
-def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None) -> SkillStudy:
-    """Play every rung on the same deals (robust.play_members) and read every claim against skill."""
+def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None,
+             keep: Path | None = None) -> SkillStudy:
+    """Play every rung on the same deals (robust.play_members; with ``keep``, each kept in its study
+    folder there) and read every claim against skill."""
     pairs = rung_setups(scenario)
-    results = play_members(scenario, pairs, games, tracker)
+    results = play_members(scenario, pairs, games, tracker, keep)
     names = [m.name for m, _ in pairs]
     skipped = [(c, "it names a policy; every seat of a rung plays the same one") for c in scenario.claims
                if names_a_policy(c)]

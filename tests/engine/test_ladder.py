@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from balance.cli import app
 from balance.report import page_summary
 from balance.studies.ladder import (ELO, Ladder, average_seat_note, bootstrap_ratings, fit_bradley_terry,
-                                    kept_games, ladder_cells, pairwise_counts, play_cells, ratings)
+                                    kept_cells, ladder_cells, pairwise_counts, play_cells, ratings)
 from balance.engine.runner import Tracker
 from balance.games import get_game
 
@@ -154,7 +154,8 @@ def test_an_interrupted_ladder_resumes_from_its_cells_and_ends_as_one_run_would(
     cells = ladder_cells(g, names, "two_player", None, None)
     with pytest.raises(KeyboardInterrupt):  # 6 cells of 40 games in parts of 10: stopped inside the third cell
         play_cells(cells, 40, 7, StopAfter(100), tmp_path / "kept", chunk=10)
-    assert kept_games(cells, 40, 7, tmp_path / "kept", chunk=10) == 90  # whole parts: the one in play when stopped is not kept
+    # whole parts only: the one in play when Ctrl-C came is not kept
+    assert kept_cells(cells, 40, 7, tmp_path / "kept", chunk=10) == 90
     played = []
 
     class Counting(Tracker):

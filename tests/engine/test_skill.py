@@ -4,6 +4,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from balance.engine.scenario import Claim, load_scenario
@@ -197,3 +198,36 @@ def test_skill_readings_of_another_or_a_changed_scenario_are_refused(tmp_path):
     code, text = invoke("report", scenario, "-n", 30, "--skill-readings", readings, "-o", out)
     assert code == 2 and f"--skill-readings: {readings}: expected the JSON" in text
     assert not out.exists()
+
+
+def test_an_interrupted_skill_study_kept_under_out_resumes_and_reads_as_one_run(tmp_path):
+    from balance.engine.runner import Tracker
+    from tests.engine.test_ladder import StopAfter
+
+    scenario = load_scenario(write(tmp_path, SMALL + RUNGS))
+    with pytest.raises(KeyboardInterrupt):  # 4 rungs of 300 games in parts of 100: stopped in the third rung
+        evaluate(scenario, 300, StopAfter(700), tmp_path / "kept")
+    assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == [
+        "0-the-scenario-s-players-heuristic", "1-random", "2-heuristic"]
+    played = []
+
+    class Counting(Tracker):
+        def advance(self, n):
+            played.append(n)
+
+    resumed = evaluate(scenario, 300, Counting(), tmp_path / "kept")
+    assert sum(played) == 4 * 300 - 600  # whole parts: the one in play when stopped is played again
+    fresh = evaluate(scenario, 300)
+    pd.testing.assert_frame_equal(resumed.readings, fresh.readings)
+    pd.testing.assert_frame_equal(resumed.comparisons, fresh.comparisons)
+
+
+def test_check_skill_out_keeps_the_rungs_and_reads_them_back(tmp_path):
+    scenario = write(tmp_path, SMALL + RUNGS)
+    args = ["check", "--skill", scenario, "-n", 200, "--json", "--out", tmp_path / "kept"]
+    code, first = invoke(*args)
+    assert code == 0 and len(list((tmp_path / "kept" / "study").iterdir())) == 4
+    assert invoke(*args) == (0, first)
+    assert invoke("check", "--skill", scenario, "-n", 200, "--json") == (0, first)  # as played in memory
+    code, text = invoke("check", scenario, "--out", tmp_path / "kept")
+    assert code == 2 and len(text.strip().splitlines()) == 1 and "--out" in text
