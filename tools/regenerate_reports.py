@@ -7,9 +7,10 @@
     python tools/regenerate_reports.py --file report.html   # only the balance reports of every game
 
 Each report is one `balance` command; ``--games`` replaces every command's game count (-n/--games)
-and ``--out`` writes under another folder (the same layout). The ladders keep their cells under
-runs/ladder-<scenario or game>: an interrupted regeneration resumes them when run again; after a
-change to the rules or players those folders hold another study and are refused (delete them). Install with the pins first
+and ``--out`` writes under another folder (the same layout). The long runs (ladders, skill and
+robustness pages) keep their games under runs/reports/<game>/<page>/ (with ``--games``, under the
+output folder): an interrupted regeneration resumes them when run again. After a change to the rules
+or the players those folders hold another study and are refused in one line: delete them. Install with the pins first
 (`python -m pip install -c constraints/reports.txt .`) so that the images reproduce.
 """
 
@@ -103,6 +104,7 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
                                        "{out}/ladder.html"]),
 ]
 COUNT_FLAGS = ("-n", "--games")
+KEPT = Path("runs") / "reports"  # where the ladders, skill and robustness runs keep their games
 
 
 def command(args: list[str], out: Path, games: int | None) -> tuple[list[str], Path | None]:
@@ -119,6 +121,10 @@ def command(args: list[str], out: Path, games: int | None) -> tuple[list[str], P
             argv.append(arg)
     if games is not None and not any(a in COUNT_FLAGS for a in args) and argv[0] in ("report", "check"):
         argv += ["--games", str(games)]
+    if argv[0] == "ladder" or (argv[0] == "report" and {"--skill", "--robust"} & set(argv)):
+        # the long runs keep their games (an interrupted regeneration resumes); small checks elsewhere
+        page = Path(argv[argv.index("-o") + 1]).stem
+        argv += ["--out", str(KEPT / out.name / page if games is None else out / f"kept-{page}")]
     return argv, stdout
 
 
