@@ -2015,9 +2015,21 @@ class SkillReading:
     def detail(self) -> str:
         from balance.studies.skill import reading_detail
 
-        stronger = ", ".join(self.rungs[1:-1]) + " and " + self.rungs[-1] if len(self.rungs) > 2 else self.rungs[-1]
-        return (f"{stronger} in every seat, {self.size} a rung, the same deals: "
+        return (f"{rung_names(self.rungs[1:])} in every seat, {self.size} a rung, the same deals: "
                 f"{reading_detail(self.row, self.comparisons, self.rungs[-1])}")
+
+
+def rung_names(names: tuple[str, ...]) -> str:
+    """Rungs as a sentence names them, the words they share said once: "tree search, 256 and 1024
+    iterations" for "tree search, 256 iterations" and "tree search, 1024 iterations"."""
+    words = [name.split(" ") for name in names]
+    lead = len(os.path.commonprefix(words))
+    tail = len(os.path.commonprefix([w[lead:][::-1] for w in words]))
+    middles = [" ".join(w[lead:len(w) - tail]) for w in words]
+    if len(names) < 2 or not all(middles):
+        middles, lead, tail = list(names), 0, 0
+    listed = ", ".join(middles[:-1]) + " and " + middles[-1] if len(middles) > 1 else middles[0]
+    return " ".join([*words[0][:lead], listed, *words[0][len(words[0]) - tail:]])
 
 
 def scenario_key(scenario) -> str:
