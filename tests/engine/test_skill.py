@@ -197,3 +197,19 @@ def test_skill_readings_of_another_or_a_changed_scenario_are_refused(tmp_path):
     code, text = invoke("report", scenario, "-n", 30, "--skill-readings", readings, "-o", out)
     assert code == 2 and f"--skill-readings: {readings}: expected the JSON" in text
     assert not out.exists()
+
+
+def test_a_reports_findings_end_with_the_findings_of_the_pages_it_is_told_to_see(tmp_path):
+    scenario = write(tmp_path, SMALL)
+    (tmp_path / "pages").mkdir()
+    sweep = tmp_path / "pages" / "decks.html"
+    sweep.write_text('<html><head><title>sweep: a game: the decks</title><meta name="description" '
+                     'content="12 cells: 3 change a claim&#39;s verdict."></head><body></body></html>')
+    out = tmp_path / "report" / "report.html"
+    code, text = invoke("report", scenario, "-n", 30, "--see", sweep, "-o", out)
+    assert code == 0, text
+    findings = out.read_text().split('id="findings"')[1].split("</div>")[0]
+    assert findings.split("<li>")[-1].startswith(
+        '<a href="../pages/decks.html">Sweep: a game: the decks</a>: 12 cells: 3 change a claim&#39;s verdict.')
+    code, text = invoke("report", scenario, "-n", 30, "--see", tmp_path / "nothing.html", "-o", tmp_path / "r.html")
+    assert code == 2 and len(text.strip().splitlines()) == 1 and "--see" in text and not (tmp_path / "r.html").exists()
