@@ -574,6 +574,9 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
            skill_readings: list[Path] = typer.Option([], "--skill-readings", help="The JSON a skill report writes "
                                                      "beside it (or `check --skill --json`): each reading said in its "
                                                      "claim's finding (repeatable)."),
+           see: list[Path] = typer.Option([], "--see", help="A related page (a sweep, restricted play, the ladder, "
+                                                           "a skill page): its one-line finding closes the Findings, "
+                                                           "linked (repeatable)."),
            out: Optional[Path] = KeepOpt,
            executor: str = ExecutorOpt, scheduler: Optional[str] = SchedulerOpt, worker_wait: float = WorkerWaitOpt,
            json_out: bool = JsonOpt):
@@ -590,9 +593,13 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
             raise UserError(f"-o: {output} is a folder")
         if robust and skill:
             raise UserError("--skill: give --robust or --skill, not both")
-        if (robust or skill) and skill_readings:
-            raise UserError("--skill-readings: a balance report's findings take them, not --robust or --skill")
+        if (robust or skill) and (skill_readings or see):
+            flag = "--skill-readings" if skill_readings else "--see"
+            raise UserError(f"{flag}: a balance report's findings take them, not --robust or --skill")
         checked_keep(out, robust or skill)
+        for page in see:
+            if page.suffix.lower() != ".html" or not page.is_file():
+                raise UserError(f"--see: {page}: not an HTML page")
         if robust or skill:
             flag = "--robust" if robust else "--skill"
             for src in sources:
@@ -635,7 +642,7 @@ def report(sources: list[Path] = typer.Argument(..., help="Scenario files/folder
                     results = play(sc, games, tracker, engine)
                     tracker.phase("summarizing")
                     studies.append((sc, results, summary_of(sc, results)))
-            html, md = write_report(studies, output, matrices, readings)
+            html, md = write_report(studies, output, matrices, readings, see)
         if json_out:
             typer.echo(json.dumps({"html": str(html), "markdown": str(md)}))
         else:

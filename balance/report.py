@@ -1585,12 +1585,14 @@ def _titles(studies: list[Study]) -> str:
     return ", ".join(dict.fromkeys(s.game.title for s in studies))
 
 
-def _findings_and_summary(page: Page, studies: list[Study], more: tuple[str, str, list] | None = None) -> None:
-    """The page's Findings block (its one-line finding too), its contents (with ``more``, an entry
-    after the summary) and the summary's heading with the verdicts' legend."""
+def _findings_and_summary(page: Page, studies: list[Study], more: tuple[str, str, list] | None = None,
+                          see: list[dict] = ()) -> None:
+    """The page's Findings block (its one-line finding too; then ``see``, the findings of related
+    pages), its contents (with ``more``, an entry after the summary) and the summary's heading with
+    the verdicts' legend."""
     items = finding_items(studies)
     page.finding = finding_line(items)
-    page.findings(items)
+    page.findings([*items, *see])
     games = [(ss[0].game.title, f"game-{name}") for name, ss in _by_game(studies).items()]
     studies_entry = ("Studies", "studies", [(s.name, s.anchor) for s in studies])
     page.contents([("Findings", "findings", []), ("Summary", "summary", games), more or studies_entry])
@@ -1610,10 +1612,10 @@ def _report_page(studies: list[Study], output: Path) -> Page:
     return open_page(output, f"balance report: {titles}", f"{titles}: balance report")
 
 
-def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame]) -> Page:
+def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame], see: list[dict]) -> Page:
     """The whole report on one page: findings, every game's figures and studies, the study sections."""
     page = _report_page(studies, output)
-    _findings_and_summary(page, studies)
+    _findings_and_summary(page, studies, see=see)
     for name, group in _by_game(studies).items():
         _game_figures(page, name, group, matrices)
         _study_table(page, name, group)
@@ -1621,13 +1623,14 @@ def _one_page(studies: list[Study], output: Path, matrices: list[pd.DataFrame]) 
     return page
 
 
-def _overview_page(studies: list[Study], parts: list[Part], output: Path, matrices: list[pd.DataFrame]) -> Page:
+def _overview_page(studies: list[Study], parts: list[Part], output: Path, matrices: list[pd.DataFrame],
+                   see: list[dict]) -> Page:
     """A split report's first page: every claim's finding (linked to its part page), every game's
     figures, and the parts with their verdicts."""
     page_of = {s.anchor: part.file for part in parts for s in part.studies}
     linked = [replace(s, page=page_of[s.anchor]) for s in studies]
     page = _report_page(studies, output)
-    _findings_and_summary(page, linked, ("Parts", "parts", [(p.title, p.file) for p in parts]))
+    _findings_and_summary(page, linked, ("Parts", "parts", [(p.title, p.file) for p in parts]), see)
     for name, group in _by_game(linked).items():
         _game_figures(page, name, group, matrices)
     page.heading(2, "Parts", "parts")
@@ -1657,13 +1660,14 @@ def _part_page(part: Part, output: Path) -> Page:
 
 
 def write_report(studies, output: Path, matrices: list[pd.DataFrame] = (),
-                 skill: dict[str, dict[str, SkillReading]] | None = None) -> tuple[Path, Path]:
+                 skill: dict[str, dict[str, SkillReading]] | None = None, see: list[Path] = ()) -> tuple[Path, Path]:
     """studies: (scenario, results, summary) triples; matrices: `balance matrix --json` tables
     (a ``game`` column places each under its game); skill: by scenario path (``scenario_key``),
-    each claim's reading against skill (``skill_readings``), said in its finding. Writes output
-    (.html), output.md and the Markdown's images in output_files/. A report of many studies
-    (``report_parts``) is an overview there and a page per part beside it (output_<part>.html, .md,
-    _files/)."""
+    each claim's reading against skill (``skill_readings``), said in its finding; see: related
+    pages (a sweep, restricted play, the ladder...) whose one-line findings close the Findings,
+    linked. Writes output (.html), output.md and the Markdown's images in output_files/. A report of
+    many studies (``report_parts``) is an overview there and a page per part beside it
+    (output_<part>.html, .md, _files/)."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     studies = [replace(s, skill=(skill or {}).get(scenario_key(s.scenario), {})) for s in _studies(studies)]
@@ -1671,8 +1675,19 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = (),
     parts = report_parts(studies, output)
     for part in parts:
         save_page(_part_page(part, output), output.with_name(part.file))
-    page = _overview_page(studies, parts, output, matrices) if parts else _one_page(studies, output, matrices)
+    related = [see_item(p, output) for p in see]
+    page = (_overview_page(studies, parts, output, matrices, related) if parts
+            else _one_page(studies, output, matrices, related))
     return save_page(page, output)
+
+
+def see_item(page: Path, output: Path) -> dict:
+    """A related page as a Findings item: its title (linked, relative to ``output``) and its one-line
+    finding."""
+    title, finding = page_summary(page)
+    title = re.sub(r"^balance( report)?: ", "", title)
+    return {"where": title[0].upper() + title[1:], "anchor": os.path.relpath(page, Path(output).parent),
+            "text": finding.rstrip("."), "verdict": "", "verdict_class": "", "detail": ""}
 
 
 def open_page(output: Path, title: str, heading: str) -> Page:
@@ -2015,9 +2030,21 @@ class SkillReading:
     def detail(self) -> str:
         from balance.studies.skill import reading_detail
 
-        stronger = ", ".join(self.rungs[1:-1]) + " and " + self.rungs[-1] if len(self.rungs) > 2 else self.rungs[-1]
-        return (f"{stronger} in every seat, {self.size} a rung, the same deals: "
+        return (f"{rung_names(self.rungs[1:])} in every seat, {self.size} a rung, the same deals: "
                 f"{reading_detail(self.row, self.comparisons, self.rungs[-1])}")
+
+
+def rung_names(names: tuple[str, ...]) -> str:
+    """Rungs as a sentence names them, the words they share said once: "tree search, 256 and 1024
+    iterations" for "tree search, 256 iterations" and "tree search, 1024 iterations"."""
+    words = [name.split(" ") for name in names]
+    lead = len(os.path.commonprefix(words))
+    tail = len(os.path.commonprefix([w[lead:][::-1] for w in words]))
+    middles = [" ".join(w[lead:len(w) - tail]) for w in words]
+    if len(names) < 2 or not all(middles):
+        middles, lead, tail = list(names), 0, 0
+    listed = ", ".join(middles[:-1]) + " and " + middles[-1] if len(middles) > 1 else middles[0]
+    return " ".join([*words[0][:lead], listed, *words[0][len(words[0]) - tail:]])
 
 
 def scenario_key(scenario) -> str:

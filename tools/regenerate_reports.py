@@ -1,4 +1,5 @@
 """Regenerate every committed report under reports/ (docs/reports.md), then reports/index.html.
+Each game's balance report comes last: its Findings end with every other page's (``--see``).
 
     python tools/regenerate_reports.py                  # everything, at the committed game counts
     python tools/regenerate_reports.py --only take_the_throne --only thron_der_luegen
@@ -31,8 +32,6 @@ sys.path.insert(0, str(ROOT))
 COMMANDS: list[tuple[str, str, list[str]]] = [
     ("take_the_throne", "skill.html", ["report", "--skill", "scenarios/take_the_throne/core_4p.toml", "-n", "800", "-o",
                                        "{out}/skill.html"]),
-    ("take_the_throne", "report.html", ["report", "scenarios/take_the_throne/", "-o", "{out}/report.html",
-                                        "--skill-readings", "{out}/skill.json"]),
     ("take_the_throne", "restrict_core_4p.html", ["restrict", "scenarios/take_the_throne/core_4p.toml", "--games",
                                                   "40000", "--forced", "-o", "{out}/restrict_core_4p.html"]),
     ("take_the_throne", "robust.html", ["report", "--robust", "scenarios/take_the_throne/core_4p.toml",
@@ -40,10 +39,10 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
                                         "{out}/robust.html"]),
     ("take_the_throne", "ladder.html", ["ladder", "take_the_throne", "--mode", "core,two_player", "-n", "400", "-o",
                                         "{out}/ladder.html"]),
+    ("take_the_throne", "report.html", ["report", "scenarios/take_the_throne/", "-o", "{out}/report.html",
+                                        "--skill-readings", "{out}/skill.json"]),
     ("thron_der_luegen", "skill.html", ["report", "--skill", "scenarios/thron_der_luegen/4p.toml", "-n", "400", "-o",
                                         "{out}/skill.html"]),
-    ("thron_der_luegen", "report.html", ["report", "scenarios/thron_der_luegen/", "-o", "{out}/report.html",
-                                         "--skill-readings", "{out}/skill.json"]),
     ("thron_der_luegen", "readings.html", ["sweep", "scenarios/thron_der_luegen/readings_sweep.toml", "-n", "3000",
                                            "-o", "{out}/readings.html"]),
     ("thron_der_luegen", "decks.html", ["sweep", "scenarios/thron_der_luegen/decks_sweep.toml", "-n", "4000",
@@ -54,15 +53,14 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
                                          "-o", "{out}/robust.html"]),
     ("thron_der_luegen", "ladder.html", ["ladder", "thron_der_luegen", "--players", "4", "-n", "200", "-o",
                                          "{out}/ladder.html"]),
+    ("thron_der_luegen", "report.html", ["report", "scenarios/thron_der_luegen/", "-o", "{out}/report.html",
+                                         "--skill-readings", "{out}/skill.json"]),
     ("throne_arcade", "matrix.json", ["matrix", "throne_arcade", "--policies", "random,greedy,heuristic", "-n",
                                       "4000", "--json", "> {out}/matrix.json"]),
     ("throne_arcade", "matrix_4p.json", ["matrix", "throne_arcade", "--policies", "random,greedy,heuristic",
                                          "--players", "4", "-n", "4000", "--json", "> {out}/matrix_4p.json"]),
     ("throne_arcade", "skill.html", ["report", "--skill", "scenarios/throne_arcade/4p.toml", "-n", "400", "-o",
                                      "{out}/skill.html"]),
-    ("throne_arcade", "report.html", ["report", "scenarios/throne_arcade/", "-o", "{out}/report.html",
-                                      "--skill-readings", "{out}/skill.json", "--matrix",
-                                      "{out}/matrix.json", "--matrix", "{out}/matrix_4p.json"]),
     ("throne_arcade", "values.md", ["arcade-values", "-n", "3000", "> {out}/values.md"]),
     ("throne_arcade", "options.html", ["sweep", "scenarios/throne_arcade/options_sweep.toml", "-n", "3000", "-o",
                                        "{out}/options.html"]),
@@ -72,11 +70,12 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
                                       "{out}/robust.html"]),
     ("throne_arcade", "ladder.html", ["ladder", "throne_arcade", "--players", "4", "-n", "200", "-o",
                                       "{out}/ladder.html"]),
+    ("throne_arcade", "report.html", ["report", "scenarios/throne_arcade/", "-o", "{out}/report.html",
+                                      "--skill-readings", "{out}/skill.json", "--matrix",
+                                      "{out}/matrix.json", "--matrix", "{out}/matrix_4p.json"]),
     ("dethroned", "check.txt", ["check", "scenarios/dethroned/", "> {out}/check.txt"]),
     ("dethroned", "skill.html", ["report", "--skill", "scenarios/dethroned/dethroned.toml", "-n", "400", "-o",
                                  "{out}/skill.html"]),
-    ("dethroned", "report.html", ["report", "scenarios/dethroned/", "-o", "{out}/report.html",
-                                  "--skill-readings", "{out}/skill.json"]),
     ("dethroned", "sensitivity.html", ["sweep", "scenarios/dethroned/sensitivity.toml", "-n", "3000", "-o",
                                        "{out}/sensitivity.html"]),
     ("dethroned", "restrict.html", ["dethroned-roles", "-n", "4000", "-o", "{out}/restrict.html"]),
@@ -86,15 +85,14 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
     # 200 games a cell, not 600: with the tree-search rungs 600 a cell take about 3 CPU-hours
     ("dethroned", "ladder.html", ["ladder", "dethroned", "--scenario", "scenarios/dethroned/dethroned.toml", "-n",
                                   "200", "-o", "{out}/ladder.html"]),
+    ("dethroned", "report.html", ["report", "scenarios/dethroned/", "-o", "{out}/report.html",
+                                  "--skill-readings", "{out}/skill.json"]),
     ("imposter_kings", "matrix.json", ["matrix", "imposter_kings", "--policies", "random,greedy,heuristic", "-n",
                                        "20000", "--json", "> {out}/matrix.json"]),
     ("imposter_kings", "matrix_search.json", ["matrix", "imposter_kings", "--policies", "heuristic,search", "-n",
                                               "400", "--json", "> {out}/matrix_search.json"]),
     ("imposter_kings", "skill.html", ["report", "--skill", "scenarios/imposter_kings/first_player_2p.toml", "-n",
                                       "4000", "-o", "{out}/skill.html"]),
-    ("imposter_kings", "report.html", ["report", "scenarios/imposter_kings/", "-o", "{out}/report.html",
-                                       "--skill-readings", "{out}/skill.json", "--matrix",
-                                       "{out}/matrix.json", "--matrix", "{out}/matrix_search.json"]),
     ("imposter_kings", "restrict_full_2p.html", ["restrict", "scenarios/imposter_kings/true_king_choice_2p.toml",
                                                  "--games", "20000", "--forced", "-o", "{out}/restrict_full_2p.html"]),
     ("imposter_kings", "robust.html", ["report", "--robust", "scenarios/imposter_kings/first_player_2p.toml",
@@ -102,6 +100,9 @@ COMMANDS: list[tuple[str, str, list[str]]] = [
                                        "{out}/robust.html"]),
     ("imposter_kings", "ladder.html", ["ladder", "imposter_kings", "--mode", "full,quickplay", "-n", "400", "-o",
                                        "{out}/ladder.html"]),
+    ("imposter_kings", "report.html", ["report", "scenarios/imposter_kings/", "-o", "{out}/report.html",
+                                       "--skill-readings", "{out}/skill.json", "--matrix",
+                                       "{out}/matrix.json", "--matrix", "{out}/matrix_search.json"]),
 ]
 COUNT_FLAGS = ("-n", "--games")
 KEPT = Path("runs") / "reports"  # where the ladders, skill and robustness runs keep their games
@@ -128,6 +129,11 @@ def command(args: list[str], out: Path, games: int | None) -> tuple[list[str], P
     return argv, stdout
 
 
+def game_pages(game: str) -> list[str]:
+    """The pages of a game's folder besides its report, in the order they are made."""
+    return [name for folder, name, _ in COMMANDS if folder == game and name.endswith(".html") and name != "report.html"]
+
+
 def main() -> None:
     from typer.main import get_command
 
@@ -148,6 +154,8 @@ def main() -> None:
             continue
         out = opts.out / game
         argv, stdout = command(args, out, opts.games)
+        if name == "report.html":  # the report's Findings end with every other page's finding (made before it)
+            argv += [arg for page in game_pages(game) for arg in ("--see", str(out / page))]
         if opts.list:
             print("balance " + " ".join(argv) + (f" > {stdout}" if stdout else ""))
             continue

@@ -537,3 +537,13 @@ def test_a_finding_ends_with_its_full_stop():
     assert sentence("Restricted play: important (costs > 2 pts holds): Defend") == \
         "Restricted play: important (costs > 2 pts holds): Defend."
     assert sentence("3 claims: 3 holds.") == "3 claims: 3 holds." and sentence("") == ""
+
+
+def test_skill_rungs_are_named_with_their_shared_words_once():
+    from balance.report import rung_names
+
+    assert rung_names(("tree search, 256 iterations", "tree search, 1024 iterations")) == \
+        "tree search, 256 and 1024 iterations"
+    assert rung_names(("random", "heuristic", "greedy")) == "random, heuristic and greedy"
+    assert rung_names(("heuristic", "heuristic sharp")) == "heuristic and heuristic sharp"
+    assert rung_names(("ismcts-1024",)) == "ismcts-1024"

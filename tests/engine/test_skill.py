@@ -231,3 +231,19 @@ def test_check_skill_out_keeps_the_rungs_and_reads_them_back(tmp_path):
     assert invoke("check", "--skill", scenario, "-n", 200, "--json") == (0, first)  # as played in memory
     code, text = invoke("check", scenario, "--out", tmp_path / "kept")
     assert code == 2 and len(text.strip().splitlines()) == 1 and "--out" in text
+
+
+def test_a_reports_findings_end_with_the_findings_of_the_pages_it_is_told_to_see(tmp_path):
+    scenario = write(tmp_path, SMALL)
+    (tmp_path / "pages").mkdir()
+    sweep = tmp_path / "pages" / "decks.html"
+    sweep.write_text('<html><head><title>sweep: a game: the decks</title><meta name="description" '
+                     'content="12 cells: 3 change a claim&#39;s verdict."></head><body></body></html>')
+    out = tmp_path / "report" / "report.html"
+    code, text = invoke("report", scenario, "-n", 30, "--see", sweep, "-o", out)
+    assert code == 0, text
+    findings = out.read_text().split('id="findings"')[1].split("</div>")[0]
+    assert findings.split("<li>")[-1].startswith(
+        '<a href="../pages/decks.html">Sweep: a game: the decks</a>: 12 cells: 3 change a claim&#39;s verdict.')
+    code, text = invoke("report", scenario, "-n", 30, "--see", tmp_path / "nothing.html", "-o", tmp_path / "r.html")
+    assert code == 2 and len(text.strip().splitlines()) == 1 and "--see" in text and not (tmp_path / "r.html").exists()
