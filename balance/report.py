@@ -1687,6 +1687,8 @@ def see_item(page: Path, output: Path) -> dict:
     finding."""
     title, finding = page_summary(page)
     title = re.sub(r"^balance( report)?: ", "", title)
+    said = title.rsplit(": ", 1)[-1] + ": "  # "...: restricted play" need not open its finding again
+    finding = finding[len(said):] if finding.lower().startswith(said.lower()) else finding
     return {"where": title[0].upper() + title[1:], "anchor": os.path.relpath(page, Path(output).parent),
             "text": finding.rstrip("."), "verdict": "", "verdict_class": "", "detail": ""}
 
