@@ -1436,10 +1436,11 @@ class Page:
                             "data": base64.b64encode(png).decode()})
         self.text(caption, css="note")
 
-    def findings(self, items: list[dict]) -> None:
-        """The Findings block: one item per claim (where, text, verdict, detail, anchor)."""
-        if items:
-            self.blocks.append({"kind": "findings", "items": items})
+    def findings(self, items: list[dict], related: list[dict] = ()) -> None:
+        """The Findings block: one item per claim (where, text, verdict, detail, anchor), then the
+        one-line findings of related pages (``see_item``)."""
+        if items or related:
+            self.blocks.append({"kind": "findings", "items": items, "related": list(related)})
 
     def contents(self, items: list[tuple[str, str, list[tuple[str, str]]]]) -> None:
         """A contents list: (title, anchor, [(title, anchor)...]) per entry; an anchor may name a page."""
@@ -1592,7 +1593,7 @@ def _findings_and_summary(page: Page, studies: list[Study], more: tuple[str, str
     the verdicts' legend."""
     items = finding_items(studies)
     page.finding = finding_line(items)
-    page.findings([*items, *see])
+    page.findings(items, see)
     games = [(ss[0].game.title, f"game-{name}") for name, ss in _by_game(studies).items()]
     studies_entry = ("Studies", "studies", [(s.name, s.anchor) for s in studies])
     page.contents([("Findings", "findings", []), ("Summary", "summary", games), more or studies_entry])
@@ -1686,6 +1687,8 @@ def see_item(page: Path, output: Path) -> dict:
     finding."""
     title, finding = page_summary(page)
     title = re.sub(r"^balance( report)?: ", "", title)
+    said = title.rsplit(": ", 1)[-1] + ": "  # "...: restricted play" need not open its finding again
+    finding = finding[len(said):] if finding.lower().startswith(said.lower()) else finding
     return {"where": title[0].upper() + title[1:], "anchor": os.path.relpath(page, Path(output).parent),
             "text": finding.rstrip("."), "verdict": "", "verdict_class": "", "detail": ""}
 

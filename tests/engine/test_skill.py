@@ -245,5 +245,10 @@ def test_a_reports_findings_end_with_the_findings_of_the_pages_it_is_told_to_see
     findings = out.read_text().split('id="findings"')[1].split("</div>")[0]
     assert findings.split("<li>")[-1].startswith(
         '<a href="../pages/decks.html">Sweep: a game: the decks</a>: 12 cells: 3 change a claim&#39;s verdict.')
+    restricted = tmp_path / "pages" / "restrict.html"
+    restricted.write_text('<html><head><title>a game, 4 players: restricted play</title><meta name="description" '
+                          'content="Restricted play: important: Defend."></head><body></body></html>')
+    assert invoke("report", scenario, "-n", 30, "--see", restricted, "-o", out)[0] == 0
+    assert "A game, 4 players: restricted play</a>: important: Defend.</li>" in out.read_text()  # said once
     code, text = invoke("report", scenario, "-n", 30, "--see", tmp_path / "nothing.html", "-o", tmp_path / "r.html")
     assert code == 2 and len(text.strip().splitlines()) == 1 and "--see" in text and not (tmp_path / "r.html").exists()
