@@ -43,13 +43,12 @@ from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, WIN_RATE, Units, 
                            effect_text, estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
                            quantity_unit, running_estimate, to_jsonable)
 
-TEMPLATES = Path(__file__).with_name("templates")  # the pages' templates and style sheet (package data)
 TEMPLATE_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=select_autoescape(["j2"]),
-                           undefined=StrictUndefined, keep_trailing_newline=True)
+                           undefined=StrictUndefined, keep_trailing_newline=True, auto_reload=False)
 # a link's target: an anchor on this page ("summary"), or a page and a place on it ("report_3_players.html#x")
 TEMPLATE_ENV.filters["href"] = lambda target: target if ".html" in target else f"#{target}"
 MARKDOWN_ENV = Environment(loader=PackageLoader("balance", "templates"), autoescape=False,
-                           undefined=StrictUndefined, keep_trailing_newline=True)
+                           undefined=StrictUndefined, keep_trailing_newline=True, auto_reload=False)
 
 
 def md_cell(text) -> str:
@@ -60,7 +59,11 @@ def md_cell(text) -> str:
 MARKDOWN_ENV.filters["md_cell"] = md_cell
 MARKDOWN_ENV.filters["md_page"] = lambda target: target.replace(".html", ".md", 1)  # a page's Markdown copy
 
-CSS = (TEMPLATES / "report.css").read_text(encoding="utf-8")  # the pages' style sheet (templates/)
+# The templates (and the style sheet they include) are read once, at import, like the code: the pages
+# of a long run match the code it started with, even when the files change before it writes them.
+for _env, _names in ((TEMPLATE_ENV, ("page.html.j2", "index.html.j2", "report.css")), (MARKDOWN_ENV, ("page.md.j2",))):
+    for _name in _names:
+        _env.get_template(_name)
 
 DPI = 100
 PAGE_INCHES = 9.4  # figure width: 940 px at 100% zoom, the page's content width

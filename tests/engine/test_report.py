@@ -289,9 +289,8 @@ def test_a_headline_panel_grouped_otherwise_names_its_own_rows(monkeypatch):
 
 def test_table_cells_wrap_so_a_wide_table_fits_the_page():
     # cells kept on one line pushed the verdict column out of sight behind a horizontal scroll
-    from balance.report import CSS
-
-    assert "nowrap" not in CSS and "overflow-x" not in CSS
+    css = (ROOT / "balance" / "templates" / "report.css").read_text()
+    assert "nowrap" not in css and "overflow-x" not in css
 
 
 def test_the_page_opens_with_its_findings_one_per_claim(report, studies):
@@ -547,3 +546,16 @@ def test_skill_rungs_are_named_with_their_shared_words_once():
     assert rung_names(("random", "heuristic", "greedy")) == "random, heuristic and greedy"
     assert rung_names(("heuristic", "heuristic sharp")) == "heuristic and heuristic sharp"
     assert rung_names(("ismcts-1024",)) == "ismcts-1024"
+
+
+def test_pages_are_written_with_the_templates_read_at_import(studies, tmp_path, monkeypatch):
+    """A long run writes its pages at its end: with the template files changed (here: unreadable)
+    meanwhile, they still match the code it started with."""
+    from jinja2 import PackageLoader
+
+    def gone(*args):
+        raise OSError("the template files changed during the run")
+
+    monkeypatch.setattr(PackageLoader, "get_source", gone)
+    write_report(studies["take_the_throne"], tmp_path / "r.html")
+    assert 'id="findings"' in (tmp_path / "r.html").read_text()
