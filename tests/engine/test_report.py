@@ -547,3 +547,18 @@ def test_skill_rungs_are_named_with_their_shared_words_once():
     assert rung_names(("random", "heuristic", "greedy")) == "random, heuristic and greedy"
     assert rung_names(("heuristic", "heuristic sharp")) == "heuristic and heuristic sharp"
     assert rung_names(("ismcts-1024",)) == "ismcts-1024"
+
+
+def test_studies_that_word_one_claim_id_differently_make_separate_findings(studies):
+    """The Imposter Kings' first_player_fair is "within 2 points of 50%" at 2 players and "within 3
+    points of a third" at 3: one finding under the first words with the other's estimate misled."""
+    from dataclasses import replace
+
+    one = Study(*studies["take_the_throne"][0], "core")
+    claim = one.scenario.claim("seat_fairness")
+    reworded = replace(claim, text="Every seat wins about a third of the games")
+    other = Study(replace(one.scenario, claims=[reworded if c is claim else c for c in one.scenario.claims]),
+                  one.results, one.summary, "other")
+    items = [i for i in finding_items([one, other]) if i["where"] == "seat_fairness"]
+    assert [i["text"] for i in items] == [claim.text, "Every seat wins about a third of the games"]
+    assert len([i for i in finding_items([one, one]) if i["where"] == "seat_fairness"]) == 1
