@@ -559,3 +559,18 @@ def test_pages_are_written_with_the_templates_read_at_import(studies, tmp_path, 
     monkeypatch.setattr(PackageLoader, "get_source", gone)
     write_report(studies["take_the_throne"], tmp_path / "r.html")
     assert 'id="findings"' in (tmp_path / "r.html").read_text()
+
+
+def test_studies_that_word_one_claim_id_differently_make_separate_findings(studies):
+    """The Imposter Kings' first_player_fair is "within 2 points of 50%" at 2 players and "within 3
+    points of a third" at 3: one finding under the first words with the other's estimate misled."""
+    from dataclasses import replace
+
+    one = Study(*studies["take_the_throne"][0], "core")
+    claim = one.scenario.claim("seat_fairness")
+    reworded = replace(claim, text="Every seat wins about a third of the games")
+    other = Study(replace(one.scenario, claims=[reworded if c is claim else c for c in one.scenario.claims]),
+                  one.results, one.summary, "other")
+    items = [i for i in finding_items([one, other]) if i["where"] == "seat_fairness"]
+    assert [i["text"] for i in items] == [claim.text, "Every seat wins about a third of the games"]
+    assert len([i for i in finding_items([one, one]) if i["where"] == "seat_fairness"]) == 1
