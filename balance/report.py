@@ -546,18 +546,19 @@ def _worst(verdicts) -> str:
 
 
 def finding_items(studies: list[Study]) -> list[dict]:
-    """One plain sentence per claim group: a claim (by id and text: studies that give one id other
-    words, "within 3 points of a third" at 3 players, "of 50%" at 2, are other claims) over every
-    study of the page that makes it, in the claim's units (points for shares), with its verdict (the
-    worst over its studies and groups), the effect furthest from the target with its deciding
-    interval and band, and the players and games it was measured with. Facts of the setup follow,
-    one per claim group too."""
-    groups: dict[tuple[str, str], list[tuple[Study, pd.DataFrame]]] = {}
+    """One plain sentence per claim group: a claim (by id) over every study of the page that makes
+    it, in the claim's units (points for shares), with its verdict (the worst over its studies and
+    groups), the effect furthest from the target with its deciding interval and band, and the
+    players and games it was measured with. Where studies word the claim their own way ("within 3
+    points of a third" at 3 players, "of 50%" at 2), the sentence takes the furthest study's words,
+    so that it says what the effect shown is measured against. Facts of the setup follow, one per
+    claim group too."""
+    groups: dict[str, list[tuple[Study, pd.DataFrame]]] = {}
     for s in studies:
         for claim_id, part in s.summary["claims"].groupby("claim", sort=False):
-            groups.setdefault((claim_id, s.claim(claim_id).text), []).append((s, part))
+            groups.setdefault(claim_id, []).append((s, part))
     items = []
-    for (claim_id, text), measured in groups.items():
+    for claim_id, measured in groups.items():
         rows = [(s, r) for s, part in measured for r in part.to_dict("records")]
         verdict = _worst(r["verdict"] for _, r in rows)
         s, worst = max(rows, key=lambda sr: abs(sr[1]["estimate"] - sr[1]["target"])
@@ -565,6 +566,9 @@ def finding_items(studies: list[Study]) -> list[dict]:
         where = s.group_label(worst["by"], worst["group"]) if worst["by"] else ""
         if len(measured) > 1:
             where = f"{s.name}{', ' + where if where else ''}"
+        text = s.claim(claim_id).text
+        worded = "each study words it for its setup, here as the furthest does; " \
+            if len({st.claim(claim_id).text for st, _ in measured}) > 1 else ""
         counts = _verdict_counts(_worst([r["verdict"]]) for _, r in rows)
         spread = f"{counts} over {len(rows)} {'studies and groups' if len(measured) > 1 else 'groups'}; " \
             if len(rows) > 1 else ""
@@ -579,15 +583,15 @@ def finding_items(studies: list[Study]) -> list[dict]:
             measured_with += f", {total:,} of the {played:,} {plural(measured[0][0].game.unit)} stopped by the cap"
         items.append({"where": claim_id, "anchor": measured[0][0].link, "text": text,
                       "verdict": verdict, "verdict_class": verdict,
-                      "detail": f"{spread}{furthest}{effect_text(worst)}; {measured_with}",
+                      "detail": f"{spread}{worded}{furthest}{effect_text(worst)}; {measured_with}",
                       "skill": [_skill_item(st, claim_id, len(measured) > 1) for st, _ in measured
                                 if claim_id in st.skill]})
-    facts: dict[tuple[str, str], list[tuple[Study, dict]]] = {}
+    facts: dict[str, list[tuple[Study, dict]]] = {}
     for s in studies:
         table = s.summary.get("facts")
         for r in (table.to_dict("records") if table is not None else []):
-            facts.setdefault((r["claim"], r["text"]), []).append((s, r))
-    for (claim_id, _), rows in facts.items():
+            facts.setdefault(r["claim"], []).append((s, r))
+    for claim_id, rows in facts.items():
         verdict = _worst(r["verdict"] for _, r in rows)
         s, r = next(((s, r) for s, r in rows if r["verdict"] == verdict), rows[0])
         detail = fact_text(r)

@@ -561,9 +561,9 @@ def test_pages_are_written_with_the_templates_read_at_import(studies, tmp_path, 
     assert 'id="findings"' in (tmp_path / "r.html").read_text()
 
 
-def test_studies_that_word_one_claim_id_differently_make_separate_findings(studies):
+def test_a_finding_over_studies_that_word_a_claim_differently_takes_the_furthest_studys_words(studies):
     """The Imposter Kings' first_player_fair is "within 2 points of 50%" at 2 players and "within 3
-    points of a third" at 3: one finding under the first words with the other's estimate misled."""
+    points of a third" at 3: the sentence must say what its estimate is measured against."""
     from dataclasses import replace
 
     one = Study(*studies["take_the_throne"][0], "core")
@@ -571,6 +571,9 @@ def test_studies_that_word_one_claim_id_differently_make_separate_findings(studi
     reworded = replace(claim, text="Every seat wins about a third of the games")
     other = Study(replace(one.scenario, claims=[reworded if c is claim else c for c in one.scenario.claims]),
                   one.results, one.summary, "other")
-    items = [i for i in finding_items([one, other]) if i["where"] == "seat_fairness"]
-    assert [i["text"] for i in items] == [claim.text, "Every seat wins about a third of the games"]
-    assert len([i for i in finding_items([one, one]) if i["where"] == "seat_fairness"]) == 1
+    [alike] = [i for i in finding_items([one, one]) if i["where"] == "seat_fairness"]
+    assert alike["text"] == claim.text and "words it" not in alike["detail"]
+    [item] = [i for i in finding_items([one, other]) if i["where"] == "seat_fairness"]
+    assert item["detail"].split("; ")[1] == "each study words it for its setup, here as the furthest does"
+    furthest = item["detail"].split("furthest from the target: ")[1].split(",")[0]
+    assert item["text"] == (claim.text if furthest == one.name else reworded.text)
