@@ -794,7 +794,7 @@ def matrix(game: str = typer.Argument(..., help="Game name (see `balance games`)
         g = get_game(game, "GAME")
         names = policy_names(g, policies, "--policies")
         cells = matrix_cells(matrix_base(g, scenario, mode, players), scenario, names)
-        setup = next(iter(cells.values()))
+        setup = next(iter(cells.values())).setup
         n = cell_games(cells, games)
         set_threads(threads)
         with on_interrupt(nothing_kept), progress(f"matrix {g.name}") as tracker:

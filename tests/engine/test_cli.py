@@ -168,6 +168,10 @@ def test_matrix(tmp_path):
     assert code == 0
     cells = {(r["row"], r["column"]): r for r in json.loads(out)}
     assert cells[("heuristic", "random")]["win_rate"] > cells[("random", "heuristic")]["win_rate"]
+    code, text = invoke("matrix", "take_the_throne", "--mode", "two_player", "--players", 2,
+                        "--policies", "random,heuristic", "--games", 300)
+    assert code == 0 and "Take the Throne, mode two_player, 2 players" in text, text
+    assert f"{cells[('heuristic', 'random')]['win_rate']:.3f}" in text
 
 
 def test_matrix_json_names_the_mode_and_players_it_defaulted_to():
