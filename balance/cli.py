@@ -27,8 +27,8 @@ from balance.engine.executor import WORKER_WAIT
 from balance.engine.game import INT64_MAX, SetupError, check_number
 from balance.engine.kernels import announce_compiles
 from balance.engine.runner import (DEFAULT_CHUNK, IN_PROCESS, MANIFEST, SEARCH_CHUNK, SUMMARY, Executor, Results,
-                                   RunError, Tracker, held_games, load_results, load_study, play_study, round_to_deals, run_to_folder,
-                                   set_threads, study_looks, write_atomic)
+                                   RunError, Tracker, held_games, load_results, load_study, play_study, round_to_deals,
+                                   run_to_folder, set_threads, study_looks, write_atomic)
 from balance.engine.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from balance.engine.stepper import decisions_per_second
 from balance.games import game_names, game_title_of, get_game
@@ -655,7 +655,7 @@ def read_skill_readings(paths: list[Path], scenarios: list[Scenario]) -> dict:
     play, or one changed since its skill study."""
     from balance.report import scenario_key, skill_readings
 
-    ours = {scenario_key(sc): sc for sc in scenarios}
+    ours = {scenario_key(sc.path): sc for sc in scenarios}
     readings = {}
     keys = {"study", "games", "rungs", "readings", "comparisons"}
     for path in paths:
@@ -670,7 +670,7 @@ def read_skill_readings(paths: list[Path], scenarios: list[Scenario]) -> dict:
                             f"`balance check --skill --json` ({', '.join(sorted(keys))})")
         for st in studies:
             name = st["study"]["scenario"]
-            sc = ours.get(str(Path(name).resolve()))
+            sc = ours.get(scenario_key(name))
             if sc is None:
                 raise UserError(f"--skill-readings: {path}: {name} is not a scenario file of this report")
             now = to_jsonable(sc.describe())
@@ -679,7 +679,7 @@ def read_skill_readings(paths: list[Path], scenarios: list[Scenario]) -> dict:
             if changed:
                 raise UserError(f"--skill-readings: {path}: {name} changed since its skill study ({changed[0]}); "
                                 f"play it again with `balance report --skill`")
-        readings.update(skill_readings(studies, {scenario_key(sc): plural(game_word(sc.setup))
+        readings.update(skill_readings(studies, {scenario_key(sc.path): plural(game_word(sc.setup))
                                                  for sc in scenarios}))
     return readings
 

@@ -39,6 +39,7 @@ from PIL import Image  # noqa: E402
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
+from balance.engine.runner import write_atomic  # noqa: E402
 from balance.stats import (FAILS, HOLDS, IN_POINTS, UNDECIDED, WIN_RATE, Units, claim_band, count_text,  # noqa: E402
                            effect_text, estimate_row, fact_text, game_word, is_share, plural, quantity_estimate,
                            quantity_unit, running_estimate, to_jsonable)
@@ -1680,7 +1681,7 @@ def write_report(studies, output: Path, matrices: list[pd.DataFrame] = (),
     (output_<part>.html, .md, _files/)."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    studies = [replace(s, skill=(skill or {}).get(scenario_key(s.scenario), {})) for s in _studies(studies)]
+    studies = [replace(s, skill=(skill or {}).get(scenario_key(s.scenario.path), {})) for s in _studies(studies)]
     matrices = [pd.DataFrame(m) for m in matrices]
     parts = report_parts(studies, output)
     for part in parts:
@@ -1722,9 +1723,7 @@ def save_page(page: Page, output: Path) -> tuple[Path, Path]:
         (assets / name).write_bytes(png)
     md_path = output.with_suffix(".md")
     for path, text in zip((output, md_path), page.render()):
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(path, text.encode("utf-8"))
     return output, md_path
 
 
@@ -2023,10 +2022,8 @@ def write_skill_report(studies, output: Path) -> tuple[Path, Path]:
     items = [_skill_finding(st, r) for st in studies for r in st.readings.to_dict("records")]
     pages = _scenario_sections_page(studies, output, "verdicts against skill", items,
                                     "claims read against stronger players", SKILL_LEGEND, _skill_section)
-    readings = Path(output).with_suffix(".json")
-    tmp = readings.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(to_jsonable([skill_json(st) for st in studies]), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, readings)
+    write_atomic(Path(output).with_suffix(".json"),
+                 (json.dumps(to_jsonable([skill_json(st) for st in studies]), indent=2) + "\n").encode())
     return pages
 
 
@@ -2059,9 +2056,10 @@ def rung_names(names: tuple[str, ...]) -> str:
     return " ".join([*words[0][:lead], listed, *words[0][len(words[0]) - tail:]])
 
 
-def scenario_key(scenario) -> str:
-    """A scenario file as a skill study names it and a report finds it again: its resolved path."""
-    return str(Path(scenario.path).resolve()) if scenario.path else ""
+def scenario_key(path) -> str:
+    """A scenario file as a skill study names it and a report finds it again: its resolved path
+    ("" for a scenario without a file)."""
+    return str(Path(path).resolve()) if path else ""
 
 
 def skill_readings(studies: list[dict], unit: dict[str, str]) -> dict[str, dict[str, SkillReading]]:
@@ -2070,7 +2068,7 @@ def skill_readings(studies: list[dict], unit: dict[str, str]) -> dict[str, dict[
     counts ("games", "matches")."""
     found: dict[str, dict[str, SkillReading]] = {}
     for st in studies:
-        key = str(Path(st["study"]["scenario"]).resolve())
+        key = scenario_key(st["study"]["scenario"])
         comparisons = pd.DataFrame(st["comparisons"]).astype({"estimate": float, "decide_low": float,
                                                               "decide_high": float, "margin": float})
         rungs = tuple(r["name"] for r in st["rungs"])

@@ -559,13 +559,26 @@ def run_to_folder(scenario: Scenario, seed: int, games: int | None, out: Path, *
     return results
 
 
-def kept_games(folder: Path, setup: Setup, seed: int, games: int, chunk: int) -> int:
+def kept_games(folder: Path | None, setup: Setup, seed: int, games: int, chunk: int = SEARCH_CHUNK) -> int:
     """Games of a fixed-size study (``games`` of ``setup`` from ``seed``, saved ``chunk`` a part)
-    that ``folder`` already holds, 0 for a new folder. Asked before anything plays, so that a folder
-    that holds another study is refused (RunError) before any other is touched."""
+    that ``folder`` already holds, 0 for a new folder (or none: played in memory). Asked before
+    anything plays, so that a folder that holds another study is refused (RunError) before any
+    other is touched."""
+    if folder is None:
+        return 0
     key = study_key(study_identity(setup), seed, round_to_deals(chunk, setup.rotations))
     manifest = StudyFolder._check(folder, key, games, setup)
     return min(_held(manifest), games) if manifest else 0
+
+
+def play_fixed(scenario: Scenario, seed: int, games: int, tracker: Tracker, folder: Path | None = None,
+               chunk: int = SEARCH_CHUNK) -> Results:
+    """Games [0, games) of one part of a larger study (a ladder's cell, a skill rung, a family
+    member), advancing the study's ``tracker``: in memory, or kept in the study folder ``folder``
+    (saved ``chunk`` games a part, resumed from what it holds; ``kept_games`` counts that first)."""
+    if folder is None:
+        return Results(scenario.setup, seed, play_range(scenario.setup, seed, 0, games, tracker))
+    return run_to_folder(scenario, seed, games, folder, chunk=chunk, tracker=PartTracker(tracker))
 
 
 class PartTracker(Tracker):

@@ -32,8 +32,7 @@ from scipy import optimize
 from scipy.special import expit
 
 from balance.engine.game import Game, SetupError
-from balance.engine.runner import (SEARCH_CHUNK, PartTracker, Results, Tracker, kept_games, play_range, round_to_deals,
-                                   run_to_folder)
+from balance.engine.runner import SEARCH_CHUNK, Results, Tracker, kept_games, play_fixed, round_to_deals
 from balance.engine.scenario import Scenario, ScenarioError, parse_scenario, read_scenario_data
 from balance.stats import LEVEL, WIN_RATE, estimate, game_word, plural
 
@@ -64,7 +63,8 @@ def matrix_base(g: Game, scenario: Path | None, mode: str | None, players: int |
     return data
 
 
-def matrix_cell(data: dict, scenario: Path | None, row: str, column: str, policies_flag: str = "--policies") -> Scenario:
+def matrix_cell(data: dict, scenario: Path | None, row: str, column: str,
+                policies_flag: str = "--policies") -> Scenario:
     """One cell, as a scenario of no claims: the row policy in slot 0, the column policy in every
     other seat."""
     players = data["players"] if isinstance(data["players"], int) else 1
@@ -92,30 +92,24 @@ def cell_games(cells: dict[tuple[str, str], Scenario], games: int) -> int:
     return round_to_deals(games, max(c.setup.rotations for c in cells.values()))
 
 
-def cell_folder(keep: Path, key: tuple[str, str], cell: Scenario) -> Path:
+def cell_folder(keep: Path | None, key: tuple[str, str], cell: Scenario) -> Path | None:
     """Where cell (row, column) of a matrix or ladder is kept: one study folder a cell, under the
-    mode and player count (``keep``/full-2p/heuristic--ismcts-64)."""
-    return keep / f"{cell.setup.mode}-{cell.setup.players}p" / f"{key[0]}--{key[1]}"
+    mode and player count (``keep``/full-2p/heuristic--ismcts-64); None: played in memory."""
+    return keep / f"{cell.setup.mode}-{cell.setup.players}p" / f"{key[0]}--{key[1]}" if keep else None
 
 
 def kept_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, keep: Path | None,
                chunk: int = SEARCH_CHUNK) -> int:
     """Games of the cells (``games`` each) that their folders under ``keep`` already hold; a folder
     that holds another study is refused before anything plays (``runner.kept_games``)."""
-    return sum(kept_games(cell_folder(keep, key, cell), cell.setup, seed, games, chunk)
-               for key, cell in cells.items()) if keep else 0
+    return sum(kept_games(cell_folder(keep, key, cell), cell.setup, seed, games, chunk) for key, cell in cells.items())
 
 
 def play_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, tracker: Tracker,
                keep: Path | None = None, chunk: int = SEARCH_CHUNK) -> dict[tuple[str, str], Results]:
     """Games [0, games) of every cell, with the same seed (the same deals); with ``keep``, each cell
-    in its study folder there (``cell_folder``: saved ``chunk`` games a part, resumed from what it
-    holds)."""
-    if keep is None:
-        return {key: Results(cell.setup, seed, play_range(cell.setup, seed, 0, games, tracker))
-                for key, cell in cells.items()}
-    return {key: run_to_folder(cell, seed, games, cell_folder(keep, key, cell), chunk=chunk,
-                               tracker=PartTracker(tracker))
+    in its study folder there (``cell_folder``, ``runner.play_fixed``)."""
+    return {key: play_fixed(cell, seed, games, tracker, cell_folder(keep, key, cell), chunk)
             for key, cell in cells.items()}
 
 

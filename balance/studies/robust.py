@@ -27,8 +27,7 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import FamilyMember, Setup
-from balance.engine.runner import (SEARCH_CHUNK, PartTracker, Results, Tracker, kept_games, play_range, round_to_deals,
-                                   run_to_folder)
+from balance.engine.runner import SEARCH_CHUNK, Results, Tracker, kept_games, play_fixed, round_to_deals
 from balance.engine.scenario import Claim, Scenario
 from balance.stats import FAILS, HOLDS, UNDECIDED, Units, evaluate_family, fact_text, game_word, plural, verdict_text
 
@@ -77,9 +76,10 @@ def member_scenario(scenario: Scenario, member: FamilyMember, setup: Setup) -> S
                    robustness=None)
 
 
-def member_folder(keep: Path, index: int, member: FamilyMember) -> Path:
-    """Where member ``index`` of a family (or a skill rung) is kept: ``keep``/2-tree-search-256-iterations."""
-    return keep / f"{index}-{re.sub(r'[^a-z0-9]+', '-', member.name.lower()).strip('-')}"
+def member_folder(keep: Path | None, index: int, member: FamilyMember) -> Path | None:
+    """Where member ``index`` of a family (or a skill rung) is kept: ``keep``/2-tree-search-256-iterations;
+    None: played in memory."""
+    return keep / f"{index}-{re.sub(r'[^a-z0-9]+', '-', member.name.lower()).strip('-')}" if keep else None
 
 
 def play_members(scenario: Scenario, pairs: list[tuple[FamilyMember, Setup]], games: int | None,
@@ -87,22 +87,16 @@ def play_members(scenario: Scenario, pairs: list[tuple[FamilyMember, Setup]], ga
     """Play ``games`` games (default: the scenario's ``games``; whole deals) under every member of
     ``pairs`` (a policy family's, or the skill rungs), on the same deals (the scenario's seed):
     their results by member name. With ``keep``, each member in its study folder there
-    (``member_folder``: saved ``chunk`` games a part, resumed from what it holds; a folder of
-    another study is refused before anything plays)."""
+    (``member_folder``, ``runner.play_fixed``; a folder of another study is refused before anything
+    plays)."""
     tracker = tracker or Tracker()
     count = scenario.games if games is None else games
-    sizes = [round_to_deals(count, setup.rotations) for _, setup in pairs]
-    seed = scenario.seed
-    if keep is None:
-        tracker.begin(sum(sizes), 0)
-        return {m.name: Results(setup, seed, play_range(setup, seed, 0, n, tracker))
-                for (m, setup), n in zip(pairs, sizes)}
-    folders = [member_folder(keep, i, m) for i, (m, _) in enumerate(pairs)]
-    tracker.begin(sum(sizes), sum(kept_games(folder, setup, seed, n, chunk)
-                                  for folder, (_, setup), n in zip(folders, pairs, sizes)))
-    return {m.name: run_to_folder(member_scenario(scenario, m, setup), seed, n, folder, chunk=chunk,
-                                  tracker=PartTracker(tracker))
-            for folder, (m, setup), n in zip(folders, pairs, sizes)}
+    parts = [(member_scenario(scenario, m, setup), member_folder(keep, i, m), round_to_deals(count, setup.rotations))
+             for i, (m, setup) in enumerate(pairs)]
+    tracker.begin(sum(n for _, _, n in parts),
+                  sum(kept_games(folder, sc.setup, scenario.seed, n, chunk) for sc, folder, n in parts))
+    return {m.name: play_fixed(sc, scenario.seed, n, tracker, folder, chunk)
+            for (m, _), (sc, folder, n) in zip(pairs, parts)}
 
 
 def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None,
