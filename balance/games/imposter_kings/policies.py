@@ -37,8 +37,9 @@ the heuristic, entered at every turn, keeps only the few of the turn's scoring.
 """
 
 import numpy as np
+from numba.extending import overload
 
-from balance.engine.config import as_config, row_of
+from balance.engine.config import ConfigType, as_config, row_of
 from balance.engine.decision import D_CHOICES, random_answer
 from balance.engine.ismcts import I_RANDOM_OPPONENTS, ismcts_answer, ismcts_views, ismcts_words
 from balance.engine.kernels import kernel
@@ -1374,13 +1375,26 @@ def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     if not searched(s):
         return actions[heuristic(s, cfg, actions, n, fscratch[FS_WEIGHTS, :HEURISTIC_PARAMS], stream,
                                  fscratch[FS_ODDS], fscratch[FS_BEAT, :BEAT_VALUES])]
-    rollouts = int(params[S_ROLLOUTS])
-    row = row_of(cfg)
-    if types_of(cfg) == BASE_TYPES:  # the batch runs the base 2-player modes' kernels: so do its rollouts
-        return search_answer(s, rollouts, row, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
-                             fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out_base)
-    return search_answer(s, rollouts, row, params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
-                         fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, play_out)
+    return flat_search(s, cfg, int(params[S_ROLLOUTS]), params, restrict, stream, scratch, fscratch)
+
+
+def flat_search(s, cfg, rollouts, params, restrict, stream, scratch, fscratch):
+    """The engine's flat search with the rollouts on the kernels the batch runs (``overload_flat_search``)."""
+
+
+@overload(flat_search, inline="always")
+def overload_flat_search(s, cfg, rollouts, params, restrict, stream, scratch, fscratch):
+    """``flat_search`` with its rollout chosen by ``cfg``'s type when it compiles: ``play_out_base`` for
+    the base 2-player modes' ``Config``, ``play_out`` for the plain row. A branch on the count at run
+    time would compile both, and with them every rule and policy a second time for the other type
+    (the Imposter Kings' cold compile, twice over)."""
+    rollout = play_out_base if isinstance(cfg, ConfigType) else play_out
+
+    def flat_search_with(s, cfg, rollouts, params, restrict, stream, scratch, fscratch):
+        return search_answer(s, rollouts, row_of(cfg), params, restrict, scratch[SCR_DET], scratch[SCR_WORK],
+                             fscratch[FS_TOTALS], scratch, fscratch, stream, sample_world, rollout)
+
+    return flat_search_with
 
 
 # ---- the tree search (balance.engine.ismcts) on the rules' steps ---------------------------------
