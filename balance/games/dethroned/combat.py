@@ -380,7 +380,7 @@ def card_of_move(kind):
     return NO_CARD
 
 
-@kernel
+@kernel(inline="always")  # into legal_kinds, where each kind is a constant and the other kinds' tests fold away
 def move_attacks_from(s, opts, p, kind, first_only):
     """Bit mask of the attacks on the table a move of ``kind`` (DEFEND, OVERWRITE or a Modifier)
     may act on now: defenders act only on attacks against themselves, others on any unbeaten
@@ -432,10 +432,15 @@ def legal_kinds(s, opts, p):
         mask |= 1 << ACT_ATTACK
     if unbeaten_total(s) == 0:  # every other kind acts on an unbeaten attack
         return mask
-    for kind in (ACT_DEFEND, ACT_DOUBLE, ACT_HALVE, ACT_REDIRECT, ACT_BOMB, ACT_OVERWRITE):
-        if move_attacks_from(s, opts, p, kind, True) != 0:
-            mask |= 1 << kind
-    return mask
+    # one line a kind, not a loop: each kind a constant, so the tests of the other kinds fold away
+    return (mask | kind_bit(s, opts, p, ACT_DEFEND) | kind_bit(s, opts, p, ACT_DOUBLE) | kind_bit(s, opts, p, ACT_HALVE)
+            | kind_bit(s, opts, p, ACT_REDIRECT) | kind_bit(s, opts, p, ACT_BOMB) | kind_bit(s, opts, p, ACT_OVERWRITE))
+
+
+@kernel(inline="always")
+def kind_bit(s, opts, p, kind):
+    """``1 << kind`` when a move of ``kind`` may act on some attack now, else 0."""
+    return (1 << kind) if move_attacks_from(s, opts, p, kind, True) != 0 else 0
 
 
 @kernel

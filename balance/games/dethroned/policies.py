@@ -867,7 +867,7 @@ def observe_action(s, codes, params, want_total, belief, grudge, p, action, vict
         observe_hostility(s, codes, params, want_total, belief, grudge, p, victim_before, -1.0)
 
 
-@kernel
+@kernel(inline="always")  # into the loop: a call would pass the whole mind (twelve arrays) at every answer
 def observe(s, mind):
     """Every listener's beliefs after what the last answer showed the table (rules.seen)."""
     opts, roles, want_cond, want_kill, want_total, role_count, codes, params, belief, grudge, marks, search = mind

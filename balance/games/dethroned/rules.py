@@ -265,7 +265,7 @@ def is_listed(legal, n, action):
     return False
 
 
-@kernel
+@kernel(inline="always")  # into the loop: a call would pass the whole table (nine arrays) at every decision
 def finish_reaction(s, table, p, action):
     """p's move at its reaction, complete: checked against the legal list in checked runs,
     applied; p's next reaction time drawn."""
@@ -339,7 +339,7 @@ def next_voter(s):
     return False
 
 
-@kernel
+@kernel(inline="always")  # into the loop: a call would pass the whole table (nine arrays) at every decision
 def cast_vote(s, table, p, action):
     """p's vote, complete (PASS or the attack it continues with), and its next reaction time."""
     opts, roles, params, role_count, stream, trace, legal, candidates, checked = table
@@ -392,7 +392,7 @@ def after_event(s, opts, trace):
 
 
 # ---- the step kernel's verbs ----------------------------------------------------------------
-@kernel
+@kernel(inline="always")  # into the loop: a call would pass the whole table (nine arrays) at every decision
 def advance(s, table):
     """Run the rules until a decision is posed or the game (or a rollout's horizon) is over."""
     opts, roles, params, role_count, stream, trace, legal, candidates, checked = table
@@ -456,7 +456,7 @@ def over(s):
     return s[H_STAGE] >= STAGE_STOPPED
 
 
-@kernel
+@kernel(inline="always")  # into the loop: a call would pass the whole table (nine arrays) at every decision
 def apply_answer(s, table, answer):
     """The posed decision answered; the rules go on as far as the answer takes them."""
     opts, roles, params, role_count, stream, trace, legal, candidates, checked = table
