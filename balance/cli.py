@@ -546,7 +546,8 @@ def checked_keep(out: Path | None, family: bool) -> None:
 
 
 def kept_in(out: Path | None) -> Callable[[], str]:
-    """What Ctrl-C says was kept: the members' folders under --out, else nothing."""
+    """What Ctrl-C says was kept: the study folders (a family's members, skill rungs, a ladder's
+    cells) under ``out``, else nothing."""
     if out is None:
         return nothing_kept
     return lambda: f"the played parts are kept in {out}; run the same command to resume"
@@ -912,8 +913,7 @@ def ladder(game: str = typer.Argument(..., help="Game name (see `balance games`)
         counts = [cell_games(cells, games) for cells in plans]
         folder = out or Path("runs") / f"ladder-{scenario.stem if scenario else g.name}"
         set_threads(threads)
-        with on_interrupt(lambda: f"the cells' played parts are kept in {folder}; run the same command to resume"), \
-                progress(f"ladder {g.name}") as tracker:
+        with on_interrupt(kept_in(folder)), progress(f"ladder {g.name}") as tracker:
             tracker.begin(sum(n * len(cells) for n, cells in zip(counts, plans)),
                           sum(kept_cells(cells, n, seed, folder, chunk) for cells, n in zip(plans, counts)))
             ladders = [play_ladder(cells, names, n, seed, tracker, folder, chunk) for cells, n in zip(plans, counts)]
