@@ -837,16 +837,21 @@ def rate_figure(study: Study) -> bytes | None:
 
 
 def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = False,
-                shared_rows: bool = False) -> bytes:
+                shared_rows: bool = False, heading: str = "") -> bytes:
     """Dot-plot panels (title, dots, bounds, unit), ``columns`` a row, each row as tall as its longest panel. ``shared_x``:
     one axis range for all (the parts of one split panel), ticks on top and bottom. ``shared_rows``:
-    every panel has the same rows, labelled in the first column only (room for the dots)."""
+    every panel has the same rows, labelled in the first column only (room for the dots). ``heading``:
+    what every panel measures, said once above them (the panels' titles then name only their part)."""
     rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
     heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows + title_inches([p[0] for p in row], columns)
                for row in rows]
+    heading_inches = TITLE_LINE_INCHES * len(textwrap.wrap(heading, title_chars(PAGE_INCHES))) + 0.1 if heading else 0
     limits = _limits([d for p in panels for d in p[1]], panels[0][2]) if shared_x else None
     with plt.rc_context(STYLE):
-        fig = plt.figure(figsize=(PAGE_INCHES, sum(heights)), layout="constrained")
+        fig = plt.figure(figsize=(PAGE_INCHES, sum(heights) + heading_inches), layout="constrained")
+        if heading:
+            fig.suptitle(textwrap.fill(heading, title_chars(PAGE_INCHES)), x=0.0, ha="left",
+                         fontsize=FONT_POINTS + 1)
         grid = fig.add_gridspec(len(rows), columns, height_ratios=heights)
         for i, row in enumerate(rows):
             for j, (title, dots, bounds, unit) in enumerate(row):
@@ -1826,11 +1831,16 @@ ROBUST_LEGEND = ("Every claim is played under every member of the policy family 
                  "coloured by its verdict, against the claim's band (green).")
 
 
+STRIP_COLUMNS = 3  # group panels a row in members_strip
+
+
 def members_strip(rob, claim_id: str) -> bytes | None:
     """One claim under every member of a policy family (or every skill rung): a panel per group, a
-    row per member (estimate, 95% interval, verdict colour) against the claim's band. A panel is
-    titled, like a study's, by what the claim measures (its quantity's meaning, with its range and
-    unit over every member's games) and its group by meaning."""
+    row per member (estimate, 95% interval, verdict colour) against the claim's band. What the claim
+    measures (its quantity's meaning, with its range and unit over every member's games) heads the
+    figure; each panel is titled by its group's meaning. The groups' panels stand STRIP_COLUMNS a row
+    on one axis, the members named in the first column (one full-width panel a group made a
+    five-scenario DETHRONED page 24,791 px tall)."""
     part = rob.claims[rob.claims["claim"] == claim_id]
     if part.empty:
         return None
@@ -1847,9 +1857,12 @@ def members_strip(rob, claim_id: str) -> bytes | None:
         dots = [Dot(r["member"], r["estimate"], r["low"], r["high"],
                     UNDECIDED if r["verdict"].startswith(UNDECIDED) else r["verdict"],
                     claim_band(r["compare"], r["target"], r["tolerance"]), r["target"]) for r in rows.to_dict("records")]
-        label = group_label(view, claim.by or "", group)
-        panels.append((f"{measured} ({label})" if label else measured, dots, bounds, unit))
-    return _panel_grid(panels, columns=1)  # member names are long: one full-width panel per group
+        panels.append((group_label(view, claim.by or "", group) or measured, dots, bounds, unit))
+    if len(panels) == 1:
+        return _panel_grid(panels, columns=1)
+    # every group's panel has the same rows (the members): named once, in the first column, on one axis
+    return _panel_grid(panels, columns=min(STRIP_COLUMNS, len(panels)), shared_x=True, shared_rows=True,
+                       heading=measured)
 
 
 def _family_table(members, setups, word: str) -> pd.DataFrame:

@@ -399,9 +399,10 @@ class Played:
         return self.tables[name]
 
 
-def strip_panels(scenario, claim_id: str, played: Played, monkeypatch) -> list[tuple]:
+def strip_panels(scenario, claim_id: str, played: Played, monkeypatch) -> tuple[list[tuple], str]:
     """The panels (title, dots, bounds, unit) members_strip draws for ``claim_id`` under two members
-    that both played ``played`` (groups 0 and 1 of a grouped claim)."""
+    that both played ``played`` (groups 0 and 1 of a grouped claim), and what the figure says they
+    measure (its heading, or the title of its one panel)."""
     import balance.report as report_module
 
     claim = scenario.claim(claim_id)
@@ -413,10 +414,11 @@ def strip_panels(scenario, claim_id: str, played: Played, monkeypatch) -> list[t
                          for member in ("random", "heuristic") for group in (("0", "1") if claim.by else ("",))])
     rob = type("Robustness", (), {"scenario": scenario, "claims": rows, "results": {"random": played,
                                                                                    "heuristic": played}})
-    drawn = []
-    monkeypatch.setattr(report_module, "_panel_grid", lambda panels, **_: drawn.extend(panels) or b"")
+    drawn, headings = [], []
+    monkeypatch.setattr(report_module, "_panel_grid",
+                        lambda panels, heading="", **_: drawn.extend(panels) or headings.append(heading) or b"")
     report_module.members_strip(rob, claim_id)
-    return drawn
+    return drawn, headings[0] or drawn[0][0]
 
 
 def sweep_title(path: Path, claim_id: str, tables: dict[str, pd.DataFrame], monkeypatch) -> tuple[str, str, str]:
@@ -465,7 +467,7 @@ def test_a_quantity_reads_in_one_unit_on_a_study_page_a_robustness_strip_a_sweep
     played = Played(**tables)
     study = Study(scenario, played, {}, name)
     quantity = scenario.claim(claim_id).quantity
-    title, _, bounds, strip_unit = strip_panels(scenario, claim_id, played, monkeypatch)[0]
+    [(_, _, bounds, strip_unit), *_], title = strip_panels(scenario, claim_id, played, monkeypatch)
     swept_title, swept_unit, verdict_line = sweep_title(path, claim_id, tables, monkeypatch)
     assert study.unit(quantity) == strip_unit == swept_unit == unit
     # its verdict line too: a share and a difference of shares in points, an amount as measured
@@ -475,15 +477,16 @@ def test_a_quantity_reads_in_one_unit_on_a_study_page_a_robustness_strip_a_sweep
     assert bounds == study.quantity_bounds(quantity)
 
 
-def test_a_robustness_strip_is_titled_by_what_the_claim_measures_and_its_group(monkeypatch):
+def test_a_robustness_strip_is_headed_by_what_the_claim_measures_and_its_panels_by_group(monkeypatch):
     scenario = load_scenario(ROOT / "scenarios" / "take_the_throne" / "core_4p.toml")
     played = Played(games=pd.DataFrame({"first_monarch_won": [0, 1, 1, 0]}),
                     seats=pd.DataFrame({"won": [0, 1, 0, 0], "seat": [0, 1, 2, 3]}))
-    [(title, dots, _, _)] = strip_panels(scenario, "first_monarch_no_edge", played, monkeypatch)
-    assert title == "share of games won by the first Monarch, %" and [d.label for d in dots] == ["random", "heuristic"]
-    titles = [p[0] for p in strip_panels(scenario, "seat_fairness", played, monkeypatch)]
-    assert titles == ["share of games a seat (or policy) wins, % (seat 0 - first Monarch)",
-                      "share of games a seat (or policy) wins, % (seat 1)"]
+    [(title, dots, _, _)], measured = strip_panels(scenario, "first_monarch_no_edge", played, monkeypatch)
+    assert title == measured == "share of games won by the first Monarch, %"
+    assert [d.label for d in dots] == ["random", "heuristic"]
+    panels, measured = strip_panels(scenario, "seat_fairness", played, monkeypatch)
+    assert measured == "share of games a seat (or policy) wins, %"
+    assert [p[0] for p in panels] == ["seat 0 - first Monarch", "seat 1"]
 
 
 SHARE = r"\d+\.\d%"  # 28.1%

@@ -52,10 +52,7 @@ def browser_check(page: Path) -> dict:
 
 
 # Pages known to fail, each with the reason; strict: a page that passes must leave this list.
-KNOWN = {
-    "dethroned/robust.html": "24,791 px tall: five scenarios' strips (9 members x every role or seat) on one page; "
-                             "to be split by scenario or drawn compactly",
-}
+KNOWN: dict[str, str] = {}
 
 
 def case(page: Path):

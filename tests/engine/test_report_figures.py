@@ -173,3 +173,19 @@ def test_the_cells_and_column_names_of_a_seven_rung_matrix_fit_them(drawn, monke
     assert texts == {"53.1%\n[43.1, 63.1]"}  # a win rate reads in % as on the ladder's tables
     assert len(neighbours) == 7 * 15 and all(a.x1 + GAP_PIXELS <= b.x0 or b.x1 + GAP_PIXELS <= a.x0
                                              for a, b in neighbours)
+
+
+def test_a_members_strip_grid_of_many_groups_has_no_overlapping_text(drawn):
+    """A claim's strip under every member, a panel per group three a row, the members named in the
+    first column and what they measure said once above (DETHRONED's Full House: 8 roles x 9 members,
+    one full-width panel a role, had made its robustness page 24,791 px tall)."""
+    members = ["random", "heuristic (the default)", "heuristic, aggressive (aggression 0.9)", "search (16 rollouts, "
+               "to the end)"]
+    panels = [(f"seat {g} - a long meaning of this group", [report_module.Dot(m, 0.4 + 0.01 * i, 0.35, 0.5, "holds",
+                                                                             (0.4, 0.6), 0.5)
+                                                           for i, m in enumerate(members)], (0.0, 1.0), "%")
+              for g in range(8)]
+    report_module._panel_grid(panels, columns=3, shared_x=True, shared_rows=True,
+                              heading="A seat's win rate minus the field's (the mean over the game's seats): no "
+                                      "seating order exists, points")
+    assert_no_overlap(drawn)
