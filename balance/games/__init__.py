@@ -27,9 +27,8 @@ def get_game(name: str, key: str = "game") -> Game:
 
 
 def game_title_of(module: str) -> str | None:
-    """The short title of the game whose package holds ``module`` (None: no game's): the title
-    without its parenthesis of modes ("The Imposter Kings (base game: ...)")."""
+    """The title of the game whose package holds ``module`` (None: no game's)."""
     for name, game_module in REGISTRY.items():
         if module.startswith(game_module.rpartition(".")[0] + "."):
-            return get_game(name).title.split(" (")[0]
+            return get_game(name).title
     return None

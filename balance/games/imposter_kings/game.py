@@ -43,8 +43,7 @@ class KernelInputs:
 
 class ImposterKings(Game):
     name = "imposter_kings"
-    title = ("The Imposter Kings (base game: 2 players, Cutthroat for 3, 2v2 for 4; Fragments of Nersetti: its four "
-             "steps for 2, Cutthroat and 2v2 Mercenaries)")
+    title = "The Imposter Kings"  # its modes (base game, Cutthroat, 2v2, Fragments of Nersetti...) are MODES
     rulebook = "../shared/seeds/003_0c03a6eeb1b8edc2.txt"
     supplement = "../shared/rules/imposter_kings.md"
     unit = "round"
