@@ -325,7 +325,9 @@ def _table_block(df: pd.DataFrame, verdict_col: str | None = None, text_cols: tu
             cells.append({"cls": worst or ("text" if col in text_cols else ""), "lines": lines,
                           "link": links.get(col, {}).get(str(v), ""), "md": text})
         rows.append(cells)
-    return {"kind": "table", "header": [str(c) for c in df.columns], "rows": rows}
+    # a text column's heading is aligned as its cells are (left), every other one right
+    return {"kind": "table", "header": [str(c) for c in df.columns], "rows": rows,
+            "header_classes": ["text" if c in text_cols else "" for c in df.columns]}
 
 
 def markdown_table(df: pd.DataFrame) -> str:

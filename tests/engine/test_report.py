@@ -580,3 +580,16 @@ def test_a_finding_over_studies_that_word_a_claim_differently_takes_the_furthest
     assert item["detail"].split("; ")[1] == "each study words it for its setup, here as the furthest does"
     furthest = item["detail"].split("furthest from the target: ")[1].split(",")[0]
     assert item["text"] == (claim.text if furthest == one.name else reworded.text)
+
+
+def test_a_text_columns_heading_is_aligned_as_its_cells(tmp_path):
+    """Text columns are left-aligned, numbers right-aligned; a text column's heading (reports/index.html's
+    "finding", a robustness page's "seats") stood right-aligned above its left-aligned cells."""
+    from balance.report import open_page, save_page
+
+    page = open_page(tmp_path / "p.html", "a page", "a page")
+    page.table(pd.DataFrame({"member": ["random"], "seats": ["random, random"], "games": [4000]}),
+               text_cols=("member", "seats"))
+    text = save_page(page, tmp_path / "p.html")[0].read_text(encoding="utf-8")
+    assert '<tr><th class="text">member</th><th class="text">seats</th><th>games</th></tr>' in text
+    assert re.search(r"th\.text\s*[,{][^}]*text-align:\s*left", text)
