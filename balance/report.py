@@ -847,13 +847,13 @@ def _panel_grid(panels, columns: int, extra_rows: float = 0.9, shared_x: bool = 
     rows = [panels[i:i + columns] for i in range(0, len(panels), columns)]
     heights = [max(len(p[1]) for p in row) * ROW_INCHES + extra_rows + title_inches([p[0] for p in row], columns)
                for row in rows]
-    heading_inches = TITLE_LINE_INCHES * len(textwrap.wrap(heading, title_chars(PAGE_INCHES))) + 0.1 if heading else 0
+    heading_lines = textwrap.wrap(heading, title_chars(PAGE_INCHES))
+    heading_inches = TITLE_LINE_INCHES * len(heading_lines) + 0.1 if heading else 0
     limits = _limits([d for p in panels for d in p[1]], panels[0][2]) if shared_x else None
     with plt.rc_context(STYLE):
         fig = plt.figure(figsize=(PAGE_INCHES, sum(heights) + heading_inches), layout="constrained")
         if heading:
-            fig.suptitle(textwrap.fill(heading, title_chars(PAGE_INCHES)), x=0.0, ha="left",
-                         fontsize=FONT_POINTS + 1)
+            fig.suptitle("\n".join(heading_lines), x=0.0, ha="left", fontsize=FONT_POINTS + 1)
         grid = fig.add_gridspec(len(rows), columns, height_ratios=heights)
         for i, row in enumerate(rows):
             for j, (title, dots, bounds, unit) in enumerate(row):
