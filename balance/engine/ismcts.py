@@ -72,17 +72,26 @@ F_TOTAL = 0  # a node's summed values for the seat that chose it
 TREE_FLOAT_ROWS = 1
 
 
-BUDGETS = (64, 256, 1024)  # the ladder's rungs: the policy at each budget (``ismcts_policies``)
-TREE_RUNGS = tuple(f"ismcts-{b}" for b in BUDGETS)  # the top of every game's ladder (``Game.ladder``)
+BUDGETS = (64, 256, 1024)  # a ladder's rungs by default: the policy at each budget (``ismcts_policies``)
+SKILL_BUDGETS = BUDGETS[-2:]  # the skill rungs (``skill_rungs``): 4,000 games of each stay practical
+
+
+def tree_rungs(budgets: tuple[int, ...] = BUDGETS) -> tuple[str, ...]:
+    """The tree search's rungs at ``budgets``, the top of a game's ladder (``Game.ladder``)."""
+    return tuple(f"ismcts-{b}" for b in budgets)
+
+
+TREE_RUNGS = tree_rungs()
 
 
 def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCHED,
-                    random_opponents: float = 0.0) -> tuple[Policy, ...]:
+                    random_opponents: float = 0.0, budgets: tuple[int, ...] = BUDGETS) -> tuple[Policy, ...]:
     """The search's entries in a game's policy registry: ``ismcts`` (parameters below, the budget
-    256 iterations) and one preset per budget of BUDGETS, ``ismcts-64`` and so on, the ladder's
-    rungs. ``heuristic`` says what the game's rollout heuristic is; ``opponents`` and
-    ``random_opponents`` are the game's defaults of those parameters (the ones its measurements
-    favour)."""
+    256 iterations) and one preset per budget of ``budgets`` (at least SKILL_BUDGETS; a game whose
+    ladder climbs further adds larger ones), ``ismcts-64`` and so on, the ladder's rungs.
+    ``heuristic`` says what the game's rollout heuristic is; ``opponents`` and ``random_opponents``
+    are the game's defaults of those parameters (the ones its measurements favour)."""
+    assert set(SKILL_BUDGETS) <= set(budgets) and max(budgets) <= MAX_ITERATIONS
     def params(iterations):
         return (Param("iterations", float(iterations), "iterations (sampled worlds, one tree descent and rollout "
                                                          "each) per decision", 1.0, float(MAX_ITERATIONS),
@@ -104,15 +113,15 @@ def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCH
            "the seat's view, one tree over every seat's answers (UCB1 with availability counts), rollouts to "
            "the end with the " + heuristic + ", the most visited answer; {} iterations.")
     return ((Policy("ismcts", code, doc.format(256), params(256)),)
-            + tuple(Policy(f"ismcts-{b}", code, doc.format(b), params(b)) for b in BUDGETS))
+            + tuple(Policy(f"ismcts-{b}", code, doc.format(b), params(b)) for b in budgets))
 
 
 def skill_rungs(hand_written: str = "heuristic") -> tuple[tuple[str, str, dict], ...]:
     """A game's skill rungs (``Game.skill``, read by ``balance check --skill``): its best
-    hand-written policy, then the tree search at its two largest budgets (the players a verdict is
-    re-read with; measured stronger than the heuristic in every game that has them: docs/games)."""
+    hand-written policy, then the tree search at SKILL_BUDGETS (the players a verdict is re-read
+    with; measured stronger than the heuristic in every game that has them: docs/games)."""
     return ((hand_written, hand_written, {}),
-            *((f"tree search, {b} iterations", f"ismcts-{b}", {}) for b in BUDGETS[-2:]))
+            *((f"tree search, {b} iterations", f"ismcts-{b}", {}) for b in SKILL_BUDGETS))
 
 
 @kernel(inline="always")
