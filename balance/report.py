@@ -649,17 +649,33 @@ def _png(fig) -> bytes:
 class FittingLocator(MaxNLocator):
     """MaxNLocator on 1-2-5 steps with no more ticks than their labels fit along the axis, measured in
     the labels' own font when the figure is drawn (at its final size): the labels of a narrow panel
-    never run together ("0.250.300.350.400.45"), whatever the data's range."""
+    never run together ("0.250.300.350.400.45"), whatever the data's range. Where 1-2-5 steps leave
+    one label (a range of 0.8 on a narrow panel: 0.2 too dense, 0.5 one tick), 2.5 steps are tried
+    (-0.25, 0, 0.25): one label gives no scale."""
+
+    STEPS = [1, 2, 5, 10]
+    FALLBACK_STEPS = [1, 2, 2.5, 5, 10]
 
     def __init__(self, nbins: int = 6):
         # min_n_ticks=1: on a panel too narrow for two labels of a short range, one label, not five crammed
-        super().__init__(nbins=nbins, steps=[1, 2, 5, 10], min_n_ticks=1)
+        super().__init__(nbins=nbins, steps=self.STEPS, min_n_ticks=1)
         self.most = nbins
 
     def tick_values(self, vmin: float, vmax: float):
         axis = self.axis
         if axis is None or axis.get_scale() != "linear" or vmax == vmin:
             return super().tick_values(vmin, vmax)
+        ticks, shown = self._fitting(vmin, vmax, self.STEPS)
+        if shown < 2:
+            fallback, fallback_shown = self._fitting(vmin, vmax, self.FALLBACK_STEPS)
+            if fallback_shown > shown:
+                ticks = fallback
+        self.set_params(nbins=self.most, steps=self.STEPS)
+        return ticks
+
+    def _fitting(self, vmin: float, vmax: float, steps: list[float]):
+        """The most ticks on ``steps`` whose labels fit the axis, and how many of them are in range."""
+        axis = self.axis
         vertical = axis.axis_name == "y"
         box = axis.axes.get_window_extent()
         length = box.height if vertical else box.width
@@ -667,7 +683,7 @@ class FittingLocator(MaxNLocator):
         font = axis.get_major_ticks(1)[0].label1.get_fontproperties()
         formatter = axis.get_major_formatter()
         for nbins in range(self.most, 0, -1):
-            self.set_params(nbins=nbins)
+            self.set_params(nbins=nbins, steps=steps)
             ticks = super().tick_values(vmin, vmax)
             shown = [t for t in ticks if min(vmin, vmax) <= t <= max(vmin, vmax)]
             formatter.set_locs(shown)
@@ -679,8 +695,7 @@ class FittingLocator(MaxNLocator):
             if all(abs(b - a) * room >= (ea + eb) / 2 + gap
                    for a, b, ea, eb in zip(shown, shown[1:], extent, extent[1:])):
                 break
-        self.set_params(nbins=self.most)
-        return ticks
+        return ticks, len(shown)
 
 
 class PointsFormatter(PercentFormatter):

@@ -150,6 +150,29 @@ def test_the_ticks_of_a_narrow_dot_panel_fit_it_whatever_the_range(low, high, dr
     assert_no_overlap(drawn)
 
 
+def test_a_narrow_strip_panel_over_a_short_range_gives_a_scale(drawn, monkeypatch):
+    """Thron der Lügen's robustness strips (three panels a row, a band of +/-0.35 round points)
+    labelled one tick, "0.0", on each panel: no scale to read a distance from the band by."""
+    labels = []  # the ticks labelled on each panel's x axis
+    encode = report_module._png
+
+    def keep(fig):
+        fig.canvas.draw()
+        for ax in fig.axes:
+            low, high = ax.get_xlim()
+            labels.append([tick for tick in ax.get_xticks() if low <= tick <= high])
+        return encode(fig)
+
+    monkeypatch.setattr(report_module, "_png", keep)
+    members = ["random", "heuristic, no stone chances (lone, lowest and pair bonus 0)", "search (16 rollouts)"]
+    panels = [(f"seat {g}", [report_module.Dot(m, 0.05 * i - 0.05, 0.05 * i - 0.2, 0.05 * i + 0.1, "holds",
+                                               (-0.35, 0.35), 0.0) for i, m in enumerate(members)],
+               (-np.inf, np.inf), "") for g in range(4)]
+    report_module._panel_grid(panels, columns=3, shared_x=True, shared_rows=True, heading="round points")
+    assert len(labels) == 4 and all(len(ticks) >= 2 for ticks in labels), labels
+    assert_no_overlap(drawn)
+
+
 def test_the_cells_and_column_names_of_a_seven_rung_matrix_fit_them(drawn, monkeypatch):
     """The Imposter Kings' ladder of seven rungs ran the intervals of neighbouring cells, and the
     names of neighbouring columns, into each other ("ismcts-256ismcts-1024")."""
