@@ -5,7 +5,7 @@ import inspect
 import sys
 from typing import Callable
 
-from numba import njit, types
+from numba import get_num_threads, njit, types
 from numba.core import event
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
@@ -153,6 +153,20 @@ def no_rows(buffer):
 def split_game_index(game_index, rotations):
     """(deal, rotation) of a global game index: the rotations of one deal are consecutive."""
     return game_index // rotations, game_index % rotations
+
+
+BLOCKS_PER_THREAD = 4  # at least this many blocks a thread, where a batch has the games for it
+
+
+def games_per_block(count: int, most: int) -> int:
+    """Games per block (a batch kernel's parallel work item, its scratch reused from game to game)
+    for a batch of ``count``: the game's ``most``, but few enough that every thread gets
+    BLOCKS_PER_THREAD blocks. A tree search's chunk of 100 games in blocks of 256 was one block,
+    played by one thread while the other idled (in blocks of 64, 64 + 36 left one idle for a third
+    of the chunk); a batch of thousands of fast games keeps ``most``. Each game draws from its own
+    stream, so the blocks never change a result. Computed here and passed to the kernel: a kernel
+    that asks numba for its thread count cannot be cached."""
+    return max(1, min(most, -(-count // (get_num_threads() * BLOCKS_PER_THREAD))))
 
 
 @intrinsic

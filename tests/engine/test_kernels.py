@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import numba
 from numba import types
 
-from balance.engine.kernels import KERNEL_OPTIONS, compiler, no_rows, read_only
+from balance.engine.kernels import BLOCKS_PER_THREAD, KERNEL_OPTIONS, compiler, games_per_block, no_rows, read_only
 from balance.engine.search import packed
 from balance.games import game_title_of
 
@@ -158,3 +159,20 @@ def test_search_views_are_typed_as_the_batch_arrays_so_nothing_compiles_twice():
     assert len(count_rows.signatures) == 1
     count_column_slice_rows(trace, np.zeros((4, 9), dtype=np.int64))
     assert len(count_rows.signatures) == 2  # the column slice's layout ('A') is a second compile
+
+
+def test_a_search_chunk_gives_every_thread_blocks_and_a_big_batch_keeps_the_games_block():
+    """A tree search's chunk of 100 games was one block of 256 (one thread played it, the other
+    idled); a batch of thousands of fast games keeps the game's block (its scratch reused)."""
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            for count, most in ((100, 256), (100, 64), (7, 64), (1, 256), (200_000, 256), (3_000, 64)):
+                block = games_per_block(count, most)
+                blocks = -(-count // block)
+                assert 1 <= block <= most
+                assert blocks >= min(count, threads * BLOCKS_PER_THREAD) or block == most
+        numba.set_num_threads(2)
+        assert games_per_block(100, 256) == 13 and games_per_block(200_000, 256) == 256
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)

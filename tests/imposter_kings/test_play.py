@@ -124,7 +124,7 @@ def test_the_base_game_kernel_compiled_for_its_14_types_plays_the_general_kernel
     cfg = GAME.compile(setup).config
     assert isinstance(cfg, Config) and cfg.types == L.QUEEN + 1
     args = (setup.policy_codes, setup.policy_params, setup.restrict, np.int64(11), np.int64(0), np.int64(30),
-            np.int64(setup.rotations), np.int64(1))
+            np.int64(M.BLOCK), np.int64(setup.rotations), np.int64(1))
     assert np.array_equal(M.simulate_batch(cfg, *args), M.simulate_batch(cfg.row, *args))
     for mode, players in (("cutthroat", 3), ("immortal_step", 2)):  # modes with later cards: the general kernels
         assert isinstance(GAME.compile(GAME.make_setup(mode, players, [("random", {})] * players)).config,

@@ -374,7 +374,8 @@ def test_random_rounds_with_the_four_cards_conserve_every_card_and_end(in_deck):
 def run(cfg, seats, seed, count, max_rounds=24):
     setup = GAME.make_setup(MODE, 2, seats, max_length=max_rounds)
     rows = M.simulate_batch(cfg, setup.policy_codes, setup.policy_params, setup.restrict, np.int64(seed),
-                            np.int64(0), np.int64(count), np.int64(setup.rotations), np.int64(max_rounds))
+                            np.int64(0), np.int64(count), np.int64(M.BLOCK), np.int64(setup.rotations),
+                            np.int64(max_rounds))
     return setup, rows
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
-from balance.engine.kernels import slot_at_seat
+from balance.engine.kernels import games_per_block, slot_at_seat
 from balance.games.dethroned import layout as L
 from balance.games.dethroned import match
 from balance.games.dethroned.custom_roles import parse_custom_role, role_table
@@ -223,9 +223,10 @@ class Dethroned(Game):
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         c = self.compile(setup)
         out = np.empty((count, len(self.columns)), dtype=np.int32)
-        match.simulate_batch(np.uint64(seed), start, count, setup.rotations, c.opts, c.roles, c.want_cond,
-                              c.want_kill, c.want_total, c.setup_roles, c.role_count,
-                              setup.policy_codes, setup.policy_params, setup.restrict, c.restricted_role, out)
+        match.simulate_batch(np.uint64(seed), start, count, games_per_block(count, match.GAMES_PER_BLOCK),
+                             setup.rotations, c.opts, c.roles, c.want_cond, c.want_kill, c.want_total, c.setup_roles,
+                             c.role_count, setup.policy_codes, setup.policy_params, setup.restrict,
+                             c.restricted_role, out)
         return out
 
     def actions(self, setup: Setup) -> list[Action]:

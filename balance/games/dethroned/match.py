@@ -94,12 +94,13 @@ def new_table(opts, roles, want_cond, want_kill, want_total, role_count, codes, 
 
 
 @allocating_kernel(parallel=True)
-def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_kill, want_total, setup_roles,
+def simulate_batch(seed, start, count, games, rotations, opts, roles, want_cond, want_kill, want_total, setup_roles,
                    role_count, slot_codes, slot_params, slot_restrict, restricted_role, out):
-    """Games start .. start + count - 1, in blocks of GAMES_PER_BLOCK reusing scratch buffers."""
+    """Games start .. start + count - 1, in blocks of ``games`` (at most GAMES_PER_BLOCK:
+    kernels.games_per_block) reusing scratch buffers."""
     players = slot_codes.shape[0]
     restricted = any_restriction(slot_restrict)  # else ``restrict`` stays all zero: nothing to seat per game
-    blocks = (count + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
+    blocks = (count + games - 1) // games
     for block in prange(blocks):
         # thread-private copies of the read-only inputs: the reference counts of shared arrays
         # would otherwise bounce between cores at every call
@@ -112,7 +113,7 @@ def simulate_batch(seed, start, count, rotations, opts, roles, want_cond, want_k
         restrict = np.zeros(slot_restrict.shape, dtype=np.int64)
         table = new_table(local_opts, local_roles, want_cond.copy(), want_kill.copy(), want_total.copy(), local_count,
                           codes, params, stream, np.zeros((0, TRACE_FIELDS), dtype=np.int64), False)
-        for i in range(block * GAMES_PER_BLOCK, min(count, (block + 1) * GAMES_PER_BLOCK)):
+        for i in range(block * games, min(count, (block + 1) * games)):
             game = start + i
             deal_index, rotation = split_game_index(game, rotations)
             open_stream(stream, seed, deal_index)

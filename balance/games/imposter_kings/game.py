@@ -12,6 +12,7 @@ import pandas as pd
 from balance.engine.config import Config
 from balance.engine.game import Action, AdvantageView, Game, Quantity, ReportView, Setup, SetupError
 from balance.engine.ismcts import skill_rungs
+from balance.engine.kernels import games_per_block
 from balance.games.imposter_kings import layout as L
 from balance.games.imposter_kings import match as M
 from balance.games.imposter_kings.options import (
@@ -133,7 +134,8 @@ class ImposterKings(Game):
         """count matches -> count * max_rounds rows (max_rounds = setup.max_length or 24)."""
         cfg, codes, params, restrict = self._kernel_args(setup)
         return M.simulate_batch(cfg, codes, params, restrict, np.int64(seed), np.int64(start), np.int64(count),
-                                np.int64(setup.rotations), np.int64(self.length_cap(setup)))
+                                np.int64(games_per_block(count, M.BLOCK)), np.int64(setup.rotations),
+                                np.int64(self.length_cap(setup)))
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:
         """Round rows, plus the rows each quantity counts. A row is a PLAYED round unless a costly

@@ -39,7 +39,7 @@ from balance.games.imposter_kings.policies import (
 
 POLICY_SALT = 0x5BD1E995  # separates the policies' stream from the deals' stream of one deal
 
-BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
+BLOCK = 64  # matches per parallel work item at most (kernels.games_per_block; scratch is reused within a block)
 # The Signature Cards' decisions are traced as round 0's. The index is an int64, as a round's index
 # is, so that the rounds and the match's start share one compiled play_on.
 SIGNATURE_ROUND = np.int64(0)
@@ -213,19 +213,19 @@ def run_one(out, base, bufs, seats, cfg, slot_codes, slot_params, slot_restrict,
 
 
 @allocating_kernel(parallel=True)
-def simulate_batch(cfg, codes, params, slot_restrict, seed, start, count, rotations, max_rounds):
+def simulate_batch(cfg, codes, params, slot_restrict, seed, start, count, block, rotations, max_rounds):
     """``count`` matches from global index ``start``: int32 rows (count*max_rounds, NCOLS).
     ``codes``, ``params`` and ``slot_restrict`` (players, N_KINDS_MAX, RESTRICT_SIDES): each policy
     slot's code, parameter row and forbid/prefer masks (``Setup.restrict``)."""
     out = np.empty((count * max_rounds, NCOLS), dtype=np.int32)
-    blocks = (count + BLOCK - 1) // BLOCK
+    blocks = (count + block - 1) // block
     no_trace = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
     restricted = any_restriction(slot_restrict)
     for b in prange(blocks):
         bufs = game_buffers()
         seats = seat_buffers(codes, params)
         fill = np.zeros(1, dtype=np.int64)
-        for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for k in range(b * block, min(count, (b + 1) * block)):
             run_one(out, k * max_rounds, bufs, seats, cfg, codes, params, slot_restrict, restricted, seed, start + k,
                     rotations, max_rounds, no_trace, fill)
     return out

@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
-from balance.engine.kernels import seat_policies, seat_restrictions, slot_at_seat
+from balance.engine.kernels import games_per_block, seat_policies, seat_restrictions, slot_at_seat
 from balance.engine.rng import new_stream
 from balance.engine.ismcts import skill_rungs
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.options import FAMILY, LADDER, MODE_CODES, MODES, OPTIONS, POLICIES
-from balance.games.take_the_throne.match import N_FIXED_COLUMNS, play_game, simulate_batch
+from balance.games.take_the_throne.match import BLOCK, N_FIXED_COLUMNS, play_game, simulate_batch
 from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer
 from balance.games.take_the_throne.transcript import describe_events
 
@@ -138,8 +138,8 @@ class TakeTheThrone(Game):
     # ---- running ----------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         out = np.empty((count, len(self.columns)), dtype=np.int64)
-        simulate_batch(seed, start, count, setup.rotations, self.compile(setup), setup.policy_codes,
-                       setup.policy_params, setup.restrict, out)
+        simulate_batch(seed, start, count, games_per_block(count, BLOCK), setup.rotations, self.compile(setup),
+                       setup.policy_codes, setup.policy_params, setup.restrict, out)
         return out
 
     def frame(self, setup: Setup, table: np.ndarray) -> pd.DataFrame:

@@ -25,7 +25,7 @@ from balance.games.take_the_throne.layout import (
 from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer, policy, search_at
 from balance.games.take_the_throne.rules import advance, apply_answer, deal, over, pose_pending
 
-BLOCK = 256  # games per parallel work item (scratch buffers are reused within a block)
+BLOCK = 256  # games per parallel work item at most (kernels.games_per_block; scratch is reused within a block)
 
 
 # ---- the engine's loop and decide, with this game's rules and policies -------------------------
@@ -76,10 +76,10 @@ def write_row(row, state, game_index, deal_index, rotation):
 
 
 @allocating_kernel(parallel=True)
-def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, slot_restrict, out):
+def simulate_batch(seed, start, count, block, rotations, opts, slot_codes, slot_params, slot_restrict, out):
     n = opts[OPT_PLAYERS]
     restricted = any_restriction(slot_restrict)  # else ``restrict`` stays all zero: nothing to seat per game
-    blocks = (count + BLOCK - 1) // BLOCK
+    blocks = (count + block - 1) // block
     for b in prange(blocks):
         state = np.empty(STATE_SIZE, dtype=np.int64)
         rng = np.empty(2, dtype=np.uint64)
@@ -88,7 +88,7 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
         restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         mind = (new_work_buffer(), new_search_buffers())
-        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for i in range(b * block, min(count, (b + 1) * block)):
             game_index = start + i
             deal_index, rotation = split_game_index(game_index, rotations)
             seat_policies(rotation, slot_codes, slot_params, codes, params)

@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
-from balance.engine.kernels import slot_at_seat
+from balance.engine.kernels import games_per_block, slot_at_seat
 from balance.engine.ismcts import skill_rungs
 from balance.games.thron_der_luegen import layout as L
 from balance.games.thron_der_luegen.deck import DeckError, compose_deck, deck_path, load_deck_file
 from balance.games.thron_der_luegen.options import DEFAULT_DECK, FAMILY, LADDER, MODES, OPTIONS, POLICIES
 from balance.games.thron_der_luegen.policies import fill_lookups
-from balance.games.thron_der_luegen.match import play_traced, simulate_batch
+from balance.games.thron_der_luegen.match import BLOCK, play_traced, simulate_batch
 from balance.games.thron_der_luegen.transcript import describe_events
 
 MAX_ROUNDS = 60  # rows per match at most (the scenario's max_length caps lower)
@@ -145,7 +145,8 @@ class ThronDerLuegen(Game):
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
         """count matches -> count * max_rounds rows (unused rows have row = -1)."""
         out = np.empty((count * self.length_cap(setup), L.N_COLUMNS), dtype=np.int64)
-        simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(setup.rotations),
+        simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(games_per_block(count, BLOCK)),
+                       np.int64(setup.rotations),
                        self.compile(setup), setup.policy_codes, setup.policy_params,
                        setup.restrict, out)
         return out

@@ -30,7 +30,7 @@ from balance.games.thron_der_luegen.rules import (
     advance, apply_answer, deal_round, log, new_match, over, pose_pending,
 )
 
-BLOCK = 64  # matches per block a thread claims (buffers are reused within a block)
+BLOCK = 64  # matches per block a thread claims, at most (kernels.games_per_block; buffers reused within it)
 
 
 # ---- the engine's loop, with this game's rules and policies ---------------------------------------
@@ -101,11 +101,11 @@ def play_match(out, base, state, opts, codes, params, restrict, rng, trace, mind
 
 # ---- batch ---------------------------------------------------------------------------------------
 @allocating_kernel(parallel=True)
-def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, slot_restrict, out):
+def simulate_batch(seed, start, count, block, rotations, opts, slot_codes, slot_params, slot_restrict, out):
     """``count`` matches from global index ``start`` into ``out`` (count * max_rounds rows)."""
     n = opts[OPT_PLAYERS]
     max_rounds = opts[OPT_MAX_ROUNDS]
-    blocks = (count + BLOCK - 1) // BLOCK
+    blocks = (count + block - 1) // block
     claimed = np.zeros(1, dtype=np.int64)
     # nobody restricted: each block's restrict stays all zero, so it is not seated again for every match
     restricted = any_restriction(slot_restrict)
@@ -119,7 +119,7 @@ def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params,
             restrict = np.zeros((n, N_KINDS_MAX, RESTRICT_SIDES), dtype=np.int64)
             no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
             mind = new_search_buffers()
-            for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            for i in range(b * block, min(count, (b + 1) * block)):
                 game_index = start + i
                 deal_index, rotation = split_game_index(game_index, rotations)
                 seat_policies(rotation, slot_codes, slot_params, codes, params)

@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
-from balance.engine.kernels import slot_at_seat
+from balance.engine.kernels import games_per_block, slot_at_seat
 from balance.engine.ismcts import skill_rungs
 from balance.games.throne_arcade import layout as L
 from balance.games.throne_arcade.options import FAMILY, LADDER, MODES, OPTIONS, POLICIES
-from balance.games.throne_arcade.match import simulate_batch, simulate_traced
+from balance.games.throne_arcade.match import BLOCK, simulate_batch, simulate_traced
 from balance.games.throne_arcade.transcript import describe_events
 
 TRACE_ROWS = 50_000
@@ -208,7 +208,8 @@ class ThroneArcade(Game):
 
     # ---- running ----------------------------------------------------------------------------
     def simulate(self, setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
-        return simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(setup.rotations),
+        return simulate_batch(np.int64(seed), np.int64(start), np.int64(count), np.int64(games_per_block(count, BLOCK)),
+                              np.int64(setup.rotations),
                               self.compile(setup), setup.policy_codes, setup.policy_params,
                               setup.restrict)
 

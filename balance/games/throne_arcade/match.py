@@ -29,7 +29,7 @@ from balance.games.throne_arcade.rules import (
     advance, apply_answer, count_in, deal_round, over, pose_pending, start_match, start_next_round,
 )
 
-BLOCK = 64  # matches per parallel work item (scratch buffers are reused within a block)
+BLOCK = 64  # matches per parallel work item at most (kernels.games_per_block; scratch is reused within a block)
 
 
 # ---- the engine's loop and decide, with this game's rules and policies -------------------------
@@ -153,17 +153,17 @@ def run_match(out, base, bufs, mind, seed, game_index, rotations, opts, trace):
 
 
 @allocating_kernel(parallel=True)
-def simulate_batch(seed, start, count, rotations, opts, slot_codes, slot_params, slot_restrict):
+def simulate_batch(seed, start, count, block, rotations, opts, slot_codes, slot_params, slot_restrict):
     """``count`` matches from global index ``start``: rows (count * max_rounds, N_COLUMNS)."""
     rows = opts[OPT_MAX_ROUNDS]
     out = np.empty((count * rows, N_COLUMNS), dtype=np.int32)
-    blocks = (count + BLOCK - 1) // BLOCK
+    blocks = (count + block - 1) // block
     for b in prange(blocks):
         bufs = match_buffers(len(slot_codes))
         mind = (new_work_buffer(), new_search_buffers())
         no_trace = np.zeros((0, TRACE_FIELDS), dtype=np.int64)
         seated = -1  # the rotation the buffers hold: with one rotation (self-play) a block seats once
-        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for i in range(b * block, min(count, (b + 1) * block)):
             rotation = split_game_index(start + i, rotations)[1]
             if rotation != seated:
                 seat_rotation(bufs, rotation, slot_codes, slot_params, slot_restrict)
