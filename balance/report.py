@@ -700,13 +700,20 @@ class FittingLocator(MaxNLocator):
 
 class PointsFormatter(PercentFormatter):
     """A share as percent ("25%") or a difference of shares as points ("3") with as many decimals as
-    the ticks' step needs (PercentFormatter sizes them by the axis's range: "26.00%, 28.00%")."""
+    the ticks need to read exactly (PercentFormatter sizes them by the axis's range: "26.00%, 28.00%";
+    sized by the step alone, 2.5 steps read "33%" at 32.5%)."""
+
+    MOST_DECIMALS = 4
 
     def set_locs(self, locs):
         super().set_locs(locs)
-        steps = np.diff(np.sort(np.asarray(locs, float))) * 100 / self.xmax
-        steps = steps[steps > 0]
-        self.decimals = int(max(0, -np.floor(np.log10(steps.min()) + 1e-9))) if len(steps) else None
+        values = np.asarray(locs, float) * 100 / self.xmax
+        if len(np.unique(values)) < 2:
+            self.decimals = None
+            return
+        tolerance = 1e-6 * max(1.0, float(np.abs(values).max()))
+        self.decimals = next((d for d in range(self.MOST_DECIMALS)
+                              if np.allclose(values, np.round(values, d), rtol=0, atol=tolerance)), self.MOST_DECIMALS)
 
 
 def value_text(value: float, unit: str, measured: str = ".3g") -> str:

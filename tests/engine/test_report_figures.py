@@ -173,6 +173,23 @@ def test_a_narrow_strip_panel_over_a_short_range_gives_a_scale(drawn, monkeypatc
     assert_no_overlap(drawn)
 
 
+@pytest.mark.parametrize("inches", [0.8, 1.0, 1.2, 1.4, 1.6, 2.0])
+def test_a_share_axis_reads_its_ticks_exactly(inches):
+    """Throne Arcade's rates panels, narrow, on 2.5-point steps labelled the tick at 32.5% "33%" (the
+    decimals sized by the step): every label reads its tick."""
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(inches + 0.4, 1.0))
+    ax = fig.add_axes([0.2 / (inches + 0.4), 0.3, inches / (inches + 0.4), 0.6])
+    ax.set_xlim(0.315, 0.385)
+    report_module.value_axis(ax.xaxis, "%")
+    fig.canvas.draw()
+    shown = [(tick * 100, float(label.get_text().rstrip("%").replace("\u2212", "-")))
+             for tick, label in zip(ax.get_xticks(), ax.xaxis.get_majorticklabels()) if 0.315 <= tick <= 0.385]
+    plt.close(fig)
+    assert shown and all(abs(tick - number) < 1e-6 for tick, number in shown), shown
+
+
 def test_the_cells_and_column_names_of_a_seven_rung_matrix_fit_them(drawn, monkeypatch):
     """The Imposter Kings' ladder of seven rungs ran the intervals of neighbouring cells, and the
     names of neighbouring columns, into each other ("ismcts-256ismcts-1024")."""
