@@ -10,6 +10,10 @@ from numba.core import event
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
+from balance.engine import inlining
+
+inlining.install()  # before any kernel compiles: Numba's inliner copies a callee's IR once, not once a block
+
 
 def typed_by_type(dispatcher):
     """``dispatcher``, compiled once per argument *type* when another compiled function calls it.

@@ -734,6 +734,14 @@ def rollout_score(world, seat):
     return score
 
 
+@kernel
+def finish(world, table, rng, codes, params, restrict, mind):
+    """A search's rollout (the tree search's, and the flat search's after its card): the game played
+    to its end (or ``world[ROUND_STOP]``) through the rules' own loop."""
+    play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
+         no_search)
+
+
 @kernel(ROLLOUT_SIGNATURE)
 def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
     """The search's rollout: ``seat`` plays ``card`` (its pending selection in ``world``), then the
@@ -743,18 +751,12 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
     horizon = int(params[S_HORIZON])
     world[ROUND_STOP] = world[ROUND] + horizon if horizon else NEVER
     table = (opts, rng, no_rows(ints))
-    mind = (floats[:WORK_ROWS], (ints, floats, restrict))
+    # in place of the tree search's words (a rollout never reads them), two rows of this search's
+    # buffers: the mind has the type ``finish`` is compiled for, so the game's loop compiles once
+    mind = (floats[:WORK_ROWS], (ints, floats, restrict, (ints[0], floats[0])))
     apply_answer(world, table, card)
-    play(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind,
-         advance, over, pose_pending, apply_answer, policy, no_search)
+    finish(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind)
     return rollout_score(world, seat)
-
-
-@kernel
-def finish(world, table, rng, codes, params, restrict, mind):
-    """The tree search's rollout: the game played to its end through the rules' own loop."""
-    play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
-         no_search)
 
 
 @kernel

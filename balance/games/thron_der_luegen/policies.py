@@ -574,14 +574,14 @@ def play_rounds(world, table, rng, codes, params, restrict, mind, horizon):
     """A rollout's play: the round to its end, then rounds to ``horizon`` rounds in all (0: the end of
     the match), through the rules' own loop."""
     opts = table[0]
-    play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
-         no_search)
-    rounds = 1
-    while not world[MATCH_OVER] and world[ROUND] < opts[OPT_MAX_ROUNDS] and (horizon == 0 or rounds < horizon):
-        deal_round(world, opts, rng, table[2])
+    rounds = 0
+    while True:  # one copy of the loop (each copy of the inlined loop is compiled anew)
         play(world, table, rng, codes, params, restrict, mind, advance, over, pose_pending, apply_answer, policy,
              no_search)
         rounds += 1
+        if world[MATCH_OVER] or world[ROUND] >= opts[OPT_MAX_ROUNDS] or (horizon != 0 and rounds >= horizon):
+            return
+        deal_round(world, opts, rng, table[2])
 
 
 @kernel
