@@ -1303,7 +1303,7 @@ def tree_finish(world, table, rng, codes, params, restrict, mind):
          no_search)
 
 
-@kernel
+@kernel(inline="always")  # into search_at: no compiled copy of the whole search of its own (docs/speed.md)
 def tree_search(s, p, params_row, restrict, stream, mind):
     """The tree search's answer for p (balance.engine.ismcts): worlds dealt from its view (every other
     role drawn by its beliefs, hidden cards shuffled), every rollout player the heuristic at its

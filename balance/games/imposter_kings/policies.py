@@ -1366,7 +1366,7 @@ def searched(s):
     return phase == PH_FIRST or (phase >= PH_TURN and phase != PH_REVEAL and phase != PH_KING and phase != PH_RAISE)
 
 
-@kernel
+@kernel(inline="always")  # into searching: no compiled copy of the whole search of its own (docs/speed.md)
 def search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     """The engine's search (flat Monte Carlo over determinized worlds, balance.engine.search) in
     every mode: each posed answer, the same sampled worlds, the best mean result (``searched``
@@ -1459,7 +1459,7 @@ def tree_buffers(scratch, fscratch):
                         PLAYERS, HEURISTIC_PARAMS)
 
 
-@kernel
+@kernel(inline="always")  # into searching: no compiled copy of the whole search of its own (docs/speed.md)
 def tree_search(s, cfg, actions, n, params, restrict, stream, scratch, fscratch):
     """The engine's tree search (SO-ISMCTS) at the decisions the flat search plays out (``searched``;
     elsewhere the heuristic at its defaults but the King it musters, ``I_FACET``): worlds dealt by

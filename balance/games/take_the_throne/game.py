@@ -11,8 +11,9 @@ from balance.engine.rng import new_stream
 from balance.engine.ismcts import skill_rungs
 from balance.games.take_the_throne import layout as L
 from balance.games.take_the_throne.options import FAMILY, LADDER, MODE_CODES, MODES, OPTIONS, POLICIES
-from balance.games.take_the_throne.match import BLOCK, N_FIXED_COLUMNS, play_game, simulate_batch
+from balance.games.take_the_throne.match import BLOCK, N_FIXED_COLUMNS, play_on, simulate_batch
 from balance.games.take_the_throne.policies import new_search_buffers, new_work_buffer
+from balance.games.take_the_throne.rules import deal
 from balance.games.take_the_throne.transcript import describe_events
 
 SEAT_COLUMNS = [f"vp_{s}" for s in range(L.MAX_PLAYERS)] + [f"reigns_{s}" for s in range(L.MAX_PLAYERS)]
@@ -185,8 +186,9 @@ class TakeTheThrone(Game):
         seat_restrictions(rotation, setup.restrict, restrict)
         state = np.empty(L.STATE_SIZE, dtype=np.int64)
         trace = np.zeros((TRACE_ROWS, L.TRACE_FIELDS), dtype=np.int64)
-        play_game(state, self.compile(setup), codes, params, restrict, new_stream(seed, deal_index), trace,
-                  (new_work_buffer(), new_search_buffers()))
+        opts, rng = self.compile(setup), new_stream(seed, deal_index)
+        deal(state, opts, rng)
+        play_on(state, opts, codes, params, restrict, rng, trace, (new_work_buffer(), new_search_buffers()))
         return state, trace[: state[L.TRACE_LEN]]
 
     def stepper(self, setup: Setup):

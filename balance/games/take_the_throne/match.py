@@ -43,12 +43,6 @@ def decide_posed(state, opts, codes, params, restrict, rng, trace, mind):
     return decide(state, (opts, rng, trace), rng, codes, params, restrict, mind, policy, search_at)
 
 
-@kernel
-def play_game(state, opts, codes, params, restrict, rng, trace, mind):
-    deal(state, opts, rng)
-    play_on(state, opts, codes, params, restrict, rng, trace, mind)
-
-
 # ---- batch -------------------------------------------------------------------------------
 # Result columns written by write_row (names in game.py).
 N_FIXED_COLUMNS = 12
@@ -95,5 +89,6 @@ def simulate_batch(seed, start, count, block, rotations, opts, slot_codes, slot_
             if restricted:
                 seat_restrictions(rotation, slot_restrict, restrict)
             open_stream(rng, seed, deal_index)
-            play_game(state, opts, codes, params, restrict, rng, no_trace, mind)
+            deal(state, opts, rng)
+            play_on(state, opts, codes, params, restrict, rng, no_trace, mind)
             write_row(out[i], state, game_index, deal_index, rotation)

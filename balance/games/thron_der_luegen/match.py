@@ -74,7 +74,7 @@ def start_match(state, opts):
     state[DECK_VALUE2] = deck_value2(opts)
 
 
-@kernel
+@kernel(inline="always")  # a thin level: no compiled copy of the whole match of its own (docs/speed.md)
 def play_match(out, base, state, opts, codes, params, restrict, rng, trace, mind, game_index, deal_index, rotation):
     """Rounds until the match is decided or the round cap; rows out[base : base + max_rounds]."""
     start_match(state, opts)

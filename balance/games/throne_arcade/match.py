@@ -46,7 +46,7 @@ def decide_posed(state, opts, codes, params, restrict, rng, trace, mind):
     return decide(state, (opts, rng, trace), rng, codes, params, restrict, mind, policy, search_at)
 
 
-@kernel
+@kernel(inline="always")  # a thin level: no compiled copy of the whole match of its own (docs/speed.md)
 def play_round(state, opts, codes, params, restrict, rng, trace, mind):
     """Deal and play the round to its end: one player left holding cards, or capped (a stalled
     round, or one that reaches the turn cap, stops without a loser)."""
@@ -91,7 +91,7 @@ def write_round(row, state, game_index, deal_index, rotation, r, alive, prev_los
         row[C_SPECIALS + s] = packed_specials(state, state[DEALT + s]) if s < state[PLAYERS] else -1
 
 
-@kernel
+@kernel(inline="always")  # a thin level: no compiled copy of the whole match of its own (docs/speed.md)
 def play_match(out, base, state, opts, codes, params, restrict, rng, trace, mind, game_index, deal_index,
                rotation):
     """Rounds until one player is left (or a round or the match hits its cap): rows
@@ -142,7 +142,7 @@ def seat_rotation(bufs, rotation, slot_codes, slot_params, slot_restrict):
     seat_restrictions(rotation, slot_restrict, restrict)
 
 
-@kernel
+@kernel(inline="always")  # a thin level: no compiled copy of the whole match of its own (docs/speed.md)
 def run_match(out, base, bufs, mind, seed, game_index, rotations, opts, trace):
     """One match, its players already seated (seat_rotation) for its rotation."""
     state, rng, codes, params, restrict = bufs
