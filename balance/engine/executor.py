@@ -40,6 +40,7 @@ MIN_TASK_GAMES = 2_000
 TASK_RETRIES = 2  # a task that raises on a worker is tried again this many times
 LOCAL_WORKERS = 1  # LocalCluster: one worker process, the kernel parallel over every core inside it
 CONNECT_TIMEOUT = "20s"  # reaching the scheduler at --scheduler
+LOOP_START_ATTEMPTS = 3  # clients made for --scheduler when distributed's IO loop does not start (scheduler_client)
 WORKER_WAIT = 60.0  # seconds to wait for a first worker of a cluster that has none (--worker-wait)
 # what distributed raises for an address it cannot use: no port, an unknown scheme ('udp'), a scheme
 # that needs configuration ('tls' without certificates), a refused or timed-out connection
@@ -76,11 +77,7 @@ class DaskExecutor(Executor):
         self.task_games = task_games
         self.cluster = None
         if scheduler:
-            try:
-                self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-            except ADDRESS_ERRORS as err:
-                raise RunError(f"--scheduler: cannot reach the Dask scheduler {scheduler!r} "
-                               f"({one_line(err)})") from None
+            self.client = scheduler_client(scheduler)
             self._await_workers(scheduler, worker_wait, notice)
         else:
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
@@ -133,6 +130,27 @@ class DaskExecutor(Executor):
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def scheduler_client(scheduler: str):
+    """A client of the Dask scheduler at ``scheduler``, or a RunError naming ``--scheduler``. An
+    address without a port or with an unknown scheme is refused before any connection is made.
+    distributed starts each client's IO loop in a thread and asserts that it started within 10 s;
+    on a loaded machine it sometimes has not (seen in a cold test run), so that is tried again."""
+    from distributed import Client
+    from distributed.comm.addressing import resolve_address
+
+    try:
+        resolve_address(scheduler)
+        for _ in range(LOOP_START_ATTEMPTS):
+            try:
+                return Client(scheduler, timeout=CONNECT_TIMEOUT)
+            except AssertionError:  # the IO loop did not start in time (distributed.utils.LoopRunner)
+                continue
+    except ADDRESS_ERRORS as err:
+        raise RunError(f"--scheduler: cannot reach the Dask scheduler {scheduler!r} ({one_line(err)})") from None
+    raise RunError(f"--scheduler: Dask's IO loop did not start, {LOOP_START_ATTEMPTS} times: the machine is too "
+                   f"loaded to reach the scheduler {scheduler!r}")
 
 
 def one_line(err: BaseException) -> str:
