@@ -63,7 +63,7 @@ def decide_posed(s, cfg, codes, params, restrict, moves, mind):
     return decide(s, (cfg,), moves, codes, params, restrict, mind, policy, search_at)
 
 
-@kernel(inline="always")  # a thin level: no compiled copy of the whole match of its own (docs/speed.md)
+@kernel
 def play_round(s, cfg, deals, moves, rotation, codes, params, restrict, cards, mind, trace, fill, round_index):
     """Deal (again after each mulligan: ``rules.round_advance``) and play one round."""
     table = (cfg, deals, rotation, cards, trace, fill, round_index)
@@ -127,7 +127,7 @@ def write_round(row, s, cfg, game, deal, rotation, r, first_tk):
     row[C_SIGNATURES1] = zone_types(s, cfg, SIGNATURES, 1)
 
 
-@kernel(inline="always")  # a thin level: no compiled copy of the whole match of its own (docs/speed.md)
+@kernel
 def play_match(out, base, s, cfg, deals, moves, game, deal, rotation, codes, params, restrict, max_rounds,
                cards, mind, trace, fill):
     """Rounds until a player reaches the points (or the round cap); rows out[base : base+max_rounds]."""
@@ -193,7 +193,7 @@ def seat_buffers(slot_codes, slot_params):
     return np.empty_like(slot_codes), np.empty_like(slot_params)
 
 
-@kernel(inline="always")  # a thin level: no compiled copy of the whole match of its own (docs/speed.md)
+@kernel
 def run_one(out, base, bufs, seats, cfg, slot_codes, slot_params, slot_restrict, restricted, seed, g, rotations,
             max_rounds, trace, fill):
     """Match g, its policy slots seated for its rotation (``seats``: the seat-indexed codes and
