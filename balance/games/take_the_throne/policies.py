@@ -734,7 +734,7 @@ def rollout_score(world, seat):
     return score
 
 
-@kernel
+@kernel(inline="always")  # a compiled call played each rollout 11-15% slower (docs/speed.md)
 def finish(world, table, rng, codes, params, restrict, mind):
     """A search's rollout (the tree search's, and the flat search's after its card): the game played
     to its end (or ``world[ROUND_STOP]``) through the rules' own loop."""
@@ -752,7 +752,7 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
     world[ROUND_STOP] = world[ROUND] + horizon if horizon else NEVER
     table = (opts, rng, no_rows(ints))
     # in place of the tree search's words (a rollout never reads them), two rows of this search's
-    # buffers: the mind has the type ``finish`` is compiled for, so the game's loop compiles once
+    # buffers: the mind has the tree search's type, so what the loop calls compiles once for both
     mind = (floats[:WORK_ROWS], (ints, floats, restrict, (ints[0], floats[0])))
     apply_answer(world, table, card)
     finish(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind)
