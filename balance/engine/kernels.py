@@ -130,6 +130,20 @@ kernel = compiler(**KERNEL_OPTIONS)
 allocating_kernel = compiler(**{**KERNEL_OPTIONS, "_nrt": True})
 
 
+def inlined_into(*callers: str):
+    """An ``inline`` option (Numba's cost model, asked at each call site) that inlines a function
+    into the compiled functions named ``callers`` and leaves it a call everywhere else.
+
+    A call passes every array as its seven or nine fields, most of them pushed on the stack: in a
+    game loop that calls a rules step per phase, the pushes took more time than some of the steps
+    (tools/perf_kernels.py, docs/speed.md). Inlined everywhere, the same steps slowed the searches,
+    whose rollout and tree loops are inlined into one large function, and tripled the compile."""
+    def cost_model(expr, caller, callee):
+        return caller.func_id.func_name in callers
+
+    return cost_model
+
+
 @intrinsic
 def read_only(typingctx, array):
     """``array`` typed read-only, the same memory. Numba types a module-level array (a policy's

@@ -4,10 +4,10 @@ callee's scope is copied once per copy, not once per block; the inlined code com
 import copy
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.core import inline_closurecall, ir
 
-from balance.engine import inlining
+from balance.engine import inlining, kernels
 
 
 @njit(inline="always")
@@ -67,3 +67,35 @@ def test_an_inlined_callee_scope_is_copied_a_few_times_not_once_a_block_and_comp
     # two call sites: a few copies each (numba's working copy and the unmutated one it returns),
     # where Numba's own inliner copies the scope once for every block of the callee (more than ten)
     assert fixed_copies <= 8 and numbas_copies > 5 * fixed_copies, (fixed_copies, numbas_copies)
+
+
+@njit(inline=kernels.inlined_into("game_loop"))
+def phase_step(state):
+    state[0] += 3
+    return state[0]
+
+
+def game_loop(state):
+    return phase_step(state) + phase_step(state)
+
+
+def search_loop(state):
+    return phase_step(state) * 2
+
+
+def calls_to_phase_step(function) -> int:
+    """How many calls to ``phase_step`` ``function``'s typed Numba IR makes (LLVM may inline a call
+    later; what the option saves is Numba typing the body again at every inlined site)."""
+    compiled = njit(function)
+    compiled.compile("int64(int64[::1])")
+    typed = next(iter(compiled.overloads.values())).type_annotation
+    return sum(1 for expr in typed.calltypes if getattr(expr, "op", None) == "call"
+               and isinstance(typed.typemap[expr.func.name], types.Dispatcher)
+               and typed.typemap[expr.func.name].dispatcher.py_func is phase_step.py_func)
+
+
+def test_inlined_into_inlines_into_the_named_loop_and_leaves_a_call_elsewhere():
+    assert calls_to_phase_step(game_loop) == 0
+    assert calls_to_phase_step(search_loop) == 1
+    state = np.zeros(1, dtype=np.int64)
+    assert njit(game_loop)(state) == 3 + 6 and njit(search_loop)(state) == 18

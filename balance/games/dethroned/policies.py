@@ -39,7 +39,7 @@ import numpy as np
 
 from balance.engine.decision import D_CHOICES, D_KIND, random_answer
 from balance.engine.game import MAX_POLICY_PARAMS
-from balance.engine.kernels import allocating_kernel, kernel, no_rows
+from balance.engine.kernels import allocating_kernel, inlined_into, kernel, no_rows
 from balance.engine.rng import COUNTER, below, chance, shuffle, uniform
 from balance.engine.search import (
     DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, packed, search_answer, search_buffers,
@@ -173,7 +173,8 @@ def normalise(belief, i, j):
         belief[i, j, r] /= total
 
 
-@kernel
+# into the batch loop alone (kernels.inlined_into): a call there passed its arrays at every claim
+@kernel(inline=inlined_into("play_on"))
 def observe_claim(s, codes, params, role_count, belief, claimer, claim):
     distinct = 0
     for r in range(role_count.shape[0]):
@@ -855,7 +856,7 @@ def searched_step(s, kind):
     return kind == DK_ACTION or (kind == DK_TARGET and not (s[H_MOVE_STEPS] >> DK_VOTE) & 1)
 
 
-@kernel
+@kernel(inline=inlined_into("play_on"))  # as observe_claim
 def observe_action(s, codes, params, want_total, belief, grudge, p, action, victim_before):
     """Public consequences of an action for the listeners' beliefs."""
     kind = action_kind(action)

@@ -22,7 +22,7 @@ until then: no policy reads them, and a world dealt for the search leaves the ot
 
 from balance.engine.decision import D_CHOICES, D_KIND, D_SEAT
 from balance.engine.step import pose_pending  # noqa: F401 (the rules' pose_pending: the header's decision, narrowed)
-from balance.engine.kernels import kernel
+from balance.engine.kernels import inlined_into, kernel
 from balance.engine.rng import random_bit
 from balance.games.take_the_throne.layout import (
     ABDICATE, ABDICATED, ACCEPT, ACTING, ALLY, ALLY_ACCEPT, ALLY_SETTLED, ALLY_VP, AMBUSH, AMBUSH_SPRUNG, AMBUSH_VP,
@@ -45,6 +45,11 @@ from balance.games.take_the_throne.layout import (
     VP_ABDICATE, VP_ALLY, VP_ALLY_BONUS, VP_AMBUSH, VP_AUTHORITY, VP_CONSOLIDATE, VP_ENTRAP, VP_FEINT,
     VP_FEINT_COST, VP_RAVEN, VP_REINFORCE, VP_RETAIN, VP_SABOTAGE, VP_TAKE, VP_TAKE_BACK, WIN_VP, WINNER,
 )
+
+# The phase steps ``advance`` and ``apply_answer`` call are inlined into the batch loop (match.play_on):
+# called, each passed its arrays field by field, the batch loop spent more on the calls than on some
+# steps. In the searches' loops they stay calls (``inlined_into``).
+IN_GAME_LOOP = inlined_into("play_on")
 
 
 # ---- small state helpers -------------------------------------------------------------------
@@ -158,7 +163,7 @@ def replaced_slot(state, seat):
     return EXTRA if state[EXTRA + seat] != NO_CARD else MAIN
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def swap_in(state, seat, new_card, trace):
     slot = replaced_slot(state, seat)
     old = state[slot + seat]
@@ -193,7 +198,7 @@ def start_stage(state, stage):
     state[PHASE] = stage
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def replace_by_choice(state, seat, trace):
     """Command or Sabotage made ``seat`` replace its card in play with one of its choice from hand
     (picking up the discard pile first if the hand is empty: can_replace allows that only where the
@@ -228,7 +233,7 @@ def settle_ally(state, taker, trace):
 
 
 # ---- a round: the selection ----------------------------------------------------------------
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def start_round(state, opts, trace):
     """Between rounds: the game is over once a Monarch has won or the round cap is reached; the
     rules stop at ROUND_STOP (the phase stays PH_ROUND_START). Otherwise a round starts: the
@@ -251,7 +256,7 @@ def start_round(state, opts, trace):
     state[PHASE] = PH_SELECT
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def select(state, trace):
     """All players choose at once: the first player (in seat order) who has not chosen chooses from
     their hand; once all have, every card leaves its hand and is played."""
@@ -279,7 +284,7 @@ def reveal_seat(state):
     return clockwise(state, state[CURSOR] - 1)
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def reveal(state, opts, rng, trace):
     """Reveals clockwise from the Monarch, from state[CURSOR] on; each card's immediate action
     resolves at once (a Feint's additional card's right after it). Stops at a decision, or moves on
@@ -300,7 +305,7 @@ def reveal(state, opts, rng, trace):
             state[PHASE] = PH_SETTLE
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def command_replace(state, seat, opts):
     """Command, after its look: the Monarch chooses a house player who replaces its card in play."""
     targets = 0
@@ -411,7 +416,7 @@ def strength_of(state, seat):
 
 
 # ---- a round: resolution and the end of the turn ---------------------------------------------
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def settle_contest(state, opts, trace):
     """Resolution up to who would take the throne: Defend (at resolution), the contest checks, then
     the house player with the highest strength left; the Monarch chooses among the tied."""
@@ -435,7 +440,7 @@ def settle_contest(state, opts, trace):
         state[PHASE] = PH_ENTRAP
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def settle_throne(state, opts):
     """Who holds the throne (TAKER, NOBODY if the Monarch keeps it or takes it back; RETAINED):
     Entrap stops a taker, or gives the throne away when nobody would take it; an Abdicating
@@ -454,7 +459,7 @@ def settle_throne(state, opts):
     state[RETAINED] = state[TAKER] == NOBODY and not state[ABDICATED]
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def tally(state, trace):
     """The throne settled: the round's outcome logged, and VP for it (retaining, taking, or taking
     it back after Abdicate where the option pays); then the other end-of-turn texts."""
@@ -476,7 +481,7 @@ def tally(state, trace):
     start_stage(state, PH_AWARD)
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def award(state, opts, trace):
     """The end-of-turn texts other than the throne's VP, clockwise from the Monarch, each seat's
     main card then its Feint's additional card, from state[CURSOR] on. Stops at a decision
@@ -527,7 +532,7 @@ def clear_round_marks(state):
     state[VIEWED_CARD] = NO_CARD
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def cleanup(state, taker, trace):
     n = state[PLAYERS]
     monarch = state[MONARCH]
@@ -555,7 +560,7 @@ def cleanup(state, taker, trace):
     clear_round_marks(state)
 
 
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def end_round(state, trace):
     """The round counted; the Monarch after cleanup with 8+ VP wins."""
     state[ROUND] += 1
@@ -567,7 +572,7 @@ def end_round(state, trace):
 
 
 # ---- a round, 2 players ------------------------------------------------------------------
-@kernel
+@kernel(inline=IN_GAME_LOOP)
 def resolve_two_player(state, opts, trace):
     """After the selection: both reveal at once; the non-Monarch takes the throne only with
     strictly higher strength."""
