@@ -734,7 +734,7 @@ def rollout_score(world, seat):
     return score
 
 
-@kernel(inline="always")  # a compiled call played each rollout 11-15% slower (docs/speed.md)
+@kernel  # a loop of its own, the rules' phase steps inlined into it (rules.IN_GAME_LOOP, docs/speed.md)
 def finish(world, table, rng, codes, params, restrict, mind):
     """A search's rollout (the tree search's, and the flat search's after its card): the game played
     to its end (or ``world[ROUND_STOP]``) through the rules' own loop."""
