@@ -2,6 +2,7 @@
 
     python tools/perf_kernels.py dethroned                 # the game's first bench setup
     python tools/perf_kernels.py take_the_throne --setup 2 --seconds 20 --top 30
+    python tools/perf_kernels.py take_the_throne --calls play_on   # its calls' share of its own time
 
 Plays the setup on one thread under ``perf record`` and prints each compiled function's share of the
 samples (its own time: what it inlines counts as its own). perf cannot name code Numba compiled at
@@ -9,6 +10,12 @@ run time, so before playing, this script writes the perf map perf reads (/tmp/pe
 the symbol tables of the objects in Numba's cache (every function Numba keeps is there, at the
 address the JIT loaded it). Needs ``perf`` and ``pyelftools`` (``pip install pyelftools``); a
 function compiled in this run without a cache entry stays unnamed.
+
+With ``--calls FUNCTION`` it looks inside one compiled function instead: the share of its own samples
+that fall on the machine code of its calls (pushing arguments, the call, restoring the stack; a
+Numba call passes every array field by field, seven or nine words each), and its samples grouped
+by the call each precedes. It disassembles the function from the Numba cache's object (``objdump``)
+whose instructions the samples' addresses hit.
 
 A ratio between two versions is still `../shared/tools/bench_vs.py`'s to measure: this says where
 to look, not how much faster a change made anything.
@@ -81,12 +88,85 @@ def readable(symbol: str) -> str:
     return ".".join(parts) or symbol
 
 
+CALL_OVERHEAD = re.compile(r"(push|call|pop)\b|(add|sub)\s+\$0x[0-9a-f]+,%rsp")  # a call's own instructions
+
+
+def machine_code(symbol: str, offsets: set[int]) -> list[tuple[int, str, str]] | None:
+    """``symbol``'s instructions (offset, text, the callee a call reaches or ""), from the object in
+    Numba's cache that holds the copy the JIT loaded: the one whose instruction starts the sampled
+    offsets hit (a compiled caller links a copy of each callee into its own object)."""
+    for path in glob.glob(os.path.join(os.environ["NUMBA_CACHE_DIR"], "**", "*.nbc"), recursive=True):
+        raw = open(path, "rb").read()
+        if symbol.encode() not in raw:
+            continue
+        with tempfile.NamedTemporaryFile(suffix=".o") as obj:
+            obj.write(raw[raw.find(b"\x7fELF"):])
+            obj.flush()
+            listing = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", f"--disassemble={symbol}", obj.name],
+                                     capture_output=True, text=True).stdout
+        code, callee, start = [], "", None
+        for line in listing.splitlines():
+            found = re.match(r"\s+([0-9a-f]+):\s+(.*)", line)
+            if not found:
+                continue
+            address, text = int(found.group(1), 16), found.group(2).strip()
+            if text.startswith("R_X86_64"):  # the relocation of the instruction above: what it loads
+                target = text.split()[-1].split("+")[0]
+                callee = callee if target.startswith(".") else readable(target)  # a section: a constant
+                continue
+            start = address if start is None else start
+            code.append((address - start, text, callee if text.startswith("call") else ""))
+        if code and sum(1 for offset, _, _ in code if offset in offsets) >= 0.9 * len(offsets):
+            return code
+    return None
+
+
+def calls_report(data: str, name: str) -> None:
+    """The ``--calls`` report of compiled function ``name`` from the samples in ``data``."""
+    import balance  # noqa: F401  (NUMBA_CACHE_DIR, as the child saw it)
+
+    script = subprocess.run(["perf", "script", "-i", data, "-F", "pid,ip,sym"], capture_output=True, text=True,
+                            check=True, stdin=subprocess.DEVNULL).stdout
+    samples: dict[int, int] = {}
+    symbol, total, pid = None, 0, None
+    for line in script.split("\n"):
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        pid, total = parts[0], total + 1
+        if readable(parts[2]) == name or readable(parts[2]).endswith("." + name):
+            symbol = parts[2]
+            samples[int(parts[1], 16)] = samples.get(int(parts[1], 16), 0) + 1
+    if symbol is None:
+        sys.exit(f"--calls: no samples in a compiled function named {name}")
+    loaded = next(int(address, 16) for address, _, mapped in map(str.split, open(f"/tmp/perf-{pid}.map"))
+                  if mapped == symbol)
+    offsets = {ip - loaded: count for ip, count in samples.items()}
+    code = machine_code(symbol, set(offsets))
+    if code is None:
+        sys.exit(f"--calls: {name}'s machine code is not in Numba's cache")
+    own = sum(offsets.values())
+    text = {offset: instruction for offset, instruction, _ in code}
+    overhead = sum(count for offset, count in offsets.items() if CALL_OVERHEAD.match(text.get(offset, "")))
+    print(f"{readable(symbol)}: {own / total:.1%} of the samples; {overhead / own:.1%} of its own on its calls' "
+          f"instructions (pushes, calls, stack adjustments)")
+    by_callee: dict[str, int] = {}
+    calls = [(offset, callee) for offset, instruction, callee in code if instruction.startswith("call")]
+    for offset, count in offsets.items():
+        following = next((callee for at, callee in calls if at >= offset), "(no call after it)")
+        by_callee[following] = by_callee.get(following, 0) + count
+    for callee, count in sorted(by_callee.items(), key=lambda kv: -kv[1]):
+        print(f"{count / own:6.1%}  before the call to {callee or '(an indirect call)'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--setup", type=int, default=0, help="index into the game's bench setups (balance bench)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--calls", metavar="FUNCTION", help="where this compiled function's own time goes: its "
+                                                            "calls' share, by the call each sample precedes")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -98,6 +178,9 @@ def main() -> None:
         subprocess.run(["perf", "record", "-q", "-o", data, "--", sys.executable, __file__, args.game, "--setup",
                         str(args.setup), "--seconds", str(args.seconds), "--child"], env=env, check=True,
                        stdin=subprocess.DEVNULL)
+        if args.calls:
+            calls_report(data, args.calls)
+            return
         report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "symbol", "--stdio"],
                                 capture_output=True, text=True, check=True, stdin=subprocess.DEVNULL).stdout
     shares: dict[str, float] = {}
