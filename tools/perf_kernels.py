@@ -32,6 +32,15 @@ import tempfile
 import time
 
 
+def cached_objects():
+    """The object code (ELF bytes) of every entry in Numba's cache."""
+    for path in glob.glob(os.path.join(os.environ["NUMBA_CACHE_DIR"], "**", "*.nbc"), recursive=True):
+        raw = open(path, "rb").read()
+        start = raw.find(b"\x7fELF")  # the object code inside Numba's pickled cache entry
+        if start >= 0:
+            yield raw[start:]
+
+
 def write_perf_map() -> int:
     """/tmp/perf-<pid>.map: every function in the Numba cache's objects at its loaded address."""
     from elftools.elf.elffile import ELFFile
@@ -39,12 +48,8 @@ def write_perf_map() -> int:
 
     engine = cpu_target.target_context.codegen()._engine._ee
     rows = set()
-    for path in glob.glob(os.path.join(os.environ["NUMBA_CACHE_DIR"], "**", "*.nbc"), recursive=True):
-        raw = open(path, "rb").read()
-        start = raw.find(b"\x7fELF")  # the object code inside Numba's pickled cache entry
-        if start < 0:
-            continue
-        symbols = ELFFile(io.BytesIO(raw[start:])).get_section_by_name(".symtab")
+    for elf in cached_objects():
+        symbols = ELFFile(io.BytesIO(elf)).get_section_by_name(".symtab")
         for sym in symbols.iter_symbols() if symbols else ():
             if sym["st_info"]["type"] == "STT_FUNC" and sym["st_size"] > 0 and sym["st_shndx"] != "SHN_UNDEF":
                 address = engine.get_function_address(sym.name)
@@ -95,12 +100,11 @@ def machine_code(symbol: str, offsets: set[int]) -> list[tuple[int, str, str]] |
     """``symbol``'s instructions (offset, text, the callee a call reaches or ""), from the object in
     Numba's cache that holds the copy the JIT loaded: the one whose instruction starts the sampled
     offsets hit (a compiled caller links a copy of each callee into its own object)."""
-    for path in glob.glob(os.path.join(os.environ["NUMBA_CACHE_DIR"], "**", "*.nbc"), recursive=True):
-        raw = open(path, "rb").read()
-        if symbol.encode() not in raw:
+    for elf in cached_objects():
+        if symbol.encode() not in elf:
             continue
         with tempfile.NamedTemporaryFile(suffix=".o") as obj:
-            obj.write(raw[raw.find(b"\x7fELF"):])
+            obj.write(elf)
             obj.flush()
             listing = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", f"--disassemble={symbol}", obj.name],
                                      capture_output=True, text=True).stdout

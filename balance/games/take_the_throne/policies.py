@@ -752,7 +752,7 @@ def play_out(world, card, seat, opts, params, restrict, ints, floats, rng):
     world[ROUND_STOP] = world[ROUND] + horizon if horizon else NEVER
     table = (opts, rng, no_rows(ints))
     # in place of the tree search's words (a rollout never reads them), two rows of this search's
-    # buffers: the mind has the tree search's type, so what the loop calls compiles once for both
+    # buffers: the mind has the type ``finish`` is compiled for, so the game's loop compiles once
     mind = (floats[:WORK_ROWS], (ints, floats, restrict, (ints[0], floats[0])))
     apply_answer(world, table, card)
     finish(world, table, rng, ints[SEARCH_CODES], floats[SEARCH_PARAMS:SEARCH_PARAMS + MAX_PLAYERS], restrict, mind)
