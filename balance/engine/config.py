@@ -7,8 +7,8 @@ them, asks every expansion card's text whether it holds, and carries that code i
 A loop bounded by a count read from the row is no cure: of a runtime length, it is neither
 unrolled nor vectorized (measured slower than the full fixed loop).
 
-``Config(row, types)`` is that row with ``types`` made part of its Numba *type*
-(``ConfigType(types)``): the kernels compile once per distinct count, and inside them
+``Config(row, spec)`` is that row with its ``Specialization`` (the count ``types``) made part of its
+Numba *type* (``ConfigType(spec)``): the kernels compile once per specialization, and inside them
 ``live_types(cfg, every)`` is the constant ``types``. A loop ``range(live_types(cfg, TYPES))``
 is then as fixed as ``range(TYPES)`` and shorter, and a card text guarded by ``t <
 live_types(cfg, TYPES)`` is dead code the compiler removes for a setup that cannot deal card t.
@@ -16,11 +16,17 @@ live_types(cfg, TYPES)`` is dead code the compiler removes for a setup that cann
 with the plain row (positions, tests, the search's declared signatures), ``live_types`` is
 ``every`` and the kernels are the general ones.
 
-Each distinct count is a compile of the game's kernels (minutes with an empty cache), so a game
-specializes few of them (the Imposter Kings: its 2-player base game only).
+A ``Specialization`` also names configuration fields every setup of its family shares (the
+table's size, the modes it never plays): ``cfg[CFG_X]`` of such a field, read at a constant index, is
+that constant in the compiled kernels, so a 2-player table's branches for 3 and 4 seats, 2v2 or the
+Mercenary round are dead code there too. ``Config(row, spec)`` checks that the row has those values.
+
+Each distinct specialization is a compile of the game's kernels (minutes with an empty cache), so a
+game specializes few of them (the Imposter Kings: its 2-player base game only).
 """
 
 import operator
+from dataclasses import dataclass
 
 import numpy as np
 from numba import types
@@ -30,27 +36,49 @@ from numba.extending import (NativeValue, intrinsic, make_attribute_wrapper, mod
                              typeof_impl, unbox)
 
 
+@dataclass(frozen=True)
+class Specialization:
+    """A family of setups compiled apart: the card types 0..``types``-1 it can deal, and ``fixed``, the
+    configuration fields (index, value) every setup of it has."""
+
+    types: int
+    fixed: tuple[tuple[int, int], ...] = ()
+
+    def admits(self, row: np.ndarray) -> bool:
+        """The row has every fixed field's value (its card types are the game's to check)."""
+        return all(int(row[index]) == value for index, value in self.fixed)
+
+
 class Config:
-    """A configuration row (int64) and the number of card types the setup can deal (types 0..types-1)."""
+    """A configuration row (int64) and its ``Specialization``."""
 
-    __slots__ = ("row", "types")
+    __slots__ = ("row", "spec")
 
-    def __init__(self, row: np.ndarray, types: int):
+    def __init__(self, row: np.ndarray, spec: Specialization):
         self.row = np.ascontiguousarray(row, dtype=np.int64)
-        self.types = int(types)
+        self.spec = spec
+        if not self.spec.admits(self.row):
+            raise ValueError(f"the row does not have the fixed fields of {self.spec}")
+
+    @property
+    def types(self) -> int:
+        return self.spec.types
 
 
 class ConfigType(types.Type):
-    """Numba's type of a ``Config``: the card-type count is part of the type."""
+    """Numba's type of a ``Config``: its specialization is part of the type."""
 
-    def __init__(self, live: int):
-        self.live = live
-        super().__init__(name=f"Config(types={live})")
+    def __init__(self, spec: Specialization):
+        self.spec = spec
+        self.live = self.spec.types
+        self.fixed = dict(self.spec.fixed)
+        fixed = "".join(f", [{index}]={value}" for index, value in self.spec.fixed)
+        super().__init__(name=f"Config(types={self.live}{fixed})")
 
 
 @typeof_impl.register(Config)
 def _typeof_config(value, context):
-    return ConfigType(value.types)
+    return ConfigType(value.spec)
 
 
 @register_model(ConfigType)
@@ -72,9 +100,12 @@ def _unbox_config(typ, obj, c):
     return NativeValue(config._getvalue(), is_error=row.is_error, cleanup=row.cleanup)
 
 
-@overload(operator.getitem)
+@overload(operator.getitem, prefer_literal=True)  # a constant index is seen as one
 def _config_getitem(cfg, index):
     if isinstance(cfg, ConfigType):
+        if isinstance(index, types.IntegerLiteral) and index.literal_value in cfg.fixed:
+            value = cfg.fixed[index.literal_value]
+            return lambda cfg, index: value
         return lambda cfg, index: cfg.row[index]
     return None
 
@@ -110,17 +141,22 @@ def row_of(typingctx, cfg):
     return None
 
 
-@intrinsic
-def as_config(typingctx, row, types_count):
-    """``Config(row, types_count)`` in compiled code (``types_count`` a constant): for a function whose
-    declared signature takes the plain row, to run the kernels its caller ran (a search's rollouts)."""
-    if not isinstance(row, types.Array) or not isinstance(types_count, types.IntegerLiteral):
-        return None
-    config_type = ConfigType(types_count.literal_value)
+def config_maker(spec: Specialization):
+    """An intrinsic ``make(row)``: ``Config(row, spec)`` in compiled code, for a function whose declared
+    signature takes the plain row, to run the kernels its caller ran (a search's rollouts). The row
+    is not checked: it is the caller's, which was."""
+    config_type = ConfigType(spec)
 
-    def codegen(context, builder, signature, args):
-        config = cgutils.create_struct_proxy(config_type)(context, builder)
-        config.row = args[0]
-        return impl_ret_borrowed(context, builder, config_type, config._getvalue())
+    @intrinsic
+    def make(typingctx, row):
+        if not isinstance(row, types.Array):
+            return None
 
-    return config_type(row, types_count), codegen
+        def codegen(context, builder, signature, args):
+            config = cgutils.create_struct_proxy(config_type)(context, builder)
+            config.row = args[0]
+            return impl_ret_borrowed(context, builder, config_type, config._getvalue())
+
+        return config_type(row), codegen
+
+    return make

@@ -116,17 +116,20 @@ def test_replay_of_match_k_equals_the_batch_row():
 
 
 @pytest.mark.parametrize("seats", [[("heuristic", {}), ("greedy", {})], [("search", {}), ("random", {})]])
-def test_the_base_game_kernel_compiled_for_its_14_types_plays_the_general_kernels_games(seats):
-    """The base 2-player modes run kernels compiled for their 14 card types (GAME.compile(setup).config): loops and
-    the expansions' card texts cut at compile time. They play exactly the games of the general kernels
-    (the plain row), the search too (its rollouts run the kernels its batch runs: play_out_base)."""
+def test_the_base_game_kernel_compiled_for_its_family_plays_the_general_kernels_games(seats):
+    """The base 2-player modes run kernels compiled for their family (GAME.compile(setup).config, layout.BASE_MODES):
+    their 14 card types and their table (two seats, no expansion step) constants, so loops, the expansions' card
+    texts and the larger tables' branches are cut at compile time. They play exactly the games of the general
+    kernels (the plain row), the search too (its rollouts run the kernels its batch runs: play_out_base)."""
     setup = GAME.make_setup("full", 2, seats, max_length=1)
     cfg = GAME.compile(setup).config
-    assert isinstance(cfg, Config) and cfg.types == L.QUEEN + 1
+    assert isinstance(cfg, Config) and cfg.spec == L.BASE_MODES and cfg.types == L.QUEEN + 1
     args = (setup.policy_codes, setup.policy_params, setup.restrict, np.int64(11), np.int64(0), np.int64(30),
             np.int64(M.BLOCK), np.int64(setup.rotations), np.int64(1))
     assert np.array_equal(M.simulate_batch(cfg, *args), M.simulate_batch(cfg.row, *args))
-    for mode, players in (("cutthroat", 3), ("immortal_step", 2)):  # modes with later cards: the general kernels
+    for mode in ("quickplay", "assassin_step", "kings_hand_step"):
+        assert isinstance(GAME.compile(GAME.make_setup(mode, 2, seats)).config, Config)
+    for mode, players in (("cutthroat", 3), ("immortal_step", 2), ("army_step", 2)):  # the general kernels
         assert isinstance(GAME.compile(GAME.make_setup(mode, players, [("random", {})] * players)).config,
                           np.ndarray)
 

@@ -33,10 +33,11 @@ ARMY_CHOICE_MIN_DRAWS = 100  # fewer cannot place a 95% percentile interval's en
 class KernelInputs:
     """What the kernels read of a setup (``Game.compile``). ``row``: the configuration row (layout
     CFG_*), as positions, steppers and the search's declared signatures take it. ``config``: what a
-    batch passes, for a setup that deals only the base 2-player modes' cards a ``Config`` that makes
-    that count a compile-time constant (the loops stop at 14 types and the later cards' texts compile
-    to nothing: the base game runs without the expansions' cost); else the plain row (the general
-    kernels). Two compiled variants, not one per mode: each is minutes to compile cold."""
+    batch passes, for a base 2-player mode a ``Config`` of ``layout.BASE_MODES`` that makes its card
+    count and table compile-time constants (the loops stop at 14 types, the later cards' texts and
+    the branches for larger tables and the expansions' steps compile to nothing: the base game runs
+    without their cost); else the plain row (the general kernels). Two compiled variants, not one per
+    mode: each is minutes to compile cold."""
 
     row: np.ndarray
     config: Config | np.ndarray
@@ -119,7 +120,7 @@ class ImposterKings(Game):
 
     def _compile(self, setup: Setup) -> KernelInputs:
         row = config_row(setup.mode, setup.options)
-        return KernelInputs(row, Config(row, L.BASE_TYPES) if row[L.CFG_TYPES] <= L.BASE_TYPES else row)
+        return KernelInputs(row, Config(row, L.BASE_MODES) if L.BASE_MODES.admits(row) else row)
 
     def _kernel_args(self, setup: Setup):
         return self.compile(setup).config, setup.policy_codes, setup.policy_params, setup.restrict

@@ -159,6 +159,7 @@ listed in (cards by type, then the flip; Court indices; numbers; then yes, no).
 
 import numpy as np
 
+from balance.engine.config import Specialization
 from balance.engine.decision import D_KIND, D_SEAT, DECISION_HEADER, MAX_ANSWERS, N_KINDS_MAX
 
 FOOL = 0
@@ -200,7 +201,7 @@ NAMES = ("Fool", "Assassin", "Elder", "Zealot", "Inquisitor", "Soldier", "Judge"
 BASE_VALUE = np.array([1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8, 8, 9, 9, 4, 6, 7, 8, 6, 3,
                        1, 2, 4, 4, 4, 5, 6, 8, 4, 5], dtype=np.int64)
 assert len(NAMES) == TYPES and len(BASE_VALUE) == TYPES
-BASE_TYPES = QUEEN + 1  # the base 2-player modes' 14 card types (full, quickplay, the two steps): own kernels
+BASE_TYPES = QUEEN + 1  # the base 2-player modes' 14 card types (full, quickplay, the two steps: BASE_MODES)
 # The nine Signature Cards (Step 3's choice of 3, the Tournament draft, the Mercenary deck).
 SIGNATURE = np.zeros(TYPES, dtype=np.int64)
 SIGNATURE[[FLAG_BEARER, STRANGER, AEGIS, NAKTURN, ANCESTOR, INFORMANT, LOCKSHIFT, CONSPIRACIST, EXILE]] = 1
@@ -488,6 +489,15 @@ CFG_TEXT_NEEDS_OTHER = CFG_TEXT_ON_BASE + len(TEXT_CARDS)  # + k: 1: playable fr
 CFG_MYSTIC_ROYALTY_LOST = CFG_TEXT_NEEDS_OTHER + len(TEXT_CARDS)  # 1: a card the Mystic's number Muted loses
                                                                    # Royalty too (option mystic_royalty 'lost')
 CFG_SIZE = CFG_MYSTIC_ROYALTY_LOST + 1
+CFG_HAS_ARMY = CFG_ARMY + ELDER  # every Army holds the Elder: > 0 in the modes with Armies (a constant index:
+                                 # a fixed field of BASE_MODES)
+
+# The base 2-player modes (full, quickplay, the two steps) run kernels of their own (balance.engine.config)
+# in which these fields are constants: 14 card types, two seats, and no 2v2, Reveal, Mercenary round,
+# Armies, Signature Cards, King facets or point for second place.
+BASE_MODES = Specialization(BASE_TYPES, ((CFG_TYPES, BASE_TYPES), (CFG_PLAYERS, 2), (CFG_TEAMS, 0), (CFG_REVEAL, 0),
+                                         (CFG_MERC, 0), (CFG_HAS_ARMY, 0), (CFG_SIGNATURES, SIG_NONE),
+                                         (CFG_KING_FACETS, 0), (CFG_SECOND_POINT, 0)))
 
 FIRST_BY_TRUE_KING = 0
 FIRST_SEAT0 = 1  # FIRST_SEAT0 + k forces seat k

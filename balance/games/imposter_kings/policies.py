@@ -39,7 +39,7 @@ the heuristic, entered at every turn, keeps only the few of the turn's scoring.
 import numpy as np
 from numba.extending import overload
 
-from balance.engine.config import ConfigType, as_config, row_of
+from balance.engine.config import ConfigType, config_maker, row_of
 from balance.engine.decision import D_CHOICES, random_answer
 from balance.engine.ismcts import I_RANDOM_OPPONENTS, ismcts_answer, ismcts_views, ismcts_words
 from balance.engine.kernels import kernel
@@ -48,7 +48,7 @@ from balance.engine.rng import below, chance, random_bit, shuffle
 from balance.engine.step import SEARCH as SEARCH_DECIDES  # a policy's "the search answers this one"
 from balance.engine.step import no_search, play
 from balance.games.imposter_kings.layout import (
-    BASE_TYPES, CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
+    BASE_MODES, CFG_MERC, EXTRA_SHOWN, MERC, MERC_DEALT, PH_RAISE, PICK_BID_TIE, PICK_MERC_COST, PICK_MERC_GIVE,
     PICK_MERC_MUSTER, PICK_MERC_TAKE, PICK_RECOMMISSION_ARMY, PICK_SWAP_GIVE, PICK_SWAP_TAKE,
     ACCUSED, ACT_FLIP, ACT_NO, ACT_YES, ANTE, ASSASSIN, BASE_VALUE, CFG_DECK, CFG_FIXED_ACCUSED, CFG_PLAYERS,
     CFG_REVEAL, CFG_TYPES, CONDEMNED, CONDEMNED_HIDDEN, COURT_LEN, COURT_TYPE, DECIDER, DUNGEON, EXECUTIONER, FLIPPED, FOOL,
@@ -1345,11 +1345,14 @@ def play_out(world, action, me, cfg, params, restrict, scratch, fscratch, stream
     return rollout_of(world, action, me, cfg, params, restrict, scratch, fscratch, stream)
 
 
+base_config = config_maker(BASE_MODES)  # the plain row as the base 2-player modes' Config, in compiled code
+
+
 @kernel(ROLLOUT_SIGNATURE)
 def play_out_base(world, action, me, cfg, params, restrict, scratch, fscratch, stream):
-    """The rollout on the kernels compiled for the base 2-player modes' BASE_TYPES (``balance.engine.config``),
+    """The rollout on the kernels compiled for the base 2-player modes (BASE_MODES, ``balance.engine.config``),
     for a search in a batch that runs them."""
-    return rollout_of(world, action, me, as_config(cfg, BASE_TYPES), params, restrict, scratch, fscratch, stream)
+    return rollout_of(world, action, me, base_config(cfg), params, restrict, scratch, fscratch, stream)
 
 
 @kernel
