@@ -175,14 +175,19 @@ class ProgressDisplay(Tracker):
     """Progress on stderr (never stdout, so --json stays clean), for work expected to take more
     than SHOW_AFTER seconds: a bar on a terminal, a line every LINE_SECONDS otherwise. The time
     left is measured on the games played by this run after its first kernel call (which loads or
-    compiles the kernel), so a resumed study shows what it still needs. Close it when the work is
-    done (the bar goes away)."""
+    compiles the kernel), so a resumed study shows what it still needs; in a study of parts
+    (``Tracker.parts``) each part's games are timed apart and each part's games left are counted at
+    its own speed (a search rung plays a hundred times slower than a heuristic one). Close it when
+    the work is done (the bar goes away)."""
 
     def __init__(self, label: str, unit: str = "games"):
         self.label, self.unit = label, unit
         self.total = self.done = self.played = 0
-        self.started = self.last_line = time.monotonic()
+        self.started = self.last_line = self.last = time.monotonic()
         self.warm = None  # (time, games played) after the first kernel call
+        self.left: list[int] = []  # games left by part (none: one speed for all)
+        self.timed: list[tuple[float, int]] = []  # (seconds, games) timed by part
+        self.current = None
         self.shown = False
         self.bar = None
         self.task = None
@@ -192,8 +197,15 @@ class ProgressDisplay(Tracker):
         self.total, self.done, self.played = total, kept, 0
         self.started = time.monotonic()
         self.warm = None
+        self.left, self.timed, self.current = [], [], None
         if kept:
             self.notice(f"{self.label}: {kept:,} {self.unit} kept from an earlier run")
+
+    def parts(self, left: list[int]) -> None:
+        self.left, self.timed, self.current = list(left), [(0.0, 0)] * len(left), None
+
+    def part(self, index: int) -> None:
+        self.current = index
 
     def advance(self, n: int) -> None:
         self.done += n
@@ -201,16 +213,32 @@ class ProgressDisplay(Tracker):
         now = time.monotonic()
         if self.warm is None:
             self.warm = (now, self.played)
-        since, played_before = self.warm
-        speed = (self.played - played_before) / (now - since) if self.played > played_before else None
-        left = max(self.total - self.done, 0) / speed if speed else 0.0  # unknown until a second call
-        if not self.shown and now - self.started + left > SHOW_AFTER:
+        elif self.current is not None:
+            seconds, games = self.timed[self.current]
+            self.timed[self.current] = (seconds + now - self.last, games + n)
+        if self.current is not None:
+            self.left[self.current] = max(self.left[self.current] - n, 0)
+        self.last = now
+        left = self.time_left(now)
+        if not self.shown and now - self.started + (left or 0.0) > SHOW_AFTER:
             self._show()
-        status = f"{_duration(left)} left" if speed else "time left: measuring"
+        status = f"{_duration(left)} left" if left is not None else "time left: measuring"
         if self.bar is not None:
             self.bar.update(self.task, completed=self.done, total=self.total, status=status)
         elif self.shown and now - self.last_line >= LINE_SECONDS:
             self._line(f"{self.done:,}/{self.total:,} {self.unit}, {status}")
+
+    def time_left(self, now: float) -> float | None:
+        """Seconds still needed (None: not measured yet, before a second kernel call): each part's
+        games left at its own speed, a part not timed yet (and games outside the parts) at the
+        average speed since the first call."""
+        since, played_before = self.warm
+        if self.played <= played_before:
+            return None
+        average = (now - since) / (self.played - played_before)  # seconds a game
+        remaining = max(self.total - self.done, 0)
+        by_part = sum(g * (seconds / games if games else average) for g, (seconds, games) in zip(self.left, self.timed))
+        return by_part + max(remaining - sum(self.left), 0) * average
 
     def phase(self, text: str) -> None:
         """A last step after the games (summarizing, writing): shown in place of the time left."""

@@ -72,10 +72,18 @@ class Tracker:
     """What the driver reports while it plays; the command line shows it as progress.
 
     ``begin(total, kept)``: the study will hold ``total`` games (its last planned look), ``kept``
-    of them already played in an earlier run. ``advance(n)``: n more games played. ``notice``:
-    one line worth telling (a part recomputed)."""
+    of them already played in an earlier run. ``advance(n)``: n more games played. A study of
+    parts that may differ in cost (ladder cells, skill rungs, family members) also says
+    ``parts(left)``, the games each part has still to play, and ``part(i)`` before part i's games.
+    ``notice``: one line worth telling (a part recomputed)."""
 
     def begin(self, total: int, kept: int) -> None:
+        pass
+
+    def parts(self, left: list[int]) -> None:
+        pass
+
+    def part(self, index: int) -> None:
         pass
 
     def advance(self, n: int) -> None:
@@ -569,6 +577,33 @@ def kept_games(folder: Path | None, setup: Setup, seed: int, games: int, chunk: 
     key = study_key(study_identity(setup), seed, round_to_deals(chunk, setup.rotations))
     manifest = StudyFolder._check(folder, key, games, setup)
     return min(_held(manifest), games) if manifest else 0
+
+
+def play_parts(parts: list[tuple[Scenario, Path | None, int]], seed: int, tracker: Tracker,
+               chunk: int = SEARCH_CHUNK) -> list[Results]:
+    """Games [0, games) of each part of a larger study, (scenario, folder or None, games) each
+    (``play_fixed``), every part's first ``chunk`` games before the rest of any part: the parts'
+    speeds, which differ a hundredfold between a search rung and a heuristic one, are all measured
+    early, so the time left is right from then on (``Tracker.parts``). A part's rows do not depend
+    on the order; a part that already holds its first chunk is not played twice."""
+    kept = [kept_games(folder, sc.setup, seed, n, chunk) for sc, folder, n in parts]
+    tracker.parts([n - k for (_, _, n), k in zip(parts, kept)])
+    firsts: dict[int, Results] = {}
+    for i, ((sc, folder, n), k) in enumerate(zip(parts, kept)):
+        first = min(n, round_to_deals(chunk, sc.setup.rotations))
+        if k < first < n:
+            tracker.part(i)
+            firsts[i] = play_fixed(sc, seed, first, tracker, folder, chunk)
+    results = []
+    for i, (sc, folder, n) in enumerate(parts):
+        tracker.part(i)
+        if folder is None and i in firsts:
+            played = firsts[i]
+            rest = play_range(sc.setup, seed, played.n_games, n, tracker)
+            results.append(Results(sc.setup, seed, pd.concat([played.games, rest], ignore_index=True)))
+        else:
+            results.append(play_fixed(sc, seed, n, tracker, folder, chunk))
+    return results
 
 
 def play_fixed(scenario: Scenario, seed: int, games: int, tracker: Tracker, folder: Path | None = None,

@@ -32,7 +32,7 @@ from scipy import optimize
 from scipy.special import expit
 
 from balance.engine.game import Game, SetupError
-from balance.engine.runner import SEARCH_CHUNK, Results, Tracker, kept_games, play_fixed, round_to_deals
+from balance.engine.runner import SEARCH_CHUNK, Results, Tracker, kept_games, play_parts, round_to_deals
 from balance.engine.scenario import Scenario, ScenarioError, parse_scenario, read_scenario_data
 from balance.stats import LEVEL, WIN_RATE, estimate, game_word, plural
 
@@ -108,9 +108,9 @@ def kept_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, ke
 def play_cells(cells: dict[tuple[str, str], Scenario], games: int, seed: int, tracker: Tracker,
                keep: Path | None = None, chunk: int = SEARCH_CHUNK) -> dict[tuple[str, str], Results]:
     """Games [0, games) of every cell, with the same seed (the same deals); with ``keep``, each cell
-    in its study folder there (``cell_folder``, ``runner.play_fixed``)."""
-    return {key: play_fixed(cell, seed, games, tracker, cell_folder(keep, key, cell), chunk)
-            for key, cell in cells.items()}
+    in its study folder there (``cell_folder``; ``runner.play_parts``: every cell's first chunk first)."""
+    parts = [(cell, cell_folder(keep, key, cell), games) for key, cell in cells.items()]
+    return dict(zip(cells, play_parts(parts, seed, tracker, chunk)))
 
 
 def _slot(seats: pd.DataFrame, players: int) -> pd.Series:

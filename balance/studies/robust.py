@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import FamilyMember, Setup
-from balance.engine.runner import SEARCH_CHUNK, Results, Tracker, kept_games, play_fixed, round_to_deals
+from balance.engine.runner import SEARCH_CHUNK, Results, Tracker, kept_games, play_parts, round_to_deals
 from balance.engine.scenario import Claim, Scenario
 from balance.stats import FAILS, HOLDS, UNDECIDED, Units, evaluate_family, fact_text, game_word, plural, verdict_text
 
@@ -87,16 +87,15 @@ def play_members(scenario: Scenario, pairs: list[tuple[FamilyMember, Setup]], ga
     """Play ``games`` games (default: the scenario's ``games``; whole deals) under every member of
     ``pairs`` (a policy family's, or the skill rungs), on the same deals (the scenario's seed):
     their results by member name. With ``keep``, each member in its study folder there
-    (``member_folder``, ``runner.play_fixed``; a folder of another study is refused before anything
-    plays)."""
+    (``member_folder``; ``runner.play_parts``: every member's first chunk first; a folder of another
+    study is refused before anything plays)."""
     tracker = tracker or Tracker()
     count = scenario.games if games is None else games
     parts = [(member_scenario(scenario, m, setup), member_folder(keep, i, m), round_to_deals(count, setup.rotations))
              for i, (m, setup) in enumerate(pairs)]
     tracker.begin(sum(n for _, _, n in parts),
                   sum(kept_games(folder, sc.setup, scenario.seed, n, chunk) for sc, folder, n in parts))
-    return {m.name: play_fixed(sc, scenario.seed, n, tracker, folder, chunk)
-            for (m, _), (sc, folder, n) in zip(pairs, parts)}
+    return dict(zip((m.name for m, _ in pairs), play_parts(parts, scenario.seed, tracker, chunk)))
 
 
 def evaluate(scenario: Scenario, games: int | None = None, tracker: Tracker | None = None,

@@ -205,10 +205,11 @@ def test_an_interrupted_skill_study_kept_under_out_resumes_and_reads_as_one_run(
     from tests.engine.test_ladder import StopAfter
 
     scenario = load_scenario(write(tmp_path, SMALL + RUNGS))
-    with pytest.raises(KeyboardInterrupt):  # 4 rungs of 300 games in parts of 100: stopped in the third rung
+    # 4 rungs of 300 games in parts of 100, every rung's first part first: stopped in the second rung's second part
+    with pytest.raises(KeyboardInterrupt):
         evaluate(scenario, 300, StopAfter(700), tmp_path / "kept")
     assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == [
-        "0-the-scenario-s-players-heuristic", "1-random", "2-heuristic"]
+        "0-the-scenario-s-players-heuristic", "1-random", "2-heuristic", "3-greedy"]
     played = []
 
     class Counting(Tracker):
