@@ -103,7 +103,9 @@ def _unbox_config(typ, obj, c):
 @overload(operator.getitem, prefer_literal=True)  # a constant index is seen as one
 def _config_getitem(cfg, index):
     if isinstance(cfg, ConfigType):
-        if isinstance(index, types.IntegerLiteral) and index.literal_value in cfg.fixed:
+        if isinstance(index, types.IntegerLiteral):
+            if index.literal_value not in cfg.fixed:
+                return None  # typed again as a plain int: one compiled read for every other index
             value = cfg.fixed[index.literal_value]
             return lambda cfg, index: value
         return lambda cfg, index: cfg.row[index]
