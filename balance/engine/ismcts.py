@@ -31,7 +31,11 @@ them (Thron der Lügen). ``random_opponents`` hedges the model: in each iteratio
 other seat plays uniformly at random with that chance, else the rollout policy (drawn from the
 stream; at 0, the default, nothing is drawn).
 
-The answer is the root's most visited child. Every draw comes from the game's stream and every
+The answer is the root's most visited child. With ``anchor`` z > 0 it is the rollout policy's own
+answer (asked in the first iteration's world, so from the seat's view) unless the most visited
+child's mean value beats that answer's by more than z standard errors of the difference: the search
+departs from its model player only on evidence, where the noise of a win scored at the end of a
+long game would otherwise pick among near-equal answers at random (DETHRONED: docs/games). Every draw comes from the game's stream and every
 tie (the expansion, UCB, the final answer) is broken at random from it, so a decision is a
 function of the seat's view and the stream alone. The tree lives in preallocated buffers
 (``ismcts_buffers``, one set per block of games, sized for ``MAX_ITERATIONS``, seen through
@@ -54,7 +58,8 @@ from balance.engine.search import seat_rollout_players
 from balance.engine.step import decide, no_search
 
 # The policy's parameters (index into the seat's parameter row; declared by ``ismcts_policies``).
-I_ITERATIONS, I_EXPLORATION, I_ROLLOUT, I_OPPONENTS, I_RANDOM_OPPONENTS = range(5)
+I_ITERATIONS, I_EXPLORATION, I_ROLLOUT, I_OPPONENTS, I_RANDOM_OPPONENTS, I_ANCHOR = range(6)
+N_PARAMS = 6  # a game's own parameters of the tree search follow these
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1  # values of the rollout parameter
 OPPONENTS_SEARCHED, OPPONENTS_MODELLED = 0, 1  # values of the opponents parameter
 
@@ -68,8 +73,8 @@ NO_NODE = -1
 # Rows of the tree's int matrix (one column per node), then the float rows.
 T_KEY, T_FIRST_CHILD, T_NEXT_SIBLING, T_VISITS, T_AVAILABLE, T_PATH = range(6)
 TREE_INT_ROWS = 6
-F_TOTAL = 0  # a node's summed values for the seat that chose it
-TREE_FLOAT_ROWS = 1
+F_TOTAL, F_SQUARES = 0, 1  # a node's summed values (and squared values) for the seat that chose it
+TREE_FLOAT_ROWS = 2
 
 
 BUDGETS = (64, 256, 1024)  # a ladder's rungs by default: the policy at each budget (``ismcts_policies``)
@@ -85,12 +90,12 @@ TREE_RUNGS = tree_rungs()
 
 
 def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCHED,
-                    random_opponents: float = 0.0, budgets: tuple[int, ...] = BUDGETS) -> tuple[Policy, ...]:
+                    random_opponents: float = 0.0, anchor: float = 0.0, budgets: tuple[int, ...] = BUDGETS) -> tuple[Policy, ...]:
     """The search's entries in a game's policy registry: ``ismcts`` (parameters below, the budget
     256 iterations) and one preset per budget of ``budgets`` (at least SKILL_BUDGETS; a game whose
     ladder climbs further adds larger ones), ``ismcts-64`` and so on, the ladder's rungs.
-    ``heuristic`` says what the game's rollout heuristic is; ``opponents`` and ``random_opponents``
-    are the game's defaults of those parameters (the ones its measurements favour)."""
+    ``heuristic`` says what the game's rollout heuristic is; ``opponents``, ``random_opponents`` and
+    ``anchor`` are the game's defaults of those parameters (the ones its measurements favour)."""
     assert set(SKILL_BUDGETS) <= set(budgets) and max(budgets) <= MAX_ITERATIONS
     def params(iterations):
         return (Param("iterations", float(iterations), "iterations (sampled worlds, one tree descent and rollout "
@@ -107,7 +112,11 @@ def ismcts_policies(code: int, heuristic: str, opponents: int = OPPONENTS_SEARCH
                       OPPONENTS_SEARCHED, OPPONENTS_MODELLED, integer=True),
                 Param("random_opponents", random_opponents,
                       "the chance, in each iteration's world, that another seat plays uniformly at random instead "
-                      "of the rollout policy (a hedge against players weaker than the model)", 0.0, 1.0))
+                      "of the rollout policy (a hedge against players weaker than the model)", 0.0, 1.0),
+                Param("anchor", anchor,
+                      "0: the most visited answer; z > 0: the rollout policy's own answer (in the first world) "
+                      "unless the most visited answer's mean beats it by more than z standard errors",
+                      0.0, 100.0))
 
     doc = ("Single-observer information-set MCTS (balance.engine.ismcts) at every decision: worlds dealt from "
            "the seat's view, one tree over every seat's answers (UCB1 with availability counts), rollouts to "
@@ -182,6 +191,7 @@ def new_node(tree, floats, count, parent, key):
     tree[T_VISITS, count] = 0
     tree[T_AVAILABLE, count] = 0
     floats[F_TOTAL, count] = 0.0
+    floats[F_SQUARES, count] = 0.0
 
 
 @kernel
@@ -226,7 +236,7 @@ def select_child(tree, floats, node, state, exploration, low, high, rng):
 
 @kernel
 def most_visited(tree, rng):
-    """The root's most visited child's answer (ties at random)."""
+    """The root's most visited child (ties at random)."""
     best, best_visits, ties = NO_NODE, -1, 0
     child = tree[T_FIRST_CHILD, ROOT]
     while child != NO_NODE:
@@ -238,7 +248,31 @@ def most_visited(tree, rng):
             if below(rng, ties) == 0:
                 best = child
         child = tree[T_NEXT_SIBLING, child]
-    return tree[T_KEY, best] & ANSWER_MASK
+    return best
+
+
+@kernel
+def root_child(tree, answer):
+    """The root's child along ``answer`` (the root's decision is the one posed), or NO_NODE."""
+    child = tree[T_FIRST_CHILD, ROOT]
+    while child != NO_NODE and tree[T_KEY, child] & ANSWER_MASK != answer:
+        child = tree[T_NEXT_SIBLING, child]
+    return child
+
+
+@kernel
+def beats(tree, floats, child, other, z):
+    """Whether ``child``'s mean value exceeds ``other``'s by more than ``z`` standard errors of the
+    difference (Welch's, each node's own sample variance; a node visited fewer than twice has no
+    variance to speak of, so it never beats or is beaten)."""
+    visits, others = tree[T_VISITS, child], tree[T_VISITS, other]
+    if visits < 2 or others < 2:
+        return False
+    mean, other_mean = floats[F_TOTAL, child] / visits, floats[F_TOTAL, other] / others
+    spread = (max(floats[F_SQUARES, child] / visits - mean * mean, 0.0) / (visits - 1)
+              + max(floats[F_SQUARES, other] / others - other_mean * other_mean, 0.0) / (others - 1))
+    gap = mean - other_mean
+    return gap > z * np.sqrt(spread)
 
 
 @kernel(inline="always")
@@ -263,8 +297,12 @@ def ismcts_answer(state, table, rng, players, params_row, heuristic_code, heuris
     count = 1
     low, high = np.inf, -np.inf
     mixed = params_row[I_RANDOM_OPPONENTS]
-    for _ in range(iterations):
+    anchor = params_row[I_ANCHOR]
+    hint = NO_NODE
+    for iteration in range(iterations):
         sample_world(state, world, seat, table[0], scratch, rng)
+        if anchor > 0.0 and iteration == 0:  # the rollout policy's answer at the root, from the seat's view
+            hint = decide(world, table, rng, codes, params, rollout_restrict, mind, policy, no_search)
         if mixed > 0.0:
             for s in range(players):
                 if s != seat:
@@ -306,5 +344,12 @@ def ismcts_answer(state, table, rng, players, params_row, heuristic_code, heuris
         for d in range(1, depth + 1):
             node = tree[T_PATH, d]
             tree[T_VISITS, node] += 1
-            floats[F_TOTAL, node] += values[(tree[T_KEY, node] >> ANSWER_BITS) // N_KINDS_MAX]
-    return most_visited(tree, rng)
+            value = values[(tree[T_KEY, node] >> ANSWER_BITS) // N_KINDS_MAX]
+            floats[F_TOTAL, node] += value
+            floats[F_SQUARES, node] += value * value
+    best = most_visited(tree, rng)
+    if hint != NO_NODE:
+        held = root_child(tree, hint)
+        if held != NO_NODE and held != best and not beats(tree, floats, best, held, anchor):
+            best = held
+    return tree[T_KEY, best] & ANSWER_MASK

@@ -11,6 +11,7 @@ from balance.games.dethroned.options import POLICIES
 from balance.games.dethroned.positions import Position
 
 HEURISTIC = next(p for p in POLICIES if p.name == "heuristic")
+TREE_SEARCH = next(p for p in POLICIES if p.name == "ismcts")
 
 
 class Table:
@@ -26,6 +27,14 @@ class Table:
         self.params = np.zeros((players, MAX_POLICY_PARAMS))
         for i, param in enumerate(HEURISTIC.params):
             self.params[:, i] = params.get(param.name, param.default)
+        self.codes = np.full(players, L.POLICY_HEURISTIC, dtype=np.int64)
+
+    def seat_tree_search(self, p):
+        """p plays the tree search at its defaults (its code, and its own parameter row)."""
+        self.codes[p] = L.POLICY_ISMCTS
+        self.params[p] = 0.0
+        for i, param in enumerate(TREE_SEARCH.params):
+            self.params[p, i] = param.default
 
     def knows_everyone(self, p):
         """p's beliefs put every other player's true role at certainty."""
@@ -203,7 +212,33 @@ def test_lying_is_set_per_symbol_class():
     pos = Position(roles, hands=[["1"], ["2"], ["3"], ["4"]])
     t = Table(pos, lying_royalty=1.0, lying_assailant=0.0, lying_commoner=0.0)
     for seed in range(10):
-        claims = [L.claim_role(policies.heuristic_claim(pos.s, t.params, t.c.role_count, p,
+        claims = [L.claim_role(policies.heuristic_claim(pos.s, t.codes, t.params, t.c.role_count, p,
                                                         new_stream(np.uint64(seed), 0), L.ALL_ANSWERS),
                                pos.s[L.pbase(p) + L.PL_ROLE]) for p in range(4)]
         assert [pos.role_names[c] for c in claims][1:] == roles[1:] and pos.role_names[claims[0]] != "King"
+
+
+def test_the_tree_search_claims_hears_and_learns_as_the_heuristic_at_its_defaults():
+    """A tree-search seat's claim and its beliefs are the heuristic's at its defaults (its own
+    parameter row holds the search's parameters, which must not be read as lying rates, trust or
+    learning), and it learns from claims and fighting like any heuristic listener: its worlds are
+    dealt from those beliefs."""
+    roles = ["King", "Fool", "Shopkeeper", "Assassin"]
+    pos = Position(roles, hands=[["1"], ["2"], ["3"], ["4"]])
+    for p in range(len(roles)):
+        heuristic, searcher = Table(pos), Table(pos)
+        searcher.seat_tree_search(p)
+        claims = {name: [policies.heuristic_claim(pos.s, t.codes, t.params, t.c.role_count, p,
+                                                  new_stream(np.uint64(seed), 0), L.ALL_ANSWERS) for seed in range(20)]
+                  for name, t in (("heuristic", heuristic), ("tree search", searcher))}
+        assert claims["tree search"] == claims["heuristic"]
+        # at the defaults a crowned role always lies, the others never (its row there would lie)
+        assert (L.CLAIM_TRUTH in claims["heuristic"]) == (roles[p] != "King")
+    heuristic, searcher = Table(pos), Table(pos)
+    searcher.seat_tree_search(0)
+    uniform = heuristic.belief[0, 1].copy()
+    for t in (heuristic, searcher):
+        policies.observe_claim(pos.s, t.codes, t.params, t.c.role_count, t.belief, 1, pos.role_names.index("Assassin"))
+        policies.observe_hostility(pos.s, t.codes, t.params, t.c.want_total, t.belief, t.grudge, 2, 0, 1.0)
+    np.testing.assert_allclose(searcher.belief[0], heuristic.belief[0])
+    assert not np.allclose(searcher.belief[0, 1], uniform) and not np.allclose(searcher.belief[0, 2], uniform)

@@ -51,7 +51,7 @@ def apply_answer(state, table, answer):
 
 @kernel
 def policy(state, table, seat, code, params_row, rng, mind):
-    return PUNISH if seat == 1 else 0  # the rollout heuristic: seat 1 minds itself
+    return PUNISH if seat == 1 else SAFE  # the rollout heuristic: seat 1 minds itself, seat 0 plays safe
 
 
 @kernel(DETERMINIZE_SIGNATURE)
@@ -73,14 +73,14 @@ def score(world, seat):
 
 
 @allocating_kernel
-def tree_answer(iterations, rng, restrict, opponents=0.0, rollout=0.0, random_opponents=0.0):
+def tree_answer(iterations, rng, restrict, opponents=0.0, rollout=0.0, random_opponents=0.0, anchor=0.0):
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     state[D_SEAT], state[D_KIND], state[D_CHOICES] = 0, 0, FOUR
-    params = np.array([float(iterations), 0.7, rollout, opponents, random_opponents])  # random rollouts by default
+    params = np.array([float(iterations), 0.7, rollout, opponents, random_opponents, anchor])  # random rollouts by default
     scratch = np.zeros((1, 1), dtype=np.int64)
     table = (np.zeros(1, dtype=np.int64), rng, scratch)
     return ismcts_answer(state, table, rng, 2, params, 1, params, restrict, 0,
-                         ismcts_views(ismcts_buffers(STATE_SIZE, 2, 5), STATE_SIZE, 2, 5), scratch, advance, over, pose_pending, apply_answer,
+                         ismcts_views(ismcts_buffers(STATE_SIZE, 2, 6), STATE_SIZE, 2, 6), scratch, advance, over, pose_pending, apply_answer,
                          policy, same_world, finish, score)
 
 
@@ -101,6 +101,14 @@ def test_random_opponents_mix_random_replies_into_the_modelled_opponent(random_o
     # worth 3/4 * r: 0 and 0.375 are below SAFE's 0.6, 0.75 above it
     answers = [tree_answer(400, new_stream(seed, 0), no_restrictions(2), 1.0, 1.0, random_opponents)
                for seed in range(20)]
+    assert answers.count(expected) >= 19
+
+
+@pytest.mark.parametrize("anchor, expected", [(0.0, TRAP), (1.0, TRAP), (20.0, SAFE)])
+def test_the_anchor_keeps_the_rollout_policys_answer_unless_another_beats_it_on_evidence(anchor, expected):
+    # seat 1 replies at random: TRAP is worth 3/4 (1 or 0), the rollout policy's SAFE a sure 0.6. In
+    # 400 iterations TRAP's mean beats SAFE's by several standard errors, not by twenty
+    answers = [tree_answer(400, new_stream(seed, 0), no_restrictions(2), 1.0, 1.0, 1.0, anchor) for seed in range(20)]
     assert answers.count(expected) >= 19
 
 

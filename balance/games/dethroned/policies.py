@@ -135,9 +135,18 @@ def forget_plans(marks):
 
 @kernel(inline="always")
 def keeps_beliefs(code):
-    """The policies that infer roles from what they hear and see (the search draws its worlds
-    from its beliefs)."""
-    return code == POLICY_HEURISTIC or code == POLICY_SEARCH
+    """The policies that infer roles from what they hear and see (the searches draw their worlds
+    from their beliefs)."""
+    return code == POLICY_HEURISTIC or code == POLICY_SEARCH or code == POLICY_ISMCTS
+
+
+@kernel(inline="always")
+def heuristic_param(codes, params, p, k):
+    """p's heuristic parameter ``k`` (P_TRUST, P_LEARNING, P_LYING_*: how it hears, learns and
+    claims): its own for the policies whose rows hold the heuristic's parameters (the heuristic and
+    the flat search); the heuristic's defaults for the tree search, whose row holds its own
+    parameters (it hears, learns and claims as the heuristic at its defaults, its rollout players)."""
+    return HEURISTIC_DEFAULTS[k] if codes[p] == POLICY_ISMCTS else params[p, k]
 
 
 # ---- beliefs ----------------------------------------------------------------------------------
@@ -183,7 +192,7 @@ def observe_claim(s, codes, params, role_count, belief, claimer, claim):
     for i in range(s[H_PLAYERS]):
         if i == claimer or not keeps_beliefs(codes[i]):
             continue
-        trust = params[i, P_TRUST]
+        trust = heuristic_param(codes, params, i, P_TRUST)
         other = (1.0 - trust) / max(1, distinct - 1)
         for r in range(belief.shape[2]):
             belief[i, claimer, r] *= trust if r == claim else other
@@ -210,7 +219,7 @@ def observe_hostility(s, codes, params, want_total, belief, grudge, actor, victi
     for i in range(s[H_PLAYERS]):
         if i == actor or not keeps_beliefs(codes[i]) or not alive(s, i):
             continue
-        rate = params[i, P_LEARNING]
+        rate = heuristic_param(codes, params, i, P_LEARNING)
         for r in range(belief.shape[2]):
             if belief[i, actor, r] > 0.0:
                 shift = rate * sign * expected_want(belief, want_total, i, r, victim)
@@ -704,16 +713,16 @@ def heuristic_vote(s, opts, roles, want_cond, want_kill, want_total, belief, gru
 
 
 @kernel
-def heuristic_claim(s, params, role_count, p, stream, allowed):
+def heuristic_claim(s, codes, params, role_count, p, stream, allowed):
     """The truth, or with its role's lying probability (P_LYING_*, by the role's symbols) another
     role in play (chosen by copies in play), among the DK_CLAIM answers ``allowed``."""
     own = s[pbase(p) + PL_ROLE]
     if s[pbase(p) + PL_ASSAILANT]:
-        lying = params[p, P_LYING_ASSAILANT]
+        lying = heuristic_param(codes, params, p, P_LYING_ASSAILANT)
     elif s[pbase(p) + PL_ROYAL]:
-        lying = params[p, P_LYING_ROYALTY]
+        lying = heuristic_param(codes, params, p, P_LYING_ROYALTY)
     else:
-        lying = params[p, P_LYING_COMMONER]
+        lying = heuristic_param(codes, params, p, P_LYING_COMMONER)
     lies = allowed & ~(1 << CLAIM_TRUTH)
     if lies == 0 or ((allowed >> CLAIM_TRUTH) & 1 and not chance(stream, lying)):
         return CLAIM_TRUTH
@@ -831,7 +840,7 @@ def policy(s, table, p, code, params_row, stream, mind):
     kind = s[D_KIND]
     choices = s[D_CHOICES]
     if kind == DK_CLAIM:
-        return heuristic_claim(s, params, role_count, p, stream, choices)
+        return heuristic_claim(s, codes, params, role_count, p, stream, choices)
     if kind == DK_CREDIT:
         return heuristic_credit(s, opts, roles, want_cond, want_kill, want_total, belief, grudge, p, stream, choices)
     if code == POLICY_ISMCTS:

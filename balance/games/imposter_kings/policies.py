@@ -41,7 +41,7 @@ from numba.extending import overload
 
 from balance.engine.config import ConfigType, config_maker, row_of
 from balance.engine.decision import D_CHOICES, random_answer
-from balance.engine.ismcts import I_RANDOM_OPPONENTS, ismcts_answer, ismcts_views, ismcts_words
+from balance.engine.ismcts import N_PARAMS, ismcts_answer, ismcts_views, ismcts_words
 from balance.engine.kernels import kernel
 from balance.engine.search import DETERMINIZE_SIGNATURE, ROLLOUT_SIGNATURE, copy_world, search_answer
 from balance.engine.rng import below, chance, random_bit, shuffle
@@ -113,7 +113,7 @@ RANDOM_MUSTER_DEFAULT = 0.25  # see options.py
 # Search parameters.
 S_ROLLOUTS = 0        # determinized rollouts per legal action
 S_INNER = 1           # inner policy of the rollouts: 1 greedy, 2 heuristic
-I_FACET = I_RANDOM_OPPONENTS + 1  # the tree search's parameter after the engine's: the King it chooses while mustering
+I_FACET = N_PARAMS  # the tree search's parameter after the engine's: the King it chooses while mustering
 
 MAX_VALUE = 9.0
 MAX_BASE = 9
