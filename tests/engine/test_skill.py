@@ -141,17 +141,16 @@ def test_report_skill_refuses_a_study_folder(tmp_path):
     assert code == 2 and "--skill" in text and len(text.strip().splitlines()) == 1
 
 
-def test_a_game_without_a_player_stronger_than_its_heuristic_says_so(tmp_path):
-    # DETHRONED declares no skill rungs (its search at 256 iterations rates level with its
-    # heuristic): a scenario without a [skill] table of its own has no rung above the heuristic
+def test_a_table_already_at_the_strongest_rung_says_so(tmp_path):
+    # every seat plays the game's strongest rung and the scenario names no [skill] rungs of its own:
+    # there is no stronger player to read its claims with
     committed = Path(__file__).parents[2] / "scenarios" / "dethroned" / "dethroned.toml"
-    own_rungs = committed.read_text(encoding="utf-8")
-    assert "\n[skill]\n" in own_rungs  # the committed scenarios name theirs
+    text = committed.read_text(encoding="utf-8")
+    assert "[skill]" not in text and '\nseats = "heuristic"\n' in text
     scenario = tmp_path / "dethroned.toml"
-    scenario.write_text(own_rungs.split("\n# `check --skill`")[0] + "\n", encoding="utf-8")
-    assert "[skill]" not in scenario.read_text(encoding="utf-8")
+    scenario.write_text(text.replace('\nseats = "heuristic"\n', '\nseats = "ismcts-1024"\n'), encoding="utf-8")
     code, text = invoke("check", "--skill", scenario)
-    assert code == 2 and "strongest skill rung of dethroned (heuristic)" in text
+    assert code == 2 and "strongest skill rung of dethroned (tree search, 1024 iterations)" in text
     assert len(text.strip().splitlines()) == 1
 
 

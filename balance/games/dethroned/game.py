@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from balance.engine.game import Action, Game, Quantity, ReportView, Setup, SetupError
+from balance.engine.ismcts import skill_rungs
 from balance.engine.kernels import games_per_block, slot_at_seat
 from balance.games.dethroned import layout as L
 from balance.games.dethroned import match
@@ -113,10 +114,7 @@ class Dethroned(Game):
     cap_quantity = "capped_rate"
     family = FAMILY
     ladder = LADDER
-    # No stronger player yet: the flat search and the tree search (64 to 1024 iterations) win less
-    # than the heuristic in its seat (docs/games/dethroned.md), so check --skill asks for a scenario's
-    # [skill] rungs.
-    skill = (("heuristic", "heuristic", {}),)
+    skill = skill_rungs()  # the tree search at 256 iterations rates above the heuristic (docs/games/dethroned.md)
     columns = L.GAME_COLUMNS + tuple(
         f"{field}_{seat}" for seat in range(L.MAX_PLAYERS) for field in L.SEAT_FIELDS)
     rows_per_game = 1

@@ -96,13 +96,6 @@ quantity = "seat_edge"
 by = "seat"
 target = 0.0
 tolerance = {seat_tolerance}
-
-# `check --skill`: every seat moved up to the tree search at 256, then 1024 iterations. The game
-# declares no skill rungs of its own: on its ladder (reports/dethroned/ladder.md) only the search at
-# 1024 iterations rates above the heuristic, at 256 it rates level with it.
-[skill]
-rungs = [{{ name = "tree search, 256 iterations", seats = "ismcts-256" }},
-         {{ name = "tree search, 1024 iterations", seats = "ismcts-1024" }}]
 '''
 
 
