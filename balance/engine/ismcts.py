@@ -35,9 +35,9 @@ The answer is the root's most visited child. With ``anchor`` z > 0 it is the rol
 answer (asked in the first iteration's world, so from the seat's view) unless the most visited
 child's mean value beats that answer's by more than z standard errors of the difference: the search
 departs from its model player only on evidence, where the noise of a win scored at the end of a
-long game would otherwise pick among near-equal answers at random (DETHRONED: docs/games). Every draw comes from the game's stream and every
-tie (the expansion, UCB, the final answer) is broken at random from it, so a decision is a
-function of the seat's view and the stream alone. The tree lives in preallocated buffers
+long game would otherwise pick among near-equal answers at random (DETHRONED: docs/games). Every
+draw comes from the game's stream and every tie (the expansion, UCB, the final answer) is broken at
+random from it, so a decision is a function of the seat's view and the stream alone. The tree lives in preallocated buffers
 (``ismcts_buffers``, one set per block of games, sized for ``MAX_ITERATIONS``, seen through
 ``ismcts_views``): nothing is allocated per decision.
 
@@ -59,7 +59,7 @@ from balance.engine.step import decide, no_search
 
 # The policy's parameters (index into the seat's parameter row; declared by ``ismcts_policies``).
 I_ITERATIONS, I_EXPLORATION, I_ROLLOUT, I_OPPONENTS, I_RANDOM_OPPONENTS, I_ANCHOR = range(6)
-N_PARAMS = 6  # a game's own parameters of the tree search follow these
+N_PARAMS = I_ANCHOR + 1  # a game's own parameters of the tree search follow these
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1  # values of the rollout parameter
 OPPONENTS_SEARCHED, OPPONENTS_MODELLED = 0, 1  # values of the opponents parameter
 
