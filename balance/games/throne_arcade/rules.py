@@ -260,24 +260,32 @@ def end_turn(state, trace):
 # ---- the step kernel (balance.engine.step) ---------------------------------------------------
 @kernel(inline="always")  # into the match loop, as the rules were inlined into their turn before the step
 def advance(state, table):
-    """Run the rules until a decision is pending or ``over``."""
+    """Run the rules until a decision is pending or ``over``.
+
+    A turn's steps run in the order of their phases (PH_TURN_START < PH_PLAY < PH_MORE < PH_ACT <
+    PH_END_TURN), each moving the phase forward only, so each step falls through to the next one's
+    test instead of returning to a dispatch at the loop's head: the loop took a fifth of a random
+    six-player round (Throne Arcade's fastest setup) when it dispatched every step."""
     opts, rng, trace = table
     while True:
         phase = state[PHASE]
         if phase == PH_TURN_START:
             start_turn(state, opts, rng, trace)
-            if state[PHASE] == PH_TURN_START:  # stopped at TURN_STOP
+            phase = state[PHASE]
+            if phase == PH_TURN_START:  # stopped at TURN_STOP
                 return
-        elif phase == PH_PLAY:
+        if phase == PH_PLAY:
             play_or_draw(state, opts, rng, trace)
-        elif phase == PH_MORE:
+            phase = state[PHASE]
+        if phase == PH_MORE:
             lay_more(state)
-        elif phase == PH_ACT:
+            phase = state[PHASE]
+        if phase == PH_ACT:
             act(state, opts, rng, trace)
-        elif phase == PH_END_TURN:
-            end_turn(state, trace)
-        else:  # a decision is pending, or the round is over
+            phase = state[PHASE]
+        if phase != PH_END_TURN:  # a decision is pending, or the round is over
             return
+        end_turn(state, trace)
 
 
 @kernel(inline="always")
